@@ -1,0 +1,37 @@
+// `appraisal help exit-codes` and `appraisal help environment`: the tables of CLI.md.
+import type { Context } from '../core/context.js';
+import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
+
+export const HELP_TOPICS = ['exit-codes', 'environment'] as const;
+
+const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
+  ['APPRAISAL_PROFILE', 'profile to use (same as -p/--profile)'],
+  ['APPRAISAL_BASE_URL', "override the profile's base URL (same as --base-url)"],
+  ['APPRAISAL_API_KEY', 'API key for automation; shadows a stored key (a notice says so)'],
+  ['APPRAISAL_TOKEN', 'bearer token instead of an API key'],
+  ['APPRAISAL_CA_FILE', 'extra trusted CA certificate (same as --ca-file)'],
+  ['APPRAISAL_TIMEOUT', 'per-request timeout in seconds (same as --timeout)'],
+  ['APPRAISAL_DEBUG', '1: request/response lines on stderr (same as --verbose)'],
+  ['APPRAISAL_NO_INPUT', '1: never prompt (same as --no-input)'],
+  ['APPRAISAL_CONFIG_DIR', 'where profiles are kept (default: the XDG config dir)'],
+  ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
+  ['NO_COLOR', 'disable colour'],
+  ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request'],
+];
+
+function table(rows: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n') + '\n';
+}
+
+export function printHelpTopic(topic: string, ctx: Context): boolean {
+  if (topic === 'exit-codes') {
+    ctx.io.stdout.write(`Exit codes:\n${table(EXIT_CODE_TABLE.map((row) => [String(row.code), row.meaning] as const))}`);
+    return true;
+  }
+  if (topic === 'environment') {
+    ctx.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT_VARIABLES)}`);
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,33 @@
+// The top-level nouns. Each is loaded only when the command line names it, so `appraisal props
+// list --help` loads the props module alone and `--help` loads none.
+import type { Command } from 'commander';
+import type { Factory } from '../core/command.js';
+
+export interface NounEntry {
+  name: string;
+  aliases?: string[];
+  summary: string;
+  load(): Promise<{ default: (factory: Factory) => Command }>;
+}
+
+export const NOUNS: readonly NounEntry[] = [
+  // { name: 'auth', summary: 'Log in, show the credential in use, log out', load: () => import('./auth/index.js') },
+  // { name: 'profiles', summary: 'List, select and remove profiles', load: () => import('./profiles/index.js') },
+  { name: 'props', aliases: ['properties'], summary: 'Properties: list, get, create, update, delete', load: () => import('./props/index.js') },
+  // { name: 'assignments', summary: 'Appraisal assignments and their linked properties', load: () => import('./assignments/index.js') },
+  // { name: 'clients', summary: 'Clients of the organization', load: () => import('./clients/index.js') },
+  // { name: 'contacts', summary: 'Contacts of a client', load: () => import('./contacts/index.js') },
+  // { name: 'files', summary: 'Upload, download and attach files', load: () => import('./files/index.js') },
+  // { name: 'ref', summary: 'Reference data: enums and designations', load: () => import('./ref/index.js') },
+  // { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate', load: () => import('./keys/index.js') },
+  // { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
+  // { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
+  // { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
+  // { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },
+  // { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
+];
+
+export function findNoun(token: string | undefined): NounEntry | undefined {
+  if (token === undefined) return undefined;
+  return NOUNS.find((noun) => noun.name === token || noun.aliases?.includes(token));
+}

@@ -1,0 +1,28 @@
+// Glue between commander and command run functions: each verb declares its flags with commander and
+// hands a plain `run(options, ctx)` to `action()`, which builds the Context from the global options.
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+
+/** Builds the context for the command being run (from its options merged with the globals). */
+export interface Factory {
+  context(command: Command): Context;
+}
+
+/** Wrap a run function as a commander action: positional args, the verb's own options, the context. */
+export function action<O extends object = Record<string, unknown>>(
+  factory: Factory,
+  run: (ctx: Context, args: string[], options: O) => Promise<void>,
+): (...actionArgs: unknown[]) => Promise<void> {
+  return async (...actionArgs: unknown[]) => {
+    const command = actionArgs[actionArgs.length - 1] as Command;
+    const positional = command.processedArgs.flatMap((value: unknown) =>
+      value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)],
+    );
+    await run(factory.context(command), positional, command.opts() as O);
+  };
+}
+
+/** Append an Examples section to a command's help. */
+export function examples(command: Command, lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}

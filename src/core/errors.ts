@@ -1,0 +1,89 @@
+// The one error hierarchy. Every failure the CLI reports is one of these; the exit code for each
+// class lives in exit-codes.ts and nowhere else, and report-error.ts is the one place that prints.
+
+export interface ErrorDetails {
+  /** A next step for the user, printed on its own line after the message. */
+  hint?: string;
+  cause?: unknown;
+}
+
+export abstract class AppError extends Error {
+  readonly hint: string | undefined;
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.hint = details.hint;
+  }
+}
+
+/** Bad flag, argument or input file; invalid input caught before any request. Exit 2. */
+export class UsageError extends AppError {}
+
+/** The service could not be reached, TLS failed, or it did not answer in time. Exit 3. */
+export class NetworkError extends AppError {}
+
+/** A request the service answered with a non-2xx status. Subclasses pick the exit code. */
+export interface HttpErrorInfo extends ErrorDetails {
+  status: number;
+  method: string;
+  /** Path and query as sent, never containing a credential. */
+  path: string;
+  requestId?: string | undefined;
+  serviceCode?: string | undefined;
+  serviceMessage?: string | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+export class HttpError extends AppError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestId: string | undefined;
+  readonly serviceCode: string | undefined;
+  readonly serviceMessage: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, info: HttpErrorInfo) {
+    super(message, info);
+    this.status = info.status;
+    this.method = info.method;
+    this.path = info.path;
+    this.requestId = info.requestId;
+    this.serviceCode = info.serviceCode;
+    this.serviceMessage = info.serviceMessage;
+    this.retryAfterMs = info.retryAfterMs;
+  }
+}
+
+/** 401: credential missing, invalid, expired or revoked. Exit 4. */
+export class AuthenticationError extends HttpError {}
+/** 403: authenticated but lacking permission, scope, organization or record access. Exit 5. */
+export class PermissionError extends HttpError {}
+/** 404. Exit 6. */
+export class NotFoundError extends HttpError {}
+/** 400/409/422 and other 4xx: the service rejected the request. Exit 7. */
+export class RejectedError extends HttpError {}
+/** 429 or 5xx still failing after retries. Exit 8. */
+export class ServiceUnavailableError extends HttpError {}
+
+/**
+ * No usable credential before any request was made (none configured, none readable).
+ * Shares exit 4 with a 401: either way the fix is to log in or provide a key.
+ */
+export class MissingCredentialError extends AppError {}
+
+/** The response broke the contract (envelope or record shape), or an export came back incomplete. Exit 9. */
+export class ContractError extends AppError {}
+
+/** Refused for safety: production guard, credential/origin mismatch. Exit 10. */
+export class SafetyError extends AppError {}
+
+/** The user interrupted (Ctrl-C). Exit 130. */
+export class InterruptedError extends AppError {
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+/** A local operation the user asked for failed for a reason outside the service (e.g. a keychain
+ *  that cannot be used, a file that cannot be written). Exit 2: the fix is on the user's side. */
+export class LocalEnvironmentError extends AppError {}

@@ -1,0 +1,60 @@
+// The one table from error class to exit code (CLI.md "Exit codes"). `help exit-codes` prints it.
+import {
+  AuthenticationError,
+  ContractError,
+  InterruptedError,
+  LocalEnvironmentError,
+  MissingCredentialError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RejectedError,
+  SafetyError,
+  ServiceUnavailableError,
+  UsageError,
+} from './errors.js';
+
+export const EXIT_OK = 0;
+export const EXIT_UNEXPECTED = 1;
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+export interface ExitCodeRow {
+  code: number;
+  meaning: string;
+  classes: ErrorClass[];
+}
+
+export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
+  { code: 0, meaning: 'success', classes: [] },
+  { code: 1, meaning: 'unexpected failure (a bug: the message asks for a report)', classes: [] },
+  {
+    code: 2,
+    meaning: 'usage error: bad flag, argument or input file; invalid input caught before any request',
+    classes: [UsageError, LocalEnvironmentError],
+  },
+  { code: 3, meaning: 'network, TLS or timeout: the service could not be reached or did not answer', classes: [NetworkError] },
+  {
+    code: 4,
+    meaning: '401 — credential missing, invalid, expired or revoked',
+    classes: [AuthenticationError, MissingCredentialError],
+  },
+  { code: 5, meaning: '403 — authenticated but lacking permission, scope, organization or record access', classes: [PermissionError] },
+  { code: 6, meaning: '404 — not found', classes: [NotFoundError] },
+  { code: 7, meaning: '400/409/422 — the service rejected the request', classes: [RejectedError] },
+  { code: 8, meaning: '429 or 5xx still failing after retries', classes: [ServiceUnavailableError] },
+  {
+    code: 9,
+    meaning: 'the response broke the contract (envelope or record shape), or an export came back incomplete',
+    classes: [ContractError],
+  },
+  { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
+  { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
+];
+
+export function exitCodeFor(error: unknown): number {
+  for (const row of EXIT_CODE_TABLE) {
+    if (row.classes.some((cls) => error instanceof cls)) return row.code;
+  }
+  return EXIT_UNEXPECTED;
+}

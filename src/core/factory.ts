@@ -1,0 +1,84 @@
+// Builds the Context a command receives. Heavy pieces (config, session, HTTP client) are created on
+// first use through dynamic imports, so `--help` and simple commands never load undici or conf.
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from './api-client.js';
+import type { ConfigStore } from './config.js';
+import type { Context, Env, GlobalOptions } from './context.js';
+import { IO } from './io.js';
+import type { Session } from './session.js';
+
+export interface ProcessDeps {
+  argv: string[];
+  env: Env;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  cwd: string;
+  signal: AbortSignal;
+  version: string;
+  now?: () => Date;
+}
+
+export interface ContextHandle {
+  context: Context;
+  /** Close what the context opened (HTTP connections). */
+  dispose(): Promise<void>;
+}
+
+export function createContext(deps: ProcessDeps, globals: GlobalOptions): ContextHandle {
+  const io = new IO({
+    stdin: deps.stdin,
+    stdout: deps.stdout,
+    stderr: deps.stderr,
+    stdinIsTTY: deps.stdinIsTTY,
+    stdoutIsTTY: deps.stdoutIsTTY,
+    stderrIsTTY: deps.stderrIsTTY,
+    color: globals.color,
+    quiet: globals.quiet,
+    verbose: globals.verbose,
+    noInput: globals.noInput,
+  });
+  let config: Promise<ConfigStore> | undefined;
+  let session: Promise<Session> | undefined;
+  let api: Promise<ApiClient> | undefined;
+
+  const context: Context = {
+    io,
+    env: deps.env,
+    globals,
+    signal: deps.signal,
+    version: deps.version,
+    cwd: deps.cwd,
+    now: deps.now ?? (() => new Date()),
+    config: () => (config ??= import('./config.js').then((m) => m.loadConfig(deps.env))),
+    session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),
+    api: () =>
+      (api ??= (async () => {
+        const resolved = await context.session();
+        if (resolved.credential) io.redactor.register(resolved.credential.secret);
+        const { createApiClient } = await import('./http/client.js');
+        return createApiClient({
+          baseUrl: resolved.baseUrl,
+          credential: resolved.credential,
+          profileName: resolved.profileName,
+          caFile: resolved.caFile,
+          timeoutMs: globals.timeoutMs,
+          retries: globals.retries,
+          userAgent: `appraisal-cli/${deps.version}`,
+          io,
+          env: deps.env,
+          signal: deps.signal,
+        });
+      })()),
+  };
+
+  return {
+    context,
+    async dispose() {
+      if (api) await (await api.catch(() => undefined))?.close();
+    },
+  };
+}

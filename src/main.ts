@@ -1,0 +1,130 @@
+// Builds the command tree, runs it, and turns whatever happened into an exit code. Nothing here
+// calls process.exit: `main()` returns the code, so tests can run it in-process.
+import { Command, CommanderError } from 'commander';
+import { action, type Factory } from './core/command.js';
+import type { Context } from './core/context.js';
+import { InterruptedError, UsageError } from './core/errors.js';
+import { createContext, type ContextHandle, type ProcessDeps } from './core/factory.js';
+import { addGlobalOptions, GLOBAL_VALUE_OPTIONS, readGlobalOptions } from './core/global-options.js';
+import { SecretRedactor } from './core/redact.js';
+import { reportError } from './core/report-error.js';
+import { findNoun, NOUNS } from './commands/registry.js';
+import { printHelpTopic, HELP_TOPICS } from './commands/help-topics.js';
+
+/** The first token that is not an option or an option's value: the noun the user asked for. */
+function positionalTokens(argv: readonly string[]): string[] {
+  const tokens: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(token)) i++;
+      continue;
+    }
+    tokens.push(token);
+  }
+  return tokens;
+}
+
+function applyToTree(command: Command, deps: ProcessDeps): void {
+  command.exitOverride();
+  command.configureOutput({
+    writeOut: (text) => deps.stdout.write(text),
+    writeErr: (text) => deps.stderr.write(text),
+    // Errors are printed once, by reportError.
+    outputError: () => {},
+  });
+  command.showSuggestionAfterError(true);
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  for (const sub of command.commands) applyToTree(sub, deps);
+}
+
+export async function main(deps: ProcessDeps): Promise<number> {
+  const argv = deps.argv;
+  let handle: ContextHandle | undefined;
+  const factory: Factory = {
+    context(command: Command): Context {
+      if (!handle) {
+        const globals = readGlobalOptions(command.optsWithGlobals(), deps.env, { stdoutIsTTY: deps.stdoutIsTTY });
+        handle = createContext(deps, globals);
+      }
+      return handle.context;
+    },
+  };
+
+  const program = new Command('appraisal')
+    .description('Command line for the property appraisal API')
+    .version(deps.version, '-V, --version', 'print the version')
+    .helpCommand(false)
+    .enablePositionalOptions(false);
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    `\nExamples:\n  $ appraisal auth login --profile staging --base-url https://staging.example.com\n  $ appraisal props list -o csv --out properties.csv\n\nMore: appraisal help exit-codes | appraisal help environment\n`,
+  );
+
+  const [first, ...rest] = positionalTokens(argv);
+  const wantsHelpTopic = first === 'help';
+  const nounToken = wantsHelpTopic ? rest[0] : first;
+  const requested = findNoun(nounToken);
+  // Completion needs the whole tree; every other command loads just its own noun.
+  const loadAll = requested?.name === 'completion';
+  for (const noun of NOUNS) {
+    if (noun === requested || loadAll) {
+      const module = await noun.load();
+      program.addCommand(module.default(factory));
+    } else {
+      program.command(noun.name).aliases(noun.aliases ?? []).description(noun.summary);
+    }
+  }
+  program
+    .command('help [topic...]')
+    .description(`help on a command, or a topic: ${HELP_TOPICS.join(', ')}`)
+    .action(
+      action(factory, async (ctx, topic) => {
+        if (topic.length === 0) {
+          ctx.io.stdout.write(program.helpInformation());
+          return;
+        }
+        if (printHelpTopic(topic[0]!, ctx)) return;
+        let target: Command | undefined = program;
+        for (const name of topic) {
+          target = target?.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        }
+        if (!target) throw new UsageError(`no help topic or command "${topic.join(' ')}"`, { hint: 'run `appraisal --help`' });
+        ctx.io.stdout.write(target.helpInformation());
+      }),
+    );
+  applyToTree(program, deps);
+
+  try {
+    if (argv.length === 0) {
+      deps.stdout.write(program.helpInformation());
+      return 0;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    if (deps.signal.aborted) throw new InterruptedError();
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      // A noun with subcommands but none given: commander shows help and "fails" with code 1.
+      if (error.code === 'commander.help') return 0;
+      return reportError(
+        new UsageError(error.message.replace(/^error:\s*/, ''), { hint: 'run the command with --help for usage' }),
+        deps.stderr,
+        handle?.context.io.redactor ?? new SecretRedactor(),
+        false,
+      );
+    }
+    const interrupted = deps.signal.aborted ? new InterruptedError() : error;
+    return reportError(
+      interrupted,
+      deps.stderr,
+      handle?.context.io.redactor ?? new SecretRedactor(),
+      handle?.context.globals.verbose ?? false,
+    );
+  } finally {
+    await handle?.dispose();
+  }
+}
