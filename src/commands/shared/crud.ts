@@ -1,0 +1,91 @@
+// get / create / update / delete for any resource family: validate ids and input before any
+// request, call the service, print the record it answered with.
+import { Command } from 'commander';
+import type { ApiRecord } from '../../core/api-client.js';
+import { action, examples, type Factory } from '../../core/command.js';
+import { UsageError } from '../../core/errors.js';
+import { confirmDestructive } from '../../core/guards.js';
+import { requireUuid } from '../../core/ids.js';
+import { readRecordInput } from '../../core/record-input.js';
+import { writeRecord } from '../../output/index.js';
+import { recordPath, type ResourceSpec } from './resource.js';
+
+interface InputOptions {
+  data?: string;
+  field?: string[];
+  typedField?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** --data / -f / -F, shared by create and update (and `api`). */
+export function addRecordInputOptions(command: Command): Command {
+  return command
+    .option('-d, --data <json>', 'the record as JSON, @file.json, or - for stdin')
+    .option('-f, --field <key=value>', 'set a string field (dotted paths allowed); repeatable', collect)
+    .option('-F, --typed-field <key=value>', 'set a field to a JSON value (number, true, null, [..]); repeatable', collect);
+}
+
+async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: InputOptions, verb: string) {
+  const body = await readRecordInput(ctx, { data: options.data, fields: options.field, typedFields: options.typedField });
+  if (Object.keys(body).length === 0) {
+    throw new UsageError(`${verb} needs the record: pass --data '{...}', --data @file.json, --data -, or -f field=value`);
+  }
+  return body;
+}
+
+export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+  const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
+  examples(command, usage);
+  return command.action(
+    action(factory, async (ctx, [id]) => {
+      const checked = requireUuid(id, `${spec.singular} id`);
+      const api = await ctx.api();
+      const record = await api.get<ApiRecord>(recordPath(spec, checked));
+      await writeRecord(ctx, record, spec.view);
+    }),
+  );
+}
+
+export function createVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+  const command = addRecordInputOptions(new Command('create').description(`create a ${spec.singular}`));
+  examples(command, usage);
+  return command.action(
+    action<InputOptions>(factory, async (ctx, _args, options) => {
+      const body = await readBody(ctx, options, 'create');
+      const api = await ctx.api();
+      const record = await api.send<ApiRecord>('POST', spec.path, body);
+      await writeRecord(ctx, record, spec.view);
+    }),
+  );
+}
+
+export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+  const command = addRecordInputOptions(
+    new Command('update').argument('<id>', `${spec.singular} id (UUID)`).description(`change fields of a ${spec.singular} (partial update)`),
+  );
+  examples(command, usage);
+  return command.action(
+    action<InputOptions>(factory, async (ctx, [id], options) => {
+      const checked = requireUuid(id, `${spec.singular} id`);
+      const body = await readBody(ctx, options, 'update');
+      const api = await ctx.api();
+      const record = await api.send<ApiRecord>('PATCH', recordPath(spec, checked), body);
+      await writeRecord(ctx, record, spec.view);
+    }),
+  );
+}
+
+export function deleteVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+  const command = new Command('delete').argument('<id>', `${spec.singular} id (UUID)`).description(`delete a ${spec.singular}`);
+  examples(command, usage);
+  return command.action(
+    action(factory, async (ctx, [id]) => {
+      const checked = requireUuid(id, `${spec.singular} id`);
+      await confirmDestructive(ctx, `delete ${spec.singular} ${checked}`);
+      const api = await ctx.api();
+      await api.send('DELETE', recordPath(spec, checked));
+      ctx.io.notice(`Deleted ${spec.singular} ${checked}`);
+    }),
+  );
+}
