@@ -2,7 +2,7 @@
 // the HTTP core and the mock are separate chunks loaded on demand (start-up time is a feature).
 // `--if-stale` skips the build when dist/ is newer than every source file.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,10 +28,14 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+// Build beside dist/ and move files in one by one, chunks before the entry, so a CLI process that
+// is running while a rebuild happens never sees a missing file.
+const dist = join(root, 'dist');
+const staging = join(root, `.dist-${process.pid}`);
+rmSync(staging, { recursive: true, force: true });
 await build({
   entryPoints: { cli: join(root, 'src', 'cli.ts') },
-  outdir: join(root, 'dist'),
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -48,4 +52,8 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+mkdirSync(join(dist, 'chunks'), { recursive: true });
+for (const name of readdirSync(join(staging, 'chunks'))) renameSync(join(staging, 'chunks', name), join(dist, 'chunks', name));
+renameSync(join(staging, 'cli.js'), join(dist, 'cli.js'));
+rmSync(staging, { recursive: true, force: true });
 writeFileSync(stamp, new Date().toISOString());
