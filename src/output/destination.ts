@@ -1,0 +1,270 @@
+// Where output goes: stdout (with backpressure, ending quietly when the reader goes away, as with
+// `| head`), or `--out PATH`, written to a temp file beside PATH and renamed over it only once
+// everything was written and synced. A failed or interrupted export never leaves a file at PATH
+// that looks complete, and never a stray temp file.
+import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
+import { lstat, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { Context } from '../core/context.js';
+import { LocalEnvironmentError, UsageError } from '../core/errors.js';
+
+export interface Destination {
+  /** Write text; resolves once accepted. False when the reader has gone away: stop producing. */
+  write(text: string): Promise<boolean>;
+  /** Everything was written: flush, and for --out sync and move the file into place. */
+  finish(): Promise<void>;
+  /** Something failed: drop what was written (removes the temp file). Never throws. */
+  discard(): Promise<void>;
+  /** The path as the user gave it, for notices; undefined for stdout. */
+  readonly displayPath: string | undefined;
+}
+
+// ---- stdout ---------------------------------------------------------------------------------
+
+interface StreamState {
+  /** The reader went away (EPIPE) or the stream was destroyed. */
+  gone: boolean;
+  /** Any other stream error, reported by the next write. */
+  error: Error | undefined;
+}
+
+// One listener per stream however many times output is written, so no listener leak.
+const streamStates = new WeakMap<Writable, StreamState>();
+
+const READER_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+function stateOf(stream: Writable): StreamState {
+  let state = streamStates.get(stream);
+  if (!state) {
+    const created: StreamState = { gone: false, error: undefined };
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (READER_GONE.has(error.code ?? '')) created.gone = true;
+      else created.error ??= error;
+    });
+    stream.on('close', () => {
+      created.gone = true;
+    });
+    streamStates.set(stream, (state = created));
+  }
+  return state;
+}
+
+function waitForDrain(stream: Writable): Promise<void> {
+  return new Promise((resolveWait) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolveWait();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
+
+export function stdoutDestination(stream: Writable): Destination {
+  const state = stateOf(stream);
+  const gone = () => state.gone || stream.destroyed || stream.writableEnded;
+  const check = () => {
+    if (state.error) throw new LocalEnvironmentError(`could not write the output: ${state.error.message}`, { cause: state.error });
+  };
+  return {
+    displayPath: undefined,
+    async write(text) {
+      check();
+      if (gone()) return false;
+      if (text === '') return true;
+      if (!stream.write(text)) {
+        // A destroyed stream answers false and will never drain.
+        if (gone()) return false;
+        await waitForDrain(stream);
+        check();
+      }
+      return !gone();
+    },
+    async finish() {
+      check();
+    },
+    async discard() {},
+  };
+}
+
+// ---- --out PATH -----------------------------------------------------------------------------
+
+// Temp files being written. A second Ctrl-C (or any process.exit) skips the normal clean-up, so
+// while one exists an exit hook removes it: never a stray temp file.
+const liveTempFiles = new Set<string>();
+
+/** Remove temp files of exports still in progress. Synchronous, for exit paths; never throws. */
+export function removeTempFilesSync(): void {
+  for (const path of liveTempFiles) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone.
+    }
+  }
+  liveTempFiles.clear();
+}
+
+function trackTempFile(path: string): void {
+  if (liveTempFiles.size === 0) process.once('exit', removeTempFilesSync);
+  liveTempFiles.add(path);
+}
+
+function untrackTempFile(path: string): void {
+  if (liveTempFiles.delete(path) && liveTempFiles.size === 0) process.off('exit', removeTempFilesSync);
+}
+
+function describeCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+export interface OutTarget {
+  /** Absolute path the file is renamed to (symlinks resolved to their target). */
+  path: string;
+  /** Mode of the file being replaced, kept on the new one. */
+  mode: number | undefined;
+}
+
+/**
+ * Check `--out` before any work: the parent directory exists and PATH is not a directory or a
+ * device. Resolves to the absolute target; UsageError (exit 2) otherwise.
+ */
+export async function checkOutPath(ctx: Context, out: string): Promise<OutTarget> {
+  if (out.trim() === '') throw new UsageError('--out needs a file path');
+  let path = resolve(ctx.cwd, out);
+  if (/[\\/]$/.test(out)) throw new UsageError(`--out ${out} names a directory; give a file path`);
+  const link = await lstat(path).catch(() => undefined);
+  if (link?.isSymbolicLink()) path = await realpath(path).catch(() => path);
+  let existing;
+  try {
+    existing = await stat(path);
+  } catch (error) {
+    const code = describeCode(error);
+    if (code === 'EACCES') throw new UsageError(`--out ${out}: permission denied`);
+    if (code === 'ENOTDIR') throw new UsageError(`--out ${out}: ${dirname(out)} is not a directory`);
+    if (code !== 'ENOENT') throw new UsageError(`--out ${out}: cannot use this path (${code ?? 'unknown error'})`);
+  }
+  if (existing?.isDirectory()) throw new UsageError(`--out ${out} is a directory; give a file path`);
+  if (existing && !existing.isFile()) throw new UsageError(`--out ${out} is not a regular file`);
+  const dir = dirname(path);
+  try {
+    const dirStat = await stat(dir);
+    if (!dirStat.isDirectory()) throw new UsageError(`--out ${out}: ${dir} is not a directory`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = describeCode(error);
+    if (code === 'ENOENT') throw new UsageError(`--out ${out}: directory ${dir} does not exist`);
+    if (code === 'ENOTDIR') throw new UsageError(`--out ${out}: ${dir} is not a directory`);
+    if (code === 'EACCES') throw new UsageError(`--out ${out}: permission denied for ${dir}`);
+    throw new UsageError(`--out ${out}: cannot use directory ${dir} (${code ?? 'unknown error'})`);
+  }
+  return { path, mode: existing ? existing.mode & 0o7777 : undefined };
+}
+
+const FLUSH_BYTES = 64 * 1024;
+
+function writeFailure(out: string, error: unknown): LocalEnvironmentError {
+  const code = describeCode(error);
+  const reason =
+    code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EIO' ? 'I/O error' : (error as Error).message;
+  return new LocalEnvironmentError(`could not write ${out}: ${reason}`, { cause: error });
+}
+
+export async function fileDestination(ctx: Context, out: string): Promise<Destination> {
+  const target = await checkOutPath(ctx, out);
+  const dir = dirname(target.path);
+  const tempPath = join(dir, `.${basename(target.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let handle: FileHandle;
+  try {
+    handle = await open(tempPath, 'wx', 0o644);
+  } catch (error) {
+    const code = describeCode(error);
+    if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`--out ${out}: cannot create files in ${dir} (permission denied)`);
+    if (code === 'EROFS') throw new UsageError(`--out ${out}: ${dir} is on a read-only file system`);
+    throw new UsageError(`--out ${out}: cannot create a file in ${dir} (${code ?? 'unknown error'})`);
+  }
+  trackTempFile(tempPath);
+
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let isOpen = true;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const text = pending.join('');
+    pending = [];
+    pendingBytes = 0;
+    try {
+      await handle.write(text);
+    } catch (error) {
+      throw writeFailure(out, error);
+    }
+  };
+  const close = async () => {
+    if (!isOpen) return;
+    isOpen = false;
+    await handle.close();
+  };
+
+  return {
+    displayPath: out,
+    async write(text) {
+      if (text === '') return true;
+      pending.push(text);
+      pendingBytes += text.length;
+      if (pendingBytes >= FLUSH_BYTES) await flush();
+      return true;
+    },
+    async finish() {
+      try {
+        await flush();
+        await handle.sync();
+        if (target.mode !== undefined) await handle.chmod(target.mode);
+        await close();
+        await rename(tempPath, target.path);
+      } catch (error) {
+        if (error instanceof LocalEnvironmentError) throw error;
+        throw writeFailure(out, error);
+      }
+      untrackTempFile(tempPath);
+      await syncDirectory(dir);
+    },
+    async discard() {
+      pending = [];
+      pendingBytes = 0;
+      await close().catch(() => undefined);
+      await unlink(tempPath).catch(() => undefined);
+      untrackTempFile(tempPath);
+    },
+  };
+}
+
+/** Make the rename durable. Best effort: some platforms cannot open a directory. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not supported here; the rename itself is still atomic.
+  }
+}
+
+/** The file `--out` names; undefined for stdout (no --out, or `--out -`). */
+export function outPath(ctx: Context): string | undefined {
+  const out = ctx.globals.out;
+  return out === '-' ? undefined : out;
+}
+
+/** The destination for this command: `--out PATH` when given, else stdout. */
+export async function openDestination(ctx: Context): Promise<Destination> {
+  const out = outPath(ctx);
+  return out === undefined ? stdoutDestination(ctx.io.stdout) : fileDestination(ctx, out);
+}

@@ -1,0 +1,205 @@
+// The output API commands use: hand over records and a View, and the records come out in the format
+// the user chose (-o, --fields), on stdout or atomically in --out PATH. Every format streams except
+// table, which buffers bounded chunks (see table.ts).
+import type { Context, OutputFormat } from '../core/context.js';
+import { InterruptedError } from '../core/errors.js';
+import { csvListEncoder, csvRow } from './csv.js';
+import { checkOutPath, openDestination, outPath, type Destination } from './destination.js';
+import type { ListEncoder } from './encoder.js';
+import { columnFields, outputFormat, requestedFields } from './format.js';
+import { flattenRecord, getField, pickFields } from './fields.js';
+import { jsonDocument, jsonListEncoder } from './json.js';
+import { ndjsonLine, ndjsonListEncoder } from './ndjson.js';
+import { formatCount } from './progress.js';
+import { keyValueTable, tableListEncoder } from './table.js';
+
+export { createProgress, type Progress } from './progress.js';
+export { outputFormat } from './format.js';
+
+export interface View {
+  /** Plural noun for progress and notices: "properties". */
+  label: string;
+  /** Default dotted paths for table and csv. */
+  columns: readonly string[];
+}
+
+/**
+ * Check `--out` (parent directory exists, PATH is not a directory) so a command can fail with
+ * exit 2 before making any request. writeRecords/writeRecord check again before consuming anything.
+ */
+export async function prepareDestination(ctx: Context): Promise<void> {
+  const out = outPath(ctx);
+  if (out !== undefined) await checkOutPath(ctx, out);
+}
+
+type Projection = (record: Record<string, unknown>) => Record<string, unknown>;
+
+function projection(ctx: Context): Projection {
+  const fields = requestedFields(ctx);
+  return fields ? (record) => pickFields(record, fields.paths) : (record) => record;
+}
+
+/** Colour only for a person: colour enabled, a terminal, and not writing to a file. */
+function useColor(ctx: Context): boolean {
+  return ctx.io.color && ctx.io.stdoutIsTTY && outPath(ctx) === undefined;
+}
+
+function terminalWidth(ctx: Context): number | undefined {
+  if (!ctx.io.stdoutIsTTY || outPath(ctx) !== undefined) return undefined;
+  return (ctx.io.stdout as { columns?: number }).columns;
+}
+
+async function listEncoder(ctx: Context, format: OutputFormat, view: View): Promise<ListEncoder> {
+  switch (format) {
+    case 'json':
+      return jsonListEncoder(projection(ctx));
+    case 'ndjson':
+      return ndjsonListEncoder(projection(ctx));
+    case 'csv': {
+      const { names, paths } = columnFields(ctx, view.columns);
+      return csvListEncoder(names, paths);
+    }
+    case 'table': {
+      const { names, paths } = columnFields(ctx, view.columns);
+      return tableListEncoder(names, paths, { color: useColor(ctx) });
+    }
+  }
+}
+
+function singular(label: string): string {
+  if (/ies$/.test(label)) return label.replace(/ies$/, 'y');
+  if (/(ss|sh|ch|x)es$/.test(label)) return label.slice(0, -2);
+  return label.replace(/s$/, '');
+}
+
+function countOf(count: number, label: string): string {
+  return `${formatCount(count)} ${count === 1 ? singular(label) : label}`;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new InterruptedError();
+}
+
+/**
+ * Feed every record through the encoder into the destination. Stops early, quietly, when the reader
+ * goes away; in that case and on any failure the records' iterator is closed (return()), so the
+ * producer stops fetching. An abort (Ctrl-C) fails at once even while a record is still awaited.
+ */
+async function pump(
+  ctx: Context,
+  records: AsyncIterable<Record<string, unknown>>,
+  encoder: ListEncoder,
+  destination: Destination,
+): Promise<number> {
+  const signal = ctx.signal;
+  const iterator = records[Symbol.asyncIterator]();
+  let count = 0;
+  let exhausted = false;
+  let nextPending = false;
+
+  const next = () =>
+    new Promise<IteratorResult<Record<string, unknown>>>((resolve, reject) => {
+      if (signal.aborted) return reject(abortReason(signal));
+      const onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      nextPending = true;
+      iterator.next().then(
+        (step) => {
+          nextPending = false;
+          if (step.done) exhausted = true;
+          signal.removeEventListener('abort', onAbort);
+          resolve(step);
+        },
+        (error: unknown) => {
+          // An iterator that threw is finished: nothing to close.
+          nextPending = false;
+          exhausted = true;
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+
+  try {
+    if (!(await destination.write(encoder.begin()))) return count;
+    for (;;) {
+      const step = await next();
+      if (step.done) break;
+      count++;
+      if (!(await destination.write(encoder.record(step.value)))) return count;
+    }
+    if (signal.aborted) throw abortReason(signal);
+    await destination.write(encoder.end(count));
+    return count;
+  } finally {
+    if (!exhausted) {
+      const closing = iterator.return?.();
+      // With a next() still running, return() would wait for it: let it finish on its own.
+      if (nextPending) void closing?.catch(() => undefined);
+      else await closing?.catch(() => undefined);
+    }
+  }
+}
+
+/** Stream records in the chosen format to stdout or --out. Resolves with how many were written. */
+export async function writeRecords(
+  ctx: Context,
+  records: AsyncIterable<Record<string, unknown>>,
+  view: View,
+): Promise<{ count: number }> {
+  const format = outputFormat(ctx);
+  const encoder = await listEncoder(ctx, format, view);
+  const destination = await openDestination(ctx);
+  let count: number;
+  try {
+    count = await pump(ctx, records, encoder, destination);
+    await destination.finish();
+  } catch (error) {
+    await destination.discard();
+    throw error;
+  }
+  if (destination.displayPath !== undefined) ctx.io.notice(`Wrote ${countOf(count, view.label)} to ${destination.displayPath}`);
+  else if (format === 'table' && count === 0) ctx.io.notice(`No ${view.label} found`);
+  return { count };
+}
+
+async function encodeRecord(ctx: Context, format: OutputFormat, record: Record<string, unknown>, view: View): Promise<string> {
+  switch (format) {
+    case 'json':
+      return jsonDocument(projection(ctx)(record));
+    case 'ndjson':
+      return ndjsonLine(projection(ctx)(record));
+    case 'csv': {
+      const { names, paths } = columnFields(ctx, view.columns);
+      return csvRow(names) + csvRow(paths.map((path) => getField(record, path)));
+    }
+    case 'table': {
+      const fields = requestedFields(ctx);
+      const rows = fields
+        ? fields.names.flatMap((name, i): Array<[string, unknown]> => {
+            const value = getField(record, fields.paths[i]!);
+            return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0
+              ? flattenRecord(value as Record<string, unknown>, name)
+              : [[name, value]];
+          })
+        : flattenRecord(record);
+      return keyValueTable(rows, { color: useColor(ctx), width: terminalWidth(ctx) });
+    }
+  }
+}
+
+/** Print one record: json pretty-printed, table as key/value rows, ndjson/csv as for lists. */
+export async function writeRecord(ctx: Context, record: Record<string, unknown>, view: View): Promise<void> {
+  const format = outputFormat(ctx);
+  const destination = await openDestination(ctx);
+  try {
+    const text = await encodeRecord(ctx, format, record, view);
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    await destination.write(text);
+    await destination.finish();
+  } catch (error) {
+    await destination.discard();
+    throw error;
+  }
+  if (destination.displayPath !== undefined) ctx.io.notice(`Wrote ${countOf(1, view.label)} to ${destination.displayPath}`);
+}

@@ -1,0 +1,119 @@
+// A Context for in-process tests: a real IO over in-memory streams, globals with the non-terminal
+// defaults, and whatever api/config/session fakes a test hands in (the rest throw if used).
+//
+//   const { ctx, stdout, stderr } = fakeContext({ globals: { output: 'csv' }, stdinText: '{"a":1}' });
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { ApiClient } from '../../src/core/api-client.js';
+import type { ConfigStore } from '../../src/core/config.js';
+import type { Context, Env, GlobalOptions } from '../../src/core/context.js';
+import { IO } from '../../src/core/io.js';
+import type { Session } from '../../src/core/session.js';
+
+export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
+  profile: undefined,
+  baseUrl: undefined,
+  output: 'json',
+  outputExplicit: false,
+  fields: undefined,
+  page: undefined,
+  pageSize: undefined,
+  maxItems: undefined,
+  concurrency: 4,
+  out: undefined,
+  timeoutMs: 30_000,
+  retries: 3,
+  caFile: undefined,
+  apiKeyFile: undefined,
+  allowPartial: false,
+  verbose: false,
+  quiet: false,
+  color: false,
+  yes: false,
+  noInput: false,
+};
+
+export interface FakeContextOptions {
+  globals?: Partial<GlobalOptions>;
+  /** Content of stdin, which then ends. Without it (and without `stdin`) stdin is empty and ended. */
+  stdinText?: string;
+  /** A stdin stream of the test's own (e.g. one that never ends). */
+  stdin?: Readable;
+  /** Replace the capturing stdout (e.g. a slow or closing writable); stdout() then returns ''. */
+  stdout?: Writable;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  cwd?: string;
+  env?: Env;
+  signal?: AbortSignal;
+  now?: () => Date;
+  api?: ApiClient;
+  config?: ConfigStore;
+  session?: Session;
+}
+
+export interface FakeContext {
+  ctx: Context;
+  io: IO;
+  /** Everything written to stdout so far (utf8). */
+  stdout(): string;
+  /** Everything written to stderr so far (utf8). */
+  stderr(): string;
+  /** Abort ctx.signal, as Ctrl-C does (only when no `signal` was handed in). */
+  abort(reason?: unknown): void;
+}
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+function unavailable(what: string): () => Promise<never> {
+  return () => Promise.reject(new Error(`fakeContext: no ${what} was given to this test context`));
+}
+
+export function fakeContext(options: FakeContextOptions = {}): FakeContext {
+  const globals: GlobalOptions = { ...DEFAULT_GLOBALS, ...options.globals };
+  const out = capture();
+  const err = capture();
+  let stdin = options.stdin;
+  if (!stdin) {
+    const stream = new PassThrough();
+    stream.end(options.stdinText ?? '');
+    stdin = stream;
+  }
+  const io = new IO({
+    stdin,
+    stdout: options.stdout ?? out.stream,
+    stderr: err.stream,
+    stdinIsTTY: options.stdinIsTTY ?? false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
+    color: globals.color,
+    quiet: globals.quiet,
+    verbose: globals.verbose,
+    noInput: globals.noInput,
+  });
+  const controller = new AbortController();
+  const ctx: Context = {
+    io,
+    env: options.env ?? {},
+    globals,
+    signal: options.signal ?? controller.signal,
+    version: '0.0.0-test',
+    cwd: options.cwd ?? process.cwd(),
+    now: options.now ?? (() => new Date()),
+    config: options.config ? () => Promise.resolve(options.config!) : unavailable('config'),
+    session: options.session ? () => Promise.resolve(options.session!) : unavailable('session'),
+    api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
+  };
+  return {
+    ctx,
+    io,
+    stdout: out.text,
+    stderr: err.text,
+    abort: (reason?: unknown) => controller.abort(reason),
+  };
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { GlobalOptions } from '../../../src/core/context.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { writeRecord, writeRecords, type View } from '../../../src/output/index.js';
+import { csvCell, csvRow } from '../../../src/output/csv.js';
+import { safeText, tableCell, wrapText } from '../../../src/output/table.js';
+import { fakeContext } from '../../helpers/fake-context.js';
+
+const view: View = { label: 'properties', columns: ['id', 'address.city', 'value'] };
+
+const records = [
+  { id: 'p1', address: { city: 'Leeds', zip: 'LS1' }, value: 250000, tags: ['a'] },
+  { id: 'p2', address: { city: 'York, North', zip: null }, value: null, tags: [] },
+];
+
+async function* from<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+async function list(globals: Partial<GlobalOptions>, items: readonly Record<string, unknown>[] = records) {
+  const fake = fakeContext({ globals });
+  const result = await writeRecords(fake.ctx, from(items), view);
+  return { ...result, out: fake.stdout(), err: fake.stderr() };
+}
+
+async function one(globals: Partial<GlobalOptions>, record: Record<string, unknown> = records[0]!, extra = {}) {
+  const fake = fakeContext({ globals, ...extra });
+  await writeRecord(fake.ctx, record, view);
+  return { out: fake.stdout(), err: fake.stderr() };
+}
+
+describe('json', () => {
+  it('prints a list as one array, one compact record per line', async () => {
+    const { out, count } = await list({ output: 'json' });
+    expect(count).toBe(2);
+    expect(out).toBe(`[\n${JSON.stringify(records[0])},\n${JSON.stringify(records[1])}\n]\n`);
+    expect(JSON.parse(out)).toEqual(records);
+  });
+
+  it('prints an empty list as []', async () => {
+    expect((await list({ output: 'json' }, [])).out).toBe('[]\n');
+  });
+
+  it('projects records to --fields, nested as in the source', async () => {
+    const { out } = await list({ output: 'json', fields: ['id', 'address.city'] });
+    expect(JSON.parse(out)).toEqual([
+      { id: 'p1', address: { city: 'Leeds' } },
+      { id: 'p2', address: { city: 'York, North' } },
+    ]);
+  });
+
+  it('pretty-prints a single record', async () => {
+    const { out } = await one({ output: 'json' });
+    expect(out).toBe(`${JSON.stringify(records[0], null, 2)}\n`);
+    expect((await one({ output: 'json', fields: ['value'] })).out).toBe('{\n  "value": 250000\n}\n');
+  });
+
+  it('refuses an empty segment in --fields', async () => {
+    await expect(list({ output: 'json', fields: ['address..city'] })).rejects.toThrow(UsageError);
+  });
+});
+
+describe('ndjson', () => {
+  it('prints one compact record per line', async () => {
+    const { out } = await list({ output: 'ndjson' });
+    expect(out).toBe(`${JSON.stringify(records[0])}\n${JSON.stringify(records[1])}\n`);
+  });
+
+  it('prints nothing for an empty list, and one line for one record', async () => {
+    expect((await list({ output: 'ndjson' }, [])).out).toBe('');
+    expect((await one({ output: 'ndjson', fields: ['id'] })).out).toBe('{"id":"p1"}\n');
+  });
+});
+
+describe('csv', () => {
+  it('prints a header row and RFC 4180 rows with CRLF', async () => {
+    const { out } = await list({ output: 'csv' });
+    expect(out).toBe('id,address.city,value\r\np1,Leeds,250000\r\np2,"York, North",\r\n');
+  });
+
+  it('uses --fields for the columns and nested values as JSON', async () => {
+    const { out } = await list({ output: 'csv', fields: ['id', 'address', 'tags'] });
+    expect(out).toBe(
+      'id,address,tags\r\n' +
+        'p1,"{""city"":""Leeds"",""zip"":""LS1""}","[""a""]"\r\n' +
+        'p2,"{""city"":""York, North"",""zip"":null}",[]\r\n',
+    );
+  });
+
+  it('prints just the header for an empty list', async () => {
+    expect((await list({ output: 'csv' }, [])).out).toBe('id,address.city,value\r\n');
+  });
+
+  it('escapes only what needs escaping, and leaves data as it is', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell('cr\rhere')).toBe('"cr\rhere"');
+    expect(csvCell(' padded ')).toBe(' padded ');
+    expect(csvCell('=SUM(A1:A2)')).toBe('=SUM(A1:A2)');
+    expect(csvCell('-12.5')).toBe('-12.5');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(true)).toBe('true');
+    expect(csvRow(['a', 1, null])).toBe('a,1,\r\n');
+  });
+
+  it('prints a single record as header and one row', async () => {
+    expect((await one({ output: 'csv' })).out).toBe('id,address.city,value\r\np1,Leeds,250000\r\n');
+  });
+});
+
+describe('table', () => {
+  it('prints the view columns with a header and no colour', async () => {
+    const { out } = await list({ output: 'table' });
+    const lines = out.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/│ id\s+│ address\.city\s+│ value\s+│/);
+    expect(lines[2]).toMatch(/^├─+┼─+┼─+┤$/);
+    expect(lines[3]).toMatch(/│ p1\s+│ Leeds\s+│ 250000 │/);
+    expect(lines[4]).toMatch(/│ p2\s+│ York, North\s+│\s+│/);
+    expect(lines).toHaveLength(6);
+    expect(out).not.toContain('\u001b[');
+  });
+
+  it('uses --fields, truncates long cells and shows nested values as JSON', async () => {
+    const long = { id: 'x'.repeat(100), address: { city: 'Leeds' } };
+    const { out } = await list({ output: 'table', fields: ['id', 'address'] }, [long]);
+    expect(out).toContain(`${'x'.repeat(39)}…`);
+    expect(out).not.toContain('x'.repeat(40));
+    expect(out).toContain('{"city":"Leeds"}');
+  });
+
+  it('says so on stderr when the list is empty', async () => {
+    const { out, err } = await list({ output: 'table' }, []);
+    expect(out).toBe('');
+    expect(err).toBe('No properties found\n');
+  });
+
+  it('prints large lists in chunks of separate tables', async () => {
+    const many = Array.from({ length: 2500 }, (_, i) => ({ id: `p${i}`, address: { city: 'c' }, value: i }));
+    const { out, count } = await list({ output: 'table' }, many);
+    expect(count).toBe(2500);
+    expect(out.match(/│ id /g)).toHaveLength(3);
+    expect(out.match(/│ p\d+ /g)).toHaveLength(2500);
+  });
+
+  it('colours only on a terminal with colour on', async () => {
+    const fake = fakeContext({ globals: { output: 'table', color: true }, stdoutIsTTY: true });
+    await writeRecords(fake.ctx, from(records), view);
+    expect(fake.stdout()).toContain('\u001b[');
+  });
+
+  it('prints a single record as key/value rows of dotted keys', async () => {
+    const { out } = await one({ output: 'table' });
+    expect(out).toMatch(/│ id\s+│ p1\s+│/);
+    expect(out).toMatch(/│ address\.city\s+│ Leeds\s+│/);
+    expect(out).toMatch(/│ address\.zip\s+│ LS1\s+│/);
+    expect(out).toMatch(/│ tags\s+│ \["a"\]\s+│/);
+  });
+
+  it('limits a single record to --fields, expanding objects', async () => {
+    const { out } = await one({ output: 'table', fields: ['address', 'value'] });
+    expect(out).toMatch(/│ address\.city\s+│ Leeds\s+│/);
+    expect(out).toMatch(/│ value\s+│ 250000\s+│/);
+    expect(out).not.toContain('p1');
+  });
+
+  it('wraps long values of a single record to the terminal width', async () => {
+    const stdout = Object.assign(new (await import('node:stream')).PassThrough(), { columns: 40 });
+    const chunks: Buffer[] = [];
+    stdout.on('data', (c: Buffer) => chunks.push(c));
+    const fake = fakeContext({ globals: { output: 'table' }, stdout, stdoutIsTTY: true });
+    await writeRecord(fake.ctx, { id: 'p1', description: 'word '.repeat(30).trim() }, view);
+    const lines = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n');
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(40);
+    expect(lines.join('\n').match(/word/g)).toHaveLength(30);
+  });
+
+  it('keeps terminal escapes and line breaks in data away from the terminal', () => {
+    expect(safeText('a\u001b[2Jb')).toBe('a\uFFFD[2Jb');
+    expect(safeText('one\ntwo\r\nthree')).toBe('one↵two↵three');
+    expect(safeText('a\u202eb')).toBe('a\uFFFDb');
+    expect(tableCell('é'.repeat(50)).length).toBe(40);
+    expect(wrapText('aaaa bb ccccccccc', 4)).toBe('aaaa\nbb\ncccc\ncccc\nc');
+  });
+});
