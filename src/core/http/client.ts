@@ -1,6 +1,135 @@
-// PLACEHOLDER: replaced by the HTTP core (issue 3).
-import type { ApiClient } from '../api-client.js';
-export interface ClientSettings { [key: string]: unknown }
-export function createApiClient(_settings: ClientSettings): ApiClient {
-  throw new Error('HTTP client not implemented yet');
+// The ApiClient of src/core/api-client.ts over undici: one dispatcher (keep-alive, extra CA,
+// proxies) shared by every request, and the pieces of this folder composed behind the interface.
+import type {
+  ApiClient,
+  ApiRecord,
+  ApiResponse,
+  CredentialInfo,
+  CredentialSource,
+  DownloadResponse,
+  HttpMethod,
+  PaginateOptions,
+  PaginateSummary,
+  Query,
+  RequestOptions,
+  UploadOptions,
+  UploadResult,
+} from '../api-client.js';
+import type { Env } from '../context.js';
+import type { IO } from '../io.js';
+import { keyPrefix } from '../redact.js';
+import { createDispatcher } from './agent.js';
+import { startDownload } from './download.js';
+import { unwrapData } from './envelope.js';
+import { paginate } from './paginate.js';
+import { retryPolicy } from './retry.js';
+import { type ClientCredential, Transport } from './transport.js';
+import { uploadFile } from './upload.js';
+import { parseBaseUrl } from './url-guard.js';
+import type { Dispatcher } from 'undici';
+
+export type { ClientCredential } from './transport.js';
+
+/** What src/core/factory.ts passes to createApiClient. */
+export interface ClientSettings {
+  baseUrl: string;
+  credential?: ClientCredential | undefined;
+  profileName: string;
+  /** Extra trusted CA (PEM), added to the bundled roots. */
+  caFile?: string | undefined;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** Retries for safe requests (`--retries`). */
+  retries: number;
+  /** `appraisal-cli/<version>`. */
+  userAgent: string;
+  io: IO;
+  /** Proxy variables and APPRAISAL_RETRY_BASE_MS are read from here, never from process.env. */
+  env: Env;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+export function createApiClient(settings: ClientSettings): ApiClient {
+  const baseUrl = parseBaseUrl(settings.baseUrl);
+  if (settings.credential) settings.io.redactor.register(settings.credential.secret);
+  const dispatcher = createDispatcher({ caFile: settings.caFile, env: settings.env, timeoutMs: settings.timeoutMs });
+  const transport = new Transport({
+    baseUrl,
+    profileName: settings.profileName,
+    credential: settings.credential,
+    timeoutMs: settings.timeoutMs,
+    retry: retryPolicy(settings.retries, settings.env),
+    userAgent: settings.userAgent,
+    io: settings.io,
+    signal: settings.signal,
+    dispatcher,
+  });
+  return new HttpApiClient(transport, { dispatcher, closed: false });
+}
+
+/** The dispatcher is owned by the first client; clients made by withSecret share it. */
+interface SharedDispatcher {
+  dispatcher: Dispatcher;
+  closed: boolean;
+}
+
+class HttpApiClient implements ApiClient {
+  readonly baseUrl: string;
+  readonly credential: CredentialInfo | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly shared: SharedDispatcher,
+    private readonly ownsDispatcher = true,
+  ) {
+    this.baseUrl = transport.config.baseUrl.href.replace(/\/$/, '');
+    const held = transport.config.credential;
+    // A copy without the secret: commands may print this.
+    this.credential = held ? { prefix: held.prefix, source: held.source, kind: held.kind } : undefined;
+  }
+
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+    return this.transport.json<T>(options);
+  }
+
+  async get<T = unknown>(path: string, query?: Query): Promise<T> {
+    const response = await this.transport.json({ method: 'GET', path, query });
+    return unwrapData(response.body, { status: response.status, method: 'GET', path }) as T;
+  }
+
+  async send<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+    const response = await this.transport.json({ method, path, body });
+    if (response.status === 204) return undefined as T;
+    return unwrapData(response.body, { status: response.status, method, path }) as T;
+  }
+
+  paginate(path: string, options: PaginateOptions = {}): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+    const fetchPage = async (page: number, limit: number | undefined, signal: AbortSignal): Promise<unknown> => {
+      const query: Query = { ...options.query, page, limit };
+      return (await this.transport.json({ method: 'GET', path, query, signal })).body;
+    };
+    return paginate(fetchPage, path, options, this.transport.config.io);
+  }
+
+  upload(options: UploadOptions): Promise<UploadResult> {
+    return uploadFile(this.transport, options);
+  }
+
+  download(path: string, signal?: AbortSignal): Promise<DownloadResponse> {
+    return startDownload(this.transport, path, signal);
+  }
+
+  withSecret(secret: string, source: CredentialSource): ApiClient {
+    this.transport.config.io.redactor.register(secret);
+    const credential: ClientCredential = { secret, prefix: keyPrefix(secret), source, kind: 'api-key' };
+    return new HttpApiClient(new Transport({ ...this.transport.config, credential }), this.shared, false);
+  }
+
+  async close(): Promise<void> {
+    // A derived client (withSecret) leaves the shared connections to the client that made them.
+    if (!this.ownsDispatcher || this.shared.closed) return;
+    this.shared.closed = true;
+    await this.shared.dispatcher.close();
+  }
 }

@@ -1,0 +1,78 @@
+// The one undici dispatcher a client uses for every request: keep-alive connections, an extra CA
+// added to (not replacing) the bundled roots, and HTTPS_PROXY/HTTP_PROXY/NO_PROXY read from the
+// environment the CLI was given rather than from process.env.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Env } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface DispatcherOptions {
+  caFile?: string | undefined;
+  env: Env;
+  /** Per-request timeout; also bounds connecting and each wait for headers or body bytes. */
+  timeoutMs: number;
+}
+
+export interface ProxySettings {
+  httpProxy: string | undefined;
+  httpsProxy: string | undefined;
+  noProxy: string | undefined;
+}
+
+function variable(env: Env, name: string): string | undefined {
+  // Lower case first, as curl and undici do; an empty value counts as unset.
+  const value = env[name.toLowerCase()] ?? env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** The proxy variables, or undefined when no proxy is configured. */
+export function proxySettings(env: Env): ProxySettings | undefined {
+  const settings = {
+    httpProxy: variable(env, 'HTTP_PROXY'),
+    httpsProxy: variable(env, 'HTTPS_PROXY'),
+    noProxy: variable(env, 'NO_PROXY'),
+  };
+  return settings.httpProxy === undefined && settings.httpsProxy === undefined ? undefined : settings;
+}
+
+/** Read a PEM CA file; an unreadable or non-PEM file is a usage error, reported before any request. */
+export function readCaFile(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error));
+    throw new UsageError(`cannot read the CA file ${path}: ${why}`, {
+      hint: 'pass a readable PEM certificate with --ca-file PATH (or APPRAISAL_CA_FILE)',
+    });
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`the CA file ${path} holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`, {
+      hint: 'pass the PEM certificate of the CA that signed the service certificate',
+    });
+  }
+  return pem;
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const tls = options.caFile === undefined ? {} : { ca: [...rootCertificates, readCaFile(options.caFile)] };
+  const common = {
+    connect: { ...tls, timeout: options.timeoutMs },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 10_000,
+  };
+  const proxy = proxySettings(options.env);
+  if (proxy === undefined) return new Agent(common);
+  return new EnvHttpProxyAgent({
+    ...common,
+    // Empty strings stop undici from falling back to process.env.
+    httpProxy: proxy.httpProxy ?? '',
+    httpsProxy: proxy.httpsProxy ?? '',
+    noProxy: proxy.noProxy ?? '',
+    requestTls: tls,
+    proxyTls: tls,
+  });
+}

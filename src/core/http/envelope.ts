@@ -1,0 +1,92 @@
+// The two envelopes of API.md, in one place: the collection envelope (`items` + `pagination`),
+// read only by paginate(), and `{success, data}`, unwrapped only here. Records need a string `id`;
+// every other field passes through untouched.
+import { z } from 'zod';
+import type { ApiRecord, PaginationInfo } from '../api-client.js';
+import { ContractError, RejectedError } from '../errors.js';
+import { parseServiceError } from './http-errors.js';
+
+const count = z.number().int().min(0);
+
+export const paginationSchema = z.object({ page: count, limit: count, total: count, pages: count });
+
+/** Required shape checked strictly; extra top-level keys are tolerated (API.md: keep unknown fields). */
+export const collectionSchema = z.object({ items: z.array(z.unknown()), pagination: paginationSchema });
+
+export const recordSchema = z.looseObject({ id: z.string() });
+
+export interface CollectionPage {
+  items: ApiRecord[];
+  pagination: PaginationInfo;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Validate one page of a collection; `where` names it in errors ("page 3 of /api/properties"). */
+export function parseCollectionPage(body: unknown, where: string): CollectionPage {
+  const envelope = collectionSchema.safeParse(body);
+  if (!envelope.success) {
+    throw new ContractError(`${where}: the answer is not a collection envelope {items, pagination} (${describeIssues(envelope.error)})`, {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    });
+  }
+  const items = envelope.data.items.map((item, index) => {
+    const record = recordSchema.safeParse(item);
+    if (!record.success) {
+      throw new ContractError(`${where}: item ${index + 1} is not a record with a string id (${describeIssues(record.error)})`, {
+        hint: 'the service broke its published contract; report it with the request id from --verbose',
+      });
+    }
+    return record.data as ApiRecord;
+  });
+  return { items, pagination: envelope.data.pagination };
+}
+
+/** One record (e.g. an upload's answer); `where` names the request. */
+export function parseRecord(value: unknown, where: string): ApiRecord {
+  const record = recordSchema.safeParse(value);
+  if (!record.success) {
+    throw new ContractError(`${where}: the answer is not a record with a string id (${describeIssues(record.error)})`);
+  }
+  return record.data as ApiRecord;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a body uses the `{success, data}` envelope rather than being a record itself. */
+export function isDataEnvelope(body: unknown): body is Record<string, unknown> & { success: boolean } {
+  return isObject(body) && typeof body.success === 'boolean' && ('data' in body || body.success === false);
+}
+
+export interface UnwrapSite {
+  status: number;
+  method: string;
+  path: string;
+}
+
+/** `{success: true, data}` → data; `{success: false, …}` → an error; anything else unchanged. */
+export function unwrapData(body: unknown, site: UnwrapSite): unknown {
+  if (!isDataEnvelope(body)) return body;
+  if (body.success) return body.data;
+  const service = parseServiceError(JSON.stringify(body), 'application/json');
+  const said = service.message ? ` — ${service.message}` : '';
+  const id = service.requestId ? ` (request id ${service.requestId})` : '';
+  if (site.status >= 400 && site.status < 500) {
+    throw new RejectedError(`${site.method} ${site.path}: the service rejected the request${said}${id}`, {
+      status: site.status,
+      method: site.method,
+      path: site.path,
+      serviceCode: service.code,
+      serviceMessage: service.message,
+      requestId: service.requestId,
+    });
+  }
+  throw new ContractError(`${site.method} ${site.path}: the service answered ${site.status} but reported failure${said}${id}`);
+}

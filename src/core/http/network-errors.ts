@@ -1,0 +1,150 @@
+// From a transport failure (socket, DNS, TLS, timeout, truncated body) to a NetworkError that names
+// the cause and the next step, plus whether trying again could help.
+import { NetworkError } from '../errors.js';
+
+export interface NetworkFailure {
+  error: NetworkError;
+  /** A connection problem that may pass; a TLS or DNS failure will not. */
+  retryable: boolean;
+  /** Short cause for retry notices ("connection reset"). */
+  reason: string;
+}
+
+export interface FailureSite {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  origin: string;
+  timeoutMs: number;
+}
+
+/** A failure while the response body was being read; knows how much had arrived. */
+export class BodyReadError extends Error {
+  constructor(
+    readonly received: number,
+    readonly expected: number | undefined,
+    cause: unknown,
+  ) {
+    super('response body interrupted', { cause });
+  }
+}
+
+const TLS_TRUST_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+const TLS_VALIDITY_CODES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
+
+const CA_HINT =
+  'if the service uses a private or self-signed certificate (e.g. `appraisal mock`), trust its CA with --ca-file PATH (or APPRAISAL_CA_FILE)';
+
+/** Every `code` along the cause chain (undici wraps socket and TLS errors). */
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function messageOf(error: unknown): string {
+  let current: unknown = error;
+  let last = '';
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    if (current.message) last = current.message;
+    current = current.cause;
+  }
+  return last || String(error);
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+export function timeoutFailure(site: FailureSite): NetworkFailure {
+  return {
+    error: new NetworkError(`${site.method} ${site.path}: timed out after ${seconds(site.timeoutMs)} waiting for ${site.origin}`, {
+      hint: 'the service is slow or unreachable; raise --timeout (or APPRAISAL_TIMEOUT) if it needs longer',
+    }),
+    retryable: true,
+    reason: 'a timeout',
+  };
+}
+
+export function networkFailure(error: unknown, site: FailureSite): NetworkFailure {
+  const codes = codesOf(error);
+  const has = (set: ReadonlySet<string>): string | undefined => codes.find((code) => set.has(code));
+  const where = `${site.method} ${site.path}`;
+  const host = new URL(site.origin).host;
+  const fail = (message: string, retryable: boolean, reason: string, hint?: string): NetworkFailure => ({
+    error: new NetworkError(`${where}: ${message}`, { hint, cause: error }),
+    retryable,
+    reason,
+  });
+
+  const trust = has(TLS_TRUST_CODES);
+  if (trust) return fail(`the TLS certificate of ${host} is not trusted (${trust})`, false, 'a TLS error', CA_HINT);
+  if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) {
+    return fail(
+      `the TLS certificate of ${host} does not match its host name (${messageOf(error)})`,
+      false,
+      'a TLS error',
+      `use the host name the certificate was issued for in --base-url; --ca-file (or APPRAISAL_CA_FILE) only adds trust, it cannot fix a name mismatch`,
+    );
+  }
+  const validity = has(TLS_VALIDITY_CODES);
+  if (validity) {
+    return fail(`the TLS certificate of ${host} is not valid now (${validity})`, false, 'a TLS error', CA_HINT);
+  }
+  if (codes.includes('EPROTO') || codes.some((code) => code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
+    return fail(
+      `the TLS handshake with ${host} failed (${messageOf(error)})`,
+      false,
+      'a TLS error',
+      `check that the service speaks HTTPS at this address (a plain-HTTP service on this machine needs an http:// base URL); ${CA_HINT}`,
+    );
+  }
+  if (error instanceof BodyReadError) {
+    const got = error.expected === undefined ? `${error.received} bytes` : `${error.received} of ${error.expected} bytes`;
+    if (has(TIMEOUT_CODES)) return timeoutFailure(site);
+    return fail(
+      `the connection closed before the whole response arrived (got ${got})`,
+      true,
+      'a truncated response',
+      'the connection or a proxy dropped the response; try again',
+    );
+  }
+  if (codes.includes('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
+    return fail('the response was shorter or longer than its content-length', true, 'a truncated response');
+  }
+  if (codes.includes('ECONNREFUSED')) {
+    return fail(`cannot connect to ${site.origin}: connection refused`, true, 'connection refused', 'is the service running at that address? check --base-url');
+  }
+  if (codes.includes('ENOTFOUND')) {
+    return fail(`cannot resolve the host name ${new URL(site.origin).hostname}`, false, 'a DNS failure', 'check --base-url and your network or proxy settings');
+  }
+  if (codes.includes('EAI_AGAIN')) {
+    return fail(`cannot resolve the host name ${new URL(site.origin).hostname} right now (EAI_AGAIN)`, true, 'a DNS failure', 'check your network or DNS settings');
+  }
+  const timeout = has(TIMEOUT_CODES);
+  if (timeout === 'UND_ERR_CONNECT_TIMEOUT') {
+    return fail(`could not connect to ${site.origin} in time`, true, 'a connect timeout', 'check --base-url and your network or proxy settings');
+  }
+  if (timeout) return timeoutFailure(site);
+  const unreachable = has(UNREACHABLE_CODES);
+  if (unreachable) return fail(`${site.origin} is unreachable (${unreachable})`, true, 'an unreachable host', 'check your network or proxy settings');
+  const reset = has(RESET_CODES);
+  if (reset) return fail(`the connection to ${site.origin} was closed unexpectedly (${messageOf(error)})`, true, 'a connection reset');
+  return fail(`the request to ${site.origin} failed: ${messageOf(error)}`, false, 'a network error');
+}

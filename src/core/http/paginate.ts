@@ -1,0 +1,149 @@
+// Every record of a collection, in order, from pages fetched with bounded concurrency. This is the
+// only code that knows the collection envelope. It reads the page count and page size from the
+// service's answers (never assumed), checks what it can (page numbers, ids, the final count against
+// `total`), and never runs more than `concurrency` pages ahead of its consumer.
+import type { ApiRecord, PaginateOptions, PaginateSummary } from '../api-client.js';
+import { ContractError } from '../errors.js';
+import type { IO } from '../io.js';
+import { type CollectionPage, parseCollectionPage } from './envelope.js';
+
+/** Fetch one page's raw body; `limit` undefined lets the service choose. */
+export type PageFetcher = (page: number, limit: number | undefined, signal: AbortSignal) => Promise<unknown>;
+
+export const DEFAULT_CONCURRENCY = 4;
+
+function noop(): void {}
+
+export async function* paginate(
+  fetchPage: PageFetcher,
+  path: string,
+  options: PaginateOptions,
+  io: IO,
+): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const maxItems = options.maxItems;
+  const summary: PaginateSummary = { count: 0, total: undefined, duplicatesDropped: 0, warnings: [] };
+  const seen = new Set<string>();
+  // Aborting this cancels every page still in flight (consumer break, error, caller's signal).
+  const controller = new AbortController();
+  const onCallerAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+
+  const warn = (message: string): void => {
+    summary.warnings.push(message);
+    io.warn(message);
+  };
+  const load = (page: number, limit: number | undefined): Promise<CollectionPage> => {
+    const where = `page ${page} of ${path}`;
+    const loaded = fetchPage(page, limit, controller.signal).then((body) => {
+      const parsed = parseCollectionPage(body, where);
+      if (parsed.pagination.page !== page) {
+        throw new ContractError(`${where}: asked for page ${page}, the service answered page ${parsed.pagination.page}`, {
+          hint: 'the service does not page as published; report it with the request id from --verbose',
+        });
+      }
+      return parsed;
+    });
+    // Pages fetched ahead may fail or be cancelled before anyone awaits them.
+    loaded.catch(noop);
+    return loaded;
+  };
+  const noteTotal = (page: CollectionPage): void => {
+    const reported = page.pagination.total;
+    if (summary.total !== undefined && reported !== summary.total) {
+      warn(
+        `the collection changed while it was read: ${path} reported ${summary.total} records, page ${page.pagination.page} reports ${reported}`,
+      );
+    }
+    summary.total = reported;
+  };
+  const full = (): boolean => maxItems !== undefined && summary.count >= maxItems;
+  // Records still to come from pages already started (a started page counts as `limit` until it
+  // arrives): under maxItems, no page is started that the records already on their way would make
+  // unnecessary.
+  let expectedAhead = 0;
+  let firstDuplicate = true;
+
+  /** The records of one page that are new; stops at maxItems. */
+  function* fresh(page: CollectionPage): Generator<ApiRecord> {
+    for (const record of page.items) {
+      if (full()) return;
+      expectedAhead--;
+      if (seen.has(record.id)) {
+        summary.duplicatesDropped++;
+        if (firstDuplicate) {
+          firstDuplicate = false;
+          io.warn(`dropped a duplicate of record ${record.id} (page ${page.pagination.page} of ${path}): the collection changed while it was read`);
+        }
+        continue;
+      }
+      seen.add(record.id);
+      summary.count++;
+      yield record;
+    }
+  }
+
+  try {
+    if (options.page !== undefined) {
+      const page = await load(options.page, options.pageSize);
+      noteTotal(page);
+      yield* fresh(page);
+      options.onProgress?.({ fetched: summary.count, total: summary.total });
+      return summary;
+    }
+
+    const first = await load(1, options.pageSize);
+    noteTotal(first);
+    const pages = first.pagination.pages;
+    // The page size the service used (it may clamp what was asked); later pages ask for the same.
+    const limit = first.pagination.limit;
+    const inFlight = new Map<number, Promise<CollectionPage>>();
+    let next = 2;
+    /** Keep pages current .. current+concurrency-1 started (fewer when maxItems is near). */
+    const topUp = (current: number): void => {
+      while (next <= pages && next < current + concurrency) {
+        if (maxItems !== undefined && summary.count + expectedAhead >= maxItems) break;
+        inFlight.set(next, load(next, limit));
+        expectedAhead += limit;
+        next++;
+      }
+    };
+
+    expectedAhead += first.items.length;
+    topUp(1);
+    yield* fresh(first);
+    options.onProgress?.({ fetched: summary.count, total: summary.total });
+
+    for (let current = 2; current <= pages && !full(); current++) {
+      // Every earlier page is consumed here, so nothing is expected ahead of `current` unless
+      // `current` itself is started: topUp always starts it when records are still wanted.
+      topUp(current);
+      const pending = inFlight.get(current);
+      if (pending === undefined) break;
+      const page = await pending;
+      inFlight.delete(current);
+      expectedAhead += page.items.length - limit;
+      noteTotal(page);
+      yield* fresh(page);
+      options.onProgress?.({ fetched: summary.count, total: summary.total });
+    }
+
+    if (summary.duplicatesDropped > 0) {
+      warn(`dropped ${summary.duplicatesDropped} duplicate record(s) from ${path}: the collection changed while it was read`);
+    }
+    if (!full() && summary.total !== undefined && summary.count !== summary.total) {
+      const message = `export incomplete: got ${summary.count} of ${summary.total} records from ${path}`;
+      if (!options.allowPartial) {
+        throw new ContractError(message, {
+          hint: 'the collection changed while it was read, or the service paged inconsistently; run it again, or pass --allow-partial to accept it',
+        });
+      }
+      warn(`${message} (accepted with --allow-partial)`);
+    }
+    return summary;
+  } finally {
+    controller.abort();
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}

@@ -1,0 +1,364 @@
+// One exchange with the service, with the guards, retries, timeouts and error mapping every request
+// shares. JSON requests, pages, uploads and downloads differ only in how a 2xx answer is consumed,
+// which the caller passes in as `onSuccess`.
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { type Dispatcher, request } from 'undici';
+import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
+import { AppError, ContractError, InterruptedError, MissingCredentialError, UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { httpErrorFor, statusLine } from './http-errors.js';
+import { BodyReadError, type FailureSite, networkFailure, timeoutFailure } from './network-errors.js';
+import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
+import { traceRequest, traceResponse } from './trace.js';
+import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
+
+/** A credential as the client holds it: the secret goes into one header and nowhere else. */
+export interface ClientCredential extends CredentialInfo {
+  secret: string;
+}
+
+export interface TransportConfig {
+  baseUrl: URL;
+  profileName: string;
+  credential: ClientCredential | undefined;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  userAgent: string;
+  io: IO;
+  /** The process-wide abort (Ctrl-C). */
+  signal: AbortSignal;
+  dispatcher: Dispatcher;
+}
+
+export interface OutgoingBody {
+  /** Produce the bytes for one attempt (a string can be sent again; a stream only once). */
+  open(): string | Readable;
+  contentType: string;
+  contentLength?: number | undefined;
+}
+
+export interface Outgoing {
+  method: HttpMethod;
+  path: string;
+  query?: Query | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  body?: OutgoingBody | undefined;
+  /** Send the credential. */
+  auth: boolean;
+  /** May be sent again after a 429/502/503/504 or a connection failure. */
+  retry: boolean;
+  signal?: AbortSignal | undefined;
+  /**
+   * 'exchange': the timeout bounds the whole exchange (JSON requests). 'idle': it bounds each wait
+   * for bytes, so a long upload or download that keeps moving is not cut off.
+   */
+  timeout: 'exchange' | 'idle';
+  accept?: string | undefined;
+}
+
+export interface Prepared {
+  method: HttpMethod;
+  url: URL;
+  /** Path and query as sent: what messages show. */
+  target: string;
+  headers: Record<string, string>;
+  /** The credential this request carries, if any (never the secret). */
+  credential: CredentialInfo | undefined;
+}
+
+export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
+
+export interface SuccessContext {
+  prepared: Prepared;
+  headers: ResponseHeaders;
+  scope: AttemptScope;
+  site: FailureSite;
+}
+
+export type SuccessHandler<T> = (response: Dispatcher.ResponseData, context: SuccessContext) => Promise<T>;
+
+type Outcome<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'status'; status: number; headers: ResponseHeaders; body: string; retryAfterMs: number | undefined }
+  | { kind: 'failure'; error: AppError; retryable: boolean; reason: string };
+
+/** Error bodies are for messages: read at most this much of one. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The abort plumbing of one attempt: user aborts and the timeout both end the exchange. */
+export class AttemptScope {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private kept = false;
+  timedOut = false;
+
+  constructor(
+    private readonly userSignals: readonly AbortSignal[],
+    timeoutMs: number,
+    mode: Outgoing['timeout'],
+  ) {
+    for (const signal of userSignals) signal.addEventListener('abort', this.onAbort, { once: true });
+    if (mode === 'exchange') {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.controller.abort();
+      }, timeoutMs);
+    }
+  }
+
+  private readonly onAbort = (): void => this.controller.abort();
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get interrupted(): boolean {
+    return this.userSignals.some((signal) => signal.aborted);
+  }
+
+  /** The response body outlives the exchange (a download): the owner disposes later. */
+  keep(): void {
+    this.kept = true;
+  }
+
+  /** End of the exchange, unless kept. */
+  release(): void {
+    if (!this.kept) this.dispose();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const signal of this.userSignals) signal.removeEventListener('abort', this.onAbort);
+  }
+
+  /** What a failure during this attempt means for the user. */
+  classify(error: unknown, site: FailureSite): { error: AppError; retryable: boolean; reason: string } {
+    if (this.interrupted) return { error: new InterruptedError(), retryable: false, reason: 'interrupted' };
+    if (this.timedOut) return timeoutFailure(site);
+    if (error instanceof AppError) return { error, retryable: false, reason: error.message };
+    return networkFailure(error, site);
+  }
+}
+
+export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): ResponseHeaders {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+export function contentLengthOf(headers: ResponseHeaders): number | undefined {
+  const raw = headers['content-length'];
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
+/** Read a whole body as text; a failure part-way is a BodyReadError that knows how far it got. */
+export async function readText(body: Readable, expected: number | undefined, limit = Number.POSITIVE_INFINITY): Promise<string> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      chunks.push(chunk);
+      if (received >= limit) break; // leaving the loop destroys the rest
+    }
+  } catch (error) {
+    throw new BodyReadError(received, expected, error);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parse a 2xx body: empty → undefined; anything else must be JSON. */
+export function parseJsonBody(text: string, status: number, headers: ResponseHeaders, prepared: Prepared): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const type = headers['content-type'] ?? 'none';
+    throw new ContractError(
+      `${prepared.method} ${prepared.target}: the service answered with a body that is not JSON (${statusLine(status)}, content-type ${type}, ${Buffer.byteLength(text)} bytes)`,
+      { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
+    );
+  }
+}
+
+export class Transport {
+  constructor(readonly config: TransportConfig) {}
+
+  /** Everything checked before a byte is sent: URL, credential placement, transport safety. */
+  prepare(out: Outgoing): Prepared {
+    const { credential, profileName } = this.config;
+    const url = buildUrl(this.config.baseUrl, out.path, out.query);
+    assertNoCredentialInUrl(url, credential?.secret);
+    if (out.headers) assertNoCredentialHeaders(out.headers, credential?.secret);
+    const target = `${url.pathname}${url.search}`;
+    if (out.auth && credential === undefined) {
+      throw new MissingCredentialError(`no API key for profile "${profileName}": ${out.method} ${target} needs one`, {
+        hint: 'run `appraisal auth login` to store a key, or set APPRAISAL_API_KEY (e.g. in CI)',
+      });
+    }
+    const sent = out.auth ? credential : undefined;
+    if (sent) assertSafeTransport(url);
+    const headers: Record<string, string> = {
+      'user-agent': this.config.userAgent,
+      accept: out.accept ?? 'application/json',
+    };
+    for (const [name, value] of Object.entries(out.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (out.body) {
+      headers['content-type'] = out.body.contentType;
+      if (out.body.contentLength !== undefined) headers['content-length'] = String(out.body.contentLength);
+    }
+    if (sent) {
+      if (sent.kind === 'bearer') headers.authorization = `Bearer ${sent.secret}`;
+      else headers['x-api-key'] = sent.secret;
+    }
+    const info = sent ? { prefix: sent.prefix, source: sent.source, kind: sent.kind } : undefined;
+    return { method: out.method, url, target, headers, credential: info };
+  }
+
+  /** Send with retries; a 2xx answer goes to onSuccess, anything else becomes the matching error. */
+  async perform<T>(out: Outgoing, onSuccess: SuccessHandler<T>): Promise<T> {
+    const prepared = this.prepare(out);
+    const userSignals = out.signal ? [this.config.signal, out.signal] : [this.config.signal];
+    const maxAttempts = out.retry ? this.config.retry.retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(prepared, out, userSignals, onSuccess);
+      if (outcome.kind === 'done') return outcome.value;
+      const again =
+        attempt < maxAttempts && (outcome.kind === 'status' ? RETRYABLE_STATUSES.has(outcome.status) : outcome.retryable);
+      if (!again) {
+        if (outcome.kind === 'failure') throw outcome.error;
+        throw this.statusError(prepared, outcome, attempt, out.retry);
+      }
+      const delay = retryDelay(attempt, this.config.retry, outcome.kind === 'status' ? outcome.retryAfterMs : undefined);
+      this.noteRetry(prepared, outcome, attempt + 1, maxAttempts, delay);
+      await sleep(delay, userSignals);
+    }
+  }
+
+  /** A JSON request: the `request()` of ApiClient. */
+  json<T>(options: RequestOptions): Promise<ApiResponse<T>> {
+    let body: OutgoingBody | undefined;
+    if (options.body !== undefined) {
+      let text: string;
+      try {
+        text = JSON.stringify(options.body);
+      } catch (error) {
+        throw new UsageError(`the request body cannot be sent as JSON: ${(error as Error).message}`);
+      }
+      body = { open: () => text, contentType: 'application/json' };
+    }
+    const out: Outgoing = {
+      method: options.method,
+      path: options.path,
+      query: options.query,
+      headers: options.headers,
+      body,
+      auth: options.auth !== false,
+      retry: mayRetry(options.method, options.retry),
+      signal: options.signal,
+      timeout: 'exchange',
+    };
+    return this.perform(out, async (response, { headers, prepared }) => {
+      const text = await readText(response.body, contentLengthOf(headers));
+      return {
+        status: response.statusCode,
+        headers,
+        body: parseJsonBody(text, response.statusCode, headers, prepared) as T,
+        requestId: headers['x-request-id'],
+      };
+    });
+  }
+
+  private async attempt<T>(
+    prepared: Prepared,
+    out: Outgoing,
+    userSignals: readonly AbortSignal[],
+    onSuccess: SuccessHandler<T>,
+  ): Promise<Outcome<T>> {
+    if (userSignals.some((signal) => signal.aborted)) {
+      return { kind: 'failure', error: new InterruptedError(), retryable: false, reason: 'interrupted' };
+    }
+    const { io, timeoutMs, dispatcher } = this.config;
+    const site: FailureSite = { method: prepared.method, path: prepared.target, origin: prepared.url.origin, timeoutMs };
+    const scope = new AttemptScope(userSignals, timeoutMs, out.timeout);
+    const started = performance.now();
+    traceRequest(io, prepared.method, prepared.url, prepared.headers, prepared.credential);
+    let response: Dispatcher.ResponseData | undefined;
+    try {
+      response = await request(prepared.url, {
+        method: prepared.method,
+        headers: prepared.headers,
+        body: out.body?.open() ?? null,
+        dispatcher,
+        signal: scope.signal,
+      });
+      const headers = flattenHeaders(response.headers);
+      traceResponse(io, response.statusCode, performance.now() - started, headers['x-request-id']);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return { kind: 'done', value: await onSuccess(response, { prepared, headers, scope, site }) };
+      }
+      const body = await readText(response.body, contentLengthOf(headers), ERROR_BODY_LIMIT);
+      return {
+        kind: 'status',
+        status: response.statusCode,
+        headers,
+        body,
+        retryAfterMs: parseRetryAfter(headers['retry-after']),
+      };
+    } catch (error) {
+      if (response && !response.body.destroyed) response.body.destroy();
+      return { kind: 'failure', ...scope.classify(error, site) };
+    } finally {
+      scope.release();
+    }
+  }
+
+  private statusError(
+    prepared: Prepared,
+    outcome: Extract<Outcome<unknown>, { kind: 'status' }>,
+    attempts: number,
+    retryable: boolean,
+  ): AppError {
+    if (outcome.status < 400) {
+      // undici does not follow redirects, and neither do we: a key must not follow one blindly.
+      const location = outcome.headers.location;
+      return new ContractError(
+        `${prepared.method} ${prepared.target}: the service answered ${statusLine(outcome.status)}${location ? ` (to ${location})` : ''}; redirects are not followed`,
+        { hint: 'check the base URL (https:// rather than http://, the right host and path prefix)' },
+      );
+    }
+    return httpErrorFor({
+      status: outcome.status,
+      method: prepared.method,
+      path: prepared.target,
+      headers: outcome.headers,
+      body: outcome.body,
+      profileName: this.config.profileName,
+      credential: prepared.credential,
+      attempts,
+      retryable,
+      retryAfterMs: outcome.retryAfterMs,
+    });
+  }
+
+  private noteRetry(
+    prepared: Prepared,
+    outcome: Exclude<Outcome<unknown>, { kind: 'done' }>,
+    nextAttempt: number,
+    maxAttempts: number,
+    delayMs: number,
+  ): void {
+    const { io } = this.config;
+    const reason = outcome.kind === 'status' ? String(outcome.status) : outcome.reason;
+    if (outcome.kind === 'failure') io.debug(`! ${outcome.error.message}`);
+    if (io.verbose) {
+      io.notice(
+        `retrying ${prepared.method} ${prepared.target} after ${reason} (attempt ${nextAttempt}/${maxAttempts}) in ${(delayMs / 1000).toFixed(1)}s`,
+      );
+    }
+  }
+}
