@@ -8,12 +8,14 @@ import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input.js';
 import { writeRecord } from '../../output/index.js';
-import { recordPath, type ResourceSpec } from './resource.js';
+import { calls } from './operations.js';
+import { collectionPath, collectionTemplate, parentFlag, recordPath, recordTemplate, type ResourceSpec } from './resource.js';
 
 interface InputOptions {
   data?: string;
   field?: string[];
   typedField?: string[];
+  [parentOption: string]: unknown;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -36,6 +38,7 @@ async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: Inp
 
 export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
   const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
+  calls(command, { method: 'GET', path: recordTemplate(spec) });
   examples(command, usage);
   return command.action(
     action(factory, async (ctx, [id]) => {
@@ -49,12 +52,16 @@ export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): 
 
 export function createVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
   const command = addRecordInputOptions(new Command('create').description(`create a ${spec.singular}`));
+  const parent = parentFlag(spec);
+  if (parent) command.option(parent, `the ${spec.parent?.singular} to create it for (required)`);
+  calls(command, { method: 'POST', path: collectionTemplate(spec) });
   examples(command, usage);
   return command.action(
     action<InputOptions>(factory, async (ctx, _args, options) => {
+      const path = collectionPath(spec, options, 'create');
       const body = await readBody(ctx, options, 'create');
       const api = await ctx.api();
-      const record = await api.send<ApiRecord>('POST', spec.path, body);
+      const record = await api.send<ApiRecord>('POST', path, body);
       await writeRecord(ctx, record, spec.view);
     }),
   );
@@ -64,6 +71,7 @@ export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]
   const command = addRecordInputOptions(
     new Command('update').argument('<id>', `${spec.singular} id (UUID)`).description(`change fields of a ${spec.singular} (partial update)`),
   );
+  calls(command, { method: 'PATCH', path: recordTemplate(spec) });
   examples(command, usage);
   return command.action(
     action<InputOptions>(factory, async (ctx, [id], options) => {
@@ -78,6 +86,7 @@ export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]
 
 export function deleteVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
   const command = new Command('delete').argument('<id>', `${spec.singular} id (UUID)`).description(`delete a ${spec.singular}`);
+  calls(command, { method: 'DELETE', path: recordTemplate(spec) });
   examples(command, usage);
   return command.action(
     action(factory, async (ctx, [id]) => {

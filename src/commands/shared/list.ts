@@ -4,9 +4,11 @@ import { Command } from 'commander';
 import type { ApiRecord, PaginateSummary, Query } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
+import { requireUuid } from '../../core/ids.js';
 import { createProgress, writeRecords, type View } from '../../output/index.js';
+import { calls, fillPath } from './operations.js';
 import { filterQuery } from './query.js';
-import type { ResourceSpec } from './resource.js';
+import { collectionPath, collectionTemplate, parentFlag, type ResourceSpec } from './resource.js';
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
 export async function listCollection(ctx: Context, path: string, query: Query, view: View): Promise<void> {
@@ -37,11 +39,40 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
 
 export function listVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
   const command = new Command('list').description(`list ${spec.view.label} (every page, streamed)`);
+  const parent = parentFlag(spec);
+  if (parent) command.option(parent, `the ${spec.parent?.singular} whose ${spec.view.label} to list (required)`);
   for (const filter of spec.filters ?? []) command.option(filter.flags, filter.description);
+  calls(command, { method: 'GET', path: collectionTemplate(spec) });
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
-      await listCollection(ctx, spec.path, filterQuery(spec.filters ?? [], options), spec.view);
+      const path = collectionPath(spec, options, 'list');
+      await listCollection(ctx, path, filterQuery(spec.filters ?? [], options), spec.view);
+    }),
+  );
+}
+
+export interface CollectionVerbSpec {
+  /** The verb: `designations`, `properties`. */
+  name: string;
+  description: string;
+  /** Collection path; a `{id}` placeholder makes the verb take that record's id as its argument. */
+  path: string;
+  /** What `{id}` names, for the argument's help and its check: `assignment`. */
+  parent?: string;
+  view: View;
+}
+
+/** A read-only collection under its own verb name (`ref designations`, `assignments properties ID`). */
+export function collectionVerb(factory: Factory, spec: CollectionVerbSpec, usage: string[]): Command {
+  const command = new Command(spec.name).description(spec.description);
+  if (spec.parent) command.argument('<id>', `${spec.parent} id (UUID)`);
+  calls(command, { method: 'GET', path: spec.path });
+  examples(command, usage);
+  return command.action(
+    action(factory, async (ctx, [id]) => {
+      const path = spec.parent ? fillPath(spec.path, { id: requireUuid(id, `${spec.parent} id`) }) : spec.path;
+      await listCollection(ctx, path, {}, spec.view);
     }),
   );
 }

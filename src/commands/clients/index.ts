@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import type { Factory } from '../../core/command.js';
+import createCommand from './create.js';
+import deleteCommand from './delete.js';
+import getCommand from './get.js';
+import listCommand from './list.js';
+import updateCommand from './update.js';
+
+export default function clientsCommand(factory: Factory): Command {
+  return new Command('clients')
+    .description('Clients of the organization: list, get, create, update, delete')
+    .addCommand(listCommand(factory))
+    .addCommand(getCommand(factory))
+    .addCommand(createCommand(factory))
+    .addCommand(updateCommand(factory))
+    .addCommand(deleteCommand(factory));
+}

@@ -1,0 +1,68 @@
+// `files download ID [--out PATH]`: the metadata first (size, sha256), then the bytes, streamed and
+// checked. With --out the file appears at PATH only complete and verified; without it the bytes go
+// to stdout (never to a terminal) and are checked once they have all been written.
+import { Command } from 'commander';
+import type { ApiRecord } from '../../core/api-client.js';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { ContractError, UsageError } from '../../core/errors.js';
+import { expectedContent } from '../../core/files/content.js';
+import { receiveToFile, receiveToStream, type FileTarget } from '../../core/files/download.js';
+import { requireUuid } from '../../core/ids.js';
+import { checkOutPath } from '../../output/destination.js';
+import { createProgress } from '../../output/index.js';
+import { calls, fillPath } from '../shared/operations.js';
+import { recordPath, recordTemplate } from '../shared/resource.js';
+import { FILE_CONTENT, FILES } from './resource.js';
+
+export async function runDownload(ctx: Context, id: string | undefined): Promise<void> {
+  const fileId = requireUuid(id, 'file id');
+  const out = ctx.globals.out;
+  let target: FileTarget | undefined;
+  if (out !== undefined) target = { ...(await checkOutPath(ctx, out)), shown: out };
+  else if (ctx.io.stdoutIsTTY) {
+    throw new UsageError('refusing to write binary data to a terminal; use --out PATH', { hint: `appraisal files download ${fileId} --out FILE` });
+  }
+
+  const api = await ctx.api();
+  const metadata = await api.get<ApiRecord>(recordPath(FILES, fileId));
+  const expected = expectedContent(metadata);
+  const what = `file ${fileId}`;
+  const response = await api.download(fillPath(FILE_CONTENT, { id: fileId }), ctx.signal);
+  if (response.contentLength !== undefined) {
+    if (expected.size !== undefined && response.contentLength !== expected.size) {
+      response.body.destroy();
+      throw new ContractError(`the service sends ${response.contentLength} bytes for ${what}, but its record says ${expected.size}`);
+    }
+    expected.size ??= response.contentLength;
+  }
+
+  const progress = createProgress(ctx, 'bytes');
+  const options = { expected, what, signal: ctx.signal, onProgress: (received: number) => progress.update(received, expected.size) };
+  try {
+    if (!target) {
+      await receiveToStream(response.body, ctx.io.stdout, options);
+      return;
+    }
+    const content = await receiveToFile(response.body, target, options);
+    const checked = expected.sha256 ? 'sha256 verified' : `sha256 ${content.sha256}; the file's record has none to check it against`;
+    ctx.io.notice(`Saved ${what} to ${target.shown} (${content.size} bytes, ${checked})`);
+  } finally {
+    progress.stop();
+  }
+}
+
+export default function downloadCommand(factory: Factory): Command {
+  const command = new Command('download')
+    .argument('<id>', 'file id (UUID)')
+    .description('download a file to --out PATH (atomically, verified), or to stdout when it is not a terminal');
+  calls(command, { method: 'GET', path: recordTemplate(FILES) }, { method: 'GET', path: FILE_CONTENT });
+  command.addHelpText(
+    'after',
+    '\nWith --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +
+      "and sha256 match the file's record: a failed or interrupted download leaves nothing behind.\n" +
+      'To stdout, the check can only run after the bytes were written: a mismatch still exits 9.\n',
+  );
+  examples(command, ['appraisal files download 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --out report.pdf', 'appraisal files download ID | pdftotext - -']);
+  return command.action(action(factory, (ctx, [id]) => runDownload(ctx, id)));
+}

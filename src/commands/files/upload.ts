@@ -1,0 +1,80 @@
+// `files upload PATH`: the file is streamed from disk (the HTTP client sends a multipart body with an
+// exact content-length, so memory does not grow with the file), hashed while it is sent, and the
+// service's record is checked against what was sent. The path is checked before any request.
+import { Command } from 'commander';
+import { basename, resolve } from 'node:path';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { ContractError, UsageError } from '../../core/errors.js';
+import { contentMismatch, expectedContent } from '../../core/files/content.js';
+import { contentTypeFor, isMediaType, OCTET_STREAM } from '../../core/files/content-type.js';
+import { checkReadableFile } from '../../core/files/local-file.js';
+import { quoteInput, requireUuid } from '../../core/ids.js';
+import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
+import { calls } from '../shared/operations.js';
+import { FILES } from './resource.js';
+
+export interface UploadFlags {
+  property?: string;
+  assignment?: string;
+  name?: string;
+  contentType?: string;
+}
+
+// Control characters would break the multipart part's headers.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export async function runUpload(ctx: Context, shownPath: string, flags: UploadFlags): Promise<void> {
+  const fields: Record<string, string> = {};
+  if (flags.property !== undefined) fields.propertyId = requireUuid(flags.property, '--property');
+  if (flags.assignment !== undefined) fields.assignmentId = requireUuid(flags.assignment, '--assignment');
+  if (flags.contentType !== undefined && !isMediaType(flags.contentType)) {
+    throw new UsageError(`--content-type must be a media type such as application/pdf, got ${quoteInput(flags.contentType)}`);
+  }
+  const fileName = flags.name ?? basename(shownPath);
+  if (fileName.trim() === '' || CONTROL.test(fileName)) throw new UsageError(`--name must be a file name without control characters, got ${quoteInput(fileName)}`);
+  const local = await checkReadableFile(resolve(ctx.cwd, shownPath), shownPath);
+  await prepareDestination(ctx);
+  const contentType = flags.contentType ?? contentTypeFor(fileName) ?? contentTypeFor(local.path) ?? OCTET_STREAM;
+
+  const api = await ctx.api();
+  const progress = createProgress(ctx, FILES.view.label);
+  let result;
+  try {
+    result = await api.upload({
+      path: FILES.path,
+      filePath: local.path,
+      fileName,
+      contentType,
+      fields,
+      onProgress: (sent, total) => progress.bytes(sent, total),
+      signal: ctx.signal,
+    });
+  } finally {
+    progress.stop();
+  }
+  const { record } = result;
+  const mismatch = contentMismatch(expectedContent(record), { size: result.size, sha256: result.sha256 });
+  if (mismatch) {
+    throw new ContractError(`upload check failed: file ${record.id} was stored with ${mismatch} (what was sent)`, {
+      hint: `the stored copy may be damaged: compare with \`appraisal files get ${record.id}\`, then delete it and upload again`,
+    });
+  }
+  await writeRecord(ctx, record, FILES.view);
+}
+
+export default function uploadCommand(factory: Factory): Command {
+  const command = new Command('upload')
+    .argument('<path>', 'the file to upload')
+    .description('upload a file (streamed; sha256 checked against the service)')
+    .option('--property <id>', 'attach it to this property')
+    .option('--assignment <id>', 'attach it to this assignment')
+    .option('--name <name>', 'file name to store (default: the name of PATH)')
+    .option('--content-type <type>', 'media type (default: guessed from the extension, else application/octet-stream)');
+  calls(command, { method: 'POST', path: FILES.path });
+  examples(command, [
+    'appraisal files upload ./report.pdf --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+    "appraisal files upload ./IMG_0042.jpg --property PROPERTY_ID --name 'front elevation.jpg'",
+  ]);
+  return command.action(action<UploadFlags>(factory, (ctx, [path], flags) => runUpload(ctx, path!, flags)));
+}

@@ -1,0 +1,59 @@
+// `ref enums`: the service's lists of allowed values. json prints the service's object as it is;
+// the other formats show one row per enum, so a person can read it and a script can grep it.
+import { Command } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { ContractError } from '../../core/errors.js';
+import { outputFormat, writeRecord, writeRecords } from '../../output/index.js';
+import { calls } from '../shared/operations.js';
+import { ENUMS_PATH, ENUMS_VIEW } from './resource.js';
+
+export interface EnumRow {
+  [field: string]: unknown;
+  name: string;
+  values: unknown;
+}
+
+/** A value as a person reads it: strings as they are, `{code, name}`-like objects by their code. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'object' && value !== null) {
+    const named = value as { code?: unknown; value?: unknown; name?: unknown };
+    const label = named.code ?? named.value ?? named.name;
+    if (typeof label === 'string') return label;
+  }
+  return JSON.stringify(value) ?? '';
+}
+
+/** One row per enum; `values` joined with ", " for table and csv, kept as the array for ndjson. */
+export function enumRows(data: Record<string, unknown>, joined: boolean): EnumRow[] {
+  return Object.entries(data).map(([name, values]) => ({
+    name,
+    values: joined ? (Array.isArray(values) ? values.map(valueText).join(', ') : valueText(values)) : values,
+  }));
+}
+
+export async function runEnums(ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const data = await api.get<unknown>(ENUMS_PATH);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ContractError(`GET ${ENUMS_PATH} answered ${Array.isArray(data) ? 'an array' : typeof data}, not an object of enums`);
+  }
+  const enums = data as Record<string, unknown>;
+  const format = outputFormat(ctx);
+  if (format === 'json') {
+    await writeRecord(ctx, enums, ENUMS_VIEW);
+    return;
+  }
+  async function* rows() {
+    yield* enumRows(enums, format !== 'ndjson');
+  }
+  await writeRecords(ctx, rows(), ENUMS_VIEW);
+}
+
+export default function enumsCommand(factory: Factory): Command {
+  const command = new Command('enums').description('allowed values: property types, assignment statuses, report types, client types');
+  calls(command, { method: 'GET', path: ENUMS_PATH });
+  examples(command, ['appraisal ref enums', 'appraisal ref enums -o json | jq -r ".assignmentStatuses[]"']);
+  return command.action(action(factory, (ctx) => runEnums(ctx)));
+}

@@ -1,0 +1,31 @@
+// Which published operations each command calls, declared where the command is built, so a test
+// can check every one against openapi.json without keeping a second list by hand.
+import type { Command } from 'commander';
+import type { HttpMethod } from '../../core/api-client.js';
+
+export interface Operation {
+  method: HttpMethod;
+  /** Path template with `{name}` placeholders, e.g. `/api/files/{id}/content`. */
+  path: string;
+}
+
+const declared = new WeakMap<Command, readonly Operation[]>();
+
+/** Record that `command` calls these operations; returns the command for chaining. */
+export function calls<C extends Command>(command: C, ...operations: Operation[]): C {
+  declared.set(command, [...(declared.get(command) ?? []), ...operations]);
+  return command;
+}
+
+export function declaredOperations(command: Command): readonly Operation[] {
+  return declared.get(command) ?? [];
+}
+
+/** A path template with its `{placeholders}` replaced by URL-encoded values. */
+export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  });
+}
