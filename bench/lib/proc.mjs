@@ -1,0 +1,158 @@
+// Runs one child process and measures it: wall time (process.hrtime, spawn to exit) and, on
+// request, peak RSS. Peak RSS comes from GNU `/usr/bin/time -f %M` when it works here; otherwise a
+// Node child reports its own `process.resourceUsage().maxRSS` from an --import hook, and any other
+// child is sampled through /proc/<pid>/status VmHWM (the kernel's high-water mark, so the last
+// successful read is the peak up to that moment).
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const HOOK = pathToFileURL(join(import.meta.dirname, 'maxrss-hook.mjs')).href;
+
+let timeProbe;
+/** Whether GNU time with `-f` and `-o` works on this machine (probed once). */
+export function gnuTimeAvailable(workDir) {
+  if (timeProbe !== undefined) return timeProbe;
+  timeProbe = false;
+  if (!existsSync('/usr/bin/time')) return timeProbe;
+  const out = join(workDir, 'time-probe.txt');
+  const probe = spawnSync('/usr/bin/time', ['-f', '%M', '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
+  try {
+    timeProbe = probe.status === 0 && /^\d+\s*$/m.test(readFileSync(out, 'utf8'));
+  } catch {
+    timeProbe = false;
+  }
+  rmSync(out, { force: true });
+  return timeProbe;
+}
+
+/** Which method measures peak RSS here, for the report. */
+export function rssMethod(workDir) {
+  return gnuTimeAvailable(workDir)
+    ? '/usr/bin/time -f %M (ru_maxrss of the child)'
+    : 'process.resourceUsage().maxRSS reported by the Node child at exit (--import hook); /proc VmHWM sampling for other programs';
+}
+
+const live = new Set();
+/** Kill every child still running (the bench is exiting). */
+export function killAll() {
+  for (const child of live) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+export function track(child) {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+function readVmHwm(pid) {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Run `cmd args` and wait for it.
+ * @param {object} o
+ * @param {string} o.cmd
+ * @param {string[]} o.args
+ * @param {Record<string,string>} o.env
+ * @param {string} [o.cwd]
+ * @param {string} [o.stdout] file to write stdout to; default /dev/null
+ * @param {boolean} [o.rss] measure peak RSS
+ * @param {string} o.workDir scratch directory for the RSS file
+ * @param {number} [o.timeoutMs]
+ * @returns {Promise<{ms:number, code:number|null, signal:string|null, stderr:string, rssKiB:number|undefined, timedOut:boolean}>}
+ */
+export function runTimed(o) {
+  let cmd = o.cmd;
+  let args = o.args;
+  const env = { ...o.env };
+  let rssFile;
+  let poll = false;
+  if (o.rss) {
+    rssFile = join(o.workDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+    if (gnuTimeAvailable(o.workDir)) {
+      args = ['-f', '%M', '-o', rssFile, cmd, ...args];
+      cmd = '/usr/bin/time';
+    } else if (cmd === process.execPath) {
+      args = ['--import', HOOK, ...args];
+      env.BENCH_MAXRSS_FILE = rssFile;
+    } else {
+      poll = true;
+    }
+  }
+  const stdoutFd = o.stdout ? openSync(o.stdout, 'w') : 'ignore';
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    let timedOut = false;
+    let peak;
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { env, cwd: o.cwd, stdio: ['ignore', stdoutFd, 'pipe'] });
+    track(child);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => {
+      // Keep the tail only: a chatty child must not grow the bench's own memory.
+      stderr = (stderr + text).slice(-16_384);
+    });
+    const sampler = poll
+      ? setInterval(() => {
+          const value = readVmHwm(child.pid);
+          if (value !== undefined) peak = value;
+        }, 20)
+      : undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, o.timeoutMs ?? 300_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      if (sampler) clearInterval(sampler);
+      if (typeof stdoutFd === 'number') closeSync(stdoutFd);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      clearTimeout(timer);
+      if (sampler) clearInterval(sampler);
+      if (typeof stdoutFd === 'number') closeSync(stdoutFd);
+      let rssKiB = poll ? peak : undefined;
+      if (rssFile) {
+        try {
+          // GNU time may put "Command exited with non-zero status N" before the number.
+          const numbers = readFileSync(rssFile, 'utf8').match(/^\d+\s*$/gm);
+          if (numbers) rssKiB = Number(numbers[numbers.length - 1]);
+        } catch {
+          // no file: the child died before reporting
+        }
+        rmSync(rssFile, { force: true });
+      }
+      // Wait for stderr to drain so error messages are complete.
+      const done = () => resolve({ ms, code, signal, stderr, rssKiB, timedOut });
+      if (child.stderr.readableEnded) done();
+      else child.stderr.once('close', done);
+    });
+  });
+}
+
+/** A one-line description of a failed run, for the report. */
+export function describeFailure(run) {
+  const why = run.timedOut ? 'timed out' : run.signal ? `killed by ${run.signal}` : `exit ${run.code}`;
+  const tail = run.stderr.trim().split('\n').slice(-3).join(' | ');
+  return tail ? `${why}: ${tail}` : why;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
