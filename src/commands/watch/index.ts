@@ -1,0 +1,168 @@
+// `appraisal watch <family>`: poll a collection and emit one NDJSON event per change. Thin: checks
+// the flags, loads the state file, wires the API client, clock, sink and status line to the poller
+// in src/core/watch/.
+import { Argument, Command } from 'commander';
+import { isAbsolute, resolve } from 'node:path';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { requireUuid } from '../../core/ids.js';
+import { systemClock } from '../../core/watch/clock.js';
+import { formatDuration, parseDuration } from '../../core/watch/duration.js';
+import { eventSink } from '../../core/watch/events.js';
+import { runShellCommand } from '../../core/watch/exec.js';
+import { FAMILY_NAMES, findFamily, scopeOf } from '../../core/watch/families.js';
+import { runWatch } from '../../core/watch/poller.js';
+import { statusLine } from '../../core/watch/progress.js';
+import { fileStateStore, loadState, newState } from '../../core/watch/state.js';
+import { requireTimestamp } from '../shared/query.js';
+
+interface WatchFlags {
+  interval: string;
+  stateFile?: string;
+  since?: string;
+  emitExisting?: boolean;
+  once?: boolean;
+  maxPolls?: string;
+  fullEvery: string;
+  exec?: string;
+  client?: string;
+}
+
+const MIN_INTERVAL_MS = 1_000;
+const MAX_INTERVAL_MS = 7 * 24 * 3_600_000;
+
+function count(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`${flag} must be a whole number of at least 1, got "${raw.slice(0, 40)}"`);
+  }
+  return Number(raw);
+}
+
+export async function watchRun(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
+  const family = findFamily(familyName ?? '');
+  if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${FAMILY_NAMES.join(', ')}`);
+  let parentId: string | undefined;
+  if (family.parent === 'client') {
+    if (flags.client === undefined) throw new UsageError('watching contacts needs --client ID (contacts are listed per client)');
+    parentId = requireUuid(flags.client, '--client');
+  } else if (flags.client !== undefined) {
+    throw new UsageError('--client applies only to `appraisal watch contacts`');
+  }
+  const intervalMs = parseDuration(flags.interval, '--interval', { minMs: MIN_INTERVAL_MS, maxMs: MAX_INTERVAL_MS });
+  const fullEvery = count(flags.fullEvery, '--full-every')!;
+  const maxPolls = count(flags.maxPolls, '--max-polls');
+  const since = flags.since === undefined ? undefined : requireTimestamp(flags.since, '--since');
+  if (since !== undefined && flags.emitExisting) throw new UsageError('--since and --emit-existing are alternatives: pass one');
+  if (flags.once && maxPolls !== undefined) throw new UsageError('--once and --max-polls are alternatives: pass one');
+  if (flags.once && flags.stateFile === undefined && since === undefined && !flags.emitExisting) {
+    throw new UsageError('--once without --state-file can only record a baseline and forget it: it would never report a change', {
+      hint: 'keep the place with --state-file PATH (cron, CI), or say what to report with --since ISO or --emit-existing',
+    });
+  }
+  if (ctx.globals.outputExplicit && ctx.globals.output !== 'ndjson') {
+    throw new UsageError('watch always writes NDJSON events; drop -o/--output');
+  }
+  if (ctx.globals.out !== undefined) {
+    throw new UsageError('watch streams events to stdout; redirect it instead of --out', { hint: 'appraisal watch props >> events.ndjson' });
+  }
+
+  const statePath = flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
+  const scope = scopeOf(family, parentId);
+  const loaded = statePath === undefined ? undefined : await loadState(statePath, { family: family.name, scope });
+  if (loaded && loaded.polls > 0 && (since !== undefined || flags.emitExisting)) {
+    ctx.io.notice(`${since !== undefined ? '--since' : '--emit-existing'} applies to the first poll only: resuming from ${statePath}`);
+  }
+  const state = loaded ?? newState(family.name, scope);
+  const api = await ctx.api();
+
+  const status = statusLine(ctx.io.stderr, ctx.io.showProgress);
+  const command = flags.exec;
+  const sink = eventSink({
+    stdout: ctx.io.stdout,
+    signal: ctx.signal,
+    stateFile: statePath,
+    exec:
+      command === undefined
+        ? undefined
+        : (event, line) => {
+            status.clear();
+            return runShellCommand({
+              command,
+              input: line,
+              cwd: ctx.cwd,
+              output: ctx.io.stderr,
+              env: { ...ctx.env, APPRAISAL_EVENT_TYPE: event.type, APPRAISAL_EVENT_FAMILY: event.family, APPRAISAL_EVENT_ID: event.id },
+            });
+          },
+  });
+  if (!flags.once) {
+    ctx.io.notice(`watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`);
+  }
+  try {
+    await runWatch(
+      state,
+      {
+        family,
+        parentId,
+        intervalMs,
+        fullEvery,
+        once: flags.once === true,
+        maxPolls,
+        baseline: { emitExisting: flags.emitExisting === true, since },
+        pageSize: ctx.globals.pageSize,
+        concurrency: ctx.globals.concurrency,
+        savePerEvent: command !== undefined,
+      },
+      {
+        api,
+        clock: systemClock(() => ctx.now()),
+        signal: ctx.signal,
+        sink,
+        store: statePath === undefined ? undefined : fileStateStore(statePath),
+        log: {
+          warn: (message) => {
+            status.clear();
+            ctx.io.warn(message);
+          },
+          notice: (message) => {
+            status.clear();
+            ctx.io.notice(message);
+          },
+        },
+        onStatus: (current) => status.show(current),
+      },
+    );
+  } finally {
+    status.clear();
+  }
+}
+
+export default function watchCommand(factory: Factory): Command {
+  const command = new Command('watch')
+    .description(
+      'Poll a collection and write one NDJSON event per change to stdout:\n' +
+        '{"type":"created"|"updated"|"deleted","family":…,"id":…,"record":{…}|null,"observedAt":…}\n' +
+        'Incremental polls use updatedSince; every --full-every polls the whole collection is read to find\n' +
+        'deletions ("deleted" events carry record null). Without --state-file the first poll only records\n' +
+        'a baseline. On 429/5xx or network failures it backs off and resumes; 401/403 stop it.',
+    )
+    .addArgument(new Argument('<family>', 'what to watch').choices([...FAMILY_NAMES, 'properties']))
+    .option('--interval <duration>', 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)', '60s')
+    .option('--state-file <path>', 'remember what was seen in PATH: a restart resumes without missing or repeating events')
+    .option('--since <timestamp>', 'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")')
+    .option('--emit-existing', 'first poll: emit every existing record as "created" instead of recording a silent baseline')
+    .option('--once', 'poll once and exit (cron, CI); a failed poll exits with its error code')
+    .option('--max-polls <n>', 'exit after N polls')
+    .option('--full-every <n>', 'read the whole collection every N polls to find deletions', '10')
+    .option('--exec <command>', 'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails')
+    .option('--client <id>', 'the client whose contacts to watch (required for contacts)');
+  examples(command, [
+    'appraisal watch props --state-file props.state --once >> props-events.ndjson   # cron / CI',
+    "appraisal watch assignments --interval 5m --state-file assignments.state --exec './sync-assignment.sh'",
+    'appraisal watch contacts --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --interval 30s | jq -c \'select(.type=="deleted")\'',
+    'appraisal watch props --since 2026-01-01T00:00:00Z --once   # what changed since then',
+  ]);
+  return command.action(action<WatchFlags>(factory, watchRun));
+}
