@@ -55,6 +55,9 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (/^\d+$/.test(text)) {
     ms = Number(text) * 1000;
   } else {
+    // An HTTP-date names its day and month ("Wed, 21 Oct 2015 07:28:00 GMT"); Date.parse alone
+    // would also accept "-5" as a year.
+    if (!/[a-z]{3}/i.test(text)) return undefined;
     const at = Date.parse(text);
     if (Number.isNaN(at)) return undefined;
     ms = Math.max(0, at - now);
