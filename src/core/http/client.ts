@@ -109,7 +109,7 @@ class HttpApiClient implements ApiClient {
       const query: Query = { ...options.query, page, limit };
       return (await this.transport.json({ method: 'GET', path, query, signal })).body;
     };
-    return paginate(fetchPage, path, options, this.transport.config.io);
+    return paginate(fetchPage, path, options);
   }
 
   upload(options: UploadOptions): Promise<UploadResult> {

@@ -1,10 +1,10 @@
 // Every record of a collection, in order, from pages fetched with bounded concurrency. This is the
 // only code that knows the collection envelope. It reads the page count and page size from the
 // service's answers (never assumed), checks what it can (page numbers, ids, the final count against
-// `total`), and never runs more than `concurrency` pages ahead of its consumer.
+// `total`), and never runs more than `concurrency` pages ahead of its consumer. Integrity warnings
+// go into the summary (the generator's return value) and are printed by the caller, once.
 import type { ApiRecord, PaginateOptions, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
-import type { IO } from '../io.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
 
 /** Fetch one page's raw body; `limit` undefined lets the service choose. */
@@ -18,7 +18,6 @@ export async function* paginate(
   fetchPage: PageFetcher,
   path: string,
   options: PaginateOptions,
-  io: IO,
 ): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const maxItems = options.maxItems;
@@ -30,10 +29,7 @@ export async function* paginate(
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
 
-  const warn = (message: string): void => {
-    summary.warnings.push(message);
-    io.warn(message);
-  };
+  const warn = (message: string): void => void summary.warnings.push(message);
   const load = (page: number, limit: number | undefined): Promise<CollectionPage> => {
     const where = `page ${page} of ${path}`;
     const loaded = fetchPage(page, limit, controller.signal).then((body) => {
@@ -63,7 +59,7 @@ export async function* paginate(
   // arrives): under maxItems, no page is started that the records already on their way would make
   // unnecessary.
   let expectedAhead = 0;
-  let firstDuplicate = true;
+  let firstDuplicate: string | undefined;
 
   /** The records of one page that are new; stops at maxItems. */
   function* fresh(page: CollectionPage): Generator<ApiRecord> {
@@ -72,10 +68,7 @@ export async function* paginate(
       expectedAhead--;
       if (seen.has(record.id)) {
         summary.duplicatesDropped++;
-        if (firstDuplicate) {
-          firstDuplicate = false;
-          io.warn(`dropped a duplicate of record ${record.id} (page ${page.pagination.page} of ${path}): the collection changed while it was read`);
-        }
+        firstDuplicate ??= `${record.id} on page ${page.pagination.page}`;
         continue;
       }
       seen.add(record.id);
@@ -84,12 +77,20 @@ export async function* paginate(
     }
   }
 
+  const noteDuplicates = (): void => {
+    if (summary.duplicatesDropped === 0) return;
+    warn(
+      `dropped ${summary.duplicatesDropped} duplicate record(s) from ${path} (first: ${firstDuplicate}): the collection changed while it was read`,
+    );
+  };
+
   try {
     if (options.page !== undefined) {
       const page = await load(options.page, options.pageSize);
       noteTotal(page);
       yield* fresh(page);
       options.onProgress?.({ fetched: summary.count, total: summary.total });
+      noteDuplicates();
       return summary;
     }
 
@@ -129,17 +130,16 @@ export async function* paginate(
       options.onProgress?.({ fetched: summary.count, total: summary.total });
     }
 
-    if (summary.duplicatesDropped > 0) {
-      warn(`dropped ${summary.duplicatesDropped} duplicate record(s) from ${path}: the collection changed while it was read`);
-    }
+    noteDuplicates();
     if (!full() && summary.total !== undefined && summary.count !== summary.total) {
-      const message = `export incomplete: got ${summary.count} of ${summary.total} records from ${path}`;
+      const dropped = summary.duplicatesDropped > 0 ? ` (${summary.duplicatesDropped} duplicate(s) dropped)` : '';
+      const message = `export incomplete: got ${summary.count} of ${summary.total} records from ${path}${dropped}`;
       if (!options.allowPartial) {
         throw new ContractError(message, {
           hint: 'the collection changed while it was read, or the service paged inconsistently; run it again, or pass --allow-partial to accept it',
         });
       }
-      warn(`${message} (accepted with --allow-partial)`);
+      warn(`${message} (partial export allowed)`);
     }
     return summary;
   } finally {
