@@ -94,10 +94,16 @@ export function parseServiceError(body: string, contentType: string | undefined)
   };
 }
 
-/** Scope names (`family:read`) mentioned in a message such as "requires one of: a, b". */
+/**
+ * The scopes a message says are needed, e.g. "requires one of: a:write, b:write (key has: a:read)":
+ * only the part after "requires"/"needs"/"missing", up to a parenthesis, so the scopes the key
+ * already has are not mistaken for the ones it lacks.
+ */
 export function scopesInMessage(message: string | undefined): string[] {
   if (!message) return [];
-  const found = message.match(/\b[a-z][a-z_-]*:(?:read|write|delete|admin)\b/g) ?? [];
+  const wanted = /\b(?:requires?|required|needs?|missing)\b([^();]*)/i.exec(message);
+  if (!wanted?.[1]) return [];
+  const found = wanted[1].match(/\b[a-z][a-z_-]*:(?:read|write|delete|admin)\b/g) ?? [];
   return [...new Set(found)];
 }
 

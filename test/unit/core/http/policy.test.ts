@@ -105,6 +105,12 @@ describe('service error bodies', () => {
   it('finds scopes in messages and derives likely ones', () => {
     expect(scopesInMessage('This key requires one of: properties:read, api:read')).toEqual(['properties:read', 'api:read']);
     expect(scopesInMessage('Forbidden')).toEqual([]);
+    expect(scopesInMessage('POST /api/properties requires one of: api:write, properties:write (key apk_x has: properties:read)')).toEqual([
+      'api:write',
+      'properties:write',
+    ]);
+    expect(scopesInMessage('key has properties:read')).toEqual([]);
+    expect(scopesInMessage('missing scope files:delete')).toEqual(['files:delete']);
     expect(likelyScopes('GET', '/api/properties/1?x=1')).toEqual(['properties:read', 'api:read']);
     expect(likelyScopes('HEAD', '/api/files/1')).toEqual(['files:read', 'api:read']);
     expect(likelyScopes('DELETE', '/api/keys/1')).toEqual(['keys:admin', 'api:admin']);
