@@ -1,5 +1,7 @@
 // The ApiClient of src/core/api-client.ts over undici: one dispatcher (keep-alive, extra CA,
 // proxies) shared by every request, and the pieces of this folder composed behind the interface.
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type {
   ApiClient,
   ApiRecord,
@@ -26,7 +28,6 @@ import { retryPolicy } from './retry.js';
 import { type ClientCredential, Transport } from './transport.js';
 import { uploadFile } from './upload.js';
 import { parseBaseUrl } from './url-guard.js';
-import type { Dispatcher } from 'undici';
 
 export type { ClientCredential } from './transport.js';
 
@@ -65,13 +66,15 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     signal: settings.signal,
     dispatcher,
   });
-  return new HttpApiClient(transport, { dispatcher, closed: false });
+  return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
 }
 
 /** The dispatcher is owned by the first client; clients made by withSecret share it. */
 interface SharedDispatcher {
   dispatcher: Dispatcher;
   closed: boolean;
+  /** Download bodies handed out and still open. */
+  downloads: Set<Readable>;
 }
 
 class HttpApiClient implements ApiClient {
@@ -117,7 +120,7 @@ class HttpApiClient implements ApiClient {
   }
 
   download(path: string, signal?: AbortSignal): Promise<DownloadResponse> {
-    return startDownload(this.transport, path, signal);
+    return startDownload(this.transport, path, signal, this.shared.downloads);
   }
 
   withSecret(secret: string, source: CredentialSource): ApiClient {
@@ -130,6 +133,9 @@ class HttpApiClient implements ApiClient {
     // A derived client (withSecret) leaves the shared connections to the client that made them.
     if (!this.ownsDispatcher || this.shared.closed) return;
     this.shared.closed = true;
+    // Closing waits for every request in flight, and a download body nobody reads would hold it
+    // until the body timeout: end those first.
+    for (const body of this.shared.downloads) body.destroy();
     await this.shared.dispatcher.close();
   }
 }

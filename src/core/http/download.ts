@@ -1,12 +1,21 @@
 // Start a download: the GET is retried like any safe request until the body starts; from then on
 // the caller streams the body, and a failure part-way reaches it as a NetworkError (or
 // InterruptedError) rather than a raw socket error.
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import type { DownloadResponse } from '../api-client.js';
 import { BodyReadError } from './network-errors.js';
 import { contentLengthOf, type Transport } from './transport.js';
 
-export function startDownload(transport: Transport, path: string, signal?: AbortSignal): Promise<DownloadResponse> {
+/**
+ * @param open bodies handed out and not yet closed: the client destroys them on close(), since
+ *   closing the connections waits for every body in flight.
+ */
+export function startDownload(
+  transport: Transport,
+  path: string,
+  signal: AbortSignal | undefined,
+  open: Set<Readable>,
+): Promise<DownloadResponse> {
   return transport.perform(
     { method: 'GET', path, auth: true, retry: true, signal, timeout: 'idle', accept: '*/*' },
     async (response, { headers, scope, site }) => {
@@ -22,7 +31,9 @@ export function startDownload(transport: Transport, path: string, signal?: Abort
       scope.keep();
       const source = response.body;
       source.on('error', (error) => body.destroy(scope.classify(new BodyReadError(received, expected, error), site).error));
+      open.add(body);
       body.on('close', () => {
+        open.delete(body);
         if (!source.destroyed) source.destroy();
         scope.dispose();
       });

@@ -280,6 +280,18 @@ describe('download', () => {
     expect(await rejection(collect(response))).toBeInstanceOf(InterruptedError);
   });
 
+  it('closes promptly even when a download body is left unread', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
+      res.write(Buffer.alloc(10));
+    });
+    const made = makeClient(server.url);
+    await made.client.download('/api/files/1/content');
+    const started = Date.now();
+    await made.client.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('lets the caller stop early by destroying the body', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bigBytes.length) });
