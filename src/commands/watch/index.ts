@@ -130,6 +130,11 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
             status.clear();
             ctx.io.notice(message);
           },
+          debug: (message) => {
+            if (!ctx.io.verbose) return;
+            status.clear();
+            ctx.io.debug(message);
+          },
         },
         onStatus: (current) => status.show(current),
       },
@@ -139,15 +144,25 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   }
 }
 
+const HOW_IT_WORKS = `
+Events (one JSON object per line):
+  {"type":"created"|"updated"|"deleted","family":"props","id":"…","record":{…},"observedAt":"…"}
+  "deleted" events carry "record": null. With --exec, an event is written after the command handled it.
+
+How it polls:
+  The first poll records what exists (a baseline) and reports nothing, unless --emit-existing or --since.
+  Later polls ask for records with updatedAt at or after the high-water mark (updatedSince) and compare
+  id and updatedAt with what was seen; every --full-every polls the whole collection is read and records
+  that are gone (confirmed with a GET) are reported deleted.
+  --state-file keeps ids, updatedAt values and the mark; it is replaced atomically after every poll
+  (and after every handled event with --exec), so a restart neither repeats nor misses a change.
+  Polls start at least --interval apart. On 429, 5xx or network failures it waits (Retry-After, else
+  exponential backoff up to 5m) and carries on; 401 and 403 stop it (exit 4, 5); Ctrl-C saves and
+  exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.`;
+
 export default function watchCommand(factory: Factory): Command {
   const command = new Command('watch')
-    .description(
-      'Poll a collection and write one NDJSON event per change to stdout:\n' +
-        '{"type":"created"|"updated"|"deleted","family":…,"id":…,"record":{…}|null,"observedAt":…}\n' +
-        'Incremental polls use updatedSince; every --full-every polls the whole collection is read to find\n' +
-        'deletions ("deleted" events carry record null). Without --state-file the first poll only records\n' +
-        'a baseline. On 429/5xx or network failures it backs off and resumes; 401/403 stop it.',
-    )
+    .description('Poll a collection and write one NDJSON event per created, updated or deleted record to stdout')
     .addArgument(new Argument('<family>', 'what to watch').choices([...FAMILY_NAMES, 'properties']))
     .option('--interval <duration>', 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)', '60s')
     .option('--state-file <path>', 'remember what was seen in PATH: a restart resumes without missing or repeating events')
@@ -158,6 +173,7 @@ export default function watchCommand(factory: Factory): Command {
     .option('--full-every <n>', 'read the whole collection every N polls to find deletions', '10')
     .option('--exec <command>', 'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails')
     .option('--client <id>', 'the client whose contacts to watch (required for contacts)');
+  command.addHelpText('after', HOW_IT_WORKS);
   examples(command, [
     'appraisal watch props --state-file props.state --once >> props-events.ndjson   # cron / CI',
     "appraisal watch assignments --interval 5m --state-file assignments.state --exec './sync-assignment.sh'",

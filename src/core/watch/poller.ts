@@ -42,6 +42,8 @@ export interface WatchOptions {
 export interface WatchLog {
   warn(message: string): void;
   notice(message: string): void;
+  /** --verbose detail. */
+  debug(message: string): void;
 }
 
 export interface WatchDeps {
@@ -166,6 +168,11 @@ export async function pollOnce(state: WatchState, options: WatchOptions, deps: W
     }
 
     const clean = summary.warnings.length === 0 && (summary.total === undefined || summary.count === summary.total);
+    if (!clean) {
+      // Expected on a busy collection: nothing is lost, the next poll just covers more.
+      const why = summary.warnings.join('; ') || `got ${summary.count} of ${summary.total} records`;
+      deps.log.debug(`poll ${number}: ${why}; the mark stays at ${state.mark ?? 'none'}`);
+    }
     state.polls = number;
     if (full) state.lastFullPoll = number;
     if (clean && latestBefore !== null) state.mark = laterOf(state.mark, latestBefore);

@@ -148,6 +148,7 @@ export interface Harness {
   events: WatchEvent[];
   warnings: string[];
   notices: string[];
+  debug: string[];
   controller: AbortController;
   deps: WatchDeps;
 }
@@ -159,6 +160,7 @@ export function harness(): Harness {
   const events: WatchEvent[] = [];
   const warnings: string[] = [];
   const notices: string[] = [];
+  const debug: string[] = [];
   const controller = new AbortController();
   const deps: WatchDeps = {
     api: service.api,
@@ -168,10 +170,10 @@ export function harness(): Harness {
       events.push(structuredClone(event));
     },
     store,
-    log: { warn: (m) => warnings.push(m), notice: (m) => notices.push(m) },
+    log: { warn: (m) => warnings.push(m), notice: (m) => notices.push(m), debug: (m) => debug.push(m) },
     random: () => 0.5,
   };
-  return { clock, service, store, events, warnings, notices, controller, deps };
+  return { clock, service, store, events, warnings, notices, debug, controller, deps };
 }
 
 export function options(overrides: Partial<WatchOptions> = {}): WatchOptions {

@@ -163,6 +163,7 @@ describe('pollOnce', () => {
     const result = await pollOnce(state, options(), h.deps);
     expect(result.clean).toBe(false);
     expect(state.mark).toBe(mark);
+    expect(h.debug).toEqual([`poll 3: total changed; the mark stays at ${mark}`]);
   });
 
   it('lists contacts under their client and confirms deletions at /api/contacts/{id}', async () => {
