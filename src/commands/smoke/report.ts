@@ -1,0 +1,148 @@
+// How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
+// machines, and JUnit XML for CI dashboards.
+import {
+  AuthenticationError,
+  ContractError,
+  HttpError,
+  InterruptedError,
+  LocalEnvironmentError,
+  MissingCredentialError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RejectedError,
+  SafetyError,
+  ServiceUnavailableError,
+  UsageError,
+} from '../../core/errors.js';
+import type { JUnitSuite } from '../../core/junit.js';
+import type { CheckResult } from './checks.js';
+
+export interface SmokeReport {
+  ok: boolean;
+  environment: string;
+  profile: string;
+  baseUrl: string;
+  keyPrefix: string | null;
+  startedAt: string;
+  durationMs: number;
+  summary: { passed: number; failed: number; skipped: number };
+  checks: Array<{ name: string; status: CheckResult['status']; ms: number; detail: string; errorType?: string }>;
+}
+
+export interface RunFacts {
+  environment: string;
+  profile: string;
+  baseUrl: string;
+  keyPrefix: string | undefined;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/** Error classes by name, subclasses first. The bundle is minified, so `error.name` is not stable. */
+const ERROR_KINDS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, string]> = [
+  [AuthenticationError, 'AuthenticationError'],
+  [PermissionError, 'PermissionError'],
+  [NotFoundError, 'NotFoundError'],
+  [RejectedError, 'RejectedError'],
+  [ServiceUnavailableError, 'ServiceUnavailableError'],
+  [HttpError, 'HttpError'],
+  [NetworkError, 'NetworkError'],
+  [MissingCredentialError, 'MissingCredentialError'],
+  [ContractError, 'ContractError'],
+  [SafetyError, 'SafetyError'],
+  [UsageError, 'UsageError'],
+  [LocalEnvironmentError, 'LocalEnvironmentError'],
+  [InterruptedError, 'InterruptedError'],
+];
+
+export function errorType(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  return ERROR_KINDS.find(([kind]) => error instanceof kind)?.[1] ?? 'Error';
+}
+
+export function summarize(results: readonly CheckResult[]): SmokeReport['summary'] {
+  return {
+    passed: results.filter((r) => r.status === 'pass').length,
+    failed: results.filter((r) => r.status === 'fail').length,
+    skipped: results.filter((r) => r.status === 'skip').length,
+  };
+}
+
+export function buildReport(results: readonly CheckResult[], facts: RunFacts): SmokeReport {
+  const summary = summarize(results);
+  return {
+    ok: summary.failed === 0,
+    environment: facts.environment,
+    profile: facts.profile,
+    baseUrl: facts.baseUrl,
+    keyPrefix: facts.keyPrefix ?? null,
+    startedAt: facts.startedAt.toISOString(),
+    durationMs: Math.round(facts.durationMs),
+    summary,
+    checks: results.map((r) => {
+      const type = r.status === 'fail' ? errorType(r.error) : undefined;
+      return { name: r.name, status: r.status, ms: r.ms, detail: r.detail, ...(type ? { errorType: type } : {}) };
+    }),
+  };
+}
+
+export function junitSuite(results: readonly CheckResult[], facts: RunFacts): JUnitSuite {
+  return {
+    name: 'appraisal smoke',
+    timestamp: facts.startedAt,
+    time: facts.durationMs / 1000,
+    properties: {
+      environment: facts.environment,
+      profile: facts.profile,
+      baseUrl: facts.baseUrl,
+      ...(facts.keyPrefix ? { keyPrefix: facts.keyPrefix } : {}),
+    },
+    cases: results.map((r) => ({
+      name: r.name,
+      classname: `appraisal.smoke.${facts.environment}`,
+      time: r.ms / 1000,
+      status: r.status,
+      message: r.status === 'pass' ? undefined : r.detail,
+      type: r.status === 'fail' ? errorType(r.error) : undefined,
+      detail: r.detail,
+    })),
+  };
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function formatMs(ms: number): string {
+  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.round(ms)} ms`;
+}
+
+const LABELS: Readonly<Record<CheckResult['status'], string>> = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
+const COLORS: Readonly<Record<CheckResult['status'], string>> = { pass: '\u001b[32m', fail: '\u001b[31m', skip: '\u001b[33m' };
+
+/** One aligned row per check: name, result, time, detail. */
+export function renderTable(results: readonly CheckResult[], options: { color: boolean; width?: number | undefined }): string {
+  const nameWidth = Math.max(5, ...results.map((r) => r.name.length));
+  const timeWidth = Math.max(4, ...results.map((r) => formatMs(r.ms).length));
+  const header = `${'CHECK'.padEnd(nameWidth)}  RESULT  ${'TIME'.padStart(timeWidth)}  DETAIL`;
+  const lines = [header];
+  for (const r of results) {
+    const label = LABELS[r.status].padEnd(6);
+    const shown = options.color ? `${COLORS[r.status]}${label}\u001b[0m` : label;
+    const time = r.status === 'skip' ? '-'.padStart(timeWidth) : formatMs(r.ms).padStart(timeWidth);
+    let detail = r.detail.replace(CONTROL, ' ');
+    const room = options.width === undefined ? undefined : options.width - (nameWidth + timeWidth + 14);
+    if (room !== undefined && room > 20 && detail.length > room && r.status !== 'fail') detail = `${detail.slice(0, room - 1)}…`;
+    lines.push(`${r.name.padEnd(nameWidth)}  ${shown}  ${time}  ${detail}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryLine(results: readonly CheckResult[], durationMs: number): string {
+  const { passed, failed, skipped } = summarize(results);
+  const total = results.length;
+  const time = formatMs(durationMs);
+  const skips = skipped > 0 ? `, ${skipped} skipped` : '';
+  if (failed === 0) return `smoke: passed — ${passed} of ${total} checks passed${skips} in ${time}`;
+  return `smoke: FAILED — ${failed} of ${total} checks failed, ${passed} passed${skips} in ${time}`;
+}

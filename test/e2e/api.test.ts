@@ -1,0 +1,183 @@
+// `appraisal api` with the built binary against the bundled mock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  mock = await startMock({ records: 40, seed: 3 });
+  env = isolatedEnv(mock.env);
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+const api = (...args: string[]): Promise<CliResult> => runCli(['api', ...args, '--retries', '0'], { env });
+
+function lines(text: string): string[] {
+  return text.split('\n').filter(Boolean);
+}
+
+describe('appraisal api', () => {
+  it('GET prints the response body as JSON; -f adds query parameters', async () => {
+    const result = await api('GET', '/api/properties', '-f', 'limit=3', '-F', 'page=2');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body.items).toHaveLength(3);
+    expect(body.pagination).toMatchObject({ page: 2, limit: 3, total: 40 });
+  });
+
+  it('GET of one record, method in any case, path without the leading slash', async () => {
+    const list = JSON.parse((await api('GET', '/api/properties?limit=1')).stdout);
+    const id = list.items[0].id as string;
+    const result = await api('get', `api/properties/${id}`);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id });
+  });
+
+  it('POST sends --data and -f as the JSON body, PATCH and DELETE work on the created record', async () => {
+    const created = await api(
+      'POST',
+      '/api/properties',
+      '--data',
+      JSON.stringify({ name: 'Raw API Tower', propertyType: 'office' }),
+      '-f',
+      'address.line1=1 Raw Way',
+      '-f',
+      'address.city=Boston',
+      '-f',
+      'address.region=MA',
+      '-f',
+      'address.postalCode=02110',
+      '-f',
+      'address.country=US',
+      '-F',
+      'yearBuilt=1999',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const record = JSON.parse(created.stdout);
+    expect(record).toMatchObject({ name: 'Raw API Tower', yearBuilt: 1999, address: { city: 'Boston' } });
+    const patched = await api('PATCH', `/api/properties/${record.id}`, '-F', 'yearBuilt=2001');
+    expect(patched.code, patched.stderr).toBe(0);
+    expect(JSON.parse(patched.stdout).yearBuilt).toBe(2001);
+    const deleted = await api('DELETE', `/api/properties/${record.id}`, '--yes');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('');
+    const gone = await api('GET', `/api/properties/${record.id}`);
+    expect(gone.code).toBe(6);
+  });
+
+  it('DELETE without --yes and without a terminal is refused before any request', async () => {
+    const result = await api('DELETE', '/api/properties/00000000-0000-4000-8000-000000000000');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pass --yes');
+  });
+
+  it('--all pages through the whole collection with the same paging as list', async () => {
+    const result = await api('GET', '/api/properties', '--all', '-o', 'ndjson', '--page-size', '7');
+    expect(result.code, result.stderr).toBe(0);
+    const records = lines(result.stdout).map((line) => JSON.parse(line));
+    expect(records).toHaveLength(40);
+    expect(new Set(records.map((r) => r.id)).size).toBe(40);
+    const capped = await api('GET', '/api/properties', '--all', '-o', 'json', '--max-items', '9');
+    expect(JSON.parse(capped.stdout)).toHaveLength(9);
+  });
+
+  it('--all as csv picks columns from the first record', async () => {
+    const result = await api('GET', '/api/reference/designations', '--all', '-o', 'csv');
+    expect(result.code, result.stderr).toBe(0);
+    const [header, ...rows] = lines(result.stdout);
+    expect(header).toMatch(/^id,/);
+    expect(header).toContain('code');
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('-i prints the status line and response headers, never a credential', async () => {
+    const result = await api('-i', 'GET', '/api/keys/current');
+    expect(result.code).toBe(0);
+    const [head, body] = result.stdout.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP 200');
+    expect(head).toMatch(/^x-request-id: \S+$/m);
+    expect(head).toMatch(/^content-type: application\/json/m);
+    expect(JSON.parse(body!).scopes).toContain('api:admin');
+    expect(result.stdout).not.toContain(mock.adminKey);
+  });
+
+  it('warns on stderr for a path outside the public contract, and maps its 404 to exit 6', async () => {
+    const result = await api('GET', '/api/internal/stats');
+    expect(result.stderr).toContain('warning: internal path: GET /api/internal/stats is not part of the public contract');
+    expect(result.code).toBe(6);
+    expect(lines(result.stderr).filter((l) => l.startsWith('error:'))).toHaveLength(1);
+  });
+
+  it('--strict refuses an internal path with exit 2 and sends nothing', async () => {
+    const result = await api('GET', '/api/internal/stats', '--strict');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: refusing GET /api/internal/stats: internal path, not part of the public contract');
+    expect(result.stdout).toBe('');
+  });
+
+  it('--strict lets a published operation through quietly', async () => {
+    const result = await api('GET', '/api/reference/enums', '--strict');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).success).toBe(true);
+  });
+
+  it.each([
+    ['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'],
+    ['Authorization: Bearer abc'],
+  ])('refuses the header %s with exit 2', async (header) => {
+    const result = await api('GET', '/api/properties', '-H', header);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: refusing to set the (x-api-key|authorization) header by hand/m);
+    expect(result.stderr).not.toContain('BBBBBBBB');
+  });
+
+  it('refuses a key in the query string', async () => {
+    const result = await api('GET', '/api/properties?api_key=abc');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to send a credential in the URL');
+  });
+
+  it('maps non-2xx answers to the same exit codes and messages as every other command', async () => {
+    const missing = await api('GET', '/api/properties/00000000-0000-4000-8000-000000000000');
+    expect(missing.code).toBe(6);
+    const rejected = await api('POST', '/api/properties', '--data', '{"name":""}');
+    expect(rejected.code).toBe(7);
+    const unauthorized = await runCli(['api', 'GET', '/api/properties'], { env: { ...env, APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' } });
+    expect(unauthorized.code).toBe(4);
+    expect(unauthorized.stderr).not.toContain('BBBBBBBB');
+    const unavailable = await api('GET', '/api/properties', '-H', 'x-mock-fault: status=503');
+    expect(unavailable.code).toBe(8);
+    const same = await runCli(['props', 'get', '00000000-0000-4000-8000-000000000000', '--retries', '0'], { env });
+    expect(lines(missing.stderr).find((l) => l.startsWith('error:'))?.replace(/request id \S+/, '')).toBe(
+      lines(same.stderr).find((l) => l.startsWith('error:'))?.replace(/request id \S+/, ''),
+    );
+  });
+
+  it('--list prints the published operations from /api/openapi.json', async () => {
+    const result = await api('--list', '-o', 'json');
+    expect(result.code, result.stderr).toBe(0);
+    const operations = JSON.parse(result.stdout) as Array<{ method: string; path: string }>;
+    expect(operations).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/properties' }));
+    expect(operations).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/keys/current' }));
+    expect(operations.some((o) => o.path.startsWith('/__mock'))).toBe(false);
+    const table = await api('--list', '-o', 'table');
+    expect(table.stdout).toMatch(/METHOD|method/);
+  });
+
+  it('caches the OpenAPI document per origin and revalidates it', async () => {
+    const own = isolatedEnv(mock.env);
+    await runCli(['api', 'GET', '/api/reference/enums'], { env: own });
+    const { readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const cached = readdirSync(join(own.APPRAISAL_CONFIG_DIR!, 'cache'));
+    expect(cached).toHaveLength(1);
+    expect(cached[0]).toMatch(/^openapi-[0-9a-f]{64}\.json$/);
+    const again = await runCli(['api', 'GET', '/api/reference/enums', '--strict', '-v'], { env: own });
+    expect(again.code).toBe(0);
+  });
+});

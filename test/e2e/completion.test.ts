@@ -1,0 +1,204 @@
+// Shell completion and help, with the built binary: the bash script is sourced in a real bash and
+// asked to complete; every command's --help has examples; the help topics print CLI.md's tables.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, isolatedEnv, runCli } from '../helpers/cli.js';
+
+let scriptPath: string;
+let shimDir: string;
+let configEnv: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  configEnv = isolatedEnv();
+  const dir = configEnv.APPRAISAL_CONFIG_DIR!;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ profiles: { staging: { baseUrl: 'https://staging.example.com', environment: 'staging' }, local: { baseUrl: 'https://localhost:4000', environment: 'local' } } }),
+    { mode: 0o600 },
+  );
+  const result = await runCli(['completion', 'bash'], { env: configEnv });
+  expect(result.code, result.stderr).toBe(0);
+  const work = mkdtempSync(join(tmpdir(), 'completion-e2e-'));
+  scriptPath = join(work, 'appraisal.bash');
+  writeFileSync(scriptPath, result.stdout);
+  // `appraisal` on PATH, as after `npm install -g`, with the test's private config dir.
+  shimDir = join(work, 'bin');
+  mkdirSync(shimDir);
+  writeFileSync(
+    join(shimDir, 'appraisal'),
+    `#!/bin/sh\nAPPRAISAL_CONFIG_DIR='${dir}' exec '${process.execPath}' '${BIN}' "$@"\n`,
+  );
+  chmodSync(join(shimDir, 'appraisal'), 0o755);
+});
+
+/**
+ * Source the script in a clean bash, find the completion function through `complete -p appraisal`,
+ * set COMP_WORDS/COMP_CWORD for `line` (the cursor at its end), and return COMPREPLY.
+ */
+function completeLine(line: string): string[] {
+  const words = line.split(' ');
+  const driver = [
+    'source "$1"; shift',
+    'spec="$(complete -p appraisal)" || exit 3',
+    'fn="${spec##*-F }"; fn="${fn%% *}"',
+    'COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()',
+    '"$fn" appraisal "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver, 'driver', scriptPath, ...words], {
+    encoding: 'utf8',
+    env: { PATH: `${shimDir}:${process.env.PATH ?? ''}`, HOME: tmpdir() },
+  });
+  return out.split('\n').filter(Boolean);
+}
+
+describe('appraisal completion', () => {
+  it('bash: the script passes bash -n and registers a completion function for appraisal', () => {
+    expect(spawnSync('bash', ['-n', scriptPath], { encoding: 'utf8' }).status).toBe(0);
+    const spec = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p appraisal', 'x', scriptPath], { encoding: 'utf8' });
+    expect(spec.trim()).toBe('complete -F _appraisal appraisal');
+  });
+
+  it('bash: `appraisal pr<TAB>` completes to props and profiles', () => {
+    expect(completeLine('appraisal pr').sort()).toEqual(['profiles', 'props']);
+  });
+
+  it('bash: sub-commands, also through an alias', () => {
+    expect(completeLine('appraisal props ')).toEqual(['list', 'get', 'create', 'update', 'delete']);
+    expect(completeLine('appraisal properties ')).toEqual(['list', 'get', 'create', 'update', 'delete']);
+    expect(completeLine('appraisal completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(completeLine('appraisal help exit')).toEqual(['exit-codes']);
+  });
+
+  it('bash: flags, output formats and profile names', () => {
+    expect(completeLine('appraisal props list --upd')).toEqual(['--updated-since']);
+    expect(completeLine('appraisal smoke --ju')).toEqual(['--junit']);
+    expect(completeLine('appraisal props list -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(completeLine('appraisal --output nd')).toEqual(['ndjson']);
+    expect(completeLine('appraisal --profile ').sort()).toEqual(['local', 'staging']);
+    expect(completeLine('appraisal -p st props l')).toEqual(['list']);
+    expect(completeLine('appraisal profiles use ').sort()).toEqual(['local', 'staging']);
+    expect(completeLine('appraisal api P')).toEqual(['POST', 'PUT', 'PATCH']);
+  });
+
+  it('the hidden `completion __profiles` lists profile names and nothing else', async () => {
+    const result = await runCli(['completion', '__profiles'], { env: configEnv });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['local', 'staging']);
+    const help = await runCli(['completion', '--help']);
+    expect(help.stdout).not.toContain('__profiles');
+  });
+
+  it('zsh: a #compdef script; parsed by zsh -n when zsh is installed', async () => {
+    const result = await runCli(['completion', 'zsh']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith('#compdef appraisal\n')).toBe(true);
+    expect(result.stdout).toContain('complete -F _appraisal_bash appraisal');
+    if (spawnSync('zsh', ['--version']).error === undefined) {
+      expect(spawnSync('zsh', ['-n'], { input: result.stdout }).status).toBe(0);
+    } else {
+      console.info('zsh is not installed: skipping `zsh -n` (the shared functions are checked with bash above)');
+    }
+  });
+
+  it('fish: complete lines; parsed by fish --no-execute when fish is installed', async () => {
+    const result = await runCli(['completion', 'fish']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -a 'props'");
+    expect(result.stdout).toContain("-l output -x -a 'table json ndjson csv'");
+    expect(result.stdout).toContain('(appraisal completion __profiles 2>/dev/null)');
+    if (spawnSync('fish', ['--version']).error === undefined) {
+      expect(spawnSync('fish', ['--no-execute'], { input: result.stdout }).status).toBe(0);
+    } else {
+      console.info('fish is not installed: skipping `fish --no-execute`');
+    }
+  });
+
+  it('an unknown shell is a usage error', async () => {
+    const result = await runCli(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('help', () => {
+  const cliMd = (() => {
+    try {
+      return readFileSync('/work/shared/CLI.md', 'utf8');
+    } catch {
+      return undefined;
+    }
+  })();
+
+  it('`appraisal help exit-codes` prints every exit code of CLI.md', async () => {
+    const result = await runCli(['help', 'exit-codes']);
+    expect(result.code).toBe(0);
+    const codes = [...result.stdout.matchAll(/^\s+(\d+)\s+\S/gm)].map((m) => Number(m[1]));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
+    expect(result.stdout).toMatch(/^\s+8\s+429 or 5xx still failing after retries$/m);
+    if (cliMd) {
+      const table = cliMd.slice(cliMd.indexOf('## Exit codes'));
+      const rows = [...table.matchAll(/^\| (\d+) \| (.+) \|$/gm)];
+      expect(rows.length).toBe(12);
+      for (const [, code, meaning] of rows) {
+        const line = result.stdout.split('\n').find((l) => l.trim().split(/\s+/)[0] === code);
+        expect(line, `exit code ${code}`).toBeDefined();
+        expect(line!.replace(/^\s*\d+\s+/, '')).toContain(meaning!.slice(0, 20));
+      }
+    }
+  });
+
+  it('`appraisal help environment` prints the environment variables', async () => {
+    const result = await runCli(['help', 'environment']);
+    expect(result.code).toBe(0);
+    for (const name of ['APPRAISAL_PROFILE', 'APPRAISAL_BASE_URL', 'APPRAISAL_API_KEY', 'APPRAISAL_TOKEN', 'APPRAISAL_CA_FILE', 'APPRAISAL_TIMEOUT', 'APPRAISAL_DEBUG', 'APPRAISAL_NO_INPUT', 'NO_COLOR', 'HTTPS_PROXY']) {
+      expect(result.stdout).toContain(name);
+    }
+  });
+
+  it('`appraisal help api` shows the command help; an unknown topic is exit 2', async () => {
+    const api = await runCli(['help', 'api']);
+    expect(api.code).toBe(0);
+    expect(api.stdout).toContain('Usage: appraisal api');
+    const unknown = await runCli(['help', 'nonsense']);
+    expect(unknown.code).toBe(2);
+  });
+
+  it('every command (each leaf of the tree) has examples in its --help', { timeout: 180_000 }, async () => {
+    /** The sub-command names listed under "Commands:" in a help text. */
+    const subcommands = (help: string): string[] => {
+      const section = help.split(/^Commands:\n/m)[1];
+      if (!section) return [];
+      return section
+        .split(/\n\S/)[0]!
+        .split('\n')
+        .map((line) => /^ {2}([a-z][\w-]*)/.exec(line)?.[1])
+        .filter((name): name is string => name !== undefined && name !== 'help');
+    };
+    const root = await runCli(['--help']);
+    const missing: string[] = [];
+    let level = subcommands(root.stdout).map((name) => [name]);
+    expect(level.length).toBeGreaterThan(5);
+    while (level.length > 0) {
+      const next: string[][] = [];
+      // A few at a time: each is a process start.
+      for (let i = 0; i < level.length; i += 6) {
+        const batch = level.slice(i, i + 6);
+        const results = await Promise.all(batch.map((path) => runCli([...path, '--help'])));
+        results.forEach((result, j) => {
+          const path = batch[j]!;
+          expect(result.code, `${path.join(' ')} --help`).toBe(0);
+          const subs = subcommands(result.stdout);
+          // A command that runs something shows how; a group of sub-commands lists them instead.
+          if (subs.length === 0 && !/^Examples:\n {2}\$ \S*.*appraisal /m.test(result.stdout)) missing.push(path.join(' '));
+          for (const sub of subs) next.push([...path, sub]);
+        });
+      }
+      level = next;
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+// `npm run demo` runs scripts/demo.sh after the build: a real session against the bundled mock.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (value !== undefined && !key.startsWith('APPRAISAL_') && !/_PROXY$/i.test(key)) env[key] = value;
+    }
+    // No keychain: there is no Secret Service on this bus.
+    env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/nonexistent';
+    const child = spawn('bash', [join(ROOT, 'scripts', 'demo.sh')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run demo', () => {
+  it('runs auth status, a table, an NDJSON export with its record count and an upload against the mock', async () => {
+    const result = await runDemo();
+    expect(result.code, result.stderr).toBe(0);
+    const out = result.stdout;
+    for (const heading of ['==> appraisal auth status', '==> appraisal props list --max-items 10 -o table', '==> appraisal props list -o ndjson', '==> appraisal files upload']) {
+      expect(out).toContain(heading);
+    }
+    expect(out).toContain('properties.ndjson: 1000 records');
+    expect(out).toContain('inspection-report.pdf');
+    expect(out).toContain('==> done: stopping the mock');
+    expect(`${out}${result.stderr}`).not.toMatch(/apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{8,}/);
+  }, 120_000);
+});

@@ -1,0 +1,165 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { bashScript } from '../../../../src/commands/completion/bash.js';
+import { fishScript } from '../../../../src/commands/completion/fish.js';
+import { describeTree } from '../../../../src/commands/completion/tree.js';
+import { zshScript } from '../../../../src/commands/completion/zsh.js';
+import { OUTPUT_FORMATS } from '../../../../src/core/context.js';
+
+/** A small tree shaped like the real one: global flags, a noun with an alias, verbs, a hidden command. */
+function program(): Command {
+  const root = new Command('appraisal').version('1.0.0', '-V, --version');
+  root.option('-p, --profile <name>', 'profile').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS)).option('--out <path>', 'file').option('-v, --verbose', 'more');
+  const props = root.command('props').alias('properties').description('Properties');
+  props.command('list').description('list').option('--type <propertyType>', 'type');
+  props.command('get').argument('<id>');
+  root.command('profiles').description('Profiles').command('use').argument('<name>', 'profile name');
+  const files = root.command('files');
+  files.command('upload').argument('<path>', 'file to upload');
+  const completion = root.command('completion');
+  completion.command('bash');
+  completion.command('zsh');
+  completion.addCommand(new Command('__profiles'), { hidden: true });
+  root.command('help [topic...]');
+  root.command('api').argument('[METHOD]').argument('[PATH]');
+  root.command('cat').argument('<id>').argument('<path...>');
+  return root;
+}
+
+const INFO = { program: 'appraisal', version: '1.0.0' };
+
+describe('describeTree', () => {
+  it('reads commands, aliases, flags and value sources from commander', () => {
+    const tree = describeTree(program());
+    expect(tree.children.map((c) => c.name)).toEqual(['props', 'profiles', 'files', 'completion', 'help', 'api', 'cat']);
+    const props = tree.children[0]!;
+    expect(props.aliases).toEqual(['properties']);
+    expect(props.children.map((c) => c.path)).toEqual(['props list', 'props get']);
+    expect(tree.flags.find((f) => f.long === '--profile')!.value).toEqual({ kind: 'profiles' });
+    expect(tree.flags.find((f) => f.long === '--output')!.value).toEqual({ kind: 'words', words: OUTPUT_FORMATS });
+    expect(tree.flags.find((f) => f.long === '--out')!.value).toEqual({ kind: 'files' });
+    expect(tree.flags.find((f) => f.long === '--verbose')!.value).toEqual({ kind: 'none' });
+    expect(tree.flags.filter((f) => f.long === '--version')).toHaveLength(1);
+    expect(tree.children[2]!.children[0]!.args).toEqual([{ kind: 'files' }]);
+    expect(tree.children[1]!.children[0]!.args).toEqual([{ kind: 'profiles' }]);
+    expect(tree.children[5]!.args).toEqual([{ kind: 'words', words: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] }, { kind: 'free' }]);
+    expect(tree.children[6]!).toMatchObject({ args: [{ kind: 'free' }, { kind: 'files' }], variadic: true });
+    // Hidden commands are not completed.
+    expect(tree.children[3]!.children.map((c) => c.name)).toEqual(['bash', 'zsh']);
+    const help = tree.children[4]!;
+    expect(help.args).toMatchObject([{ kind: 'words', words: expect.arrayContaining(['exit-codes', 'environment', 'props', 'files']) }]);
+  });
+});
+
+/** Source the script in bash, find the function through `complete -p`, and complete the words. */
+function complete(script: string, words: string[], env: Record<string, string> = {}): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'completion-'));
+  writeFileSync(join(dir, 'appraisal.bash'), script);
+  const driver = `
+source "$1"; shift
+spec="$(complete -p appraisal)"
+fn="\${spec##*-F }"; fn="\${fn%% *}"
+COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=()
+"$fn" appraisal "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\\n' "\${COMPREPLY[@]}"
+`;
+  writeFileSync(join(dir, 'driver.bash'), driver);
+  const out = execFileSync('bash', ['--norc', '--noprofile', join(dir, 'driver.bash'), join(dir, 'appraisal.bash'), ...words], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+    cwd: dir,
+  });
+  return out.split('\n').filter(Boolean);
+}
+
+describe('bash script', () => {
+  const script = bashScript(describeTree(program()), INFO);
+
+  it('passes bash -n', () => {
+    const result = spawnSync('bash', ['-n'], { input: script, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('completes commands (not aliases), sub-commands through aliases, and flags', () => {
+    expect(complete(script, ['appraisal', 'pr'])).toEqual(['props', 'profiles']);
+    expect(complete(script, ['appraisal', 'props', ''])).toEqual(['list', 'get']);
+    expect(complete(script, ['appraisal', 'properties', 'l'])).toEqual(['list']);
+    expect(complete(script, ['appraisal', '-v', '--profile', 'x', 'props', ''])).toEqual(['list', 'get']);
+    expect(complete(script, ['appraisal', 'props', 'list', '--t'])).toEqual(['--type']);
+    expect(complete(script, ['appraisal', 'props', 'list', '--o'])).toEqual(['--output', '--out']);
+    expect(complete(script, ['appraisal', 'completion', ''])).toEqual(['bash', 'zsh']);
+    expect(complete(script, ['appraisal', 'help', 'ex'])).toEqual(['exit-codes']);
+  });
+
+  it('completes output formats after -o, --output and --output= (both ways bash may split it)', () => {
+    expect(complete(script, ['appraisal', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete(script, ['appraisal', 'props', 'list', '--output', 'n'])).toEqual(['ndjson']);
+    expect(complete(script, ['appraisal', '--output', '=', 'j'])).toEqual(['json']);
+    expect(complete(script, ['appraisal', '--output', '='])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete(script, ['appraisal', '--output=c'])).toEqual(['--output=csv']);
+  });
+
+  it('skips flag values while walking, so a value never reads as a command', () => {
+    expect(complete(script, ['appraisal', '--output', '=', 'json', 'props', ''])).toEqual(['list', 'get']);
+    expect(complete(script, ['appraisal', '-p', 'props', ''])).toEqual(['props', 'profiles', 'files', 'completion', 'help', 'api', 'cat']);
+  });
+
+  it('completes positional arguments by position', () => {
+    expect(complete(script, ['appraisal', 'api', 'P'])).toEqual(['POST', 'PUT', 'PATCH']);
+    expect(complete(script, ['appraisal', 'api', 'GET', ''])).toEqual([]);
+    expect(complete(script, ['appraisal', 'cat', 'driv'])).toEqual([]);
+    expect(complete(script, ['appraisal', 'cat', 'ID', 'driv'])).toEqual(['driver.bash']);
+    expect(complete(script, ['appraisal', 'cat', 'ID', 'a', 'driv'])).toEqual(['driver.bash']);
+  });
+
+  it('completes profile names by asking the binary, and files where a path goes', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'completion-bin-'));
+    writeFileSync(join(bin, 'appraisal'), '#!/bin/sh\n[ "$1 $2" = "completion __profiles" ] && printf "default\\nstaging\\nprod-eu\\n"\n');
+    chmodSync(join(bin, 'appraisal'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+    expect(complete(script, ['appraisal', '--profile', ''], env)).toEqual(['default', 'staging', 'prod-eu']);
+    expect(complete(script, ['appraisal', 'props', '-p', 's'], env)).toEqual(['staging']);
+    expect(complete(script, ['appraisal', 'profiles', 'use', ''], env)).toEqual(['default', 'staging', 'prod-eu']);
+    const files = complete(script, ['appraisal', 'files', 'upload', 'driv']);
+    expect(files).toEqual(['driver.bash']);
+    expect(complete(script, ['appraisal', '--out', 'appraisal.b'])).toEqual(['appraisal.bash']);
+  });
+});
+
+describe('zsh and fish scripts', () => {
+  const tree = describeTree(program());
+
+  it('zsh: a #compdef file running the bash functions through bashcompinit', () => {
+    const script = zshScript(tree, INFO);
+    expect(script.startsWith('#compdef appraisal\n')).toBe(true);
+    expect(script).toContain('bashcompinit');
+    expect(script).toContain('complete -F _appraisal_bash appraisal');
+    // The shared functions are plain POSIX-ish shell that bash parses too.
+    const body = script.replace(/^if \[\[ "\$\{funcstack.*?\nfi\n/ms, '');
+    expect(spawnSync('bash', ['-n'], { input: body, encoding: 'utf8' }).status).toBe(0);
+  });
+
+  it.skipIf(spawnSync('zsh', ['--version']).error !== undefined)('zsh: parses (zsh -n)', () => {
+    expect(spawnSync('zsh', ['-n'], { input: zshScript(tree, INFO), encoding: 'utf8' }).status).toBe(0);
+  });
+
+  it('fish: complete lines for commands, flags and values, conditioned on the command path', () => {
+    const script = fishScript(tree, INFO);
+    expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -a 'props' -d 'Properties'");
+    expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'props\\'' -a 'list' -d 'list'");
+    expect(script).toContain("complete -c appraisal -s o -l output -x -a 'table json ndjson csv' -d 'format'");
+    expect(script).toContain("complete -c appraisal -s p -l profile -x -a '(appraisal completion __profiles 2>/dev/null)' -d 'profile'");
+    expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'files upload\\'' -F");
+    expect(script).toContain("case '|props' '|properties'");
+    expect(script).not.toContain('__profiles\' -d');
+  });
+
+  it.skipIf(spawnSync('fish', ['--version']).error !== undefined)('fish: parses (fish --no-execute)', () => {
+    expect(spawnSync('fish', ['--no-execute'], { input: fishScript(tree, INFO), encoding: 'utf8' }).status).toBe(0);
+  });
+});
