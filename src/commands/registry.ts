@@ -20,11 +20,11 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'files', summary: 'Upload, download and attach files', load: () => import('./files/index.js') },
   { name: 'ref', summary: 'Reference data: enums and designations', load: () => import('./ref/index.js') },
   // { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate', load: () => import('./keys/index.js') },
-  // { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
+  { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
-  // { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
+  { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },
-  // { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
+  { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
 ];
 
 export function findNoun(token: string | undefined): NounEntry | undefined {
