@@ -80,6 +80,10 @@ const TARGET = {
 
 const began = process.hrtime.bigint();
 const loadAtStart = os.loadavg()[0];
+const CORES = os.availableParallelism?.() ?? os.cpus().length;
+if (loadAtStart > CORES / 2) {
+  log(`warning: load average ${loadAtStart.toFixed(1)} on ${CORES} cores: other work will make every figure noisier`);
+}
 const log = (text) => process.stderr.write(`bench: ${text}\n`);
 
 rmSync(RUN, { recursive: true, force: true });
@@ -614,7 +618,7 @@ const result = {
   dirty,
   machine: {
     cpu: cpus[0]?.model?.trim() ?? 'unknown',
-    cores: os.availableParallelism?.() ?? cpus.length,
+    cores: CORES,
     memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
     os: `${os.type()} ${os.release()} ${os.arch()}`,
   },

@@ -55,7 +55,10 @@ export function resultsMarkdown(result) {
   out.push(`| curl | ${result.curl ?? 'not installed'} |`);
   out.push(`| peak RSS from | ${cell(result.rssMethod)} |`);
   out.push(`| bench run time | ${result.durationText} |`);
-  if (result.load) out.push(`| load average (1 min) | ${result.load.start} at the start, ${result.load.end} at the end |`);
+  if (result.load) {
+    const busy = Math.max(result.load.start, result.load.end) > m.cores / 2 ? ' — the machine was busy with other work, so figures are noisier than usual' : '';
+    out.push(`| load average (1 min) | ${result.load.start} at the start, ${result.load.end} at the end${busy} |`);
+  }
   out.push('');
   out.push(tableMarkdown(result.rows), '');
   const missed = misses(result.rows);
