@@ -179,7 +179,9 @@ describe('appraisal watch', () => {
     const [b] = await someExistingIds(1);
     await updateProperty(b!);
     await until('the first events', () => run.events().length >= 2);
-    await until('the state to hold them', () => stateOf(state)?.seen[a] !== undefined);
+    // The poll that wrote them saves the state as it ends: wait for a save after this point.
+    const polls = stateOf(state)!.polls;
+    await until('the state to hold them', () => stateOf(state)!.polls > polls);
     run.child.kill('SIGKILL');
     await run.exited;
 
