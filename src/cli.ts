@@ -16,12 +16,16 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     throw error;
   });
   const controller = new AbortController();
-  let interrupts = 0;
+  let firstInterruptAt: number | undefined;
   const onSignal = () => {
-    interrupts++;
-    // A second Ctrl-C means "now": skip the clean-up.
-    if (interrupts > 1) process.exit(130);
-    controller.abort(new InterruptedError());
+    if (firstInterruptAt === undefined) {
+      firstInterruptAt = Date.now();
+      controller.abort(new InterruptedError());
+      return;
+    }
+    // A second Ctrl-C means "now": skip the clean-up. A dependency's exit hook (conf's when-exit)
+    // re-raises the first signal at once, so only a signal that comes later counts as a second one.
+    if (Date.now() - firstInterruptAt > 300) process.exit(130);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
