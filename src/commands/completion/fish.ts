@@ -81,7 +81,7 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
     '                break',
     "            case '--*=*'",
     '                continue',
-    "            case '-?*'",
+    "            case '-*'",
     `                if __${p}_takes_value "$path" $word`,
     '                    set skip 1',
     '                end',
