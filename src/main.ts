@@ -1,7 +1,7 @@
 // Builds the command tree, runs it, and turns whatever happened into an exit code. Nothing here
 // calls process.exit: `main()` returns the code, so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
-import { action, type Factory } from './core/command.js';
+import { action, addNounExamples, examples, type Factory } from './core/command.js';
 import type { Context } from './core/context.js';
 import { InterruptedError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type ProcessDeps } from './core/factory.js';
@@ -36,6 +36,7 @@ function applyToTree(command: Command, deps: ProcessDeps): void {
   });
   command.showSuggestionAfterError(true);
   command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  addNounExamples(command);
   for (const sub of command.commands) applyToTree(sub, deps);
 }
 
@@ -58,10 +59,11 @@ export async function main(deps: ProcessDeps): Promise<number> {
     .helpCommand(false)
     .enablePositionalOptions(false);
   addGlobalOptions(program);
-  program.addHelpText(
-    'after',
-    `\nExamples:\n  $ appraisal auth login --profile staging --base-url https://staging.example.com\n  $ appraisal props list -o csv --out properties.csv\n\nMore: appraisal help exit-codes | appraisal help environment\n`,
-  );
+  examples(program, [
+    'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
+    'appraisal props list -o csv --out properties.csv',
+  ]);
+  program.addHelpText('after', '\nMore: appraisal help exit-codes | appraisal help environment\n');
 
   const [first, ...rest] = positionalTokens(argv);
   const wantsHelpTopic = first === 'help';

@@ -22,7 +22,17 @@ export function action<O extends object = Record<string, unknown>>(
   };
 }
 
+const examplesOf = new WeakMap<Command, string[]>();
+
 /** Append an Examples section to a command's help. */
 export function examples(command: Command, lines: string[]): Command {
+  examplesOf.set(command, lines);
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}
+
+/** A noun without examples of its own shows the first example of each of its verbs. */
+export function addNounExamples(noun: Command): void {
+  if (examplesOf.has(noun) || noun.commands.length === 0) return;
+  const lines = noun.commands.flatMap((verb) => examplesOf.get(verb)?.slice(0, 1) ?? []);
+  if (lines.length > 0) examples(noun, lines);
 }

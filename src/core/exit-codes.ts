@@ -30,7 +30,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   { code: 1, meaning: 'unexpected failure (a bug: the message asks for a report)', classes: [] },
   {
     code: 2,
-    meaning: 'usage error: bad flag, argument or input file; invalid input caught before any request',
+    meaning: 'usage error: bad flag, argument or input file; also invalid input caught before any request',
     classes: [UsageError, LocalEnvironmentError],
   },
   { code: 3, meaning: 'network, TLS or timeout: the service could not be reached or did not answer', classes: [NetworkError] },

@@ -5,5 +5,5 @@ import { PROPERTIES } from './resource.js';
 export default (factory: Factory) =>
   createVerb(factory, PROPERTIES, [
     'appraisal props create --data @property.json',
-    "appraisal props create -f name='Harbor Point' -f propertyType=Office -f address.line1='1 Pier Rd' -f address.city=Boston -f address.region=MA -f address.postalCode=02110 -f address.country=US",
+    "appraisal props create -f name='Harbor Point' -f propertyType=office -f address.line1='1 Pier Rd' -f address.city=Boston -f address.region=MA -f address.postalCode=02110 -f address.country=US",
   ]);

@@ -5,6 +5,6 @@ import { PROPERTIES } from './resource.js';
 export default (factory: Factory) =>
   listVerb(factory, PROPERTIES, [
     'appraisal props list',
-    'appraisal props list --type Industrial --updated-since 2026-01-01 -o csv --out industrial.csv',
+    'appraisal props list --type industrial --updated-since 2026-01-01 -o csv --out industrial.csv',
     'appraisal props list -o ndjson --concurrency 8 | jq .name',
   ]);
