@@ -22,6 +22,7 @@ import type { TokenBucketLimiter } from './rate-limit.js';
 import { formatLogLine, loggableQuery, type RequestLog, type RequestLogEntry } from './request-log.js';
 import type { MockRoute } from './routes.js';
 import type { MockState } from './state/mock-state.js';
+import type { ApiKeyRecord } from './state/records.js';
 
 export interface PipelineDeps {
   state: MockState;
@@ -127,7 +128,7 @@ async function routeApi(req: IncomingMessage, url: URL, method: string, requestI
   }
   const { route, params } = match;
   const state = deps.state;
-  let key;
+  let key: ApiKeyRecord | undefined;
   if (route.access !== 'public') {
     key = authenticate(req.headers, state.keys, Date.now());
     entry.keyPrefix = key.prefix;

@@ -3,7 +3,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/mock/index.js';
 
 export interface Reply {
@@ -81,14 +81,17 @@ export async function call(server: MockServer, method: string, path: string, opt
   return outcome.reply;
 }
 
-/** Start a mock for the tests of one file (HTTPS, free port, 60 records unless told). */
+/** Start a mock for the tests of one file (HTTPS, free port, 60 records unless told). Any internal
+ *  error (a 500: a bug in the mock) fails the file. */
 export function useMock(options: MockServerOptions = {}): { readonly server: MockServer } {
   const holder = {} as { server: MockServer };
+  const internalErrors: unknown[] = [];
   beforeAll(async () => {
-    holder.server = await startMockServer({ port: 0, records: 60, seed: 1, ...options });
+    holder.server = await startMockServer({ port: 0, records: 60, seed: 1, onInternalError: (error) => internalErrors.push(error), ...options });
   });
   afterAll(async () => {
     await holder.server?.close();
+    expect(internalErrors).toEqual([]);
   });
   return holder;
 }

@@ -237,3 +237,40 @@ describe('rate limiting and latency', () => {
     expect(elapsed).toBeLessThan(8 * 40);
   });
 });
+
+describe('over plain HTTP, and on shutdown', () => {
+  let plain: MockServer;
+  beforeAll(async () => {
+    plain = await startMockServer({ port: 0, records: 30, http: true });
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('reset is a TCP reset; reset-mid-body and truncate cut the body short', async () => {
+    const reset = await attempt(plain, 'GET', '/api/properties', { headers: { 'x-mock-fault': 'reset' } });
+    expect(reset.ok).toBe(false);
+    if (!reset.ok) expect(reset.error.code).toBe('ECONNRESET');
+    for (const value of ['reset-mid-body', 'truncate']) {
+      const cut = await attempt(plain, 'GET', '/api/properties?limit=30', { headers: { 'x-mock-fault': value } });
+      expect(cut.ok, value).toBe(false);
+      if (!cut.ok) {
+        expect(cut.status).toBe(200);
+        expect(cut.partial!.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('close() ends hung requests at once and the clients see the connection end', async () => {
+    const server = await startMockServer({ port: 0, records: 1, http: true });
+    const hung = attempt(server, 'GET', '/api/properties', { headers: { 'x-mock-fault': 'hang' }, timeoutMs: 30_000 });
+    const slow = attempt(server, 'GET', '/api/properties', { headers: { 'x-mock-fault': 'delay=20000' }, timeoutMs: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await server.close();
+    const outcomes = await Promise.all([hung, slow]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(outcomes.map((o) => o.ok)).toEqual([false, false]);
+  });
+});
+

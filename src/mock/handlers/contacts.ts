@@ -1,6 +1,6 @@
 // Contacts (part of the clients family): GET/POST /api/clients/{id}/contacts, and
 // GET/PATCH/DELETE /api/contacts/{id}.
-import { notFound } from '../http/http-error.js';
+import { notFound, validationFailed } from '../http/http-error.js';
 import { readJsonObject } from '../http/json-body.js';
 import { recordResponse } from '../http/mock-response.js';
 import { collectionResponse, pageRequest } from '../http/pagination.js';
@@ -8,7 +8,6 @@ import { param, type Handler } from '../http/request-context.js';
 import type { RecordFilter } from '../state/collection.js';
 import type { ContactRecord } from '../state/records.js';
 import { validateFields } from '../validation/field-spec.js';
-import { validationFailed } from '../http/http-error.js';
 import { withoutServerManaged } from '../validation/merge-patch.js';
 import { CONTACT_SPEC } from '../validation/record-specs.js';
 import { parseFilters, updatedSince } from './list-filters.js';

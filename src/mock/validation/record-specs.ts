@@ -28,7 +28,8 @@ export const PROPERTY_SPEC: RecordSpec = {
 };
 
 export const ASSIGNMENT_SPEC: RecordSpec = {
-  number: { type: 'string', minLength: 1, maxLength: 40, nullable: false },
+  // Filled in on create when absent, so always present after.
+  number: { type: 'string', required: true, minLength: 1, maxLength: 40 },
   status: { type: 'enum', required: true, values: ASSIGNMENT_STATUSES },
   clientId: { type: 'string', required: true, format: 'uuid' },
   propertyIds: { type: 'array', required: true, items: { type: 'string', format: 'uuid' }, unique: true },
