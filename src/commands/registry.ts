@@ -11,8 +11,8 @@ export interface NounEntry {
 }
 
 export const NOUNS: readonly NounEntry[] = [
-  // { name: 'auth', summary: 'Log in, show the credential in use, log out', load: () => import('./auth/index.js') },
-  // { name: 'profiles', summary: 'List, select and remove profiles', load: () => import('./profiles/index.js') },
+  { name: 'auth', summary: 'Log in, show the credential in use, log out', load: () => import('./auth/index.js') },
+  { name: 'profiles', summary: 'List, select and remove profiles', load: () => import('./profiles/index.js') },
   { name: 'props', aliases: ['properties'], summary: 'Properties: list, get, create, update, delete', load: () => import('./props/index.js') },
   { name: 'assignments', summary: 'Appraisal assignments and their linked properties', load: () => import('./assignments/index.js') },
   { name: 'clients', summary: 'Clients of the organization', load: () => import('./clients/index.js') },

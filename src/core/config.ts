@@ -1,12 +1,16 @@
-// Profiles and settings. A profile never holds a key: only its prefix and where it is stored.
-// PLACEHOLDER until the credentials issue: an in-memory store so the core can be built against the
-// interface. Replaced by a conf-backed store (APPRAISAL_CONFIG_DIR, mode 0600).
+// Profiles and settings, kept with `conf` in <config dir>/config.json (mode 0600, directory 0700).
+// A profile never holds a key: only its prefix, where it is stored, and the origin it belongs to.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Env } from './context.js';
+import { LocalEnvironmentError, UsageError } from './errors.js';
 
 export type Environment = 'production' | 'staging' | 'development' | 'local';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'staging', 'development', 'local'];
 
 export type KeyStorage = 'keychain' | 'insecure-file';
+export const KEY_STORAGES: readonly KeyStorage[] = ['keychain', 'insecure-file'];
 
 export interface Profile {
   name: string;
@@ -16,11 +20,15 @@ export interface Profile {
   /** `apk_xxxxxxxx` of the stored key; never the key. */
   keyPrefix?: string | undefined;
   keyStorage?: KeyStorage | undefined;
+  /** Origin (scheme://host:port) the stored key was stored for; it is never sent anywhere else. */
+  keyOrigin?: string | undefined;
 }
 
 export interface ConfigStore {
   /** Directory holding config.json (and insecure-storage files). */
   readonly dir: string;
+  /** The config file itself. */
+  readonly path: string;
   /** The profile set with `profiles use`, else `default`. */
   activeProfileName(): string;
   getProfile(name: string): Profile | undefined;
@@ -30,18 +38,164 @@ export interface ConfigStore {
   setActiveProfile(name: string): void;
 }
 
-export async function loadConfig(_env: Env): Promise<ConfigStore> {
-  const profiles = new Map<string, Profile>();
-  let active = 'default';
+export const DEFAULT_PROFILE = 'default';
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A documented key, or anything long and random-looking: neither belongs in the config file. */
+const KEY_LIKE = /apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{8,}/;
+
+export function validateProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`invalid profile name "${name}"`, {
+      hint: 'use 1-64 letters, digits, dots, dashes or underscores, starting with a letter or digit',
+    });
+  }
+  return name;
+}
+
+export function isEnvironment(value: unknown): value is Environment {
+  return typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value);
+}
+
+/** Where profiles live: APPRAISAL_CONFIG_DIR, else the XDG config dir (APPDATA on Windows). */
+export function configDir(env: Env): string {
+  if (env.APPRAISAL_CONFIG_DIR) return resolve(env.APPRAISAL_CONFIG_DIR);
+  if (process.platform === 'win32') {
+    return join(env.APPDATA ?? join(env.USERPROFILE ?? homedir(), 'AppData', 'Roaming'), 'appraisal-cli');
+  }
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.config');
+  return join(base, 'appraisal-cli');
+}
+
+/** Create a directory only its owner can enter, and tighten it if it already existed. */
+export function ensurePrivateDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new LocalEnvironmentError(`cannot create the config directory ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // Not ours to change (e.g. a shared APPRAISAL_CONFIG_DIR); the files inside are still 0600.
+  }
+}
+
+/** Refuse to write anything that looks like a secret into the config file. */
+function assertNoSecret(profile: Profile): void {
+  for (const [field, value] of Object.entries(profile)) {
+    if (typeof value === 'string' && KEY_LIKE.test(value)) {
+      throw new UsageError(`refusing to save profile "${profile.name}": field ${field} looks like an API key`, {
+        hint: 'the config file keeps only the key prefix (apk_xxxxxxxx); the key goes to the keychain',
+      });
+    }
+  }
+  if (profile.keyPrefix !== undefined && profile.keyPrefix.length > 12) {
+    throw new UsageError(`refusing to save profile "${profile.name}": keyPrefix is longer than a key prefix`);
+  }
+}
+
+interface StoredShape extends Record<string, unknown> {
+  activeProfile?: string;
+  profiles?: Record<string, Partial<Profile>>;
+}
+
+/** Read one stored profile tolerantly: a hand-edited file must not crash the CLI. */
+function readProfile(name: string, raw: Partial<Profile> | undefined): Profile | undefined {
+  if (!raw || typeof raw !== 'object' || typeof raw.baseUrl !== 'string') return undefined;
   return {
-    dir: '',
-    activeProfileName: () => active,
-    getProfile: (name) => profiles.get(name),
-    listProfiles: () => [...profiles.values()],
-    saveProfile: (profile) => void profiles.set(profile.name, profile),
-    removeProfile: (name) => void profiles.delete(name),
-    setActiveProfile: (name) => {
-      active = name;
+    name,
+    baseUrl: raw.baseUrl,
+    // An unknown environment counts as production for every guard.
+    environment: isEnvironment(raw.environment) ? raw.environment : 'production',
+    caFile: typeof raw.caFile === 'string' ? raw.caFile : undefined,
+    keyPrefix: typeof raw.keyPrefix === 'string' ? raw.keyPrefix : undefined,
+    keyStorage: raw.keyStorage === 'keychain' || raw.keyStorage === 'insecure-file' ? raw.keyStorage : undefined,
+    keyOrigin: typeof raw.keyOrigin === 'string' ? raw.keyOrigin : undefined,
+  };
+}
+
+/** Only the fields that are set, so the file stays small and readable. */
+function toStored(profile: Profile): Partial<Profile> {
+  const stored: Partial<Profile> = { baseUrl: profile.baseUrl, environment: profile.environment };
+  if (profile.caFile) stored.caFile = profile.caFile;
+  if (profile.keyPrefix) stored.keyPrefix = profile.keyPrefix;
+  if (profile.keyStorage) stored.keyStorage = profile.keyStorage;
+  if (profile.keyOrigin) stored.keyOrigin = profile.keyOrigin;
+  return stored;
+}
+
+export async function loadConfig(env: Env): Promise<ConfigStore> {
+  const dir = configDir(env);
+  ensurePrivateDir(dir);
+  const { default: Conf } = await import('conf');
+  let conf: InstanceType<typeof Conf<StoredShape>>;
+  try {
+    conf = new Conf<StoredShape>({
+      cwd: dir,
+      configName: 'config',
+      projectName: 'appraisal-cli',
+      configFileMode: 0o600,
+      // Profile names may contain dots.
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (error) {
+    throw new LocalEnvironmentError(`cannot read the config file in ${dir}: ${(error as Error).message}`, {
+      hint: 'fix the file or move it away, then log in again',
+      cause: error,
+    });
+  }
+  const path = conf.path;
+
+  const profiles = (): Record<string, Partial<Profile>> => {
+    const value = conf.get('profiles');
+    return value && typeof value === 'object' ? { ...value } : {};
+  };
+  const write = (key: 'profiles' | 'activeProfile', value: unknown): void => {
+    if (value === undefined) conf.delete(key);
+    else conf.set(key, value as never);
+    // conf writes with mode 0600 already; make sure an older, looser file is tightened too.
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      // The write itself succeeded; nothing more to do on a file system without modes.
+    }
+  };
+
+  return {
+    dir,
+    path,
+    activeProfileName() {
+      const active = conf.get('activeProfile');
+      return typeof active === 'string' && PROFILE_NAME.test(active) ? active : DEFAULT_PROFILE;
+    },
+    getProfile(name) {
+      const all = profiles();
+      return Object.hasOwn(all, name) ? readProfile(name, all[name]) : undefined;
+    },
+    listProfiles() {
+      return Object.entries(profiles())
+        .map(([name, raw]) => readProfile(name, raw))
+        .filter((profile): profile is Profile => profile !== undefined)
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+    saveProfile(profile) {
+      validateProfileName(profile.name);
+      if (!isEnvironment(profile.environment)) throw new UsageError(`unknown environment "${String(profile.environment)}"`);
+      assertNoSecret(profile);
+      write('profiles', { ...profiles(), [profile.name]: toStored(profile) });
+    },
+    removeProfile(name) {
+      const all = profiles();
+      if (!Object.hasOwn(all, name)) return;
+      delete all[name];
+      write('profiles', all);
+      if (conf.get('activeProfile') === name) write('activeProfile', undefined);
+    },
+    setActiveProfile(name) {
+      validateProfileName(name);
+      write('activeProfile', name);
     },
   };
 }

@@ -1,11 +1,15 @@
-// Resolves which profile, base URL and credential a command uses.
-// PLACEHOLDER until the credentials issue: credentials come from APPRAISAL_API_KEY / APPRAISAL_TOKEN
-// and the base URL from --base-url / APPRAISAL_BASE_URL. The credentials issue adds the keychain,
-// --api-key-file, insecure storage, origin binding and the resolution order of CLI.md.
+// Resolves which profile, base URL, environment and credential a command uses, with the guards
+// applied before any request: a stored key never leaves its origin, an unknown environment is
+// production, and every keychain call is bounded in time.
 import type { CredentialInfo } from './api-client.js';
 import type { Context } from './context.js';
-import type { Environment, Profile } from './config.js';
+import { validateProfileName, type Environment, type Profile } from './config.js';
 import { UsageError } from './errors.js';
+import { readApiKeyFile } from './credentials/key-file.js';
+import { osKeychain, type SecretStore } from './credentials/keychain.js';
+import { insecureKeyPath, readInsecureKey } from './credentials/insecure-file.js';
+import { defaultEnvironmentFor, normalizeBaseUrl, originOf } from './credentials/origin.js';
+import { missingCredentialError, resolveCredential } from './credentials/resolve.js';
 
 export interface ResolvedCredential extends CredentialInfo {
   secret: string;
@@ -22,28 +26,74 @@ export interface Session {
   credential: ResolvedCredential | undefined;
 }
 
-export async function resolveSession(ctx: Context): Promise<Session> {
+/** What resolveSession needs beyond the context; tests hand in a fake keychain. */
+export interface SessionDeps {
+  keychain(): SecretStore;
+}
+
+/** The name of the base URL's source, for messages. */
+function baseUrlSource(ctx: Context): string {
+  return ctx.env.APPRAISAL_BASE_URL !== undefined && ctx.env.APPRAISAL_BASE_URL === ctx.globals.baseUrl ? 'APPRAISAL_BASE_URL' : '--base-url';
+}
+
+export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = {}): Promise<Session> {
   const config = await ctx.config();
-  const profileName = ctx.globals.profile ?? ctx.env.APPRAISAL_PROFILE ?? config.activeProfileName();
+  const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
   const profile = config.getProfile(profileName);
-  const baseUrl = ctx.globals.baseUrl ?? ctx.env.APPRAISAL_BASE_URL ?? profile?.baseUrl;
-  if (!baseUrl) {
-    throw new UsageError(`no base URL for profile "${profileName}"`, {
-      hint: 'pass --base-url URL, set APPRAISAL_BASE_URL, or run `appraisal auth login --base-url URL`',
+
+  let baseUrl: string;
+  if (ctx.globals.baseUrl !== undefined) baseUrl = normalizeBaseUrl(ctx.globals.baseUrl, baseUrlSource(ctx));
+  else if (profile) baseUrl = profile.baseUrl;
+  else {
+    const named = ctx.globals.profile !== undefined;
+    throw new UsageError(named ? `no profile "${profileName}"` : `no base URL: no profile is set up and neither --base-url nor APPRAISAL_BASE_URL is given`, {
+      hint: `run \`appraisal auth login --profile ${profileName} --base-url URL\`, or set APPRAISAL_BASE_URL and APPRAISAL_API_KEY for automation`,
     });
   }
-  const apiKey = ctx.env.APPRAISAL_API_KEY;
-  const token = ctx.env.APPRAISAL_TOKEN;
-  const { keyPrefix } = await import('./redact.js');
-  let credential: ResolvedCredential | undefined;
-  if (apiKey) credential = { secret: apiKey, prefix: keyPrefix(apiKey), source: 'env', kind: 'api-key' };
-  else if (token) credential = { secret: token, prefix: keyPrefix(token), source: 'env', kind: 'bearer' };
-  return {
-    profileName,
-    profile,
-    baseUrl,
-    environment: profile?.environment ?? 'production',
-    caFile: ctx.globals.caFile ?? ctx.env.APPRAISAL_CA_FILE ?? profile?.caFile,
-    credential,
-  };
+
+  // The profile's environment and CA describe its own origin only; pointed elsewhere, a run is
+  // production unless it targets a loopback host.
+  const sameOrigin = profile !== undefined && originOf(profile.baseUrl) === originOf(baseUrl);
+  const environment = sameOrigin ? profile.environment : defaultEnvironmentFor(baseUrl);
+  const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);
+
+  const keychain = deps.keychain ?? (() => osKeychain(ctx.env));
+  let store: SecretStore | undefined;
+  const credential = await resolveCredential(
+    { profileName, profile, baseUrl, apiKeyFile: ctx.globals.apiKeyFile, env: ctx.env },
+    {
+      readApiKeyFile: (path) => readApiKeyFile(path, { stdin: ctx.io.stdin, cwd: ctx.cwd }),
+      keychain: () => (store ??= keychain()),
+      readInsecureKey: (name) => readInsecureKey(config.dir, name),
+      insecureKeyPath: (name) => insecureKeyPath(config.dir, name),
+      notice: (message) => ctx.io.notice(message),
+      warn: (message) => ctx.io.warn(message.replace(/^warning:\s*/, '')),
+    },
+  );
+  if (credential) ctx.io.redactor.register(credential.secret);
+  ctx.io.debug(
+    `* profile ${profileName} (${environment}) at ${baseUrl}; credential: ${credential ? `${credential.prefix}… from ${describeSource(credential, ctx.globals.apiKeyFile)}` : 'none'}`,
+  );
+
+  return { profileName, profile, baseUrl, environment, caFile, credential };
+}
+
+/** Where a credential came from, for people: `auth status` and --verbose say it. */
+export function describeSource(credential: CredentialInfo, apiKeyFile?: string): string {
+  switch (credential.source) {
+    case 'api-key-file':
+      return apiKeyFile === '-' ? '--api-key-file - (stdin)' : `--api-key-file ${apiKeyFile ?? ''}`.trim();
+    case 'env':
+      return credential.kind === 'bearer' ? 'APPRAISAL_TOKEN' : 'APPRAISAL_API_KEY';
+    case 'keychain':
+      return 'the OS keychain';
+    case 'insecure-file':
+      return 'the insecure-storage file';
+  }
+}
+
+/** The session's credential, or exit 4 with the commands that would fix it. */
+export function requireCredential(session: Session): ResolvedCredential {
+  if (!session.credential) throw missingCredentialError(session.profileName);
+  return session.credential;
 }

@@ -1,0 +1,133 @@
+// `appraisal auth login`: take a key from a hidden prompt, stdin (--with-key) or --api-key-file,
+// check it against the service, store it in the OS keychain (or a 0600 file with
+// --insecure-storage), and save the profile with the key's prefix — never the key.
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { action, examples, type Factory } from '../../core/command.js';
+import { ENVIRONMENTS, validateProfileName, type Environment } from '../../core/config.js';
+import type { Context } from '../../core/context.js';
+import { AuthenticationError, UsageError } from '../../core/errors.js';
+import { cleanKey, readApiKeyFile, readStream } from '../../core/credentials/key-file.js';
+import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
+import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
+import { keyPrefix } from '../../core/redact.js';
+import { storeProfileKey } from '../../core/credentials/stored-key.js';
+
+export interface LoginOptions {
+  withKey?: boolean;
+  environment?: Environment;
+  insecureStorage?: boolean;
+}
+
+export interface LoginDeps {
+  keychain(): SecretStore;
+}
+
+/** The key, from exactly one of the ways we accept. Never from a flag value or the environment. */
+async function readCandidateKey(ctx: Context, options: LoginOptions): Promise<string> {
+  const keyFile = ctx.globals.apiKeyFile;
+  if (options.withKey && keyFile !== undefined) {
+    throw new UsageError('give the key one way: --with-key (stdin) or --api-key-file, not both');
+  }
+  if (keyFile !== undefined) return readApiKeyFile(keyFile, { stdin: ctx.io.stdin, cwd: ctx.cwd });
+  if (options.withKey) {
+    // On a terminal, a hidden prompt rather than echoing what is typed.
+    if (ctx.io.stdinIsTTY && ctx.io.canPrompt) return cleanKey(await ctx.io.promptSecret('API key: '), 'the key');
+    return cleanKey(await readStream(ctx.io.stdin, 'stdin (--with-key)'), 'stdin (--with-key)');
+  }
+  if (ctx.io.canPrompt) return cleanKey(await ctx.io.promptSecret('Paste the API key (input is hidden): '), 'the key');
+  throw new UsageError('no key given: pipe it with --with-key or use --api-key-file; keys are never accepted as flag values', {
+    hint: 'e.g. `printenv MY_KEY | appraisal auth login --with-key --base-url URL`',
+  });
+}
+
+function describeKey(prefix: string, record: KeyRecord | undefined): string {
+  if (!record) return `key ${prefix}`;
+  const details = [record.name, Array.isArray(record.scopes) ? record.scopes.join(' ') : undefined].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
+  return `key ${prefix}${details.length ? ` (${details.join(', ')})` : ''}`;
+}
+
+export async function runLogin(ctx: Context, options: LoginOptions, deps: Partial<LoginDeps> = {}): Promise<void> {
+  const config = await ctx.config();
+  const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
+  const existing = config.getProfile(profileName);
+
+  const rawBaseUrl = ctx.globals.baseUrl ?? existing?.baseUrl;
+  if (rawBaseUrl === undefined) {
+    throw new UsageError(`profile "${profileName}" has no base URL yet`, {
+      hint: `pass --base-url URL (or set APPRAISAL_BASE_URL), e.g. \`appraisal auth login --profile ${profileName} --base-url https://api.example.com\``,
+    });
+  }
+  const baseUrl = normalizeBaseUrl(rawBaseUrl);
+  const origin = originOf(baseUrl);
+  const sameOrigin = existing !== undefined && originOf(existing.baseUrl) === origin;
+
+  let environment: Environment;
+  if (options.environment !== undefined) environment = options.environment;
+  else if (sameOrigin) environment = existing.environment;
+  else {
+    environment = defaultEnvironmentFor(baseUrl);
+    const other = environment === 'local' ? 'development' : 'staging';
+    ctx.io.notice(`environment: ${environment} (pass --environment ${other} to change)`);
+  }
+  const caFlag = ctx.globals.caFile;
+  const caFile = caFlag !== undefined ? resolve(ctx.cwd, caFlag) : sameOrigin ? existing.caFile : undefined;
+
+  const secret = await readCandidateKey(ctx, options);
+  ctx.io.redactor.register(secret);
+  const prefix = keyPrefix(secret);
+
+  let record: KeyRecord | undefined;
+  try {
+    record = await verifyKey(ctx, { baseUrl, secret, profileName, caFile });
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      const said = error.serviceMessage ? `: ${error.serviceMessage}` : '';
+      const id = error.requestId ? `, request id ${error.requestId}` : '';
+      throw new AuthenticationError(`the service refused key ${prefix}… (${error.status}${said}${id}); nothing was stored`, {
+        status: error.status,
+        method: error.method,
+        path: error.path,
+        requestId: error.requestId,
+        serviceCode: error.serviceCode,
+        serviceMessage: error.serviceMessage,
+        hint: 'check that the key is complete, not revoked or expired, and meant for this base URL',
+        cause: error,
+      });
+    }
+    throw error;
+  }
+
+  let store: SecretStore | undefined;
+  const keychain = () => (store ??= (deps.keychain ?? (() => osKeychain(ctx.env)))());
+  const stored = await storeProfileKey(
+    config,
+    keychain,
+    { profileName, baseUrl, environment, caFile, secret, insecure: options.insecureStorage === true },
+    (message) => ctx.io.warn(message),
+  );
+
+  const where = stored.storage === 'keychain' ? 'the OS keychain' : 'a 0600 file (--insecure-storage)';
+  ctx.io.writeErr(`Logged in to ${displayOrigin(baseUrl)} as profile ${profileName} with ${describeKey(prefix, record)}; stored in ${where}`);
+  if (!stored.madeActive && config.activeProfileName() !== profileName) {
+    ctx.io.notice(`note: the active profile is ${config.activeProfileName()}; run \`appraisal profiles use ${profileName}\` to switch`);
+  }
+}
+
+export default function loginCommand(factory: Factory): Command {
+  const command = new Command('login')
+    .description('check an API key against the service and store it for a profile (OS keychain)')
+    .option('--with-key', 'read the key from stdin')
+    .addOption(new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(ENVIRONMENTS))
+    .option('--insecure-storage', 'keep the key in a 0600 file in the config dir instead of the OS keychain');
+  examples(command, [
+    'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
+    'printenv STAGING_KEY | appraisal auth login --profile staging --with-key',
+    'appraisal auth login --api-key-file ~/.secrets/appraisal.key --base-url https://api.example.com',
+  ]);
+  command.addHelpText('after', '\nThe key is never accepted as a flag value. Without a terminal, pipe it with --with-key.\n');
+  return command.action(action<LoginOptions>(factory, (ctx, _args, options) => runLogin(ctx, options)));
+}

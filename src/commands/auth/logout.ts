@@ -1,0 +1,44 @@
+// `appraisal auth logout`: remove the profile's stored key (keychain entry or insecure file) and its
+// prefix from the profile. The profile keeps its base URL and environment.
+import { Command } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import { validateProfileName } from '../../core/config.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import { removeStoredKey } from '../../core/credentials/stored-key.js';
+
+export interface LogoutDeps {
+  keychain(): SecretStore;
+}
+
+export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): Promise<void> {
+  const config = await ctx.config();
+  const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
+  const profile = config.getProfile(profileName);
+  if (!profile) {
+    throw new UsageError(`no profile "${profileName}"`, { hint: '`appraisal profiles list` shows the profiles' });
+  }
+  const removed = await removeStoredKey(config, deps.keychain ?? (() => osKeychain(ctx.env)), profile);
+  if (!removed) {
+    ctx.io.notice(`profile ${profileName} has no stored key; nothing to remove`);
+  } else {
+    config.saveProfile({ ...profile, keyPrefix: undefined, keyStorage: undefined, keyOrigin: undefined });
+    const key = profile.keyPrefix ? `key ${profile.keyPrefix}…` : 'the key';
+    ctx.io.writeErr(
+      removed.removed
+        ? `Logged out of profile ${profileName}: removed ${key} from ${removed.where}`
+        : `Logged out of profile ${profileName}: ${key} was already gone from ${removed.where}`,
+    );
+    ctx.io.notice(`note: the key itself still works until it is revoked (appraisal keys revoke ${profile.keyPrefix ?? 'ID'})`);
+  }
+  if (ctx.env.APPRAISAL_API_KEY || ctx.env.APPRAISAL_TOKEN) {
+    ctx.io.notice(`note: ${ctx.env.APPRAISAL_API_KEY ? 'APPRAISAL_API_KEY' : 'APPRAISAL_TOKEN'} is still set here and is still used`);
+  }
+}
+
+export default function logoutCommand(factory: Factory): Command {
+  const command = new Command('logout').description("remove the profile's stored key (keychain entry or insecure file)");
+  examples(command, ['appraisal auth logout', 'appraisal auth logout --profile staging']);
+  return command.action(action(factory, (ctx) => runLogout(ctx)));
+}

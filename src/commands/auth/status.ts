@@ -1,0 +1,44 @@
+// `appraisal auth status`: which profile, base URL, environment and credential a command would use,
+// and what the service says about the key (name, scopes, expiry). Exit 4 when the key does not work.
+import { Command } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { expiryWarning } from '../../core/credentials/expiry.js';
+import { currentKey } from '../../core/credentials/verify.js';
+import { requireCredential } from '../../core/session.js';
+import { writeRecord, type View } from '../../output/index.js';
+
+export const STATUS_VIEW: View = {
+  label: 'auth status',
+  columns: ['profile', 'baseUrl', 'environment', 'source', 'keyPrefix', 'keyName', 'scopes', 'expiresAt'],
+};
+
+export async function runStatus(ctx: Context): Promise<void> {
+  const session = await ctx.session();
+  const credential = requireCredential(session);
+  const client = await ctx.api();
+  const record = await currentKey(client);
+  const warning = expiryWarning({ prefix: credential.prefix, expiresAt: record?.expiresAt }, ctx.now());
+  if (warning) ctx.io.warn(warning);
+  await writeRecord(
+    ctx,
+    {
+      profile: session.profileName,
+      baseUrl: session.baseUrl,
+      environment: session.environment,
+      source: credential.source,
+      keyPrefix: credential.prefix,
+      keyId: record?.id ?? null,
+      keyName: record?.name ?? null,
+      scopes: record?.scopes ?? null,
+      expiresAt: record?.expiresAt ?? null,
+    },
+    STATUS_VIEW,
+  );
+}
+
+export default function statusCommand(factory: Factory): Command {
+  const command = new Command('status').description('show the profile, base URL, environment, key source, key prefix, scopes and expiry');
+  examples(command, ['appraisal auth status', 'appraisal auth status --profile staging -o json']);
+  return command.action(action(factory, (ctx) => runStatus(ctx)));
+}

@@ -1,0 +1,42 @@
+// `appraisal profiles remove NAME`: delete the profile and its stored key. Destructive: confirmed on a
+// terminal, --yes otherwise, with the production banner for a production profile.
+import { Command } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import { validateProfileName } from '../../core/config.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import { removeStoredKey } from '../../core/credentials/stored-key.js';
+import { confirmDestructive } from '../../core/guards.js';
+
+export interface RemoveDeps {
+  keychain(): SecretStore;
+}
+
+export async function runRemove(ctx: Context, name: string, deps: Partial<RemoveDeps> = {}): Promise<void> {
+  const config = await ctx.config();
+  const profile = config.getProfile(validateProfileName(name));
+  if (!profile) throw new UsageError(`no profile "${name}"`, { hint: '`appraisal profiles list` shows the profiles' });
+  const key = profile.keyPrefix ? ` and its stored key ${profile.keyPrefix}…` : '';
+  await confirmDestructive(ctx, `remove profile ${profile.name}${key}`, {
+    profileName: profile.name,
+    environment: profile.environment,
+    baseUrl: profile.baseUrl,
+    keyPrefix: profile.keyPrefix,
+  });
+  // The key first: if the keychain cannot be used, the profile stays, so nothing is orphaned.
+  const removed = await removeStoredKey(config, deps.keychain ?? (() => osKeychain(ctx.env)), profile);
+  const wasActive = config.activeProfileName() === profile.name;
+  config.removeProfile(profile.name);
+  ctx.io.writeErr(`Removed profile ${profile.name}${removed?.removed ? `${key} (from ${removed.where})` : ''}`);
+  if (wasActive) ctx.io.notice('note: no profile is active now; pick one with `appraisal profiles use NAME`');
+}
+
+export default function removeCommand(factory: Factory): Command {
+  const command = new Command('remove')
+    .alias('rm')
+    .argument('<name>', 'profile name')
+    .description('remove a profile and delete its stored key');
+  examples(command, ['appraisal profiles remove old-staging', 'appraisal profiles remove old-staging --yes']);
+  return command.action(action(factory, (ctx, [name]) => runRemove(ctx, name!)));
+}

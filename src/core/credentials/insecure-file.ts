@@ -1,0 +1,75 @@
+// `--insecure-storage`: the key in a plain file only its owner can read (0600, in a 0700 directory
+// under the config dir). For machines without a usable keychain; every use prints a warning.
+import { chmodSync, openSync, closeSync, writeSync, renameSync, rmSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ensurePrivateDir, validateProfileName } from '../config.js';
+import { LocalEnvironmentError } from '../errors.js';
+
+export function credentialsDir(configDir: string): string {
+  return join(configDir, 'credentials');
+}
+
+export function insecureKeyPath(configDir: string, profileName: string): string {
+  return join(credentialsDir(configDir), `${validateProfileName(profileName)}.key`);
+}
+
+/** Printed (as a warning) every time such a key is stored or used. */
+export function insecureStorageWarning(profileName: string, path: string): string {
+  return `profile ${profileName}: the key is stored in plain text in ${path} (--insecure-storage); prefer the OS keychain, or APPRAISAL_API_KEY for automation`;
+}
+
+/** The stored key, or undefined when there is no file. Refuses a file others can read. */
+export function readInsecureKey(configDir: string, profileName: string): string | undefined {
+  const path = insecureKeyPath(configDir, profileName);
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new LocalEnvironmentError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new LocalEnvironmentError(`${path} can be read by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it`, {
+      hint: `run \`chmod 600 ${path}\`, or log in again`,
+    });
+  }
+  const secret = readFileSync(path, 'utf8').trim();
+  return secret === '' ? undefined : secret;
+}
+
+/** Write atomically: a temp file created 0600, then renamed over the old one. */
+export function writeInsecureKey(configDir: string, profileName: string, secret: string): string {
+  const path = insecureKeyPath(configDir, profileName);
+  const dir = credentialsDir(configDir);
+  ensurePrivateDir(configDir);
+  ensurePrivateDir(dir);
+  const temp = join(dir, `.${profileName}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, `${secret}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    // The mode given to open() is reduced by the umask but never widened; chmod makes it exact.
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new LocalEnvironmentError(`cannot write ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  return path;
+}
+
+/** True when a file was removed. */
+export function deleteInsecureKey(configDir: string, profileName: string): boolean {
+  const path = insecureKeyPath(configDir, profileName);
+  try {
+    statSync(path);
+  } catch {
+    return false;
+  }
+  rmSync(path, { force: true });
+  return true;
+}

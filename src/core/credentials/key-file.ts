@@ -1,0 +1,57 @@
+// Reading a key the user hands over explicitly: `--api-key-file PATH`, `--api-key-file -` (stdin)
+// and `auth login --with-key` (stdin). Keys are never taken as flag values.
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+
+/** Far more than any key; stops `--api-key-file /dev/zero` or a huge file from being read whole. */
+const MAX_KEY_BYTES = 16 * 1024;
+
+/** Trim surrounding whitespace and check that what remains can be a single key. */
+export function cleanKey(raw: string, source: string): string {
+  const key = raw.trim();
+  if (key === '') throw new UsageError(`${source} is empty: expected an API key`);
+  if (/\s/.test(key)) {
+    throw new UsageError(`${source} must contain only the API key (found whitespace or several lines)`);
+  }
+  return key;
+}
+
+export async function readStream(stream: Readable, source: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_KEY_BYTES) throw new UsageError(`${source} is too large to be an API key`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface KeySourceIO {
+  stdin: Readable;
+  cwd: string;
+}
+
+/** `--api-key-file PATH|-`: the key from a file, or from stdin for `-`. */
+export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promise<string> {
+  if (pathOrDash === '-') return cleanKey(await readStream(io.stdin, 'stdin (--api-key-file -)'), 'stdin (--api-key-file -)');
+  const path = resolve(io.cwd, pathOrDash);
+  let text: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_KEY_BYTES) throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key`);
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --api-key-file ${pathOrDash}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return cleanKey(text, `--api-key-file ${pathOrDash}`);
+}

@@ -1,0 +1,117 @@
+// Storing and removing a profile's key: login, logout, profiles remove, and (for the keys commands)
+// `keys create --store-as` and `keys rotate`. The key goes to the OS keychain, or with
+// --insecure-storage to a 0600 file; the profile records only its prefix, storage and origin.
+import type { ConfigStore, Environment, KeyStorage, Profile } from '../config.js';
+import { keyPrefix } from '../redact.js';
+import { deleteInsecureKey, insecureKeyPath, insecureStorageWarning, writeInsecureKey } from './insecure-file.js';
+import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
+import { originOf } from './origin.js';
+import { keychainProblem, storedKeyOrigin } from './resolve.js';
+
+export interface RemovedKey {
+  /** Something was actually deleted (false: the entry was already gone). */
+  removed: boolean;
+  /** Where it was, for messages. */
+  where: string;
+}
+
+/** Delete the key the profile says it has; undefined when the profile has none stored. */
+export async function removeStoredKey(
+  config: ConfigStore,
+  keychain: () => SecretStore,
+  profile: Profile,
+): Promise<RemovedKey | undefined> {
+  if (profile.keyStorage === 'insecure-file') {
+    const path = insecureKeyPath(config.dir, profile.name);
+    return { removed: deleteInsecureKey(config.dir, profile.name), where: path };
+  }
+  if (profile.keyStorage === 'keychain') {
+    const account = keychainAccount(profile.name, storedKeyOrigin(profile));
+    try {
+      const removed = await keychain().delete(account);
+      return { removed, where: `the OS keychain (${account})` };
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) {
+        throw keychainProblem(error, `remove the key of profile "${profile.name}" from the OS keychain`, profile.name);
+      }
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+export interface StoreKeyRequest {
+  profileName: string;
+  /** Normalized base URL; the key is bound to its origin. */
+  baseUrl: string;
+  environment: Environment;
+  caFile: string | undefined;
+  /** A key already checked against the service. */
+  secret: string;
+  /** --insecure-storage: a 0600 file instead of the keychain. */
+  insecure: boolean;
+}
+
+export interface StoredKey {
+  profile: Profile;
+  storage: KeyStorage;
+  /** This was the first profile, so it became the active one. */
+  madeActive: boolean;
+}
+
+/**
+ * Store a verified key for a profile and save the profile (created or updated). A key stored before
+ * under another origin or in the other place is removed (a failure there is only warned about).
+ * Keychain trouble is exit 2 with the two ways forward; nothing is saved then.
+ */
+export async function storeProfileKey(
+  config: ConfigStore,
+  keychain: () => SecretStore,
+  request: StoreKeyRequest,
+  warn: (message: string) => void,
+): Promise<StoredKey> {
+  const { profileName, secret } = request;
+  const origin = originOf(request.baseUrl);
+  const existing = config.getProfile(profileName);
+
+  let storage: KeyStorage;
+  if (request.insecure) {
+    const path = writeInsecureKey(config.dir, profileName, secret);
+    warn(insecureStorageWarning(profileName, path));
+    storage = 'insecure-file';
+  } else {
+    try {
+      await keychain().set(keychainAccount(profileName, origin), secret);
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) {
+        throw keychainProblem(error, 'store the key in the OS keychain; nothing was stored', profileName);
+      }
+      throw error;
+    }
+    storage = 'keychain';
+  }
+
+  if (existing?.keyStorage !== undefined) {
+    // The insecure file's path does not depend on the origin: it was just overwritten.
+    const stale = existing.keyStorage !== storage || (storage === 'keychain' && storedKeyOrigin(existing) !== origin);
+    if (stale) {
+      await removeStoredKey(config, keychain, existing).catch((error: unknown) => {
+        warn(`could not remove the previous key of profile ${profileName}: ${(error as Error).message}`);
+      });
+    }
+  }
+
+  const madeActive = config.listProfiles().length === 0;
+  const profile: Profile = {
+    name: profileName,
+    baseUrl: request.baseUrl,
+    environment: request.environment,
+    caFile: request.caFile,
+    keyPrefix: keyPrefix(secret),
+    keyStorage: storage,
+    keyOrigin: origin,
+  };
+  config.saveProfile(profile);
+  if (madeActive) config.setActiveProfile(profileName);
+  return { profile, storage, madeActive };
+}

@@ -1,0 +1,67 @@
+// Checks a candidate key against the service before it is stored: `GET /api/keys/current`, or, where
+// a deployment lacks that route, a one-record read. Builds its own client because the context's
+// client carries the session's credential, not the candidate.
+import type { ApiClient, ApiRecord, CredentialSource } from '../api-client.js';
+import type { Context } from '../context.js';
+import { NotFoundError, PermissionError } from '../errors.js';
+import { keyPrefix } from '../redact.js';
+
+export interface KeyRecord extends ApiRecord {
+  name?: string;
+  prefix?: string;
+  scopes?: string[];
+  expiresAt?: string | null;
+}
+
+export interface VerifyTarget {
+  baseUrl: string;
+  secret: string;
+  profileName: string;
+  caFile: string | undefined;
+  source?: CredentialSource;
+}
+
+export async function clientFor(ctx: Context, target: VerifyTarget): Promise<ApiClient> {
+  ctx.io.redactor.register(target.secret);
+  const { createApiClient } = await import('../http/client.js');
+  return createApiClient({
+    baseUrl: target.baseUrl,
+    credential: { secret: target.secret, prefix: keyPrefix(target.secret), source: target.source ?? 'keychain', kind: 'api-key' },
+    profileName: target.profileName,
+    caFile: target.caFile,
+    timeoutMs: ctx.globals.timeoutMs,
+    retries: ctx.globals.retries,
+    userAgent: `appraisal-cli/${ctx.version}`,
+    io: ctx.io,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
+}
+
+/**
+ * The calling key's own record, or undefined when the service has no introspection route but the key
+ * works. Throws the client's AuthenticationError (exit 4) for a key the service refuses.
+ */
+export async function currentKey(client: ApiClient): Promise<KeyRecord | undefined> {
+  try {
+    return await client.get<KeyRecord>('/api/keys/current');
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  try {
+    await client.request({ method: 'GET', path: '/api/properties', query: { limit: 1 } });
+  } catch (error) {
+    // Authenticated but not allowed to read properties: the key itself is valid.
+    if (!(error instanceof PermissionError)) throw error;
+  }
+  return undefined;
+}
+
+export async function verifyKey(ctx: Context, target: VerifyTarget): Promise<KeyRecord | undefined> {
+  const client = await clientFor(ctx, target);
+  try {
+    return await currentKey(client);
+  } finally {
+    await client.close();
+  }
+}

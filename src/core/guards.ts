@@ -1,0 +1,53 @@
+// Guards for actions that cannot be undone: a production banner on stderr, then confirmation on a
+// terminal, or --yes without one. An environment that is not one of the known non-production ones
+// counts as production.
+import type { Context } from './context.js';
+import { UsageError } from './errors.js';
+
+const NON_PRODUCTION: readonly string[] = ['staging', 'development', 'local'];
+
+/** Production, or anything we cannot tell apart from it. */
+export function isProductionLike(environment: string | undefined): boolean {
+  return environment === undefined || !NON_PRODUCTION.includes(environment);
+}
+
+export interface GuardTarget {
+  profileName: string;
+  environment: string | undefined;
+  baseUrl?: string | undefined;
+  keyPrefix?: string | undefined;
+}
+
+export function productionBanner(target: GuardTarget): string {
+  const where = target.baseUrl ? ` at ${target.baseUrl}` : '';
+  const key = target.keyPrefix ? `, key ${target.keyPrefix}…` : '';
+  const environment = target.environment === 'production' ? 'PRODUCTION' : `PRODUCTION (environment "${target.environment ?? 'unset'}" is treated as production)`;
+  return `!! ${environment}: profile ${target.profileName}${where}${key}`;
+}
+
+async function sessionTarget(ctx: Context): Promise<GuardTarget> {
+  const session = await ctx.session();
+  return {
+    profileName: session.profileName,
+    environment: session.environment,
+    baseUrl: session.baseUrl,
+    keyPrefix: session.credential?.prefix,
+  };
+}
+
+/**
+ * Ask before a destructive action. `action` says what will happen ("delete property 1234").
+ * The target defaults to the session (profile, environment, key prefix); commands acting on
+ * something else (e.g. `profiles remove NAME`) pass it.
+ */
+export async function confirmDestructive(ctx: Context, action: string, target?: GuardTarget): Promise<void> {
+  const subject = target ?? (await sessionTarget(ctx));
+  // Not quiet-able: it is there to be seen.
+  if (isProductionLike(subject.environment)) ctx.io.writeErr(productionBanner(subject));
+  if (ctx.globals.yes) return;
+  if (!ctx.io.canPrompt) {
+    throw new UsageError(`${action}: confirmation needed; pass --yes to confirm without a prompt`);
+  }
+  const confirmed = await ctx.io.confirm(`${action}?`);
+  if (!confirmed) throw new UsageError('cancelled; nothing was changed');
+}
