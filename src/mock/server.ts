@@ -1,6 +1,6 @@
 // startMockServer(): the stateful mock of the appraisal API over HTTPS (certificate generated at
 // start) or plain HTTP. It owns a temp dir (CA file, uploads) that close() removes.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -101,7 +101,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const certificate = await generateCertificate([resolved.host]);
       caPem = certificate.caPem;
       caFile = join(tempDir, 'ca.pem');
-      writeFileSync(caFile, caPem, { mode: 0o644 });
+      writeFileSync(caFile, caPem);
+      // Public material: readable by anyone, whatever the umask.
+      chmodSync(caFile, 0o644);
       server = createHttpsServer({ key: certificate.keyPem, cert: certificate.certPem }, onRequest);
     }
     server.keepAliveTimeout = 5_000;
