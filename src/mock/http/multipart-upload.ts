@@ -42,7 +42,7 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 50, fieldSize: 64 * 1024, parts: 100 } });
+    parser = busboy({ headers: req.headers, limits: { files: 10, fileSize: maxBytes, fields: 50, fieldSize: 64 * 1024, parts: 100 } });
   } catch (error) {
     return Promise.reject(new MockHttpError(400, 'BAD_REQUEST', `malformed multipart request: ${(error as Error).message}`));
   }
