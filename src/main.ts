@@ -105,7 +105,7 @@ export async function main(deps: ProcessDeps): Promise<number> {
       return 0;
     }
     await program.parseAsync(argv, { from: 'user' });
-    if (deps.signal.aborted) throw new InterruptedError();
+    if (deps.signal.aborted && !handle?.interruptIsNormalEnd) throw new InterruptedError();
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -53,4 +53,6 @@ export interface Context {
   session(): Promise<Session>;
   /** An API client for the session, created on first use and reused. */
   api(): Promise<ApiClient>;
+  /** For commands that run until Ctrl-C (the mock): an interrupt is their normal end, exit 0. */
+  runUntilInterrupted(): void;
 }

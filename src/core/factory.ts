@@ -24,6 +24,8 @@ export interface ProcessDeps {
 
 export interface ContextHandle {
   context: Context;
+  /** True when the command declared that Ctrl-C is how it normally ends. */
+  readonly interruptIsNormalEnd: boolean;
   /** Close what the context opened (HTTP connections). */
   dispose(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
   let config: Promise<ConfigStore> | undefined;
   let session: Promise<Session> | undefined;
   let api: Promise<ApiClient> | undefined;
+  let interruptIsNormalEnd = false;
 
   const context: Context = {
     io,
@@ -53,6 +56,9 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
     version: deps.version,
     cwd: deps.cwd,
     now: deps.now ?? (() => new Date()),
+    runUntilInterrupted: () => {
+      interruptIsNormalEnd = true;
+    },
     config: () => (config ??= import('./config.js').then((m) => m.loadConfig(deps.env))),
     session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),
     api: () =>
@@ -77,6 +83,9 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
 
   return {
     context,
+    get interruptIsNormalEnd() {
+      return interruptIsNormalEnd;
+    },
     async dispose() {
       if (api) await (await api.catch(() => undefined))?.close();
     },

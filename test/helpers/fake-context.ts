@@ -108,6 +108,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     config: options.config ? () => Promise.resolve(options.config!) : unavailable('config'),
     session: options.session ? () => Promise.resolve(options.session!) : unavailable('session'),
     api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
+    runUntilInterrupted: () => {},
   };
   return {
     ctx,

@@ -69,6 +69,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     ctx.io.notice(
       `appraisal mock: ${server.baseUrl} (${options.records} records per family, seed ${options.seed}${options.latencyMs ? `, latency ${options.latencyMs} ms` : ''}${options.rateLimit ? `, ${options.rateLimit} requests/s per key` : ''}); admin key ${server.adminKey.slice(0, 12)}…; Ctrl-C to stop`,
     );
+    ctx.runUntilInterrupted();
     await untilAborted(ctx.signal);
   } finally {
     await server.close();
