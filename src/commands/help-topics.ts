@@ -15,6 +15,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_NO_INPUT', '1: never prompt (same as --no-input)'],
   ['APPRAISAL_CONFIG_DIR', 'where profiles are kept (default: the XDG config dir)'],
   ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
+  ['APPRAISAL_MOCK_ADMIN_KEY', '`appraisal mock` only: the admin key it accepts (same as --admin-key)'],
   ['NO_COLOR', 'disable colour'],
   ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request'],
 ];
