@@ -13,6 +13,7 @@ import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from
 import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
 import { keyPrefix } from '../../core/redact.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
+import { rememberKeyExpiry } from '../../core/keys/expiry-notice.js';
 
 export interface LoginOptions {
   withKey?: boolean;
@@ -37,8 +38,11 @@ async function readCandidateKey(ctx: Context, options: LoginOptions): Promise<st
     return cleanKey(await readStream(ctx.io.stdin, 'stdin (--with-key)'), 'stdin (--with-key)');
   }
   if (ctx.io.canPrompt) return cleanKey(await ctx.io.promptSecret('Paste the API key (input is hidden): '), 'the key');
+  const variable = ctx.env.APPRAISAL_API_KEY ? 'APPRAISAL_API_KEY' : 'MY_KEY';
   throw new UsageError('no key given: pipe it with --with-key or use --api-key-file; keys are never accepted as flag values', {
-    hint: 'e.g. `printenv MY_KEY | appraisal auth login --with-key --base-url URL`',
+    hint: `e.g. \`printenv ${variable} | appraisal auth login --with-key --base-url URL\`${
+      variable === 'APPRAISAL_API_KEY' ? ' (APPRAISAL_API_KEY itself is used as it is, without logging in)' : ''
+    }`,
   });
 }
 
@@ -109,6 +113,9 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
     { profileName, baseUrl, environment, caFile, secret, insecure: options.insecureStorage === true },
     (message) => ctx.io.warn(message),
   );
+
+  // What the service said about the key's expiry, for the once-a-day notice of every command.
+  if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt });
 
   const where = stored.storage === 'keychain' ? 'the OS keychain' : 'a 0600 file (--insecure-storage)';
   ctx.io.writeErr(`Logged in to ${displayOrigin(baseUrl)} as profile ${profileName} with ${describeKey(prefix, record)}; stored in ${where}`);

@@ -126,6 +126,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     api: async (): Promise<ApiClient> => {
       throw new Error('no API client in this unit test');
     },
+    runUntilInterrupted: () => {},
   };
   return { ctx, configDir, stdout: readOut, stderr: readErr };
 }
