@@ -8,7 +8,9 @@ chmod 700 "$XDG_RUNTIME_DIR"
 eval "$(printf 'appraisal-test' | gnome-keyring-daemon --unlock --components=secrets)"
 export GNOME_KEYRING_CONTROL SSH_AUTH_SOCK 2>/dev/null || true
 export APPRAISAL_TEST_KEYRING=1
-"$@"
-status=$?
-kill "${GNOME_KEYRING_PID:-0}" 2>/dev/null || true
+status=0
+"$@" || status=$?
+# gnome-keyring 42 prints no GNOME_KEYRING_PID with --unlock (and `kill 0` would kill our own
+# process group); the daemon ends with the private bus anyway.
+if [ -n "${GNOME_KEYRING_PID:-}" ]; then kill "$GNOME_KEYRING_PID" 2>/dev/null || true; fi
 exit $status
