@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '../shared/resource.js';
+import { UPDATED_SINCE, type ResourceSpec } from '../shared/resource.js';
 
 export const ASSIGNMENTS: ResourceSpec = {
   singular: 'assignment',
@@ -12,7 +12,7 @@ export const ASSIGNMENTS: ResourceSpec = {
     { flags: '--status <status>', description: 'only assignments in this status (see `appraisal ref enums`)', param: 'status' },
     { flags: '--client <id>', description: 'only assignments of this client', param: 'clientId', kind: 'uuid' },
     { flags: '--property <id>', description: 'only assignments linked to this property', param: 'propertyId', kind: 'uuid' },
-    { flags: '--updated-since <timestamp>', description: 'only records updated at or after this ISO 8601 time', param: 'updatedSince', kind: 'timestamp' },
+    UPDATED_SINCE,
   ],
 };
 

@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '../shared/resource.js';
+import { UPDATED_SINCE, type ResourceSpec } from '../shared/resource.js';
 import { CLIENTS } from '../clients/resource.js';
 
 /** One contact lives at /api/contacts/{id}; a client's contacts are listed and created under it. */
@@ -9,5 +9,6 @@ export const CONTACTS: ResourceSpec = {
     label: 'contacts',
     columns: ['id', 'firstName', 'lastName', 'title', 'email', 'phone'],
   },
+  filters: [UPDATED_SINCE],
   parent: { option: 'client', singular: CLIENTS.singular, noun: 'clients', path: CLIENTS.path, segment: 'contacts' },
 };

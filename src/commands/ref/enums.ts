@@ -1,5 +1,5 @@
 // `ref enums`: the service's lists of allowed values. json prints the service's object as it is;
-// the other formats show one row per enum, so a person can read it and a script can grep it.
+// table, csv and ndjson show one row per enum with its values.
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
@@ -25,7 +25,7 @@ function valueText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** One row per enum; `values` joined with ", " for table and csv, kept as the array for ndjson. */
+/** One row per enum; `values` joined with ", " (table, csv) or kept as the array (ndjson). */
 export function enumRows(data: Record<string, unknown>, joined: boolean): EnumRow[] {
   return Object.entries(data).map(([name, values]) => ({
     name,
@@ -45,8 +45,13 @@ export async function runEnums(ctx: Context): Promise<void> {
     await writeRecord(ctx, enums, ENUMS_VIEW);
     return;
   }
+  if (format === 'table') {
+    // A key/value table wraps long lists to the terminal; a list table would cut them at one cell's width.
+    await writeRecord(ctx, Object.fromEntries(enumRows(enums, true).map((row) => [row.name, row.values])), ENUMS_VIEW);
+    return;
+  }
   async function* rows() {
-    yield* enumRows(enums, format !== 'ndjson');
+    yield* enumRows(enums, format === 'csv');
   }
   await writeRecords(ctx, rows(), ENUMS_VIEW);
 }

@@ -42,7 +42,7 @@ export function listVerb(factory: Factory, spec: ResourceSpec, usage: string[]):
   const parent = parentFlag(spec);
   if (parent) command.option(parent, `the ${spec.parent?.singular} whose ${spec.view.label} to list (required)`);
   for (const filter of spec.filters ?? []) command.option(filter.flags, filter.description);
-  calls(command, { method: 'GET', path: collectionTemplate(spec) });
+  calls(command, { method: 'GET', path: collectionTemplate(spec), query: (spec.filters ?? []).map((filter) => filter.param) });
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {

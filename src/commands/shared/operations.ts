@@ -7,6 +7,8 @@ export interface Operation {
   method: HttpMethod;
   /** Path template with `{name}` placeholders, e.g. `/api/files/{id}/content`. */
   path: string;
+  /** Query parameters it may send (list filters). */
+  query?: readonly string[];
 }
 
 const declared = new WeakMap<Command, readonly Operation[]>();

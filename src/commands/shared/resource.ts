@@ -15,6 +15,14 @@ export interface ListFilter {
   kind?: 'text' | 'uuid' | 'timestamp';
 }
 
+/** `--updated-since`, for every collection that publishes `updatedSince`. */
+export const UPDATED_SINCE: ListFilter = {
+  flags: '--updated-since <timestamp>',
+  description: 'only records updated at or after this ISO 8601 time',
+  param: 'updatedSince',
+  kind: 'timestamp',
+};
+
 /** A family whose collection lives under one parent record (contacts of a client). */
 export interface ParentSpec {
   /** The flag naming the parent: `client` → `--client <id>`. */

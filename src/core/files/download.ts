@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import type { DownloadResponse } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../errors.js';
 import { contentMismatch, type Content, type ExpectedContent } from './content.js';
+import { trackTempFile, untrackTempFile } from './temp-files.js';
 
 export type ByteBody = DownloadResponse['body'];
 
@@ -82,6 +83,7 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
     body.destroy();
     throw localFailure(target.shown, error);
   }
+  trackTempFile(temp);
   let renamed = false;
   try {
     const content = await receive(
@@ -106,6 +108,7 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
       await handle.close().catch(() => undefined);
       await rm(temp, { force: true });
     }
+    untrackTempFile(temp);
   }
 }
 

@@ -17,7 +17,7 @@ export interface FakeApiHandlers {
   get?: (path: string) => unknown;
   send?: (method: HttpMethod, path: string, body: unknown) => unknown;
   paginate?: (path: string) => Array<Record<string, unknown>>;
-  upload?: (options: UploadOptions) => UploadResult;
+  upload?: (options: UploadOptions) => UploadResult | Promise<UploadResult>;
   download?: (path: string) => DownloadResponse;
 }
 

@@ -43,6 +43,23 @@ describe('files upload', () => {
     expect(JSON.parse(fake.stdout())).toEqual({ id: FILE_ID, name: 'report.pdf', size: 9, sha256: SHA });
   });
 
+  it('shows byte progress when stderr is a terminal', async () => {
+    const fake = apiContext(
+      {
+        upload: async (options) => {
+          options.onProgress?.(4, 9);
+          // Long enough for the spinner (loaded on first use) to draw.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          options.onProgress?.(9, 9);
+          return { record: { id: FILE_ID }, sha256: SHA, size: 9 };
+        },
+      },
+      { cwd: dir, stderrIsTTY: true },
+    );
+    await runUpload(fake.ctx, 'report.pdf', {});
+    expect(fake.stderr()).toContain('Uploading 4 B / 9 B (44%)');
+  });
+
   it('takes --name and --content-type, and falls back to octet-stream', async () => {
     const named = uploadAnswering({});
     await runUpload(named.ctx, 'blob', { name: 'Front elevation.jpg' });

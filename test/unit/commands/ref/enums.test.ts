@@ -31,6 +31,13 @@ describe('ref enums', () => {
     expect(ndjson.stdout().split('\n')[0]).toBe('{"name":"propertyTypes","values":["office","retail"]}');
   });
 
+  it('prints a wrapped key/value table with every value', async () => {
+    const table = apiContext({ get: () => ({ ...ENUMS, clientTypes: Array.from({ length: 12 }, (_, i) => `client_type_${i}`) }) }, { globals: { output: 'table' } });
+    await runEnums(table.ctx);
+    expect(table.stdout()).toMatch(/│ propertyTypes\s+│ office, retail\s+│/);
+    expect(table.stdout().replace(/[│\s]/g, '')).toContain(Array.from({ length: 12 }, (_, i) => `client_type_${i}`).join(','));
+  });
+
   it('refuses an answer that is not an object', async () => {
     const fake = apiContext({ get: () => ['office'] });
     await expect(runEnums(fake.ctx)).rejects.toBeInstanceOf(ContractError);

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { FORMATS, readList, readRecord } from '../helpers/output-formats.js';
+
+const COLUMNS = ['id', 'number', 'status', 'clientId', 'dueDate', 'fee.amount', 'fee.currency', 'reportType'];
+const PROPERTY_COLUMNS = ['id', 'name', 'propertyType', 'address.line1', 'address.city', 'address.region', 'address.postalCode', 'updatedAt'];
+
+interface Assignment {
+  id: string;
+  status: string;
+  clientId: string;
+  propertyIds: string[];
+}
+
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+let seeded: Assignment[];
+let clientId: string;
+let propertyIds: string[];
+const cli = (...args: string[]) => runCli(args, { env });
+
+async function json<T>(...args: string[]): Promise<T> {
+  const result = await cli(...args, '-o', 'json');
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+function createAssignment(format = 'json') {
+  return cli('assignments', 'create', '-o', format, '-f', `clientId=${clientId}`, '-f', 'reportType=appraisal_report', '-f', 'dueDate=2026-03-31', '-F', 'fee.amount=3500', '-f', 'fee.currency=USD');
+}
+
+async function linked(assignmentId: string): Promise<string[]> {
+  return (await json<Array<{ id: string }>>('assignments', 'properties', assignmentId)).map((p) => p.id);
+}
+
+beforeAll(async () => {
+  mock = await startMock({ records: 12 });
+  env = { ...isolatedEnv(), ...mock.env };
+  [seeded, propertyIds] = await Promise.all([
+    json<Assignment[]>('assignments', 'list'),
+    json<Array<{ id: string }>>('props', 'list').then((props) => props.map((p) => p.id)),
+  ]);
+  clientId = seeded[0]!.clientId;
+});
+afterAll(() => mock?.stop());
+
+describe('assignments', () => {
+  it.each(FORMATS)('list (%s) shows every assignment with the default columns', async (format) => {
+    const result = await cli('assignments', 'list', '-o', format);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const { columns, records } = readList(format, result.stdout);
+    if (columns) expect(columns).toEqual(COLUMNS);
+    expect(records.map((r) => r.id)).toEqual(seeded.map((a) => a.id));
+  });
+
+  it('filters by --status, --client and --property', async () => {
+    const status = seeded[0]!.status;
+    const byStatus = await json<Assignment[]>('assignments', 'list', '--status', status);
+    expect(byStatus.length).toBe(seeded.filter((a) => a.status === status).length);
+    expect(byStatus.every((a) => a.status === status)).toBe(true);
+    const byClient = await json<Assignment[]>('assignments', 'list', '--client', clientId);
+    expect(byClient.map((a) => a.id)).toEqual(seeded.filter((a) => a.clientId === clientId).map((a) => a.id));
+    const propertyId = seeded[0]!.propertyIds[0]!;
+    const byProperty = await json<Assignment[]>('assignments', 'list', '--property', propertyId);
+    expect(byProperty.map((a) => a.id)).toEqual(seeded.filter((a) => a.propertyIds.includes(propertyId)).map((a) => a.id));
+    const bad = await cli('assignments', 'list', '--property', 'nope');
+    expect(bad).toMatchObject({ code: 2, stderr: 'error: --property must be a UUID, got "nope"\n' });
+  });
+
+  it.each(FORMATS)('create, get, update (%s)', async (format) => {
+    const created = await createAssignment(format);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const record = readRecord(format, created.stdout);
+    expect(record).toMatchObject({ clientId, reportType: 'appraisal_report', dueDate: '2026-03-31', status: 'draft' });
+    const id = String(record.id);
+
+    const got = await cli('assignments', 'get', id, '-o', format);
+    expect(got.code).toBe(0);
+    expect(readRecord(format, got.stdout)).toMatchObject({ id, clientId });
+
+    const updated = await cli('assignments', 'update', id, '-o', format, '-f', 'status=accepted');
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    expect(readRecord(format, updated.stdout)).toMatchObject({ id, status: 'accepted' });
+  });
+
+  it.each(FORMATS)('delete (%s)', async (format) => {
+    const id = (JSON.parse((await createAssignment()).stdout) as { id: string }).id;
+    const result = await cli('assignments', 'delete', id, '--yes', '-o', format);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain(`Deleted assignment ${id}`);
+    expect((await cli('assignments', 'get', id)).code).toBe(6);
+  });
+
+  it('the service decides status changes: its 409 message reaches the user (exit 7)', async () => {
+    const id = (JSON.parse((await createAssignment()).stdout) as { id: string }).id;
+    expect((await cli('assignments', 'update', id, '-f', 'status=completed')).code).toBe(0);
+    const result = await cli('assignments', 'update', id, '-f', 'status=draft');
+    expect(result).toMatchObject({ code: 7, stdout: '' });
+    expect(result.stderr).toMatch(/is completed and cannot go back to draft/);
+  });
+
+  it.each(FORMATS)('properties ID (%s) lists the linked properties', async (format) => {
+    const assignment = seeded[0]!;
+    const result = await cli('assignments', 'properties', assignment.id, '-o', format);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const { columns, records } = readList(format, result.stdout);
+    if (columns) expect(columns).toEqual(PROPERTY_COLUMNS);
+    expect(records.map((r) => r.id)).toEqual(assignment.propertyIds);
+  });
+
+  it.each(FORMATS)('link and unlink a property (%s)', async (format) => {
+    const assignmentId = (JSON.parse((await createAssignment()).stdout) as { id: string }).id;
+    const propertyId = propertyIds[FORMATS.indexOf(format)]!;
+    const link = await cli('assignments', 'link', assignmentId, propertyId, '-o', format);
+    expect(link).toMatchObject({ code: 0, stdout: '', stderr: `Linked property ${propertyId} to assignment ${assignmentId}\n` });
+    expect(await linked(assignmentId)).toEqual([propertyId]);
+    const byProperty = await json<Assignment[]>('assignments', 'list', '--property', propertyId);
+    expect(byProperty.map((a) => a.id)).toContain(assignmentId);
+
+    const unlink = await cli('assignments', 'unlink', assignmentId, propertyId, '-o', format);
+    expect(unlink).toMatchObject({ code: 0, stdout: '', stderr: `Unlinked property ${propertyId} from assignment ${assignmentId}\n` });
+    expect(await linked(assignmentId)).toEqual([]);
+  });
+
+  it('linking an unknown property is a 404 (exit 6)', async () => {
+    const result = await cli('assignments', 'link', seeded[0]!.id, '00000000-0000-4000-8000-000000000000');
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+  });
+});

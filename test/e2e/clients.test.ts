@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { FORMATS, readList, readRecord } from '../helpers/output-formats.js';
+import { createKey } from './credentials-support.js';
+
+const COLUMNS = ['id', 'name', 'clientType', 'email', 'phone', 'address.city'];
+
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+const cli = (...args: string[]) => runCli(args, { env });
+
+async function createClient(name: string): Promise<string> {
+  const result = await cli('clients', 'create', '-o', 'json', '-f', `name=${name}`, '-f', 'clientType=lender');
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { id: string }).id;
+}
+
+beforeAll(async () => {
+  mock = await startMock({ records: 5 });
+  env = { ...isolatedEnv(), ...mock.env };
+});
+afterAll(() => mock?.stop());
+
+describe('clients', () => {
+  it.each(FORMATS)('list (%s) shows every client with the default columns', async (format) => {
+    const [json, result] = await Promise.all([cli('clients', 'list', '-o', 'json'), cli('clients', 'list', '-o', format)]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const ids = (JSON.parse(json.stdout) as Array<{ id: string }>).map((c) => c.id);
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    const { columns, records } = readList(format, result.stdout);
+    if (columns) expect(columns).toEqual(COLUMNS);
+    expect(records.map((r) => r.id)).toEqual(ids);
+  });
+
+  it('filters by --type and --q', async () => {
+    const all = JSON.parse((await cli('clients', 'list', '-o', 'json')).stdout) as Array<{ id: string; name: string; clientType: string }>;
+    const { clientType, name } = all[0]!;
+    const byType = JSON.parse((await cli('clients', 'list', '--type', clientType, '-o', 'json')).stdout) as typeof all;
+    expect(byType.map((c) => c.id)).toEqual(all.filter((c) => c.clientType === clientType).map((c) => c.id));
+    const byName = JSON.parse((await cli('clients', 'list', '--q', name, '-o', 'json')).stdout) as typeof all;
+    expect(byName.map((c) => c.id)).toContain(all[0]!.id);
+  });
+
+  it.each(FORMATS)('create, get, update (%s)', async (format) => {
+    const address = { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' };
+    const created = await cli('clients', 'create', '-o', format, '--data', JSON.stringify({ name: `Harbor Bank ${format}`, clientType: 'lender', address }));
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const record = readRecord(format, created.stdout);
+    expect(record).toMatchObject(format === 'json' || format === 'ndjson' ? { name: `Harbor Bank ${format}`, address: { city: 'Boston' } } : { name: `Harbor Bank ${format}`, 'address.city': 'Boston' });
+    const id = String(record.id);
+
+    const got = await cli('clients', 'get', id, '-o', format);
+    expect(got.code).toBe(0);
+    expect(readRecord(format, got.stdout)).toMatchObject({ id, name: `Harbor Bank ${format}` });
+
+    const updated = await cli('clients', 'update', id, '-o', format, '-f', 'phone=+1-617-555-0100');
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    expect(readRecord(format, updated.stdout)).toMatchObject({ id, phone: '+1-617-555-0100', name: `Harbor Bank ${format}` });
+  });
+
+  it.each(FORMATS)('delete (%s) prints nothing on stdout, then the client is gone', async (format) => {
+    const id = await createClient(`Doomed ${format}`);
+    const result = await cli('clients', 'delete', id, '--yes', '-o', format);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain(`Deleted client ${id}`);
+    const gone = await cli('clients', 'get', id);
+    expect(gone.code).toBe(6);
+  });
+
+  it('refuses bad input before any request', async () => {
+    const badId = await cli('clients', 'get', 'acme');
+    expect(badId).toMatchObject({ code: 2, stdout: '' });
+    expect(badId.stderr).toBe('error: client id must be a UUID, got "acme"\n');
+    const noBody = await cli('clients', 'create');
+    expect(noBody).toMatchObject({ code: 2, stdout: '' });
+    expect(noBody.stderr).toMatch(/^error: .*\nhint: .*--data/);
+  });
+
+  it('passes the service validation message through (exit 7)', async () => {
+    const result = await cli('clients', 'create', '-f', 'name=No Type');
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/clientType/);
+  });
+
+  it('a key scoped to properties:read cannot create a client (exit 5, names clients:write)', async () => {
+    const key = await createKey(mock, { name: 'props-only', scopes: ['properties:read'] });
+    const result = await runCli(['clients', 'create', '-f', 'name=Nope', '-f', 'clientType=lender'], { env: { ...env, APPRAISAL_API_KEY: key.secret } });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('clients:write');
+    expect(result.stderr).not.toContain(key.secret);
+  });
+});

@@ -1,0 +1,266 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { FORMATS, readList, readRecord } from '../helpers/output-formats.js';
+
+const COLUMNS = ['id', 'name', 'contentType', 'size', 'sha256', 'createdAt'];
+const BIG = 50 * 1024 * 1024;
+
+interface FileRecord {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  attachments: Array<{ targetType: string; targetId: string }>;
+}
+
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+let dir: string;
+let propertyId: string;
+let assignmentId: string;
+let big: { path: string; sha256: string; id: string };
+const cli = (...args: string[]) => runCli(args, { env });
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+function sha256OfFile(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+async function upload(path: string, ...args: string[]): Promise<FileRecord> {
+  const result = await cli('files', 'upload', path, '-o', 'json', ...args);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as FileRecord;
+}
+
+/** Queue a fault for the next matching request (the mock's admin route, outside /api). */
+function queueFault(path: string, fault: string): Promise<void> {
+  const body = JSON.stringify({ path, method: 'GET', fault, count: 1 });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${mock.baseUrl}/__mock/faults`,
+      { method: 'POST', ca: readFileSync(mock.caFile!), headers: { 'x-api-key': mock.adminKey, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`POST /__mock/faults answered ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function freshDir(): string {
+  const path = join(dir, `out-${randomBytes(4).toString('hex')}`);
+  mkdirSync(path);
+  return path;
+}
+
+beforeAll(async () => {
+  mock = await startMock({ records: 4 });
+  env = { ...isolatedEnv(), ...mock.env };
+  dir = mkdtempSync(join(tmpdir(), 'appraisal-files-'));
+  writeFileSync(join(dir, 'report.pdf'), '%PDF-1.4\nappraisal report for Harbor Point\n%%EOF\n');
+  writeFileSync(join(dir, 'notes.txt'), 'roof: fair\nHVAC: replaced 2019\n');
+  mkdirSync(join(dir, 'a-directory'));
+  const [props, assignments] = await Promise.all([cli('props', 'list', '-o', 'json'), cli('assignments', 'list', '-o', 'json')]);
+  propertyId = (JSON.parse(props.stdout) as Array<{ id: string }>)[0]!.id;
+  assignmentId = (JSON.parse(assignments.stdout) as Array<{ id: string }>)[0]!.id;
+});
+afterAll(() => mock?.stop());
+
+describe('files upload', () => {
+  it.each(FORMATS)('uploads, attaches and prints the stored record (%s)', async (format) => {
+    const local = readFileSync(join(dir, 'report.pdf'));
+    const result = await cli('files', 'upload', join(dir, 'report.pdf'), '--property', propertyId, '-o', format);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const record = readRecord(format, result.stdout);
+    expect(record).toMatchObject({ name: 'report.pdf', contentType: 'application/pdf' });
+    expect(String(record.size)).toBe(String(local.length));
+    // The table cuts long cells; the whole hash is in every other format.
+    expect(sha256(local).startsWith(String(record.sha256).replace(/…$/, ''))).toBe(true);
+    if (format === 'json') expect(record.attachments).toEqual([{ targetType: 'property', targetId: propertyId }]);
+  });
+
+  it('takes --name and --content-type, and a path relative to the working directory', async () => {
+    const result = await runCli(['files', 'upload', 'notes.txt', '--name', 'inspection notes.md', '--content-type', 'text/markdown', '--assignment', assignmentId, '-o', 'json'], { env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'inspection notes.md', contentType: 'text/markdown', attachments: [{ targetType: 'assignment', targetId: assignmentId }] });
+  });
+
+  it.each([
+    ['a missing file', ['missing.pdf'], 'error: no such file: missing.pdf\n'],
+    ['a directory', ['a-directory'], 'error: a-directory is a directory; upload takes one file\n'],
+    ['a bad --property', ['notes.txt', '--property', '12'], 'error: --property must be a UUID, got "12"\n'],
+  ])('refuses %s before any request (exit 2)', async (_, args, stderr) => {
+    // A base URL where nothing listens: any request would end in exit 3, not 2.
+    const result = await runCli(['files', 'upload', ...args], { env: { ...env, APPRAISAL_BASE_URL: 'https://127.0.0.1:9' }, cwd: dir });
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+});
+
+describe('files list, get, attach, delete', () => {
+  it.each(FORMATS)('list (%s) shows every file with the default columns', async (format) => {
+    const [json, result] = await Promise.all([cli('files', 'list', '-o', 'json'), cli('files', 'list', '-o', format)]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const { columns, records } = readList(format, result.stdout);
+    if (columns) expect(columns).toEqual(COLUMNS);
+    expect(records.map((r) => r.id)).toEqual((JSON.parse(json.stdout) as FileRecord[]).map((f) => f.id));
+  });
+
+  it('filters by --property and --assignment', async () => {
+    const file = await upload(join(dir, 'notes.txt'), '--assignment', assignmentId);
+    const byAssignment = JSON.parse((await cli('files', 'list', '--assignment', assignmentId, '-o', 'json')).stdout) as FileRecord[];
+    expect(byAssignment.map((f) => f.id)).toContain(file.id);
+    expect(byAssignment.every((f) => f.attachments.some((a) => a.targetType === 'assignment' && a.targetId === assignmentId))).toBe(true);
+    const byProperty = JSON.parse((await cli('files', 'list', '--property', propertyId, '-o', 'json')).stdout) as FileRecord[];
+    expect(byProperty.map((f) => f.id)).not.toContain(file.id);
+  });
+
+  it.each(FORMATS)('get (%s)', async (format) => {
+    const file = await upload(join(dir, 'notes.txt'));
+    const result = await cli('files', 'get', file.id, '-o', format);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readRecord(format, result.stdout)).toMatchObject({ id: file.id, name: 'notes.txt', contentType: 'text/plain' });
+  });
+
+  it.each(FORMATS)('attach to a property and an assignment (%s)', async (format) => {
+    const file = await upload(join(dir, 'notes.txt'));
+    const toProperty = await cli('files', 'attach', file.id, '--property', propertyId, '-o', format);
+    expect(toProperty.stderr).toBe('');
+    expect(toProperty.code).toBe(0);
+    expect(readRecord(format, toProperty.stdout)).toMatchObject({ id: file.id });
+    const toAssignment = await cli('files', 'attach', file.id, '--assignment', assignmentId, '-o', format);
+    expect(toAssignment.code).toBe(0);
+    const got = JSON.parse((await cli('files', 'get', file.id, '-o', 'json')).stdout) as FileRecord;
+    expect(got.attachments).toEqual([
+      { targetType: 'property', targetId: propertyId },
+      { targetType: 'assignment', targetId: assignmentId },
+    ]);
+  });
+
+  it('attach needs exactly one target', async () => {
+    const file = await upload(join(dir, 'notes.txt'));
+    const neither = await cli('files', 'attach', file.id);
+    expect(neither).toMatchObject({ code: 2, stderr: 'error: files attach needs exactly one of --property ID and --assignment ID\n' });
+    const unknown = await cli('files', 'attach', file.id, '--property', '00000000-0000-4000-8000-000000000000');
+    expect(unknown.code).toBe(7);
+  });
+
+  it.each(FORMATS)('delete (%s)', async (format) => {
+    const file = await upload(join(dir, 'notes.txt'));
+    const result = await cli('files', 'delete', file.id, '--yes', '-o', format);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain(`Deleted file ${file.id}`);
+    expect((await cli('files', 'get', file.id)).code).toBe(6);
+  });
+});
+
+describe('files download', () => {
+  it('writes --out atomically and says what was verified', async () => {
+    const file = await upload(join(dir, 'report.pdf'));
+    const out = freshDir();
+    const result = await runCli(['files', 'download', file.id, '--out', 'copy.pdf'], { env, cwd: out });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toBe(`Saved file ${file.id} to copy.pdf (${file.size} bytes, sha256 verified)\n`);
+    expect(readFileSync(join(out, 'copy.pdf'))).toEqual(readFileSync(join(dir, 'report.pdf')));
+    expect(readdirSync(out)).toEqual(['copy.pdf']);
+  });
+
+  it('streams to stdout when it is not a terminal', async () => {
+    const file = await upload(join(dir, 'notes.txt'));
+    const result = await cli('files', 'download', file.id);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(readFileSync(join(dir, 'notes.txt'), 'utf8'));
+  });
+
+  it('a seeded file downloads with its recorded sha256', async () => {
+    const seeded = (JSON.parse((await cli('files', 'list', '-o', 'json')).stdout) as FileRecord[])[0]!;
+    const out = freshDir();
+    const result = await cli('files', 'download', seeded.id, '--out', join(out, seeded.name));
+    expect(result.code, result.stderr).toBe(0);
+    expect(sha256(readFileSync(join(out, seeded.name)))).toBe(seeded.sha256);
+  });
+
+  it('an unknown file is a 404 (exit 6) and leaves nothing', async () => {
+    const out = freshDir();
+    const result = await cli('files', 'download', '00000000-0000-4000-8000-000000000000', '--out', join(out, 'x.pdf'));
+    expect(result.code).toBe(6);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('a 50 MB file', () => {
+  beforeAll(async () => {
+    const path = join(dir, 'survey.tif');
+    const data = randomBytes(BIG);
+    writeFileSync(path, data);
+    const record = await upload(path, '--assignment', assignmentId);
+    big = { path, sha256: sha256(data), id: record.id };
+    expect(record).toMatchObject({ size: BIG, sha256: big.sha256, contentType: 'image/tiff' });
+  });
+
+  it('round-trips with a matching sha256', async () => {
+    const out = freshDir();
+    const result = await cli('files', 'download', big.id, '--out', join(out, 'survey.tif'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(await sha256OfFile(join(out, 'survey.tif'))).toBe(big.sha256);
+    expect(readdirSync(out)).toEqual(['survey.tif']);
+  });
+
+  it('a connection reset mid-body is exit 3 and leaves no file, no temp file', async () => {
+    const out = freshDir();
+    await queueFault(`/api/files/${big.id}/content`, 'reset-mid-body');
+    const result = await cli('files', 'download', big.id, '--out', join(out, 'survey.tif'));
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('Ctrl-C mid-transfer is exit 130 and leaves no file, no temp file', async () => {
+    const out = freshDir();
+    const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith('APPRAISAL_'));
+    const childEnv = Object.fromEntries([...inherited, ...Object.entries(env)].filter(([, value]) => value !== undefined));
+    // Stall the transfer as soon as the temp file appears (the mock is paused), then interrupt.
+    const watcher = watch(out);
+    // --timeout bounds how long closing the connections to the paused mock may take after the
+    // interrupt (the HTTP client's close waits for it); the default 30 s would only slow the suite.
+    const args = [BIN, 'files', 'download', big.id, '--out', join(out, 'survey.tif'), '--timeout', '5'];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let paused = false;
+    try {
+      await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).endsWith('.part') && resolve()));
+      mock.process.kill('SIGSTOP');
+      paused = true;
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      watcher.close();
+      if (paused) mock.process.kill('SIGCONT');
+    }
+    // Normally "error: interrupted"; if the interrupt is taken as a second Ctrl-C (exit at once),
+    // the exit hook still removes the temp file.
+    expect(stderr).not.toMatch(/unexpected failure/);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
