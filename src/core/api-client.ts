@@ -107,9 +107,9 @@ export interface ApiClient {
   readonly credential: CredentialInfo | undefined;
   /** One request; non-2xx answers throw the HttpError subclass for their status. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
-  /** GET and return the body, with the `{success, data}` envelope unwrapped. */
+  /** GET and return the body, with the `{success, data}` envelope unwrapped; anything but a JSON object is a ContractError. */
   get<T = unknown>(path: string, query?: Query): Promise<T>;
-  /** A JSON request returning the unwrapped body (undefined for 204). */
+  /** A JSON request returning the unwrapped body: a JSON object, or undefined for 204 or an empty body. */
   send<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<T>;
   /** Every record of a collection, in order, fetching pages with bounded concurrency. */
   paginate(path: string, options?: PaginateOptions): AsyncGenerator<ApiRecord, PaginateSummary, undefined>;

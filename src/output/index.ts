@@ -2,7 +2,7 @@
 // the user chose (-o, --fields), on stdout or atomically in --out PATH. Every format streams except
 // table, which buffers bounded chunks (see table.ts).
 import type { Context, OutputFormat } from '../core/context.js';
-import { InterruptedError } from '../core/errors.js';
+import { ContractError, InterruptedError } from '../core/errors.js';
 import { csvListEncoder, csvRow } from './csv.js';
 import { checkOutPath, openDestination, outPath, type Destination } from './destination.js';
 import type { ListEncoder } from './encoder.js';
@@ -190,6 +190,13 @@ async function encodeRecord(ctx: Context, format: OutputFormat, record: Record<s
 
 /** Print one record: json pretty-printed, table as key/value rows, ndjson/csv as for lists. */
 export async function writeRecord(ctx: Context, record: Record<string, unknown>, view: View): Promise<void> {
+  // Records come from the service: an answer without one (an empty 201, a 204 to a PATCH) is its
+  // broken contract, not a crash of the formatter.
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    throw new ContractError(`the service answered without a ${singular(view.label)} to show (got ${record === undefined ? 'an empty answer' : Array.isArray(record) ? 'an array' : String(record)})`, {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    });
+  }
   const format = outputFormat(ctx);
   const destination = await openDestination(ctx);
   try {

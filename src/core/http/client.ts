@@ -22,7 +22,7 @@ import type { IO } from '../io.js';
 import { keyPrefix } from '../redact.js';
 import { createDispatcher } from './agent.js';
 import { startDownload } from './download.js';
-import { unwrapData } from './envelope.js';
+import { unwrapObject } from './envelope.js';
 import { paginate } from './paginate.js';
 import { retryPolicy } from './retry.js';
 import { type ClientCredential, Transport } from './transport.js';
@@ -98,13 +98,13 @@ class HttpApiClient implements ApiClient {
 
   async get<T = unknown>(path: string, query?: Query): Promise<T> {
     const response = await this.transport.json({ method: 'GET', path, query });
-    return unwrapData(response.body, { status: response.status, method: 'GET', path }) as T;
+    return unwrapObject(response.body, { status: response.status, method: 'GET', path }, true) as T;
   }
 
   async send<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
     const response = await this.transport.json({ method, path, body });
     if (response.status === 204) return undefined as T;
-    return unwrapData(response.body, { status: response.status, method, path }) as T;
+    return unwrapObject(response.body, { status: response.status, method, path }, false) as T;
   }
 
   paginate(path: string, options: PaginateOptions = {}): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {

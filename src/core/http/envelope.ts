@@ -90,3 +90,23 @@ export function unwrapData(body: unknown, site: UnwrapSite): unknown {
   }
   throw new ContractError(`${site.method} ${site.path}: the service answered ${site.status} but reported failure${said}${id}`);
 }
+
+function describeJson(value: unknown): string {
+  if (value === undefined) return 'an empty body';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return `a ${typeof value}`;
+}
+
+/**
+ * The answer of a single-resource request (a record, `{success, data}` around one, an object such as
+ * the enums): unwrapped, and a JSON object. An array, a bare value, or nothing where something is
+ * required is a broken contract, reported here rather than crashing whoever prints it.
+ */
+export function unwrapObject(body: unknown, site: UnwrapSite, required: boolean): Record<string, unknown> | undefined {
+  const data = unwrapData(body, site);
+  if (isObject(data) || (data === undefined && !required)) return data;
+  throw new ContractError(`${site.method} ${site.path}: expected a JSON object, the service answered ${describeJson(data)} (${site.status})`, {
+    hint: 'the service broke its published contract; report it with the request id from --verbose',
+  });
+}

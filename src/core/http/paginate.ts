@@ -1,7 +1,7 @@
 // Every record of a collection, in order, from pages fetched with bounded concurrency. This is the
 // only code that knows the collection envelope. It reads the page count and page size from the
 // service's answers (never assumed), checks what it can (page numbers, ids, the final count against
-// `total`), and never runs more than `concurrency` pages ahead of its consumer. Integrity warnings
+// `total`, a `total` that changed on the way), and never runs more than `concurrency` pages ahead of its consumer. Integrity warnings
 // go into the summary (the generator's return value) and are printed by the caller, once.
 import type { ApiRecord, PaginateOptions, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
@@ -45,8 +45,15 @@ export async function* paginate(
     loaded.catch(noop);
     return loaded;
   };
+  // The total the first page reported, and whether a later page reported another: with offset
+  // pages a record removed before the read position shifts a record past it unseen, so a count
+  // that matches the final total does not prove that nothing was skipped.
+  let firstTotal: number | undefined;
+  let totalChanged = false;
   const noteTotal = (page: CollectionPage): void => {
     const reported = page.pagination.total;
+    firstTotal ??= reported;
+    if (reported !== firstTotal) totalChanged = true;
     if (summary.total !== undefined && reported !== summary.total) {
       warn(
         `the collection changed while it was read: ${path} reported ${summary.total} records, page ${page.pagination.page} reports ${reported}`,
@@ -76,6 +83,18 @@ export async function* paginate(
       yield record;
     }
   }
+
+  /** Why a complete read cannot be trusted to hold exactly the collection's records, if it cannot. */
+  const incompleteness = (): string | undefined => {
+    if (summary.total !== undefined && summary.count !== summary.total) {
+      const dropped = summary.duplicatesDropped > 0 ? ` (${summary.duplicatesDropped} duplicate(s) dropped)` : '';
+      return `export incomplete: got ${summary.count} of ${summary.total} records from ${path}${dropped}`;
+    }
+    if (totalChanged) {
+      return `export incomplete: ${path} changed while it was read (total ${firstTotal} at first, ${summary.total} at the end), so records may have been skipped`;
+    }
+    return undefined;
+  };
 
   const noteDuplicates = (): void => {
     if (summary.duplicatesDropped === 0) return;
@@ -131,9 +150,8 @@ export async function* paginate(
     }
 
     noteDuplicates();
-    if (!full() && summary.total !== undefined && summary.count !== summary.total) {
-      const dropped = summary.duplicatesDropped > 0 ? ` (${summary.duplicatesDropped} duplicate(s) dropped)` : '';
-      const message = `export incomplete: got ${summary.count} of ${summary.total} records from ${path}${dropped}`;
+    const message = full() ? undefined : incompleteness();
+    if (message !== undefined) {
       if (!options.allowPartial) {
         throw new ContractError(message, {
           hint: 'the collection changed while it was read, or the service paged inconsistently; run it again, or pass --allow-partial to accept it',

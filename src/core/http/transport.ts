@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
-import { AppError, ContractError, InterruptedError, MissingCredentialError, UsageError } from '../errors.js';
+import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
 import { BodyReadError, type FailureSite, networkFailure, timeoutFailure } from './network-errors.js';
@@ -171,9 +171,40 @@ export async function readText(body: Readable, expected: number | undefined, lim
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Parse a 2xx body: empty → undefined; anything else must be JSON. */
+/**
+ * How deep a JSON answer may nest. Records are a few levels deep; printing (JSON.stringify, tables,
+ * field paths) recurses, so an answer nested thousands of levels deep would overflow the stack
+ * instead of being reported as the contract break it is.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether JSON text opens more than `max` arrays/objects inside each other (strings skipped). Iterative. */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false; // "
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      // [ or {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--; // ] or }
+  }
+  return false;
+}
+
+/** Parse a 2xx body: empty → undefined; anything else must be JSON, nested at most MAX_JSON_DEPTH deep. */
 export function parseJsonBody(text: string, status: number, headers: ResponseHeaders, prepared: Prepared): unknown {
   if (text.trim() === '') return undefined;
+  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ContractError(
+      `${prepared.method} ${prepared.target}: the answer nests more than ${MAX_JSON_DEPTH} levels deep (${statusLine(status)}, ${Buffer.byteLength(text)} bytes); no record is shaped like that`,
+      { hint: 'the service broke its published contract; report it with the request id from --verbose' },
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -183,6 +214,18 @@ export function parseJsonBody(text: string, status: number, headers: ResponseHea
       { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
     );
   }
+}
+
+/**
+ * A connection failure of a request that is never retried (POST, PATCH): "try again" would be the
+ * wrong advice, since the service may have carried it out before the answer was lost.
+ */
+function notRetried(outcome: Extract<Outcome<unknown>, { kind: 'failure' }>, method: string): AppError {
+  if (!outcome.retryable || !(outcome.error instanceof NetworkError)) return outcome.error;
+  return new NetworkError(outcome.error.message, {
+    hint: `${method} is not retried automatically, and the service may have carried it out before the answer was lost: check whether it took effect before repeating it`,
+    cause: outcome.error.cause,
+  });
 }
 
 export class Transport {
@@ -230,7 +273,7 @@ export class Transport {
       const again =
         attempt < maxAttempts && (outcome.kind === 'status' ? RETRYABLE_STATUSES.has(outcome.status) : outcome.retryable);
       if (!again) {
-        if (outcome.kind === 'failure') throw outcome.error;
+        if (outcome.kind === 'failure') throw out.retry ? outcome.error : notRetried(outcome, prepared.method);
         throw this.statusError(prepared, outcome, attempt, out.retry);
       }
       const delay = retryDelay(attempt, this.config.retry, outcome.kind === 'status' ? outcome.retryAfterMs : undefined);

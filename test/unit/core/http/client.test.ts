@@ -68,7 +68,7 @@ describe('request headers and trace', () => {
   });
 
   it('builds the URL from base path, path and query (arrays repeated, undefined skipped)', async () => {
-    const server = await serve((_req, res) => json(res, 200, []));
+    const server = await serve((_req, res) => json(res, 200, {}));
     const { client: api } = client(`${server.url}/prefix/`);
     await api.get('/api/properties?q=a b', { status: ['x', 'y'], page: 2, skip: undefined, on: true });
     expect(server.requests[0]?.url).toBe('/prefix/api/properties?q=a+b&status=x&status=y&page=2&on=true');

@@ -210,16 +210,38 @@ describe('paginate', () => {
     expect(error.message).toContain('asked for page 3');
   });
 
-  it('warns when total changes mid-way and lets the final count decide (clean)', async () => {
+  it('fails when total changes mid-way even if the final count matches (a record may have been skipped), or warns with allowPartial', async () => {
     const c = await collection(100, { alter: (s) => envelope(s, { total: s.page === 2 ? 101 : 100 }) });
-    const { generator, io } = list(c, { concurrency: 1 });
+    const strict = list(c, { concurrency: 1 });
+    const error = await rejection(drain(strict.generator));
+    expect(error).toBeInstanceOf(ContractError);
+    expect(exitCodeFor(error)).toBe(9);
+    expect(error.message).toContain('changed while it was read (total 100 at first, 100 at the end)');
+
+    const { generator, io } = list(c, { concurrency: 1, allowPartial: true });
     const { records, summary } = await drain(generator);
     expect(records).toHaveLength(100);
     expect(summary.total).toBe(100);
-    expect(summary.warnings).toHaveLength(2);
+    expect(summary.warnings).toHaveLength(3);
     expect(summary.warnings[0]).toContain('changed while it was read');
+    expect(summary.warnings[2]).toContain('(partial export allowed)');
     // Printing is the caller's job (once, from the summary).
     expect(io.stderr()).toBe('');
+  });
+
+  it('a record deleted behind the read position shifts another past it unseen: exit 9, not a clean export', async () => {
+    let deleted = false;
+    const c = await collection(100, {
+      after: (page) => {
+        if (page === 2 && !deleted) {
+          deleted = true;
+          c.records.splice(0, 1);
+        }
+      },
+    });
+    const error = await rejection(drain(list(c, { concurrency: 1 }).generator));
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toContain('total 100 at first, 99 at the end');
   });
 
   it('fails an export that ends short of total (exit 9), or warns with allowPartial', async () => {

@@ -1,0 +1,125 @@
+// Regressions found by the fault matrix and the property tests (issue 8): answers that used to crash
+// the formatter (exit 1) or pass silently, and advice that was wrong for requests never retried.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContractError, NetworkError } from '../../../../src/core/errors.js';
+import { exitCodeFor } from '../../../../src/core/exit-codes.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/transport.js';
+import { writeRecord } from '../../../../src/output/index.js';
+import { fakeContext } from '../../../helpers/fake-context.js';
+import { type TestServer, makeClient, rejection, startServer } from './helpers.js';
+
+const servers: TestServer[] = [];
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(body: string | ((url: URL) => string), status = 200): Promise<TestServer> {
+  const server = await startServer((req, res) => {
+    const text = typeof body === 'string' ? body : body(new URL(req.url ?? '/', 'http://x'));
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  });
+  servers.push(server);
+  return server;
+}
+
+function clientFor(server: TestServer) {
+  const made = makeClient(server.url, { retries: 0 });
+  closers.push(() => made.client.close());
+  return made.client;
+}
+
+const nested = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+describe('JSON nesting depth', () => {
+  it('counts only brackets outside strings, escapes included', () => {
+    expect(jsonNestsDeeperThan(nested(3), 3)).toBe(false);
+    expect(jsonNestsDeeperThan(nested(4), 3)).toBe(true);
+    expect(jsonNestsDeeperThan(`{"a":"${'['.repeat(50)}"}`, 2)).toBe(false);
+    expect(jsonNestsDeeperThan(`{"a":"\\"${'{'.repeat(50)}"}`, 2)).toBe(false);
+    expect(jsonNestsDeeperThan(`["\\\\",${nested(3)}]`, 3)).toBe(true);
+  });
+
+  it('an answer nested deeper than the limit is a contract break (exit 9), not a stack overflow (exit 1)', async () => {
+    const deep = await serve(`{"id":"a","deep":${nested(20_000)}}`);
+    const error = await rejection(clientFor(deep).get('/api/properties/a'));
+    expect(error).toBeInstanceOf(ContractError);
+    expect(exitCodeFor(error)).toBe(9);
+    expect(error.message).toContain(`more than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  it('a page of a collection nested too deep fails the export the same way', async () => {
+    const deep = await serve(
+      (url) => `{"items":[{"id":"a","x":${nested(5_000)}}],"pagination":{"page":${url.searchParams.get('page')},"limit":25,"total":1,"pages":1}}`,
+    );
+    const pages = clientFor(deep).paginate('/api/properties');
+    const error = await rejection(pages.next());
+    expect(error).toBeInstanceOf(ContractError);
+  });
+
+  it('nesting up to the limit is data like any other', async () => {
+    const ok = await serve(`{"id":"a","deep":${nested(MAX_JSON_DEPTH - 1)}}`);
+    const record = await clientFor(ok).get<{ id: string }>('/api/properties/a');
+    expect(record.id).toBe('a');
+  });
+});
+
+describe('single-resource answers', () => {
+  it.each([
+    ['a record wrapped in an array', '[{"id":"a"}]', 'an array of 1'],
+    ['a bare string', '"a"', 'a string'],
+    ['null', 'null', 'null'],
+    ['{success, data} around an array', '{"success":true,"data":[1,2]}', 'an array of 2'],
+    ['an empty body', '', 'an empty body'],
+  ])('get(): %s is a ContractError (exit 9)', async (_name, body, described) => {
+    const server = await serve(body);
+    const error = await rejection(clientFor(server).get('/api/properties/a'));
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toContain(`the service answered ${described}`);
+  });
+
+  it('send(): an empty 201 is undefined (the caller decides), an array is a ContractError', async () => {
+    const empty = await serve('', 201);
+    expect(await clientFor(empty).send('POST', '/api/properties', { name: 'x' })).toBeUndefined();
+    const array = await serve('[]', 201);
+    expect(await rejection(clientFor(array).send('POST', '/api/properties', { name: 'x' }))).toBeInstanceOf(ContractError);
+  });
+
+  it('writeRecord() with no record (an empty answer to a create) is a ContractError, not a TypeError', async () => {
+    const { ctx, stdout } = fakeContext();
+    const error = await rejection(writeRecord(ctx, undefined as never, { label: 'properties', columns: ['id'] }));
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toContain('without a property');
+    expect(stdout()).toBe('');
+  });
+});
+
+describe('connection failures of requests that are never retried', () => {
+  it('a POST whose connection breaks does not advise "try again": it may have taken effect', async () => {
+    const server = await startServer((_req, res) => void res.socket?.destroy());
+    servers.push(server);
+    const made = makeClient(server.url);
+    closers.push(() => made.client.close());
+    const error = await rejection(made.client.send('POST', '/api/properties', { name: 'x' }));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).hint).toMatch(/POST is not retried automatically.*check whether it took effect/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a GET keeps its own advice after its retries', async () => {
+    const server = await startServer((_req, res) => void res.socket?.destroy());
+    servers.push(server);
+    const made = makeClient(server.url, { retries: 1 });
+    closers.push(() => made.client.close());
+    const error = await rejection(made.client.get('/api/properties/a'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).hint ?? '').not.toContain('not retried');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('the depth limit stays below what printing survives', () => {
+    expect(() => JSON.stringify(JSON.parse(nested(MAX_JSON_DEPTH)), null, 2)).not.toThrow();
+  });
+});
