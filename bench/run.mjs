@@ -9,6 +9,9 @@
 //   --only startup,latency,export,memory,files   run some sections (writes bench/.work/partial/)
 //   --strict                      exit 1 when a target is missed (default: only when a run fails)
 //   --keep                        keep bench/.work/run (outputs, the test file) for inspection
+//   --node-arg=FLAG               run the CLI as `node FLAG bin/appraisal.js` (repeatable), to try an
+//                                 idea without changing src/ (e.g. --node-arg=--liftoff-only); writes
+//                                 bench/.work/partial/
 //
 // Exit code: 0 when every figure was measured (missed targets are reported, not failures), 1 when
 // a run failed or a check did not hold (wrong record count, corrupted file), 130 on Ctrl-C.
@@ -42,8 +45,9 @@ const QUICK = argv.includes('--quick');
 const STRICT = argv.includes('--strict');
 const KEEP = argv.includes('--keep');
 const ONLY = flagValue('--only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const NODE_ARGS = argv.flatMap((a, i) => (a.startsWith('--node-arg=') ? [a.slice('--node-arg='.length)] : a === '--node-arg' ? [argv[i + 1]] : []));
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 15).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+  process.stdout.write(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 17).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
   process.exit(0);
 }
 for (const name of ONLY ?? []) {
@@ -53,7 +57,7 @@ for (const name of ONLY ?? []) {
   }
 }
 const selected = (name) => !ONLY || ONLY.includes(name);
-const PARTIAL = QUICK || ONLY !== undefined;
+const PARTIAL = QUICK || ONLY !== undefined || NODE_ARGS.length > 0;
 const OUT_DIR = PARTIAL ? join(WORK, 'partial') : join(ROOT, 'bench');
 
 const MiB = 1 << 20;
@@ -138,7 +142,7 @@ if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
 
 /** `node bin/appraisal.js ARGS` against `mock` (when given). */
 function cli(args, { mock, stdout, rss = false, timeoutMs = 120_000 } = {}) {
-  return runTimed({ cmd: NODE, args: [BIN, ...args], env: { ...ENV, ...(mock?.env ?? {}) }, cwd: RUN, stdout, rss, workDir: RUN, timeoutMs });
+  return runTimed({ cmd: NODE, args: [...NODE_ARGS, BIN, ...args], env: { ...ENV, ...(mock?.env ?? {}) }, cwd: RUN, stdout, rss, workDir: RUN, timeoutMs });
 }
 
 /** The curl options every request shares: no ~/.curlrc, errors shown, fail on HTTP errors, the key from a file. */
@@ -236,8 +240,8 @@ await section(
   async () => {
     const variants = [
       { key: 'node', label: '`node -e 0`', args: ['-e', '0'] },
-      { key: 'version', label: '`appraisal --version`', args: [BIN, '--version'] },
-      { key: 'help', label: '`appraisal props list --help`', args: [BIN, 'props', 'list', '--help'] },
+      { key: 'version', label: '`appraisal --version`', args: [...NODE_ARGS, BIN, '--version'] },
+      { key: 'help', label: '`appraisal props list --help`', args: [...NODE_ARGS, BIN, 'props', 'list', '--help'] },
     ];
     // Once with output kept: the commands must do what they claim, not fail fast.
     const helpOut = join(RUN, 'help.txt');
@@ -625,6 +629,7 @@ const result = {
   },
   node: process.version,
   curl: curlVersion,
+  nodeArgs: NODE_ARGS,
   rssMethod: rssMethod(RUN),
   // Other work on the machine skews every figure; the 1-minute load average says how busy it was.
   load: { start: Number(loadAtStart.toFixed(2)), end: Number(os.loadavg()[0].toFixed(2)) },
