@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { expiryWarning } from '../../core/credentials/expiry.js';
+import { warnKeyExpiry } from '../../core/keys/expiry-notice.js';
 import { currentKey } from '../../core/credentials/verify.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
@@ -18,8 +18,15 @@ export async function runStatus(ctx: Context): Promise<void> {
   const credential = requireCredential(session);
   const client = await ctx.api();
   const record = await currentKey(client);
-  const warning = expiryWarning({ prefix: credential.prefix, expiresAt: record?.expiresAt }, ctx.now());
-  if (warning) ctx.io.warn(warning);
+  // Warn every time here (once per process); for a stored key, refresh the cache every command's
+  // once-a-day notice reads, and count this as the day's warning.
+  const stored = record !== undefined && (credential.source === 'keychain' || credential.source === 'insecure-file');
+  warnKeyExpiry(
+    ctx.io,
+    ctx.now(),
+    { prefix: credential.prefix, expiresAt: record?.expiresAt },
+    stored ? { configDir: (await ctx.config()).dir, profileName: session.profileName } : undefined,
+  );
   await writeRecord(
     ctx,
     {

@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import type { Factory } from '../../core/command.js';
+import createCommand from './create.js';
+import getCommand from './get.js';
+import listCommand from './list.js';
+import revokeCommand from './revoke.js';
+import rotateCommand from './rotate.js';
+
+export default function keysCommand(factory: Factory): Command {
+  return new Command('keys')
+    .description('Manage API keys: list, create, revoke, rotate')
+    .addCommand(listCommand(factory))
+    .addCommand(getCommand(factory))
+    .addCommand(createCommand(factory))
+    .addCommand(revokeCommand(factory))
+    .addCommand(rotateCommand(factory));
+}

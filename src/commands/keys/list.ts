@@ -1,0 +1,20 @@
+// `appraisal keys list`: every key of the organization — prefix, name, scopes, created, expires,
+// last used, revoked. Never a secret.
+import { Command } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { KEYS_PATH } from '../../core/keys/records.js';
+import { listCollection } from '../shared/list.js';
+import { calls } from '../shared/operations.js';
+import { KEYS_VIEW, secretFreeContext } from './view.js';
+
+export async function runList(ctx: Context): Promise<void> {
+  await listCollection(secretFreeContext(ctx), KEYS_PATH, {}, KEYS_VIEW);
+}
+
+export default function listCommand(factory: Factory): Command {
+  const command = new Command('list').description('list the API keys of the organization (prefixes and metadata, never a secret)');
+  calls(command, { method: 'GET', path: KEYS_PATH });
+  examples(command, ['appraisal keys list', 'appraisal keys list -o json | jq -r \'.[] | select(.revokedAt == null) | .prefix\'']);
+  return command.action(action(factory, (ctx) => runList(ctx)));
+}

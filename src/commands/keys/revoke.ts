@@ -1,0 +1,98 @@
+// `appraisal keys revoke ID|PREFIX`: find exactly one key, confirm, revoke. The key this very
+// command is using is refused unless --force (rotate it instead); profiles that store the key are
+// named before it goes.
+import { Command } from 'commander';
+import type { ApiClient } from '../../core/api-client.js';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { SafetyError } from '../../core/errors.js';
+import { originOf } from '../../core/credentials/origin.js';
+import { confirmDestructive } from '../../core/guards.js';
+import {
+  CURRENT_KEY_PATH,
+  describeKey,
+  findKey,
+  isKeyPrefix,
+  KEY_PATH_TEMPLATE,
+  keyPath,
+  KEYS_PATH,
+  parseKeyReference,
+  type KeyRecord,
+} from '../../core/keys/records.js';
+import type { Session } from '../../core/session.js';
+import { calls } from '../shared/operations.js';
+
+export interface RevokeOptions {
+  force?: boolean;
+}
+
+const SOURCE_TEXT: Readonly<Record<string, string>> = {
+  env: 'from APPRAISAL_API_KEY',
+  'api-key-file': 'from --api-key-file',
+  keychain: 'from the OS keychain',
+  'insecure-file': 'from the insecure-storage file',
+};
+
+/** Whether `key` is the credential this command runs with: by prefix, or by asking the service. */
+async function isKeyInUse(api: ApiClient, session: Session, key: KeyRecord): Promise<boolean> {
+  const credential = session.credential;
+  if (!credential) return false;
+  if (isKeyPrefix(credential.prefix)) return credential.prefix === key.prefix;
+  try {
+    return (await api.get<KeyRecord>(CURRENT_KEY_PATH))?.id === key.id;
+  } catch {
+    return false;
+  }
+}
+
+export async function runRevoke(ctx: Context, reference: string | undefined, options: RevokeOptions): Promise<void> {
+  const parsed = parseKeyReference(reference);
+  const session = await ctx.session();
+  const api = await ctx.api();
+  const key = await findKey(api, parsed, ctx.signal);
+  const label = describeKey(key);
+  if (typeof key.revokedAt === 'string' && key.revokedAt !== '') {
+    ctx.io.notice(`key ${label} was already revoked at ${key.revokedAt}; nothing to do`);
+    return;
+  }
+
+  const inUse = await isKeyInUse(api, session, key);
+  const credential = session.credential;
+  if (inUse && !options.force) {
+    throw new SafetyError(
+      `refusing to revoke key ${label}: it is the key this command is using (profile ${session.profileName}, ${SOURCE_TEXT[credential!.source] ?? credential!.source})`,
+      {
+        hint: `replace it without downtime with \`appraisal keys rotate --profile ${session.profileName}\`; to revoke it anyway pass --force (everything using it stops working at once)`,
+      },
+    );
+  }
+
+  // Profiles of this origin that store the key stop working too: say so before asking.
+  const config = await ctx.config();
+  const origin = originOf(session.baseUrl);
+  const holders = config
+    .listProfiles()
+    .filter((profile) => profile.keyStorage !== undefined && profile.keyPrefix === key.prefix && originOf(profile.baseUrl) === origin)
+    .map((profile) => profile.name);
+  if (holders.length > 0) {
+    const plural = holders.length > 1;
+    ctx.io.warn(`profile${plural ? 's' : ''} ${holders.join(', ')} store${plural ? '' : 's'} key ${key.prefix}; ${plural ? 'they stop' : 'it stops'} working once it is revoked`);
+  }
+
+  await confirmDestructive(ctx, `revoke key ${label}${inUse ? ', the key this command is using' : ''}`);
+  await api.send('DELETE', keyPath(key.id));
+  ctx.io.notice(`Revoked key ${label}`);
+  if (inUse) {
+    ctx.io.warn(`key ${key.prefix} was the key in use for profile ${session.profileName}; log in with another key: appraisal auth login --profile ${session.profileName}`);
+  }
+}
+
+export default function revokeCommand(factory: Factory): Command {
+  const command = new Command('revoke')
+    .argument('<id-or-prefix>', 'key id (UUID) or prefix (apk_xxxxxxxx)')
+    .description('revoke an API key (asks first; --yes without a terminal)')
+    .option('--force', 'allow revoking the key this command is using');
+  calls(command, { method: 'GET', path: KEY_PATH_TEMPLATE }, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
+  examples(command, ['appraisal keys revoke apk_AbCd1234', 'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes']);
+  return command.action(action<RevokeOptions>(factory, (ctx, [reference], options) => runRevoke(ctx, reference, options)));
+}

@@ -1,0 +1,58 @@
+// How key records are shown, and the context the read-only keys commands run with: every record
+// read back passes through withoutSecret, so list and get never print a secret even if a service
+// sent one.
+import type { ApiClient, ApiRecord, PaginateSummary } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { withoutSecret } from '../../core/keys/records.js';
+import type { View } from '../../output/index.js';
+
+export const KEYS_VIEW: View = {
+  label: 'API keys',
+  columns: ['prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt'],
+};
+
+function strip<T>(value: T): T {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (withoutSecret(value as Record<string, unknown>) as T) : value;
+}
+
+async function* strippedPages(pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+  let done = false;
+  try {
+    for (;;) {
+      const step = await pages.next();
+      if (step.done) {
+        done = true;
+        return step.value;
+      }
+      yield withoutSecret(step.value) as ApiRecord;
+    }
+  } finally {
+    // Stopped early (| head, --max-items, an error): stop fetching too.
+    if (!done) await pages.return(undefined as never).catch(() => undefined);
+  }
+}
+
+/** The same client, with `secret` removed from every record it reads. */
+export function secretFreeClient(api: ApiClient): ApiClient {
+  return {
+    get baseUrl() {
+      return api.baseUrl;
+    },
+    get credential() {
+      return api.credential;
+    },
+    request: (options) => api.request(options),
+    get: async <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => strip(await api.get<T>(path, query)),
+    send: async <T>(...args: Parameters<ApiClient['send']>) => strip(await api.send<T>(...args)),
+    paginate: (path, options) => strippedPages(api.paginate(path, options)),
+    upload: (options) => api.upload(options),
+    download: (path, signal) => api.download(path, signal),
+    withSecret: (secret, source) => api.withSecret(secret, source),
+    close: () => api.close(),
+  };
+}
+
+/** The context with a secret-free client, for list and get. */
+export function secretFreeContext(ctx: Context): Context {
+  return { ...ctx, api: async () => secretFreeClient(await ctx.api()) };
+}
