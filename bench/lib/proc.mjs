@@ -11,11 +11,14 @@ import { pathToFileURL } from 'node:url';
 const HOOK = pathToFileURL(join(import.meta.dirname, 'maxrss-hook.mjs')).href;
 
 let timeProbe;
-/** Whether GNU time with `-f` and `-o` works on this machine (probed once). */
+/**
+ * Whether GNU time with `-f` and `-o` works on this machine (probed once). BENCH_RSS=self forces
+ * the fallbacks, to check them on a machine that has GNU time.
+ */
 export function gnuTimeAvailable(workDir) {
   if (timeProbe !== undefined) return timeProbe;
   timeProbe = false;
-  if (!existsSync('/usr/bin/time')) return timeProbe;
+  if (process.env.BENCH_RSS === 'self' || !existsSync('/usr/bin/time')) return timeProbe;
   const out = join(workDir, 'time-probe.txt');
   const probe = spawnSync('/usr/bin/time', ['-f', '%M', '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
   try {
