@@ -1,8 +1,9 @@
-// Profiles and settings, kept with `conf` in <config dir>/config.json (mode 0600, directory 0700).
+// Profiles and settings, kept in <config dir>/config.json (mode 0600, directory 0700).
 // A profile never holds a key: only its prefix, where it is stored, and the origin it belongs to.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { writeFileAtomicSync } from './atomic-file.js';
 import type { Env } from './context.js';
 import { LocalEnvironmentError, UsageError } from './errors.js';
 
@@ -125,49 +126,56 @@ function toStored(profile: Profile): Partial<Profile> {
   return stored;
 }
 
+/** The config file's content, tolerating a missing file; a damaged one is the user's to fix. */
+function readStored(path: string): StoredShape {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new LocalEnvironmentError(`cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as StoredShape;
+  } catch {
+    // Reported below.
+  }
+  throw new LocalEnvironmentError(`the config file ${path} is not valid JSON`, {
+    hint: 'fix the file or move it away, then log in again',
+  });
+}
+
+// A small JSON file read with one readFileSync: conf (with ajv and an exit hook that re-raises
+// signals) cost every command ~50 ms of start-up and disturbed Ctrl-C handling.
 export async function loadConfig(env: Env): Promise<ConfigStore> {
   const dir = configDir(env);
-  ensurePrivateDir(dir);
-  const { default: Conf } = await import('conf');
-  let conf: InstanceType<typeof Conf<StoredShape>>;
-  try {
-    conf = new Conf<StoredShape>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'appraisal-cli',
-      configFileMode: 0o600,
-      // Profile names may contain dots.
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-  } catch (error) {
-    throw new LocalEnvironmentError(`cannot read the config file in ${dir}: ${(error as Error).message}`, {
-      hint: 'fix the file or move it away, then log in again',
-      cause: error,
-    });
-  }
-  const path = conf.path;
+  const path = join(dir, 'config.json');
+  let stored = readStored(path);
 
   const profiles = (): Record<string, Partial<Profile>> => {
-    const value = conf.get('profiles');
+    const value = stored.profiles;
     return value && typeof value === 'object' ? { ...value } : {};
   };
   const write = (key: 'profiles' | 'activeProfile', value: unknown): void => {
-    if (value === undefined) conf.delete(key);
-    else conf.set(key, value as never);
-    // conf writes with mode 0600 already; make sure an older, looser file is tightened too.
+    // Re-read first so two commands writing one after the other do not undo each other.
+    const next: StoredShape = { ...readStored(path) };
+    if (value === undefined) delete next[key];
+    else Object.assign(next, { [key]: value });
+    ensurePrivateDir(dir);
     try {
-      chmodSync(path, 0o600);
-    } catch {
-      // The write itself succeeded; nothing more to do on a file system without modes.
+      writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    } catch (error) {
+      throw new LocalEnvironmentError(`cannot write the config file ${path}: ${(error as Error).message}`, { cause: error });
     }
+    stored = next;
   };
 
   return {
     dir,
     path,
     activeProfileName() {
-      const active = conf.get('activeProfile');
+      const active = stored.activeProfile;
       return typeof active === 'string' && PROFILE_NAME.test(active) ? active : DEFAULT_PROFILE;
     },
     getProfile(name) {
@@ -191,7 +199,7 @@ export async function loadConfig(env: Env): Promise<ConfigStore> {
       if (!Object.hasOwn(all, name)) return;
       delete all[name];
       write('profiles', all);
-      if (conf.get('activeProfile') === name) write('activeProfile', undefined);
+      if (stored.activeProfile === name) write('activeProfile', undefined);
     },
     setActiveProfile(name) {
       validateProfileName(name);

@@ -1,8 +1,6 @@
 // JUnit XML for CI dashboards (Jenkins, GitLab, GitHub test reporters): one <testsuite>, one
 // <testcase> per check, <failure> and <skipped> as those tools expect. Written atomically.
-import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import { LocalEnvironmentError } from './errors.js';
 
 export interface JUnitCase {
@@ -89,12 +87,9 @@ export function renderJUnit(suite: JUnitSuite): string {
 
 /** Write the report beside its final path and rename it into place: a dashboard never reads half a file. */
 export async function writeJUnitReport(path: string, suite: JUnitSuite): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, renderJUnit(suite), { mode: 0o644 });
-    await rename(temp, path);
+    await writeFileAtomic(path, renderJUnit(suite), { mode: 0o644 });
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
     throw new LocalEnvironmentError(`cannot write the JUnit report to ${path}: ${(error as Error).message}`, { cause: error });
   }
 }

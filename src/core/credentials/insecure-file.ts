@@ -1,8 +1,8 @@
 // `--insecure-storage`: the key in a plain file only its owner can read (0600, in a 0700 directory
 // under the config dir). For machines without a usable keychain; every use prints a warning.
-import { chmodSync, openSync, closeSync, writeSync, renameSync, rmSync, readFileSync, statSync } from 'node:fs';
+import { rmSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomicSync } from '../atomic-file.js';
 import { ensurePrivateDir, validateProfileName } from '../config.js';
 import { LocalEnvironmentError } from '../errors.js';
 
@@ -44,19 +44,9 @@ export function writeInsecureKey(configDir: string, profileName: string, secret:
   const dir = credentialsDir(configDir);
   ensurePrivateDir(configDir);
   ensurePrivateDir(dir);
-  const temp = join(dir, `.${profileName}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${secret}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    // The mode given to open() is reduced by the umask but never widened; chmod makes it exact.
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
+    writeFileAtomicSync(path, `${secret}\n`, { mode: 0o600 });
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new LocalEnvironmentError(`cannot write ${path}: ${(error as Error).message}`, { cause: error });
   }
   return path;

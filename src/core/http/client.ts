@@ -136,6 +136,9 @@ class HttpApiClient implements ApiClient {
     // Closing waits for every request in flight, and a download body nobody reads would hold it
     // until the body timeout: end those first.
     for (const body of this.shared.downloads) body.destroy();
-    await this.shared.dispatcher.close();
+    // After Ctrl-C nothing in flight is wanted: a graceful close would wait for a server that may
+    // never answer (up to --timeout).
+    if (this.transport.config.signal.aborted) await this.shared.dispatcher.destroy();
+    else await this.shared.dispatcher.close();
   }
 }

@@ -1,10 +1,11 @@
 // Loads the service's published OpenAPI document: `GET /api/openapi.json`, cached per base URL in
 // <config dir>/cache with its ETag / Last-Modified and revalidated on every use (a 304 costs one small
 // round trip), or from `--spec URL|PATH`. A stored key is never sent to any origin but its own.
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiClient, ApiResponse } from '../api-client.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import type { Context } from '../context.js';
 import { AppError, ContractError, HttpError, UsageError } from '../errors.js';
 import { readContract, type PublishedContract } from './contract.js';
@@ -67,13 +68,10 @@ async function readCache(file: string, baseUrl: string): Promise<CacheEntry | un
 /** Temp file + rename, mode 0600: a concurrent reader sees the old copy or the new one, never half. */
 async function writeCache(ctx: Context, dir: string, file: string, entry: CacheEntry): Promise<void> {
   const { ensurePrivateDir } = await import('../config.js');
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     ensurePrivateDir(dir);
-    await writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
-    await rename(temp, file);
+    await writeFileAtomic(file, JSON.stringify(entry), { mode: 0o600 });
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
     ctx.io.debug(`could not cache the OpenAPI document in ${dir}: ${(error as Error).message}`);
   }
 }

@@ -1,9 +1,8 @@
 // What a watch remembers between polls and across restarts: the version seen per id, the high-water
 // mark, and the poll count. Kept on disk (--state-file) as one small JSON document, replaced
 // atomically (temp file, fsync, rename) so a crash leaves the old state or the new, never half.
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../errors.js';
 import type { FamilyName } from './families.js';
 
@@ -119,32 +118,12 @@ export async function loadState(path: string, expected: { family: FamilyName; sc
   return parseState(text, path, expected);
 }
 
-/** Replace `path` with `text`: temp file in the same directory (mode 0600), fsync, rename. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+/** Replace the state file as a whole (see atomic-file.ts), reporting failures as the user's to fix. */
+export async function writeStateFile(path: string, text: string): Promise<void> {
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    await writeFileAtomic(path, text, { mode: 0o600 });
   } catch (error) {
-    await unlink(temp).catch(() => {});
     throw new LocalEnvironmentError(`cannot write state file ${path}: ${(error as Error).message}`);
-  }
-  // Make the rename itself durable; not every platform lets a directory be opened, so best effort.
-  try {
-    const dir = await open(dirname(path), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // ignored
   }
 }
 
@@ -154,5 +133,5 @@ export interface StateStore {
 }
 
 export function fileStateStore(path: string): StateStore {
-  return { path, save: (state) => writeFileAtomic(path, serializeState(state)) };
+  return { path, save: (state) => writeStateFile(path, serializeState(state)) };
 }

@@ -79,8 +79,8 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: {} }), { mode: 0o644 });
     chmodSync(join(dir, 'config.json'), 0o644);
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-    expect(mode(dir)).toBe(0o700);
     config.saveProfile(profile('default'));
+    expect(mode(dir)).toBe(0o700);
     expect(mode(config.path)).toBe(0o600);
   });
 

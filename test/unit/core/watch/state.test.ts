@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalEnvironmentError, UsageError } from '../../../../src/core/errors.js';
-import { fileStateStore, loadState, newState, parseState, serializeState, writeFileAtomic } from '../../../../src/core/watch/state.js';
+import { fileStateStore, loadState, newState, parseState, serializeState, writeStateFile } from '../../../../src/core/watch/state.js';
 
 const props = { family: 'props' as const, scope: null };
 const dir = () => mkdtempSync(join(tmpdir(), 'watch-state-'));
@@ -53,8 +53,8 @@ describe('state file', () => {
 
   it('fails with a clear LocalEnvironmentError when it cannot be written', async () => {
     const path = join(dir(), 'no', 'such', 'dir', 'x.state');
-    await expect(writeFileAtomic(path, '{}')).rejects.toThrow(LocalEnvironmentError);
-    await expect(writeFileAtomic(path, '{}')).rejects.toThrow(/cannot write state file .*x\.state/);
+    await expect(writeStateFile(path, '{}')).rejects.toThrow(LocalEnvironmentError);
+    await expect(writeStateFile(path, '{}')).rejects.toThrow(/cannot write state file .*x\.state/);
   });
 
   it.each([

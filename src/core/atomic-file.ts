@@ -1,0 +1,70 @@
+// Replace a small file all at once: write a temp file beside it (created with the final mode),
+// fsync, rename. A reader — or a crash — sees the old file or the new one, never half of either.
+// Streams (exports, downloads) have their own writers in output/destination.ts and files/download.ts.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmod, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** Final mode of the file; default 0600 (most of what we write is private). */
+  mode?: number;
+}
+
+function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const mode = options.mode ?? 0o600;
+  const temp = tempPathFor(path);
+  try {
+    const handle = await open(temp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // open() applies the umask; chmod makes the mode exact whatever the umask.
+    await chmod(temp, mode);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Make the rename itself durable. Not every platform lets a directory be opened: best effort. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The file is written and renamed; only crash-durability of the rename is not guaranteed.
+  }
+}
+
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const mode = options.mode ?? 0o600;
+  const temp = tempPathFor(path);
+  try {
+    const fd = openSync(temp, 'wx', mode);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(temp, mode);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
