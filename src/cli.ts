@@ -23,8 +23,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       controller.abort(new InterruptedError());
       return;
     }
-    // A second Ctrl-C means "now": skip the clean-up. A dependency's exit hook (conf's when-exit)
-    // re-raises the first signal at once, so only a signal that comes later counts as a second one.
+    // A second Ctrl-C means "now": skip the clean-up. An exit hook in a dependency may re-raise
+    // the first signal at once, so only a signal that comes later counts as a second one.
     if (Date.now() - firstInterruptAt > 300) process.exit(130);
   };
   process.on('SIGINT', onSignal);
