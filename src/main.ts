@@ -119,7 +119,8 @@ export async function main(deps: ProcessDeps): Promise<number> {
         false,
       );
     }
-    const interrupted = deps.signal.aborted ? new InterruptedError() : error;
+    // After Ctrl-C whatever failed failed because of it; keep the command's own account if it gave one.
+    const interrupted = deps.signal.aborted && !(error instanceof InterruptedError) ? new InterruptedError() : error;
     return reportError(
       interrupted,
       deps.stderr,

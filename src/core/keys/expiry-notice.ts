@@ -3,9 +3,9 @@
 // expiresAt) is cached in <config dir>/key-expiry.json when it is learnt (auth login, auth status,
 // keys rotate, keys create --store-as), together with the day the warning was last shown.
 // The file holds prefixes and dates only, never a key (mode 0600, written atomically).
-import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-file.js';
 import { ensurePrivateDir } from '../config.js';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
@@ -65,15 +65,11 @@ function readState(configDir: string): State {
 
 function writeState(configDir: string, state: State): void {
   const path = statePath(configDir);
-  const temp = join(configDir, `.${EXPIRY_STATE_FILE}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     ensurePrivateDir(configDir);
-    writeFileSync(temp, `${JSON.stringify({ profiles: state }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
+    writeFileAtomicSync(path, `${JSON.stringify({ profiles: state }, null, 2)}\n`, { mode: 0o600 });
   } catch {
     // A cache: failing to write it only means the warning may come again.
-    rmSync(temp, { force: true });
   }
 }
 
