@@ -16,6 +16,7 @@ export interface FaultRule {
 
 export interface MockKey {
   id: string;
+  name: string;
   prefix: string;
   secret: string;
   scopes: string[];
