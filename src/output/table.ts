@@ -37,8 +37,12 @@ export function tableCell(value: unknown, max = MAX_CELL_WIDTH): string {
   return truncate(safeText(cellText(value)), max);
 }
 
-function styleFor(style: TableStyle) {
-  return style.color ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
+// cli-table3's own colours go through @colors/colors, which decides by itself whether the process
+// supports colour. We already decided (terminal, --no-color, NO_COLOR), so we add the codes ourselves.
+const NO_STYLE = { head: [], border: [] };
+
+function headerCell(text: string, style: TableStyle): string {
+  return style.color ? `\u001b[1m${text}\u001b[22m` : text;
 }
 
 // No line between rows: a list of a thousand records should not take two thousand lines.
@@ -85,10 +89,10 @@ export async function tableListEncoder(
   chunkRows = CHUNK_ROWS,
 ): Promise<ListEncoder> {
   const Table = await loadTable();
-  const head = headers.map((h) => safeText(h));
+  const head = headers.map((h) => headerCell(safeText(h), style));
   let rows: string[][] = [];
   const render = () => {
-    const table = new Table({ head, style: styleFor(style), chars: COMPACT_CHARS });
+    const table = new Table({ head, style: NO_STYLE, chars: COMPACT_CHARS });
     table.push(...rows);
     rows = [];
     return `${underlineHeader(table.toString())}\n`;
@@ -119,7 +123,7 @@ export async function keyValueTable(rows: ReadonlyArray<readonly [string, unknow
   const keyWidth = Math.max(...keys.map((k) => Array.from(k).length)) + 2;
   const longest = Math.max(...values.flatMap((v) => v.split('\n').map((line) => Array.from(line).length))) + 2;
   const valueWidth = Math.max(12, Math.min(longest, width - keyWidth - 3));
-  const table = new Table({ style: styleFor(options), colWidths: [keyWidth, valueWidth], chars: COMPACT_CHARS });
+  const table = new Table({ style: NO_STYLE, colWidths: [keyWidth, valueWidth], chars: COMPACT_CHARS });
   table.push(...keys.map((key, i) => [key, wrapText(values[i] ?? '', valueWidth - 2)]));
   return `${table.toString()}\n`;
 }
