@@ -269,7 +269,7 @@ describe('over plain HTTP, and on shutdown', () => {
     const started = Date.now();
     await server.close();
     const outcomes = await Promise.all([hung, slow]);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcomes.map((o) => o.ok)).toEqual([false, false]);
   });
 });

@@ -129,7 +129,7 @@ describe('probeSecretService', () => {
     const { path } = await fakeBus('silent');
     const started = Date.now();
     expect(await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, 200)).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports a refused handshake, a missing socket, and no bus at all', async () => {

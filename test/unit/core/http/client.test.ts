@@ -466,7 +466,7 @@ describe('timeouts and interrupts', () => {
     const error = await rejection(api.get('/api/properties'));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toContain('timed out after 0.2s');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('aborting the process signal gives InterruptedError (exit 130), not a network error', async () => {
@@ -487,7 +487,7 @@ describe('timeouts and interrupts', () => {
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
     expect(await rejection(pending)).toBeInstanceOf(InterruptedError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

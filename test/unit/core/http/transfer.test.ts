@@ -289,7 +289,7 @@ describe('download', () => {
     await made.client.download('/api/files/1/content');
     const started = Date.now();
     await made.client.close();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('lets the caller stop early by destroying the body', async () => {
