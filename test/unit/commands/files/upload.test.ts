@@ -48,8 +48,8 @@ describe('files upload', () => {
       {
         upload: async (options) => {
           options.onProgress?.(4, 9);
-          // Long enough for the spinner (loaded on first use) to draw.
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          // The spinner is loaded on first use: wait until it has drawn, however long loading takes.
+          await expect.poll(() => fake.stderr(), { timeout: 20_000 }).toContain('Uploading 4 B / 9 B (44%)');
           options.onProgress?.(9, 9);
           return { record: { id: FILE_ID }, sha256: SHA, size: 9 };
         },

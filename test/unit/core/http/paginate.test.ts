@@ -150,8 +150,9 @@ describe('paginate', () => {
     const c = await collection(1000);
     const { generator } = list(c, { concurrency: 3 });
     await generator.next();
+    // Page 1 plus the window ahead of it: pages 2 and 3 — and no more, however long we wait.
+    await expect.poll(() => c.pagesRequested().length, { timeout: 10_000 }).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    // Page 1 plus the window ahead of it: pages 2 and 3.
     expect(c.pagesRequested().length).toBe(3);
     await generator.return(undefined as never);
   });
