@@ -52,6 +52,7 @@ export function resultsMarkdown(result) {
   out.push('| | |', '|---|---|');
   out.push(`| machine | ${cell(m.cpu)}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os} |`);
   out.push(`| Node | ${result.node}${result.nodeArgs?.length ? ` — the CLI ran as \`node ${result.nodeArgs.join(' ')} bin/appraisal.js\` (an experiment)` : ''} |`);
+  if (result.cli) out.push(`| CLI under test | ${result.cli} (an experiment, not this checkout's build) |`);
   out.push(`| curl | ${result.curl ?? 'not installed'} |`);
   out.push(`| peak RSS from | ${cell(result.rssMethod)} |`);
   out.push(`| bench run time | ${result.durationText} |`);
