@@ -1,7 +1,5 @@
 // Process entry. Kept tiny: `--version` answers without loading commander; everything else loads
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
-import { InterruptedError } from './core/errors.js';
-
 declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
 
@@ -15,6 +13,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
+  // Loaded before the signal handlers exist: a Ctrl-C this early has nothing to clean up yet.
+  const { main, InterruptedError } = await import('./main.js');
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
   const onSignal = () => {
@@ -29,7 +29,6 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { main } = await import('./main.js');
   const code = await main({
     argv,
     env: process.env,

@@ -8,6 +8,8 @@ import { createContext, type ContextHandle, type ProcessDeps } from './core/fact
 import { addGlobalOptions, GLOBAL_VALUE_OPTIONS, readGlobalOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
+
+export { InterruptedError };
 import { findNoun, NOUNS } from './commands/registry.js';
 import { printHelpTopic, HELP_TOPICS } from './commands/help-topics.js';
 

@@ -11,10 +11,11 @@ export interface Progress {
   stop(): void;
 }
 
-const numbers = new Intl.NumberFormat('en-US');
-
+/** 120000 → "120,000". Not Intl.NumberFormat: building one loads ICU data (~20 ms of start-up). */
 export function formatCount(n: number): string {
-  return numbers.format(n);
+  const [whole = '', fraction] = String(n).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
 export function fetchedText(fetched: number, total: number | undefined, label: string): string {

@@ -1,6 +1,7 @@
 // The one-line status a person watching the terminal sees on stderr, rewritten in place:
 // "watching properties · last poll 12:00:01 · next 12:01:01 · 3 events".
 import type { Writable } from 'node:stream';
+import { formatCount } from '../../output/progress.js';
 
 export interface WatchStatus {
   label: string;
@@ -17,7 +18,7 @@ export function formatStatus(status: WatchStatus): string {
   const parts = [`watching ${status.label}`];
   if (status.lastPollAt !== undefined) parts.push(`last poll ${clock(status.lastPollAt)}`);
   if (status.nextPollAt !== undefined) parts.push(`${status.retrying ? 'retry' : 'next'} ${clock(status.nextPollAt)}`);
-  parts.push(`${status.events.toLocaleString('en-US')} event${status.events === 1 ? '' : 's'}`);
+  parts.push(`${formatCount(status.events)} event${status.events === 1 ? '' : 's'}`);
   return parts.join(' · ');
 }
 
