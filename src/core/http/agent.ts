@@ -3,7 +3,8 @@
 // environment the CLI was given rather than from process.env.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici.js';
 import type { Env } from '../context.js';
 import { UsageError } from '../errors.js';
 

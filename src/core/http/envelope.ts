@@ -1,12 +1,13 @@
 // The two envelopes of API.md, in one place: the collection envelope (`items` + `pagination`),
 // read only by paginate(), and `{success, data}`, unwrapped only here. Records need a string `id`;
 // every other field passes through untouched.
-import { z } from 'zod';
+// zod/mini: the same validators as zod's classic API in a 16 KB bundle instead of 450 KB.
+import * as z from 'zod/mini';
 import type { ApiRecord, PaginationInfo } from '../api-client.js';
 import { ContractError, RejectedError } from '../errors.js';
 import { parseServiceError } from './http-errors.js';
 
-const count = z.number().int().min(0);
+const count = z.int().check(z.minimum(0));
 
 export const paginationSchema = z.object({ page: count, limit: count, total: count, pages: count });
 
@@ -20,7 +21,7 @@ export interface CollectionPage {
   pagination: PaginationInfo;
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)

@@ -3,7 +3,7 @@
 // which the caller passes in as `onSuccess`.
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -332,11 +332,12 @@ export class Transport {
     traceRequest(io, prepared.method, prepared.url, prepared.headers, prepared.credential);
     let response: Dispatcher.ResponseData | undefined;
     try {
-      response = await request(prepared.url, {
+      response = await dispatcher.request({
+        origin: prepared.url.origin,
+        path: `${prepared.url.pathname}${prepared.url.search}`,
         method: prepared.method,
         headers: prepared.headers,
         body: out.body?.open() ?? null,
-        dispatcher,
         signal: scope.signal,
       });
       const headers = flattenHeaders(response.headers);
