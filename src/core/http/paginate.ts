@@ -6,6 +6,7 @@
 import type { ApiRecord, PaginateOptions, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
+import { IdSet } from './id-set.js';
 
 /** Fetch one page's raw body; `limit` undefined lets the service choose. */
 export type PageFetcher = (page: number, limit: number | undefined, signal: AbortSignal) => Promise<unknown>;
@@ -22,7 +23,7 @@ export async function* paginate(
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const maxItems = options.maxItems;
   const summary: PaginateSummary = { count: 0, total: undefined, duplicatesDropped: 0, warnings: [] };
-  const seen = new Set<string>();
+  const seen = new IdSet();
   // Aborting this cancels every page still in flight (consumer break, error, caller's signal).
   const controller = new AbortController();
   const onCallerAbort = (): void => controller.abort();
@@ -73,12 +74,11 @@ export async function* paginate(
     for (const record of page.items) {
       if (full()) return;
       expectedAhead--;
-      if (seen.has(record.id)) {
+      if (!seen.add(record.id)) {
         summary.duplicatesDropped++;
         firstDuplicate ??= `${record.id} on page ${page.pagination.page}`;
         continue;
       }
-      seen.add(record.id);
       summary.count++;
       yield record;
     }

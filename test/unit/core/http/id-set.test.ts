@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { IdSet } from '../../../../src/core/http/id-set.js';
+
+describe('IdSet', () => {
+  it('reports a repeated id, packed UUIDs and other ids alike', () => {
+    const ids = new IdSet();
+    const uuid = randomUUID();
+    expect(ids.add(uuid)).toBe(true);
+    expect(ids.add(uuid)).toBe(false);
+    expect(ids.add('id-00001')).toBe(true);
+    expect(ids.add('id-00001')).toBe(false);
+    // Upper case is another string, so another id: kept apart from its lower-case twin.
+    expect(ids.add(uuid.toUpperCase())).toBe(true);
+    expect(ids.size).toBe(3);
+  });
+
+  it('keeps UUIDs that differ in any one hex digit apart', () => {
+    const ids = new IdSet();
+    const base = '00000000-0000-4000-8000-000000000000';
+    expect(ids.add(base)).toBe(true);
+    for (let i = 0; i < base.length; i++) {
+      if (base[i] === '-') continue;
+      const other = `${base.slice(0, i)}f${base.slice(i + 1)}`;
+      expect(ids.add(other)).toBe(true);
+    }
+    expect(ids.size).toBe(33);
+  });
+
+  it('behaves exactly like a Set<string> across growth (property)', () => {
+    const id = fc.oneof(fc.uuid(), fc.string({ maxLength: 12 }));
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 3000 }), (list) => {
+        const ids = new IdSet();
+        const reference = new Set<string>();
+        for (const value of list) {
+          expect(ids.add(value)).toBe(!reference.has(value));
+          reference.add(value);
+        }
+        expect(ids.size).toBe(reference.size);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('holds 200,000 UUIDs', () => {
+    const ids = new IdSet();
+    const all = Array.from({ length: 200_000 }, () => randomUUID());
+    for (const value of all) expect(ids.add(value)).toBe(true);
+    for (let i = 0; i < all.length; i += 997) expect(ids.add(all[i]!)).toBe(false);
+    expect(ids.size).toBe(200_000);
+  });
+});
