@@ -178,12 +178,13 @@ const details = {};
 let failures = 0;
 
 /** A row whose figure is compared with a target: `kind` max (value ≤ limit) or min (value ≥ limit). */
-function targetRow({ id, benchmark, measured, target, value, limit, kind, why }) {
+function targetRow({ id, benchmark, measured, target, value, limit, kind, why, unit = 'x' }) {
   const holds = kind === 'max' ? value <= limit : value >= limit;
+  const u = (x) => (unit === 'x' ? `${r2(x)}x` : `${x.toFixed(1)}${unit}`);
   const gap =
     kind === 'max'
-      ? `${r2(value)} against at most ${limit}: ${pct(value / limit - 1)} over the target`
-      : `${r2(value)} against at least ${limit}: ${pct(1 - value / limit)} short of the target`;
+      ? `${u(value)} against at most ${u(limit)}: ${pct(value / limit - 1)} over the target`
+      : `${u(value)} against at least ${u(limit)}: ${pct(1 - value / limit)} short of the target`;
   rows.push({ id, benchmark, measured, target, value, limit, kind, holds, gap, why, status: 'measured' });
 }
 function infoRow({ id, benchmark, measured, target = 'reference, no target', value }) {
@@ -512,6 +513,7 @@ await section('memory', memPlanned, async () => {
       value: worst,
       limit: TARGET.memPeakMiB,
       kind: 'max',
+      unit: ' MiB',
       why: `${mib(Math.max(pLarge, pSmall))} at peak`,
     });
     sections.push({
@@ -600,7 +602,7 @@ await section('files', filesPlanned, async () => {
   ]) {
     const p = peak(cliRuns);
     if (p === undefined) notMeasured([rssRow], 'peak RSS could not be read');
-    else targetRow({ ...rssRow, measured: mib(p), value: p / 1024, limit: TARGET.filesPeakMiB, kind: 'max', why: `${mib(p)} at peak for a ${sizeText} ${dir}` });
+    else targetRow({ ...rssRow, measured: mib(p), value: p / 1024, limit: TARGET.filesPeakMiB, kind: 'max', unit: ' MiB', why: `${mib(p)} at peak for a ${sizeText} ${dir}` });
     if (!CURL) notMeasured([tpRow], 'not measured (curl missing)');
     else {
       const value = rate(cliRuns) / rate(curlRuns);
