@@ -24,13 +24,14 @@ mkdirSync(DIR, { recursive: true });
 // Each probe is an entry module; `import` makes the bundler include it, the side effect keeps it.
 const PROBES = {
   commander: "import { Command } from 'commander'; globalThis.x = Command;",
-  conf: "import Conf from 'conf'; globalThis.x = Conf;",
   zod: "import { z } from 'zod'; globalThis.x = z.object({ id: z.string() });",
+  'zod/mini': "import * as z from 'zod/mini'; globalThis.x = z.object({ id: z.string() });",
   'undici (whole package)': "import { Agent, request } from 'undici'; globalThis.x = [Agent, request];",
   'undici (Agent + request only)':
     "import Agent from 'undici/lib/dispatcher/agent.js'; import request from 'undici/lib/api/api-request.js'; globalThis.x = [Agent, request];",
   'cli-table3': "import Table from 'cli-table3'; globalThis.x = Table;",
   ora: "import ora from 'ora'; globalThis.x = ora;",
+  'new Intl.NumberFormat (ICU data)': "globalThis.x = new Intl.NumberFormat('en-US');",
 };
 
 // TLS probes need a PEM: the mock's generator would start a server, so use any bundled root.
