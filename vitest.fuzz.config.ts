@@ -1,0 +1,13 @@
+// `npm run fuzz`: the property-based tests under test/fuzz (excluded from `npm test`, which runs a
+// bounded number of the same properties from test/unit/fuzz-bounded.test.ts), with FUZZ_RUNS cases.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/fuzz/**/*.test.ts'],
+    testTimeout: 1_800_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
