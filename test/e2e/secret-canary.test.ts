@@ -254,7 +254,8 @@ beforeAll(async () => {
   const completion = await run({ args: ['completion', 'bash'], credential: 'none' }, 'plain');
   // `_appraisal_child` maps "parent|word" to each command path: `'props|list') printf '%s\n' 'props list' ;;`
   const childLine = /^\s*'[^'|]*\|[^']*'(?:\|'[^']*')*\) printf '%s\\n' '([a-z][a-z -]*)' ;;$/gm;
-  const paths = [...completion.stdout.matchAll(childLine)].map((m) => m[1]!);
+  const childSection = completion.stdout.slice(completion.stdout.indexOf('_appraisal_child() {'));
+  const paths = [...childSection.slice(0, childSection.indexOf('\n}\n')).matchAll(childLine)].map((m) => m[1]!);
   commandPaths = [...new Set(paths)].filter((path) => !paths.some((other) => other.startsWith(`${path} `))).sort();
 
   // The profile whose key `keys rotate` replaces.
