@@ -96,8 +96,8 @@ export const MATRIX: Row[] = [
   { target: 'props list', scenario: 'a record deleted before the read position at page 40 of 100', pageSize: 3, during: 'delete a record before the read position', expect: fails(9, /changed while it was read \(total 300 at first, 299 at the end\)/) },
 
   // ---- files upload: a POST, never retried (it may have taken effect) ----
-  { target: 'files upload', scenario: '429 with Retry-After in seconds', faults: one('status=429;retry-after=1'), expect: fails(8, /429 Too Many Requests[\s\S]*POST is not retried/) },
-  { target: 'files upload', scenario: '429 with Retry-After as an HTTP-date', faults: one('status=429;retry-after=date'), expect: fails(8, /429 Too Many Requests/) },
+  { target: 'files upload', scenario: '429 with Retry-After in seconds', faults: one('status=429;retry-after=1'), expect: fails(8, /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key \(POST is not retried automatically\): run it again in 1 s/) },
+  { target: 'files upload', scenario: '429 with Retry-After as an HTTP-date', faults: one('status=429;retry-after=date'), expect: fails(8, /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key .*run it again in [1-3] s \(Retry-After\)/) },
   { target: 'files upload', scenario: '503 burst shorter than the retry budget', faults: one('status=503'), expect: fails(8, /503 Service Unavailable[\s\S]*POST is not retried/) },
   { target: 'files upload', scenario: '503 burst longer than the retry budget', faults: one('status=503', { count: 4 }), expect: fails(8, /503 Service Unavailable/) },
   { target: 'files upload', scenario: 'connection reset before headers', faults: one('reset'), expect: fails(3, /closed unexpectedly[\s\S]*check whether it took effect/) },

@@ -257,7 +257,12 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
   if (status === 404) return new NotFoundError(message, info);
   if (status === 429 || status >= 500) {
     let hint: string;
-    if (!failure.retryable) {
+    if (status === 429) {
+      // Rate limited: refused, not carried out, so running it again is safe once the wait is over.
+      const wait = failure.retryAfterMs === undefined ? 'in a moment' : `in ${Math.max(1, Math.ceil(failure.retryAfterMs / 1000))} s (Retry-After)`;
+      const tried = failure.retryable ? (failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '') : ` (${method} is not retried automatically)`;
+      hint = `the service is rate-limiting this key${tried}: run it again ${wait}, or lower --concurrency`;
+    } else if (!failure.retryable) {
       hint = `${method} is not retried automatically: check whether the request took effect before repeating it`;
     } else if (failure.attempts > 1) {
       hint = `gave up after ${failure.attempts} attempts; the service is overloaded or failing, try again later`;

@@ -83,6 +83,9 @@ type Outcome<T> =
   | { kind: 'status'; status: number; headers: ResponseHeaders; body: string; retryAfterMs: number | undefined }
   | { kind: 'failure'; error: AppError; retryable: boolean; reason: string };
 
+/** A wait before a retry at least this long is announced on stderr even without --verbose. */
+export const LONG_RETRY_WAIT_MS = 5_000;
+
 /** Error bodies are for messages: read at most this much of one. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -399,7 +402,9 @@ export class Transport {
     const { io } = this.config;
     const reason = outcome.kind === 'status' ? String(outcome.status) : outcome.reason;
     if (outcome.kind === 'failure') io.debug(`! ${outcome.error.message}`);
-    if (io.verbose) {
+    // A wait long enough to look like a hang (a Retry-After of up to a minute) is said even
+    // without --verbose; --quiet still silences it.
+    if (io.verbose || delayMs >= LONG_RETRY_WAIT_MS) {
       io.notice(
         `retrying ${prepared.method} ${prepared.target} after ${reason} (attempt ${nextAttempt}/${maxAttempts}) in ${(delayMs / 1000).toFixed(1)}s`,
       );

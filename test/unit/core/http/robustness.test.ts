@@ -1,7 +1,7 @@
 // Regressions found by the fault matrix and the property tests (issue 8): answers that used to crash
 // the formatter (exit 1) or pass silently, and advice that was wrong for requests never retried.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContractError, NetworkError } from '../../../../src/core/errors.js';
+import { ContractError, NetworkError, ServiceUnavailableError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/transport.js';
 import { writeRecord } from '../../../../src/output/index.js';
@@ -121,5 +121,67 @@ describe('connection failures of requests that are never retried', () => {
 
   it('the depth limit stays below what printing survives', () => {
     expect(() => JSON.stringify(JSON.parse(nested(MAX_JSON_DEPTH)), null, 2)).not.toThrow();
+  });
+});
+
+describe('rate limiting (429)', () => {
+  it('a POST refused with 429 is safe to repeat: the hint says when, not "check whether it took effect"', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(429, { 'retry-after': '7', 'content-type': 'application/json' });
+      res.end('{"error":{"message":"slow down"}}');
+    });
+    servers.push(server);
+    const made = makeClient(server.url);
+    closers.push(() => made.client.close());
+    const error = await rejection(made.client.send('POST', '/api/properties', { name: 'x' }));
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(exitCodeFor(error)).toBe(8);
+    expect((error as ServiceUnavailableError).hint).toBe(
+      'the service is rate-limiting this key (POST is not retried automatically): run it again in 7 s (Retry-After), or lower --concurrency',
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a GET still rate-limited after its retries says how many attempts were made', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(429, { 'retry-after': '0' });
+      res.end();
+    });
+    servers.push(server);
+    const made = makeClient(server.url, { retries: 1 });
+    closers.push(() => made.client.close());
+    const error = await rejection(made.client.get('/api/properties/a'));
+    expect((error as ServiceUnavailableError).hint).toMatch(/^the service is rate-limiting this key after 2 attempts: run it again in 1 s/);
+  });
+});
+
+describe('long waits before a retry', () => {
+  it('a Retry-After of a minute is announced without --verbose (it would look like a hang)', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(503, { 'retry-after': '60' });
+      res.end();
+    });
+    servers.push(server);
+    const made = makeClient(server.url);
+    closers.push(() => made.client.close());
+    const pending = rejection(made.client.get('/api/properties/a'));
+    while (!made.io.stderr().includes('retrying')) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(made.io.stderr()).toBe('retrying GET /api/properties/a after 503 (attempt 2/4) in 60.0s\n');
+    made.abort.abort();
+    expect((await pending).name).toBe('InterruptedError');
+  });
+
+  it('a short one stays quiet', async () => {
+    let calls = 0;
+    const server = await startServer((_req, res) => {
+      calls++;
+      res.writeHead(calls === 1 ? 503 : 200, { 'retry-after': '1', 'content-type': 'application/json' });
+      res.end(calls === 1 ? '' : '{"id":"a"}');
+    });
+    servers.push(server);
+    const made = makeClient(server.url);
+    closers.push(() => made.client.close());
+    await made.client.get('/api/properties/a');
+    expect(made.io.stderr()).toBe('');
   });
 });
