@@ -4,15 +4,31 @@ declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
 
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
-    return;
-  }
-  // `| head` closes stdout early: end quietly instead of throwing EPIPE.
+  // `| head` closes stdout early: end quietly instead of throwing EPIPE. Any other failure to write
+  // stdout (a full disk, a device error) must not crash with a stack trace: commands that stream
+  // see it on their next write; for the rest it is reported once the command ends.
+  let stdoutFailure: NodeJS.ErrnoException | undefined;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    stdoutFailure ??= error;
   });
+  // Nothing can be shown when stderr itself fails; the exit code still says what happened.
+  process.stderr.on('error', () => {});
+  const finish = async (code: number): Promise<number> => {
+    // A failed write to stdout is reported by an 'error' event a tick later: let it arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (stdoutFailure && code === 0) {
+      process.stderr.write(`error: could not write to stdout: ${stdoutFailure.message}\nhint: check the file or device stdout goes to, or write with --out PATH\n`);
+      return 2;
+    }
+    return code;
+  };
+
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    process.exitCode = await finish(0);
+    return;
+  }
   // Loaded before the signal handlers exist: a Ctrl-C this early has nothing to clean up yet.
   const { main, InterruptedError } = await import('./main.js');
   const controller = new AbortController();
@@ -29,7 +45,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const code = await main({
+  let code = await main({
     argv,
     env: process.env,
     stdin: process.stdin,
@@ -42,6 +58,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     signal: controller.signal,
     version: VERSION,
   });
+  code = await finish(code);
   process.exitCode = code;
   // Whatever still holds the event loop (a keep-alive socket, a stray timer) must not keep a
   // finished command alive.

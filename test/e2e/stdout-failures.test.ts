@@ -1,0 +1,61 @@
+// Output that cannot be written (found by issue 8's fault hunt): stdout on a full device used to
+// crash with a stack trace (exit 1), and a full stderr turned any exit into 1. Now: exit 2 with one
+// `error:` line when stdout fails, the command's own exit code when stderr fails, and `| head`
+// still ends quietly.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, type CliResult } from '../helpers/cli.js';
+import { cleanEnv, exitProblems } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+const FULL = '/dev/full';
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  mock = await startMock({ records: 5 });
+  env = isolatedEnv(mock.env);
+});
+
+afterAll(async () => {
+  await mock?.stop();
+});
+
+/** Run with stdout (or stderr) on /dev/full, where every write fails with ENOSPC. */
+function runWithFull(args: string[], which: 'stdout' | 'stderr'): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const full = openSync(FULL, 'w');
+    const stdio: Array<'pipe' | 'ignore' | number> = which === 'stdout' ? ['ignore', full, 'pipe'] : ['ignore', 'pipe', full];
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), stdio });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe.runIf(existsSync(FULL))('writing to a full device', () => {
+  it.each([
+    [['--version']],
+    [['--help']],
+    [['completion', 'bash']],
+    [['help', 'exit-codes']],
+    [['props', 'list']],
+    [['props', 'list', '-o', 'table']],
+    [['ref', 'enums']],
+  ])('stdout full: appraisal %j exits 2 with one error line, no stack trace', async (args) => {
+    const result = await runWithFull(args, 'stdout');
+    expect(exitProblems(result), result.stderr).toEqual([]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/^error: could not write (to stdout|the output): ENOSPC/m);
+  });
+
+  it('stderr full: the exit code is still the command\'s own (0 on success, 2 for a usage error)', async () => {
+    expect((await runWithFull(['props', 'list', '--verbose'], 'stderr')).code).toBe(0);
+    expect((await runWithFull(['props', 'get', 'not-a-uuid'], 'stderr')).code).toBe(2);
+  });
+});
