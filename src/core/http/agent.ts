@@ -27,11 +27,30 @@ function variable(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/** A proxy variable, checked: a value that is not a URL is a usage error, not a crash in undici. */
+function proxyVariable(env: Env, name: string): string | undefined {
+  const value = variable(env, name);
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    const set = env[name.toLowerCase()] !== undefined ? name.toLowerCase() : name;
+    throw new UsageError(`${set} is not a proxy URL: "${value}"`, {
+      hint: `set it to e.g. http://proxy.example.com:3128, or unset ${set} to connect directly`,
+    });
+  }
+  return value;
+}
+
 /** The proxy variables, or undefined when no proxy is configured. */
 export function proxySettings(env: Env): ProxySettings | undefined {
   const settings = {
-    httpProxy: variable(env, 'HTTP_PROXY'),
-    httpsProxy: variable(env, 'HTTPS_PROXY'),
+    httpProxy: proxyVariable(env, 'HTTP_PROXY'),
+    httpsProxy: proxyVariable(env, 'HTTPS_PROXY'),
     noProxy: variable(env, 'NO_PROXY'),
   };
   return settings.httpProxy === undefined && settings.httpsProxy === undefined ? undefined : settings;

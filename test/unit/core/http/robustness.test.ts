@@ -1,8 +1,9 @@
 // Regressions found by the fault matrix and the property tests (issue 8): answers that used to crash
 // the formatter (exit 1) or pass silently, and advice that was wrong for requests never retried.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContractError, NetworkError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import { ContractError, NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
+import { proxySettings } from '../../../../src/core/http/agent.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/transport.js';
 import { writeRecord } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
@@ -183,5 +184,27 @@ describe('long waits before a retry', () => {
     closers.push(() => made.client.close());
     await made.client.get('/api/properties/a');
     expect(made.io.stderr()).toBe('');
+  });
+});
+
+describe('proxy variables', () => {
+  it.each([
+    [{ HTTPS_PROXY: '::::' }, 'HTTPS_PROXY'],
+    [{ http_proxy: 'proxy.example.com:3128x' }, 'http_proxy'],
+    [{ HTTP_PROXY: 'socks5://127.0.0.1:1080' }, 'HTTP_PROXY'],
+  ])('%j is a usage error naming the variable (exit 2), not an "unexpected failure" (exit 1)', (env, name) => {
+    let error: unknown;
+    try {
+      proxySettings(env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(exitCodeFor(error)).toBe(2);
+    expect((error as Error).message).toContain(`${name} is not a proxy URL`);
+  });
+
+  it('a client with a broken proxy variable fails before any request, with exit 2', () => {
+    expect(() => makeClient('http://127.0.0.1:1', { env: { HTTPS_PROXY: '::::' } })).toThrow(UsageError);
   });
 });
