@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.work/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.work/**', '.tmp/**', '.dist-*/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
