@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, type CliResult } from '../helpers/cli.js';
 import { cleanEnv, exitProblems, scratchDir } from '../helpers/cli-process.js';
+import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
@@ -101,6 +102,24 @@ describe('file modes under umask 000', () => {
     expectOk(await runUnderUmask000(['auth', 'logout', '--profile', 'default'], env));
     const found = expectPrivate(configDir);
     expect(Object.keys(found).filter((name) => name.endsWith('.key'))).toHaveLength(1);
+  });
+
+  it('keys rotate --audit-log: the audit log is 0600, the rotated key file still 0600', async () => {
+    const admin = mockAdmin(mock);
+    try {
+      const key = await admin.createKey(['api:admin'], 'file modes');
+      const home = scratchDir('modes-home');
+      const configDir = join(home, 'config');
+      const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
+      expectOk(await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${key.secret}\n`));
+      const audit = join(home, 'logs', 'rotations.jsonl');
+      mkdirSync(join(home, 'logs'));
+      expectOk(await runUnderUmask000(['keys', 'rotate', '--yes', '--audit-log', audit], env));
+      expect((statSync(audit).mode & 0o777).toString(8)).toBe('600');
+      expectPrivate(configDir);
+    } finally {
+      await admin.close();
+    }
   });
 
   it('the default config dir under XDG_CONFIG_HOME (created by the CLI) is 0700 too', async () => {
