@@ -40,7 +40,9 @@ function proxyVariable(env: Env, name: string): string | undefined {
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     const set = env[name.toLowerCase()] !== undefined ? name.toLowerCase() : name;
-    throw new UsageError(`${set} is not a proxy URL: "${value}"`, {
+    // A proxy value may carry a password (user:pass@host): never shown.
+    const shown = value.includes('@') ? `…@${value.slice(value.lastIndexOf('@') + 1)}` : value;
+    throw new UsageError(`${set} is not a proxy URL: "${shown}"`, {
       hint: `set it to e.g. http://proxy.example.com:3128, or unset ${set} to connect directly`,
     });
   }
@@ -75,6 +77,30 @@ export function readCaFile(path: string): string {
     });
   }
   return pem;
+}
+
+/** Whether NO_PROXY exempts this host (`*`, a host name, or a domain suffix, optionally with a port). */
+function exempt(url: URL, noProxy: string | undefined): boolean {
+  if (noProxy === undefined) return false;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return noProxy
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      if (entry === '*') return true;
+      const match = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\*?\./, ''))!;
+      const [, name = '', entryPort] = match;
+      if (entryPort !== undefined && entryPort !== port) return false;
+      return host === name || host.endsWith(`.${name}`);
+    });
+}
+
+/** The proxy a request to `url` goes through (as undici's EnvHttpProxyAgent picks it), for messages. */
+export function proxyFor(url: URL, env: Env): string | undefined {
+  const proxy = proxySettings(env);
+  if (proxy === undefined || exempt(url, proxy.noProxy)) return undefined;
+  return url.protocol === 'https:' ? (proxy.httpsProxy ?? proxy.httpProxy) : proxy.httpProxy;
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {

@@ -20,7 +20,7 @@ import type {
 import type { Env } from '../context.js';
 import type { IO } from '../io.js';
 import { keyPrefix } from '../redact.js';
-import { createDispatcher } from './agent.js';
+import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
 import { paginate } from './paginate.js';
@@ -65,6 +65,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     io: settings.io,
     signal: settings.signal,
     dispatcher,
+    proxyFor: (url) => proxyFor(url, settings.env),
   });
   return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
 }

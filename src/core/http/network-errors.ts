@@ -16,6 +16,8 @@ export interface FailureSite {
   path: string;
   origin: string;
   timeoutMs: number;
+  /** The proxy the request went through, if any: connection failures are then the proxy's. */
+  proxy?: string | undefined;
 }
 
 /** A failure while the response body was being read; knows how much had arrived. */
@@ -124,6 +126,17 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
       'a truncated response',
       'the connection or a proxy dropped the response; try again',
     );
+  }
+  if (site.proxy !== undefined) {
+    // Connecting, resolving and reaching are the proxy's business: name it, not the service.
+    const proxy = site.proxy.replace(/\/\/[^@/]*@/, '//');
+    const via = `the proxy ${proxy} (on the way to ${site.origin})`;
+    const hint = 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to connect directly';
+    if (codes.includes('ECONNREFUSED')) return fail(`cannot connect to ${via}: connection refused`, true, 'connection refused', hint);
+    if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return fail(`cannot resolve the host name of ${via}`, codes.includes('EAI_AGAIN'), 'a DNS failure', hint);
+    if (codes.includes('UND_ERR_CONNECT_TIMEOUT')) return fail(`could not connect to ${via} in time`, true, 'a connect timeout', hint);
+    const unreachableProxy = has(UNREACHABLE_CODES);
+    if (unreachableProxy) return fail(`${via} is unreachable (${unreachableProxy})`, true, 'an unreachable host', hint);
   }
   if (codes.includes('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return fail('the response was shorter or longer than its content-length', true, 'a truncated response');

@@ -29,6 +29,8 @@ export interface TransportConfig {
   /** The process-wide abort (Ctrl-C). */
   signal: AbortSignal;
   dispatcher: Dispatcher;
+  /** The proxy a URL is reached through, if any (failure messages name it). */
+  proxyFor?: ((url: URL) => string | undefined) | undefined;
 }
 
 export interface OutgoingBody {
@@ -329,7 +331,13 @@ export class Transport {
       return { kind: 'failure', error: new InterruptedError(), retryable: false, reason: 'interrupted' };
     }
     const { io, timeoutMs, dispatcher } = this.config;
-    const site: FailureSite = { method: prepared.method, path: prepared.target, origin: prepared.url.origin, timeoutMs };
+    const site: FailureSite = {
+      method: prepared.method,
+      path: prepared.target,
+      origin: prepared.url.origin,
+      timeoutMs,
+      proxy: this.config.proxyFor?.(prepared.url),
+    };
     const scope = new AttemptScope(userSignals, timeoutMs, out.timeout);
     const started = performance.now();
     traceRequest(io, prepared.method, prepared.url, prepared.headers, prepared.credential);

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractError, NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
-import { proxySettings } from '../../../../src/core/http/agent.js';
+import { proxyFor, proxySettings } from '../../../../src/core/http/agent.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/transport.js';
 import { writeRecord } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
@@ -204,7 +204,34 @@ describe('proxy variables', () => {
     expect((error as Error).message).toContain(`${name} is not a proxy URL`);
   });
 
+  it('never shows the password of a broken proxy value', () => {
+    expect(() => proxySettings({ HTTPS_PROXY: 'alice:s3cretPass@proxy:3128' })).toThrow('HTTPS_PROXY is not a proxy URL: "…@proxy:3128"');
+  });
+
   it('a client with a broken proxy variable fails before any request, with exit 2', () => {
     expect(() => makeClient('http://127.0.0.1:1', { env: { HTTPS_PROXY: '::::' } })).toThrow(UsageError);
+  });
+});
+
+describe('failures through a proxy name the proxy', () => {
+  it('picks the proxy undici uses, and honours NO_PROXY', () => {
+    const env = { HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://q:8080', NO_PROXY: 'internal.example, .corp.example:8443' };
+    expect(proxyFor(new URL('https://api.example.com/x'), env)).toBe('http://p:3128');
+    expect(proxyFor(new URL('http://api.example.com/x'), env)).toBe('http://q:8080');
+    expect(proxyFor(new URL('https://internal.example/x'), env)).toBeUndefined();
+    expect(proxyFor(new URL('https://a.internal.example/x'), env)).toBeUndefined();
+    expect(proxyFor(new URL('https://b.corp.example:8443/x'), env)).toBeUndefined();
+    expect(proxyFor(new URL('https://b.corp.example/x'), env)).toBe('http://p:3128');
+    expect(proxyFor(new URL('https://api.example.com/x'), { ...env, NO_PROXY: '*' })).toBeUndefined();
+    expect(proxyFor(new URL('https://api.example.com/x'), {})).toBeUndefined();
+  });
+
+  it('a proxy that refuses connections is named (not the service, which was never reached)', async () => {
+    const made = makeClient('http://127.0.0.1:9', { retries: 0, env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' } });
+    closers.push(() => made.client.close());
+    const error = await rejection(made.client.get('/api/properties/a'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe('GET /api/properties/a: cannot connect to the proxy http://127.0.0.1:1 (on the way to http://127.0.0.1:9): connection refused');
+    expect((error as NetworkError).hint).toContain('NO_PROXY');
   });
 });
