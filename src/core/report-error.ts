@@ -12,6 +12,19 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** Text for anything thrown: an object without a usable toString (null prototype…) must not make this throw. */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    try {
+      return JSON.stringify(error) ?? Object.prototype.toString.call(error);
+    } catch {
+      return Object.prototype.toString.call(error);
+    }
+  }
+}
+
 export function reportError(error: unknown, sink: ErrorSink, redactor: SecretRedactor, verbose: boolean): number {
   const code = exitCodeFor(error);
   const lines: string[] = [];
@@ -19,7 +32,7 @@ export function reportError(error: unknown, sink: ErrorSink, redactor: SecretRed
     lines.push(`error: ${oneLine(error.message)}`);
     if (error.hint) lines.push(`hint: ${oneLine(error.hint)}`);
   } else {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     lines.push(`error: unexpected failure: ${oneLine(message) || 'unknown error'}`);
     lines.push('hint: this is a bug in appraisal-cli; please report it with the command you ran and the output of --verbose');
     if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
