@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { type CliOutcome, entriesOf, exitProblems, Pool, scratchDir, startCli } from '../helpers/cli-process.js';
+import { type CliOutcome, entriesOf, exitProblems, Pool, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { readList, type Format } from '../helpers/output-formats.js';
@@ -200,6 +200,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  removeScratchDirs();
   await Promise.all(lanes.map(async (lane) => {
     await lane.admin.close();
     await lane.mock.stop();

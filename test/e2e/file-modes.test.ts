@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, type CliResult } from '../helpers/cli.js';
-import { cleanEnv, exitProblems, scratchDir } from '../helpers/cli-process.js';
+import { cleanEnv, exitProblems, scratchDir, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -18,6 +18,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.stop();
+  removeScratchDirs();
 });
 
 /** `appraisal ARGS` started as `bash -c 'umask 000; exec node bin/appraisal.js ARGS'`. */

@@ -7,7 +7,7 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { entriesOf, exitProblems, scratchDir, startCli, type RunningCli } from '../helpers/cli-process.js';
+import { entriesOf, exitProblems, scratchDir, startCli, type RunningCli, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
+  removeScratchDirs();
 });
 
 async function interrupt(running: RunningCli, when: () => Promise<boolean>, what: string) {

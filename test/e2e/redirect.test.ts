@@ -6,10 +6,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { generateCertificate } from '../../src/mock/tls-certificate.js';
 import { isolatedEnv } from '../helpers/cli.js';
-import { entriesOf, exitProblems, scratchDir, startCli } from '../helpers/cli-process.js';
+import { entriesOf, exitProblems, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
 
 const KEY = 'apk_Redirec7_R3d1r3ctS3cr3tR3d1r3ctS3cr3tXyZ0';
 const SECRET_TAIL = KEY.slice('apk_Redirec7_'.length);
@@ -77,6 +77,8 @@ beforeAll(async () => {
     { name: 'https', tls: { key: certificate.keyPem, cert: certificate.certPem }, caFile },
   ];
 });
+
+afterAll(() => removeScratchDirs());
 
 interface Case {
   what: string;

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitProblems, Pool, scratchDir, startCli, type CliOutcome } from '../helpers/cli-process.js';
+import { exitProblems, Pool, scratchDir, startCli, type CliOutcome, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -266,6 +266,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
+  removeScratchDirs();
 });
 
 function envFor(credential: Credential): Record<string, string | undefined> {

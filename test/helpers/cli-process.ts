@@ -2,7 +2,7 @@
 // service while it runs), the error-shape checks every failing run must pass, and a small pool that
 // bounds how many CLI processes run at once on a two-core machine.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, type CliOptions, type CliResult, ROOT } from './cli.js';
@@ -89,9 +89,18 @@ export function exitProblems(result: CliResult, options: { interrupted?: boolean
   return problems;
 }
 
-/** A fresh private directory. */
+const scratchDirs: string[] = [];
+
+/** A fresh private directory, removed by removeScratchDirs(). */
 export function scratchDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `appraisal-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `appraisal-${prefix}-`));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** Remove every directory scratchDir() made in this test file (call it from afterAll). */
+export function removeScratchDirs(): void {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Every entry of a directory (hidden ones too): what a failed export must not leave behind. */

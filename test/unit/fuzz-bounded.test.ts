@@ -7,6 +7,7 @@ import { cliArgsProperty, startCliFuzzFixture, type CliFuzzFixture } from '../fu
 import { IN_PROCESS_PROPERTIES } from '../fuzz/properties/in-process.js';
 import { responsesProperty, startResponseFuzzFixture, type ResponseFuzzFixture } from '../fuzz/properties/responses.js';
 import { fuzzParameters } from '../fuzz/properties/runs.js';
+import { removeScratchDirs } from '../helpers/cli-process.js';
 
 const IN_PROCESS_RUNS = 60;
 const PROCESS_RUNS = 30;
@@ -26,6 +27,7 @@ describe('property-based tests (bounded)', () => {
     });
     afterAll(async () => {
       await Promise.all([cli?.stop(), responses?.stop()]);
+      removeScratchDirs();
     });
 
     it(`random command lines (${PROCESS_RUNS} cases)`, { timeout: 300_000 }, async () => {

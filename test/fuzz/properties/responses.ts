@@ -4,6 +4,7 @@
 // and `props list`, `props get`, `files download` and `api GET` run against it. Whatever arrives,
 // the CLI exits with a documented code, no stack trace, one `error:` line (+ `hint:`).
 import fc from 'fast-check';
+import { rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isolatedEnv } from '../../helpers/cli.js';
@@ -135,6 +136,7 @@ export function responsesProperty(fixture: ResponseFuzzFixture) {
     const problems = exitProblems(result);
     // A failed run leaves nothing at --out.
     if (result.code !== 0 && entriesOf(dir).length > 0) problems.push(`left ${entriesOf(dir).join(', ')} behind after a failure`);
+    rmSync(dir, { recursive: true, force: true });
     if (problems.length > 0) {
       const shown = answer.body.length > 600 ? `${answer.body.subarray(0, 600).toString('latin1')}… (${answer.body.length} bytes)` : answer.body.toString('latin1');
       throw new Error(
