@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { ApiRecord } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
-import { UsageError } from '../../core/errors.js';
+import { ContractError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input.js';
@@ -19,6 +19,16 @@ interface InputOptions {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** API.md: every record has a string id. An answer without one broke the contract (exit 9). */
+export function requireRecord(body: unknown, where: string): ApiRecord {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && typeof (body as { id?: unknown }).id === 'string') {
+    return body as ApiRecord;
+  }
+  throw new ContractError(`${where}: the answer is not a record with a string id`, {
+    hint: 'the service broke its published contract; report it with the request id from --verbose',
+  });
+}
 
 /** --data / -f / -F, shared by create and update (and `api`). */
 export function addRecordInputOptions(command: Command): Command {
@@ -44,7 +54,7 @@ export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): 
     action(factory, async (ctx, [id]) => {
       const checked = requireUuid(id, `${spec.singular} id`);
       const api = await ctx.api();
-      const record = await api.get<ApiRecord>(recordPath(spec, checked));
+      const record = requireRecord(await api.get(recordPath(spec, checked)), `GET ${recordPath(spec, checked)}`);
       await writeRecord(ctx, record, spec.view);
     }),
   );
@@ -61,7 +71,7 @@ export function createVerb(factory: Factory, spec: ResourceSpec, usage: string[]
       const path = collectionPath(spec, options, 'create');
       const body = await readBody(ctx, options, 'create');
       const api = await ctx.api();
-      const record = await api.send<ApiRecord>('POST', path, body);
+      const record = requireRecord(await api.send('POST', path, body), `POST ${path}`);
       await writeRecord(ctx, record, spec.view);
     }),
   );
@@ -78,7 +88,7 @@ export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]
       const checked = requireUuid(id, `${spec.singular} id`);
       const body = await readBody(ctx, options, 'update');
       const api = await ctx.api();
-      const record = await api.send<ApiRecord>('PATCH', recordPath(spec, checked), body);
+      const record = requireRecord(await api.send('PATCH', recordPath(spec, checked), body), `PATCH ${recordPath(spec, checked)}`);
       await writeRecord(ctx, record, spec.view);
     }),
   );

@@ -1,0 +1,176 @@
+// `appraisal props …` end to end: the built binary against `appraisal mock`, asserting stdout,
+// stderr and exit code (issue 3's "done when").
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+const RECORDS = 1200;
+let mock: MockServer;
+let admin: MockAdmin;
+let truth: string[];
+let env: Record<string, string | undefined>;
+
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
+
+function parseOutput(format: string, text: string): string[] {
+  if (format === 'json') return (JSON.parse(text) as Array<{ id: string }>).map((r) => r.id);
+  if (format === 'ndjson') return text.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+  // csv: header row, then the id in the first column.
+  const lines = text.trim().split('\r\n');
+  expect(lines[0]!.split(',')[0]).toBe('id');
+  return lines.slice(1).map((line) => line.split(',')[0]!);
+}
+
+beforeAll(async () => {
+  mock = await startMock({ records: RECORDS, seed: 3 });
+  admin = mockAdmin(mock);
+  truth = await admin.ids('/api/properties');
+  env = { ...isolatedEnv(), ...mock.env };
+});
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+});
+beforeEach(async () => {
+  await admin.clearFaults();
+});
+
+describe('props list: exports', () => {
+  it.each(['json', 'ndjson', 'csv'])('exports all %s records in order, count equal to total', async (format) => {
+    const result = await cli(['props', 'list', '-o', format, '--page-size', '100', '--concurrency', '8', '--fields', 'id,name']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const ids = parseOutput(format, result.stdout);
+    expect(ids).toHaveLength(RECORDS);
+    expect(new Set(ids).size).toBe(RECORDS);
+    expect(ids).toEqual(truth);
+  });
+
+  it('writes --out atomically and says how many records it wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'props-out-'));
+    const out = join(dir, 'props.ndjson');
+    const result = await cli(['props', 'list', '--out', out, '--page-size', '100']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('1,200 properties');
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(RECORDS);
+    expect(readdirSync(dir)).toEqual(['props.ndjson']);
+  });
+
+  it('leaves no file at --out when the export fails mid-way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'props-out-'));
+    const out = join(dir, 'props.csv');
+    await admin.queueFaults([{ path: '/api/properties', query: { page: '5' }, fault: 'status=401' }]);
+    const result = await cli(['props', 'list', '--out', out, '--page-size', '100', '--concurrency', '1']);
+    expect(result.code).toBe(4);
+    expect(result.stderr.split('\n')[0]).toMatch(/^error: GET \/api\/properties\?page=5.*401 Unauthorized/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('honours --max-items and --page', async () => {
+    const limited = await cli(['props', 'list', '-o', 'ndjson', '--max-items', '7']);
+    expect(limited.code).toBe(0);
+    expect(parseOutput('ndjson', limited.stdout)).toEqual(truth.slice(0, 7));
+    const page = await cli(['props', 'list', '-o', 'json', '--page', '2', '--page-size', '10']);
+    expect(page.code).toBe(0);
+    expect(parseOutput('json', page.stdout)).toEqual(truth.slice(10, 20));
+  });
+
+  it('retries a 503 and a 429 on a read, then succeeds with every record', async () => {
+    await admin.queueFaults([
+      { path: '/api/properties', query: { page: '2' }, fault: 'status=503', count: 2 },
+      { path: '/api/properties', query: { page: '3' }, fault: 'status=429;retry-after=1' },
+    ]);
+    const result = await cli(['props', 'list', '-o', 'ndjson', '--page-size', '100']);
+    expect(result.code).toBe(0);
+    expect(parseOutput('ndjson', result.stdout)).toEqual(truth);
+  });
+
+  it('times out a hung response with exit 3', async () => {
+    await admin.queueFaults([{ path: '/api/properties', fault: 'hang', count: 5 }]);
+    const result = await cli(['props', 'list', '--timeout', '1', '--retries', '0']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: .*timed out after 1s/);
+  });
+
+  it('fails with exit 9 on a malformed envelope', async () => {
+    await admin.queueFaults([{ path: '/api/properties', fault: 'malformed-envelope' }]);
+    const result = await cli(['props', 'list']);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/^error: page 1 of \/api\/properties: the answer is not a collection envelope/);
+    expect(result.stdout).not.toContain('"id"');
+  });
+});
+
+describe('props get/create/update/delete', () => {
+  it('round-trips a property', async () => {
+    const created = await cli(['props', 'create', '-o', 'json', '-f', 'name=Harbor Point', '-f', 'propertyType=office',
+      '-f', 'address.line1=1 Pier Rd', '-f', 'address.city=Boston', '-f', 'address.region=MA', '-f', 'address.postalCode=02110', '-f', 'address.country=US']);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const record = JSON.parse(created.stdout) as { id: string; name: string };
+    expect(record.name).toBe('Harbor Point');
+    const updated = await cli(['props', 'update', record.id, '-o', 'json', '-F', 'yearBuilt=1998']);
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id: record.id, yearBuilt: 1998 });
+    const fetched = await cli(['props', 'get', record.id, '-o', 'json']);
+    expect(JSON.parse(fetched.stdout)).toMatchObject({ id: record.id, name: 'Harbor Point', yearBuilt: 1998 });
+    const deleted = await cli(['props', 'delete', record.id, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stderr).toContain(`Deleted property ${record.id}`);
+    const gone = await cli(['props', 'get', record.id]);
+    expect(gone.code).toBe(6);
+    expect(gone.stderr).toMatch(/^error: GET \/api\/properties\/.*404 Not Found/);
+  });
+
+  it('refuses a malformed id before any request (exit 2)', async () => {
+    await admin.clearRequests();
+    const result = await cli(['props', 'get', 'not-a-uuid']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/^error: property id must be a UUID/);
+    expect((await admin.requests()).filter((r) => r.path.startsWith('/api/properties'))).toEqual([]);
+  });
+
+  it('reports the service rejecting a record (422, exit 7)', async () => {
+    const result = await cli(['props', 'create', '-f', 'name=Only a name']);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/^error: POST \/api\/properties: 422/);
+  });
+
+  it('never retries a POST', async () => {
+    await admin.queueFaults([{ path: '/api/properties', method: 'POST', fault: 'status=503', count: 3 }]);
+    await admin.clearRequests();
+    const result = await cli(['props', 'create', '-f', 'name=x', '-f', 'propertyType=office']);
+    expect(result.code).toBe(8);
+    const posts = (await admin.requests()).filter((r) => r.method === 'POST' && r.path === '/api/properties');
+    expect(posts).toHaveLength(1);
+  });
+
+  it('fails with exit 9 when a single record comes back without an id', async () => {
+    await admin.queueFaults([{ path: `/api/properties/${truth[0]}`, fault: 'missing-id' }]);
+    const result = await cli(['props', 'get', truth[0]!, '-o', 'json']);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/^error: GET \/api\/properties\/.*not a record with a string id/);
+  });
+
+  it('gives 401 (exit 4) for an unknown key and 403 (exit 5) for a read-only key on create', async () => {
+    const unknown = await cli(['props', 'list'], { APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('apk_AAAAAAAA');
+    expect(unknown.stderr).not.toContain('BBBBBBBBBBBBBBBB');
+    const readOnly = await admin.createKey(['properties:read']);
+    const denied = await cli(['props', 'create', '-f', 'name=x', '-f', 'propertyType=office'], { APPRAISAL_API_KEY: readOnly.secret });
+    expect(denied.code).toBe(5);
+    expect(denied.stderr).toMatch(/properties:write/);
+    expect(denied.stderr).not.toContain(readOnly.secret);
+  });
+
+  it('keeps no stray files', () => {
+    expect(existsSync(join(env.HOME!, 'config', 'config.json'))).toBe(false);
+  });
+});
