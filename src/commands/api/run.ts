@@ -8,6 +8,7 @@ import { confirmDestructive } from '../../core/guards.js';
 import { readRecordInput } from '../../core/record-input.js';
 import { openDestination } from '../../output/destination.js';
 import { createProgress, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
+import { paginateWithGlobals } from '../shared/list.js';
 import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget, redactHeaderValue } from './parse.js';
 
@@ -106,20 +107,9 @@ async function writeResponse(ctx: Context, path: string, response: ApiResponse, 
 
 /** --all: every record of the collection through paginate(), streamed like `<noun> list`. */
 async function writeAllPages(ctx: Context, path: string, query: Query): Promise<void> {
-  const api = await ctx.api();
   const label = labelFor(path);
   const progress = createProgress(ctx, label);
-  const { globals } = ctx;
-  const pages = api.paginate(path, {
-    query,
-    page: globals.page,
-    pageSize: globals.pageSize,
-    maxItems: globals.maxItems,
-    concurrency: globals.concurrency,
-    allowPartial: globals.allowPartial,
-    signal: ctx.signal,
-    onProgress: ({ fetched, total }) => progress.update(fetched, total),
-  });
+  const pages = await paginateWithGlobals(ctx, path, query, progress);
   try {
     // The first record decides the default columns of a collection the CLI has no view for.
     const first = await pages.next();

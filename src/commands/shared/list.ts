@@ -5,17 +5,16 @@ import type { ApiRecord, PaginateSummary, Query } from '../../core/api-client.js
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, writeRecords, type View } from '../../output/index.js';
+import { createProgress, writeRecords, type Progress, type View } from '../../output/index.js';
 import { calls, fillPath } from './operations.js';
 import { filterQuery } from './query.js';
 import { collectionPath, collectionTemplate, parentFlag, type ResourceSpec } from './resource.js';
 
-/** Stream every record of a collection to the output; the one list runner all commands share. */
-export async function listCollection(ctx: Context, path: string, query: Query, view: View): Promise<void> {
+/** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
+export async function paginateWithGlobals(ctx: Context, path: string, query: Query, progress: Progress) {
   const api = await ctx.api();
-  const progress = createProgress(ctx, view.label);
   const { globals } = ctx;
-  const pages = api.paginate(path, {
+  return api.paginate(path, {
     query,
     page: globals.page,
     pageSize: globals.pageSize,
@@ -25,6 +24,12 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     signal: ctx.signal,
     onProgress: ({ fetched, total }) => progress.update(fetched, total),
   });
+}
+
+/** Stream every record of a collection to the output; the one list runner all commands share. */
+export async function listCollection(ctx: Context, path: string, query: Query, view: View): Promise<void> {
+  const progress = createProgress(ctx, view.label);
+  const pages = await paginateWithGlobals(ctx, path, query, progress);
   async function* records(): AsyncGenerator<ApiRecord> {
     const summary: PaginateSummary = yield* pages;
     progress.stop();
