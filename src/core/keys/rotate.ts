@@ -225,7 +225,19 @@ export async function rotateKey(request: RotationRequest, deps: RotationDeps): P
         throw error;
       }
       const secret = answer?.secret;
-      if (typeof secret === 'string' && secret !== '') deps.register(secret);
+      if (typeof secret === 'string' && secret !== '') {
+        deps.register(secret);
+        report.newPrefix = keyPrefix(secret);
+        // The key exists (we hold its secret) even if the answer lost its id: ask the service which
+        // key it is, so the rotation can go on — or at least be rolled back.
+        if (typeof answer.id !== 'string') {
+          const described = await deps
+            .clientFor(secret)
+            .get<KeyRecord>(CURRENT_KEY_PATH)
+            .catch(() => undefined);
+          if (typeof described?.id === 'string') answer = { ...answer, ...withoutSecret(described), secret } as CreatedKeyRecord;
+        }
+      }
       if (typeof answer?.id === 'string') report.newKey = withoutSecret(answer) as KeyRecord;
       if (typeof secret !== 'string' || secret === '' || typeof answer.id !== 'string') {
         throw new ContractError(`POST ${KEYS_PATH} did not return the new key's id and secret`);
