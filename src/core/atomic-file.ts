@@ -2,7 +2,7 @@
 // fsync, rename. A reader — or a crash — sees the old file or the new one, never half of either.
 // Streams (exports, downloads) have their own writers in output/destination.ts and files/download.ts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -66,5 +66,43 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/** A lock older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 5_000;
+
+/**
+ * Run `work` while holding `lockPath` (created exclusively, removed afterwards). Waits for another
+ * holder up to a few seconds; a lock left behind by a crashed process is taken over.
+ */
+export function withFileLock<T>(lockPath: string, work: () => T): T {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lockPath, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lockPath).mtimeMs;
+      } catch {
+        continue; // Released meanwhile: try again at once.
+      }
+      if (age > STALE_LOCK_MS) {
+        rmSync(lockPath, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${lockPath} is held by another appraisal process`);
+      // Synchronous callers (config writes) wait without spinning the CPU.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lockPath, { force: true });
   }
 }

@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { writeFileAtomicSync } from './atomic-file.js';
+import { withFileLock, writeFileAtomicSync } from './atomic-file.js';
 import type { Env } from './context.js';
 import { LocalEnvironmentError, UsageError } from './errors.js';
 
@@ -157,19 +157,30 @@ export async function loadConfig(env: Env): Promise<ConfigStore> {
     const value = stored.profiles;
     return value && typeof value === 'object' ? { ...value } : {};
   };
-  const write = (key: 'profiles' | 'activeProfile', value: unknown): void => {
-    // Re-read first so two commands writing one after the other do not undo each other.
-    const next: StoredShape = { ...readStored(path) };
-    if (value === undefined) delete next[key];
-    else Object.assign(next, { [key]: value });
+  /**
+   * Change the file under a lock: read it afresh, apply `change`, write it atomically. Two commands
+   * saving profiles at the same moment then both keep their profile.
+   */
+  const update = (change: (data: StoredShape) => void): void => {
     ensurePrivateDir(dir);
     try {
-      writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      withFileLock(`${path}.lock`, () => {
+      const next: StoredShape = { ...readStored(path) };
+      change(next);
+      try {
+        writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      } catch (error) {
+        throw new LocalEnvironmentError(`cannot write the config file ${path}: ${(error as Error).message}`, { cause: error });
+      }
+      stored = next;
+      });
     } catch (error) {
-      throw new LocalEnvironmentError(`cannot write the config file ${path}: ${(error as Error).message}`, { cause: error });
+      if (error instanceof LocalEnvironmentError) throw error;
+      throw new LocalEnvironmentError(`cannot update the config file ${path}: ${(error as Error).message}`, { cause: error });
     }
-    stored = next;
   };
+  const profilesOf = (data: StoredShape): Record<string, Partial<Profile>> =>
+    data.profiles && typeof data.profiles === 'object' ? { ...data.profiles } : {};
 
   return {
     dir,
@@ -192,18 +203,24 @@ export async function loadConfig(env: Env): Promise<ConfigStore> {
       validateProfileName(profile.name);
       if (!isEnvironment(profile.environment)) throw new UsageError(`unknown environment "${String(profile.environment)}"`);
       assertNoSecret(profile);
-      write('profiles', { ...profiles(), [profile.name]: toStored(profile) });
+      update((data) => {
+        data.profiles = { ...profilesOf(data), [profile.name]: toStored(profile) };
+      });
     },
     removeProfile(name) {
-      const all = profiles();
-      if (!Object.hasOwn(all, name)) return;
-      delete all[name];
-      write('profiles', all);
-      if (stored.activeProfile === name) write('activeProfile', undefined);
+      if (!Object.hasOwn(profiles(), name)) return;
+      update((data) => {
+        const all = profilesOf(data);
+        delete all[name];
+        data.profiles = all;
+        if (data.activeProfile === name) delete data.activeProfile;
+      });
     },
     setActiveProfile(name) {
       validateProfileName(name);
-      write('activeProfile', name);
+      update((data) => {
+        data.activeProfile = name;
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, loadConfig, validateProfileName, type Profile } from '../../../src/core/config.js';
 import { LocalEnvironmentError, UsageError } from '../../../src/core/errors.js';
@@ -142,5 +142,30 @@ describe('loadConfig', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'config.json'), '{ not json');
     await expect(loadConfig({ APPRAISAL_CONFIG_DIR: dir })).rejects.toThrow(LocalEnvironmentError);
+  });
+});
+
+describe('loadConfig: two commands writing at once', () => {
+  it('keeps both profiles when two stores loaded before either wrote', async () => {
+    const dir = tempConfigDir();
+    const first = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
+    const second = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
+    first.saveProfile(profile('alpha'));
+    second.saveProfile(profile('beta'));
+    const fresh = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
+    expect(fresh.listProfiles().map((p) => p.name)).toEqual(['alpha', 'beta']);
+    expect(existsSync(`${fresh.path}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock left behind by a crashed process', async () => {
+    const dir = tempConfigDir();
+    const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${config.path}.lock`, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${config.path}.lock`, old, old);
+    config.saveProfile(profile('gamma'));
+    expect(config.getProfile('gamma')?.name).toBe('gamma');
+    expect(existsSync(`${config.path}.lock`)).toBe(false);
   });
 });
