@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, type CliResult } from '../helpers/cli.js';
+import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { cleanEnv, exitProblems } from '../helpers/cli-process.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -52,6 +52,15 @@ describe.runIf(existsSync(FULL))('writing to a full device', () => {
     expect(exitProblems(result), result.stderr).toEqual([]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/^error: could not write (to stdout|the output): ENOSPC/m);
+  });
+
+  it('stdout full: files download exits 2 (our side failed), not 3 (the connection)', async () => {
+    const listed = await runCli(['files', 'list', '--max-items', '1', '-o', 'json'], { env });
+    const id = (JSON.parse(listed.stdout) as Array<{ id: string }>)[0]!.id;
+    const result = await runWithFull(['files', 'download', id], 'stdout');
+    expect(exitProblems(result), result.stderr).toEqual([]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/^error: could not write file .*ENOSPC/m);
   });
 
   it('stderr full: the exit code is still the command\'s own (0 on success, 2 for a usage error)', async () => {

@@ -35,7 +35,12 @@ async function receive(body: ByteBody, write: (chunk: Uint8Array) => Promise<voi
       signal.throwIfAborted();
       hash.update(chunk);
       size += chunk.byteLength;
-      await write(chunk);
+      try {
+        await write(chunk);
+      } catch (error) {
+        // Our side failed (a full disk, a closed pipe), not the connection: exit 2, not 3.
+        throw new LocalEnvironmentError(`could not write ${options.what}: ${(error as Error).message}`, { cause: error });
+      }
       options.onProgress?.(size);
     }
     signal.throwIfAborted();
