@@ -1,6 +1,7 @@
 // A Context over in-memory streams and a private config dir, and an in-memory keychain, for the
 // credential unit tests.
 import { mkdtempSync } from 'node:fs';
+import { DEFAULT_GLOBALS } from '../../../helpers/fake-context.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -57,28 +58,7 @@ function collect(stream: PassThrough): () => string {
   return () => text;
 }
 
-export const GLOBAL_DEFAULTS: GlobalOptions = {
-  profile: undefined,
-  baseUrl: undefined,
-  output: 'json',
-  outputExplicit: false,
-  fields: undefined,
-  page: undefined,
-  pageSize: undefined,
-  maxItems: undefined,
-  concurrency: 4,
-  out: undefined,
-  timeoutMs: 5000,
-  retries: 0,
-  caFile: undefined,
-  apiKeyFile: undefined,
-  allowPartial: false,
-  verbose: false,
-  quiet: false,
-  color: false,
-  yes: false,
-  noInput: false,
-};
+export const GLOBAL_DEFAULTS: GlobalOptions = { ...DEFAULT_GLOBALS, timeoutMs: 5000, retries: 0 };
 
 export function tempConfigDir(): string {
   return join(mkdtempSync(join(tmpdir(), 'appraisal-unit-')), 'config');
