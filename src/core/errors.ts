@@ -7,20 +7,24 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+// Every class names itself: the bundle is minified, so a class's own name would not survive.
 export abstract class AppError extends Error {
   readonly hint: string | undefined;
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = new.target.name;
     this.hint = details.hint;
   }
 }
 
 /** Bad flag, argument or input file; invalid input caught before any request. Exit 2. */
-export class UsageError extends AppError {}
+export class UsageError extends AppError {
+  override readonly name: string = 'UsageError';
+}
 
 /** The service could not be reached, TLS failed, or it did not answer in time. Exit 3. */
-export class NetworkError extends AppError {}
+export class NetworkError extends AppError {
+  override readonly name: string = 'NetworkError';
+}
 
 /** A request the service answered with a non-2xx status. Subclasses pick the exit code. */
 export interface HttpErrorInfo extends ErrorDetails {
@@ -35,6 +39,7 @@ export interface HttpErrorInfo extends ErrorDetails {
 }
 
 export class HttpError extends AppError {
+  override readonly name: string = 'HttpError';
   readonly status: number;
   readonly method: string;
   readonly path: string;
@@ -55,30 +60,47 @@ export class HttpError extends AppError {
 }
 
 /** 401: credential missing, invalid, expired or revoked. Exit 4. */
-export class AuthenticationError extends HttpError {}
+export class AuthenticationError extends HttpError {
+  override readonly name: string = 'AuthenticationError';
+}
 /** 403: authenticated but lacking permission, scope, organization or record access. Exit 5. */
-export class PermissionError extends HttpError {}
+export class PermissionError extends HttpError {
+  override readonly name: string = 'PermissionError';
+}
 /** 404. Exit 6. */
-export class NotFoundError extends HttpError {}
+export class NotFoundError extends HttpError {
+  override readonly name: string = 'NotFoundError';
+}
 /** 400/409/422 and other 4xx: the service rejected the request. Exit 7. */
-export class RejectedError extends HttpError {}
+export class RejectedError extends HttpError {
+  override readonly name: string = 'RejectedError';
+}
 /** 429 or 5xx still failing after retries. Exit 8. */
-export class ServiceUnavailableError extends HttpError {}
+export class ServiceUnavailableError extends HttpError {
+  override readonly name: string = 'ServiceUnavailableError';
+}
 
 /**
  * No usable credential before any request was made (none configured, none readable).
  * Shares exit 4 with a 401: either way the fix is to log in or provide a key.
  */
-export class MissingCredentialError extends AppError {}
+export class MissingCredentialError extends AppError {
+  override readonly name: string = 'MissingCredentialError';
+}
 
 /** The response broke the contract (envelope or record shape), or an export came back incomplete. Exit 9. */
-export class ContractError extends AppError {}
+export class ContractError extends AppError {
+  override readonly name: string = 'ContractError';
+}
 
 /** Refused for safety: production guard, credential/origin mismatch. Exit 10. */
-export class SafetyError extends AppError {}
+export class SafetyError extends AppError {
+  override readonly name: string = 'SafetyError';
+}
 
 /** The user interrupted (Ctrl-C). Exit 130. */
 export class InterruptedError extends AppError {
+  override readonly name: string = 'InterruptedError';
   constructor(message = 'interrupted') {
     super(message);
   }
@@ -86,4 +108,6 @@ export class InterruptedError extends AppError {
 
 /** A local operation the user asked for failed for a reason outside the service (e.g. a keychain
  *  that cannot be used, a file that cannot be written). Exit 2: the fix is on the user's side. */
-export class LocalEnvironmentError extends AppError {}
+export class LocalEnvironmentError extends AppError {
+  override readonly name: string = 'LocalEnvironmentError';
+}

@@ -1,20 +1,5 @@
 // How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
 // machines, and JUnit XML for CI dashboards.
-import {
-  AuthenticationError,
-  ContractError,
-  HttpError,
-  InterruptedError,
-  LocalEnvironmentError,
-  MissingCredentialError,
-  NetworkError,
-  NotFoundError,
-  PermissionError,
-  RejectedError,
-  SafetyError,
-  ServiceUnavailableError,
-  UsageError,
-} from '../../core/errors.js';
 import type { JUnitSuite } from '../../core/junit.js';
 import type { CheckResult } from './checks.js';
 
@@ -39,26 +24,10 @@ export interface RunFacts {
   durationMs: number;
 }
 
-/** Error classes by name, subclasses first. The bundle is minified, so `error.name` is not stable. */
-const ERROR_KINDS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, string]> = [
-  [AuthenticationError, 'AuthenticationError'],
-  [PermissionError, 'PermissionError'],
-  [NotFoundError, 'NotFoundError'],
-  [RejectedError, 'RejectedError'],
-  [ServiceUnavailableError, 'ServiceUnavailableError'],
-  [HttpError, 'HttpError'],
-  [NetworkError, 'NetworkError'],
-  [MissingCredentialError, 'MissingCredentialError'],
-  [ContractError, 'ContractError'],
-  [SafetyError, 'SafetyError'],
-  [UsageError, 'UsageError'],
-  [LocalEnvironmentError, 'LocalEnvironmentError'],
-  [InterruptedError, 'InterruptedError'],
-];
-
+/** The error's class for the JSON report (the error classes name themselves; see core/errors.ts). */
 export function errorType(error: unknown): string | undefined {
   if (error === undefined) return undefined;
-  return ERROR_KINDS.find(([kind]) => error instanceof kind)?.[1] ?? 'Error';
+  return error instanceof Error ? error.name : 'Error';
 }
 
 export function summarize(results: readonly CheckResult[]): SmokeReport['summary'] {

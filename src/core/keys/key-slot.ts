@@ -14,6 +14,7 @@ import { keychainProblem } from '../credentials/resolve.js';
  * complete the write).
  */
 export class KeyWriteError extends LocalEnvironmentError {
+  override readonly name: string = 'KeyWriteError';
   readonly entryUnchanged: boolean;
   constructor(error: LocalEnvironmentError, entryUnchanged: boolean) {
     super(error.message, { hint: error.hint, cause: error.cause ?? error });
