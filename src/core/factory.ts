@@ -66,7 +66,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
         const resolved = await context.session();
         if (resolved.credential) io.redactor.register(resolved.credential.secret);
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
-        if (resolved.credential) await import('./keys/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
+        if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
         const { createApiClient } = await import('./http/client.js');
         return createApiClient({
           baseUrl: resolved.baseUrl,

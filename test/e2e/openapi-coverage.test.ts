@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Factory } from '../../src/core/command.js';
-import { readContract } from '../../src/core/openapi/contract.js';
+import { readContract } from '../../src/commands/api/contract.js';
 import { findNoun } from '../../src/commands/registry.js';
 import { declaredOperations } from '../../src/commands/shared/operations.js';
 import { ROOT } from '../helpers/cli.js';

@@ -3,8 +3,8 @@
 import type { HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, MissingCredentialError, NetworkError, HttpError, UsageError } from '../../core/errors.js';
-import { matchOperation, type PublishedOperation } from '../../core/openapi/contract.js';
-import { loadFailureReason, loadPublishedContract } from '../../core/openapi/load.js';
+import { matchOperation, type PublishedOperation } from './contract.js';
+import { loadFailureReason, loadPublishedContract } from './load-contract.js';
 
 export interface ContractCheckOptions {
   spec?: string | undefined;

@@ -1,6 +1,6 @@
 // `appraisal api --list`: the published operations, from the same document the check uses.
 import type { Context } from '../../core/context.js';
-import { loadPublishedContract } from '../../core/openapi/load.js';
+import { loadPublishedContract } from './load-contract.js';
 import { writeRecords, type View } from '../../output/index.js';
 
 const VIEW: View = { label: 'operations', columns: ['method', 'path', 'operationId', 'summary'] };

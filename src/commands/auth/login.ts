@@ -13,7 +13,7 @@ import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from
 import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
 import { keyPrefix } from '../../core/redact.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
-import { rememberKeyExpiry } from '../../core/keys/expiry-notice.js';
+import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 
 export interface LoginOptions {
   withKey?: boolean;

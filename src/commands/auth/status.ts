@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { warnKeyExpiry } from '../../core/keys/expiry-notice.js';
+import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { currentKey } from '../../core/credentials/verify.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';

@@ -10,10 +10,10 @@ import { AppError, ContractError, LocalEnvironmentError, SafetyError, UsageError
 import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
 import { displayOrigin, originOf } from '../../core/credentials/origin.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
-import { requestedExpiry } from '../../core/keys/expires.js';
-import { rememberKeyExpiry } from '../../core/keys/expiry-notice.js';
-import { describeKey, keyPath, KEYS_PATH, withoutSecret, type CreatedKeyRecord, type KeyRecord } from '../../core/keys/records.js';
-import { KEY_SCOPES, parseScopes } from '../../core/keys/scopes.js';
+import { requestedExpiry } from './expires.js';
+import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
+import { describeKey, keyPath, KEYS_PATH, withoutSecret, type CreatedKeyRecord, type KeyRecord } from './records.js';
+import { KEY_SCOPES, parseScopes } from './scopes.js';
 import { keyPrefix } from '../../core/redact.js';
 import { stdoutDestination } from '../../output/destination.js';
 import { writeRecord } from '../../output/index.js';

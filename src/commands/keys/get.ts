@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { findKey, KEY_PATH_TEMPLATE, KEYS_PATH, parseKeyReference } from '../../core/keys/records.js';
+import { findKey, KEY_PATH_TEMPLATE, KEYS_PATH, parseKeyReference } from './records.js';
 import { writeRecord } from '../../output/index.js';
 import { calls } from '../shared/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { KEYS_PATH } from '../../core/keys/records.js';
+import { KEYS_PATH } from './records.js';
 import { listCollection } from '../shared/list.js';
 import { calls } from '../shared/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';

@@ -18,7 +18,7 @@ import {
   KEYS_PATH,
   parseKeyReference,
   type KeyRecord,
-} from '../../core/keys/records.js';
+} from './records.js';
 import type { Session } from '../../core/session.js';
 import { calls } from '../shared/operations.js';
 

@@ -1,7 +1,7 @@
 // `appraisal keys rotate`: replace the profile's key with a new one of the same scopes, verified
 // before and after it is stored, and only then revoke the old one. Any failure rolls back so the
 // profile keeps a working key; the message says exactly what state things are in. The state
-// machine lives in src/core/keys/rotate.ts; this file checks the preconditions and wires it up.
+// machine lives in rotation/rotate.ts; this file checks the preconditions and wires it up.
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import type { ApiClient } from '../../core/api-client.js';
@@ -12,13 +12,13 @@ import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js
 import { originOf } from '../../core/credentials/origin.js';
 import { storedKeyOrigin } from '../../core/credentials/resolve.js';
 import { confirmDestructive } from '../../core/guards.js';
-import { openAuditLog, type AuditLog } from '../../core/keys/audit-log.js';
-import { detachedClient } from '../../core/keys/detached-client.js';
-import { requestedExpiry } from '../../core/keys/expires.js';
-import { rememberKeyExpiry } from '../../core/keys/expiry-notice.js';
-import { keySlot } from '../../core/keys/key-slot.js';
-import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from '../../core/keys/records.js';
-import { rotateKey, rotationError, type RotationReport } from '../../core/keys/rotate.js';
+import { openAuditLog, type AuditLog } from './audit-log.js';
+import { detachedClient } from './rotation/detached-client.js';
+import { requestedExpiry } from './expires.js';
+import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
+import { keySlot } from '../../core/credentials/key-slot.js';
+import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from './records.js';
+import { rotateKey, rotationError, type RotationReport } from './rotation/rotate.js';
 import { requireCredential, type ResolvedCredential, type Session } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { calls } from '../shared/operations.js';

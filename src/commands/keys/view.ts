@@ -3,7 +3,7 @@
 // sent one.
 import type { ApiClient, ApiRecord, PaginateSummary } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { withoutSecret } from '../../core/keys/records.js';
+import { withoutSecret } from './records.js';
 import type { View } from '../../output/index.js';
 
 export const KEYS_VIEW: View = {

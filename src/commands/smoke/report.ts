@@ -1,6 +1,6 @@
 // How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
 // machines, and JUnit XML for CI dashboards.
-import type { JUnitSuite } from '../../core/junit.js';
+import type { JUnitSuite } from './junit.js';
 import type { CheckResult } from './checks.js';
 
 export interface SmokeReport {

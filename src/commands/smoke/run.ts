@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { ContractError, SafetyError, UsageError } from '../../core/errors.js';
 import { isProductionLike } from '../../core/guards.js';
-import { writeJUnitReport } from '../../core/junit.js';
+import { writeJUnitReport } from './junit.js';
 import { openDestination } from '../../output/destination.js';
 import { jsonDocument } from '../../output/json.js';
 import { outputFormat, prepareDestination, writeRecords } from '../../output/index.js';

@@ -1,20 +1,20 @@
 // `appraisal watch <family>`: poll a collection and emit one NDJSON event per change. Thin: checks
 // the flags, loads the state file, wires the API client, clock, sink and status line to the poller
-// in src/core/watch/.
+// in this folder.
 import { Argument, Command } from 'commander';
 import { isAbsolute, resolve } from 'node:path';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
-import { systemClock } from '../../core/watch/clock.js';
-import { formatDuration, parseDuration } from '../../core/watch/duration.js';
-import { eventSink } from '../../core/watch/events.js';
-import { runShellCommand } from '../../core/watch/exec.js';
-import { FAMILY_NAMES, findFamily, scopeOf } from '../../core/watch/families.js';
-import { runWatch } from '../../core/watch/poller.js';
-import { statusLine } from '../../core/watch/progress.js';
-import { fileStateStore, loadState, newState } from '../../core/watch/state.js';
+import { systemClock } from './clock.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { eventSink } from './events.js';
+import { runShellCommand } from './exec.js';
+import { FAMILY_NAMES, findFamily, scopeOf } from './families.js';
+import { runWatch } from './poller.js';
+import { statusLine } from './progress.js';
+import { fileStateStore, loadState, newState } from './state.js';
 import { requireTimestamp } from '../shared/query.js';
 
 interface WatchFlags {

@@ -15,7 +15,7 @@ import { runList } from '../../../../src/commands/keys/list.js';
 import { runRevoke } from '../../../../src/commands/keys/revoke.js';
 import { runRotate } from '../../../../src/commands/keys/rotate.js';
 import { FakeKeychain, fakeContext, type FakeContextOptions } from '../../core/credentials/fakes.js';
-import { FakeKeyService } from '../../core/keys/fake-service.js';
+import { FakeKeyService } from './fake-service.js';
 
 const BASE = 'https://api.test';
 const ORIGIN = 'https://api.test:443';

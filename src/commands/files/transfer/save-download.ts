@@ -1,0 +1,132 @@
+// Receiving a file's bytes: hashed as they stream, checked against what the metadata promised, and
+// for a file on disk written to a temp file beside the target (`.NAME.<random>.part`) that becomes
+// the target only once it is complete, verified and synced. A failed or interrupted download
+// leaves no file at the target and no temp file; an existing file there stays as it was.
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { DownloadResponse } from '../../../core/api-client.js';
+import { AppError, ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../../../core/errors.js';
+import { contentMismatch, type Content, type ExpectedContent } from './content.js';
+import { trackTempFile, untrackTempFile } from '../../../core/temp-files.js';
+
+export type ByteBody = DownloadResponse['body'];
+
+export interface ReceiveOptions {
+  expected: ExpectedContent;
+  /** For messages: "file 3f2b…". */
+  what: string;
+  signal: AbortSignal;
+  onProgress?: ((received: number) => void) | undefined;
+}
+
+/** Read the whole body through `write`, hashing it. Maps failures to the error hierarchy. */
+async function receive(body: ByteBody, write: (chunk: Uint8Array) => Promise<void>, options: ReceiveOptions): Promise<Content> {
+  const { signal } = options;
+  const hash = createHash('sha256');
+  let size = 0;
+  // A stalled read must end on Ctrl-C too, not only at the next chunk.
+  const onAbort = () => body.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of body) {
+      signal.throwIfAborted();
+      hash.update(chunk);
+      size += chunk.byteLength;
+      try {
+        await write(chunk);
+      } catch (error) {
+        // Our side failed (a full disk, a closed pipe), not the connection: exit 2, not 3.
+        throw new LocalEnvironmentError(`could not write ${options.what}: ${(error as Error).message}`, { cause: error });
+      }
+      options.onProgress?.(size);
+    }
+    signal.throwIfAborted();
+  } catch (error) {
+    body.destroy();
+    if (signal.aborted) throw new InterruptedError();
+    if (error instanceof AppError) throw error;
+    throw new NetworkError(`the download of ${options.what} broke off after ${size} bytes: ${(error as Error).message}`, { cause: error });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await handle.write(chunk, offset);
+    offset += bytesWritten;
+  }
+}
+
+function localFailure(shown: string, error: unknown): LocalEnvironmentError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : (error as Error).message;
+  return new LocalEnvironmentError(`could not write ${shown}: ${reason}`, { cause: error });
+}
+
+export interface FileTarget {
+  /** Absolute path the file is renamed to. */
+  path: string;
+  /** Mode of a file being replaced, kept on the new one. */
+  mode?: number | undefined;
+  /** The path as the user gave it, for messages. */
+  shown: string;
+}
+
+/** Stream `body` to `target` atomically, verified against `options.expected` before the rename. */
+export async function receiveToFile(body: ByteBody, target: FileTarget, options: ReceiveOptions): Promise<Content> {
+  const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.part`);
+  let handle: FileHandle;
+  try {
+    handle = await open(temp, 'wx', 0o666);
+  } catch (error) {
+    body.destroy();
+    throw localFailure(target.shown, error);
+  }
+  trackTempFile(temp);
+  let renamed = false;
+  try {
+    const content = await receive(
+      body,
+      (chunk) => writeAll(handle, chunk).catch((error: unknown) => Promise.reject(localFailure(target.shown, error))),
+      options,
+    );
+    const mismatch = contentMismatch(content, options.expected);
+    if (mismatch) throw new ContractError(`${options.what} arrived with ${mismatch}; nothing was written to ${target.shown}`);
+    try {
+      await handle.sync();
+      if (target.mode !== undefined) await handle.chmod(target.mode);
+      await handle.close();
+      await rename(temp, target.path);
+    } catch (error) {
+      throw localFailure(target.shown, error);
+    }
+    renamed = true;
+    return content;
+  } finally {
+    if (!renamed) {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+    }
+    untrackTempFile(temp);
+  }
+}
+
+/** Stream `body` to `out` with backpressure, then verify. A mismatch is found only after the bytes went out. */
+export async function receiveToStream(body: ByteBody, out: Writable, options: ReceiveOptions): Promise<Content> {
+  const content = await receive(
+    body,
+    async (chunk) => {
+      if (!out.write(chunk)) await once(out, 'drain', { signal: options.signal });
+    },
+    options,
+  );
+  const mismatch = contentMismatch(content, options.expected);
+  if (mismatch) throw new ContractError(`${options.what} arrived with ${mismatch}; the bytes already written to stdout are not the file`);
+  return content;
+}

@@ -1,0 +1,69 @@
+// The change events a watch emits, and where they go: one NDJSON line each on stdout (written with
+// backpressure), after the --exec command, if any, has handled the event.
+import type { Writable } from 'node:stream';
+import type { ApiRecord } from '../../core/api-client.js';
+import { InterruptedError, LocalEnvironmentError } from '../../core/errors.js';
+import type { ChangeType } from './differ.js';
+import type { ExecResult } from './exec.js';
+import type { FamilyName } from './families.js';
+
+export interface WatchEvent {
+  type: ChangeType;
+  family: FamilyName;
+  id: string;
+  /** The record as the service returned it; null for "deleted" (the state keeps only versions). */
+  record: ApiRecord | null;
+  observedAt: string;
+}
+
+/** Delivers one event; resolves once it is handled, throws to stop the watch before the state moves past it. */
+export type EventSink = (event: WatchEvent) => Promise<void>;
+
+/** Write one line, waiting for the stream to drain when its buffer is full. */
+export function writeLine(stream: Writable, line: string, signal: AbortSignal): Promise<void> {
+  if (stream.write(line)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (error?: unknown) => {
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+      stream.off('error', onClose);
+      signal.removeEventListener('abort', onAbort);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onDrain = () => done();
+    const onClose = () => done(new LocalEnvironmentError('the event output was closed'));
+    const onAbort = () => done(new InterruptedError());
+    stream.on('drain', onDrain);
+    stream.on('close', onClose);
+    stream.on('error', onClose);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface SinkOptions {
+  stdout: Writable;
+  signal: AbortSignal;
+  /** --exec: run the command for each event first; a failure stops the watch. */
+  exec?: ((event: WatchEvent, line: string) => Promise<ExecResult>) | undefined;
+  /** For the failure message: whether the state file keeps the place. */
+  stateFile?: string | undefined;
+}
+
+export function eventSink(options: SinkOptions): EventSink {
+  return async (event) => {
+    const line = `${JSON.stringify(event)}\n`;
+    if (options.exec) {
+      const result = await options.exec(event, line);
+      if (result.code !== 0) {
+        const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
+        throw new LocalEnvironmentError(`--exec command ${how} on the ${event.type} event for ${event.family} ${event.id}`, {
+          hint: options.stateFile
+            ? `the state file was not advanced past this event: fix the command and run the same watch again to resume from it`
+            : 'without --state-file nothing is kept: the next run starts from a new baseline',
+        });
+      }
+    }
+    await writeLine(options.stdout, line, options.signal);
+  };
+}

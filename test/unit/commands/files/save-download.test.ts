@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../../../../src/core/errors.js';
+import { receiveToFile, receiveToStream, type ByteBody } from '../../../../src/commands/files/transfer/save-download.js';
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+function body(chunks: Buffer[], failAfter?: Error): ByteBody {
+  return Readable.from(
+    (async function* () {
+      for (const chunk of chunks) yield chunk;
+      if (failAfter) throw failAfter;
+    })(),
+  ) as unknown as ByteBody;
+}
+
+/** A body that sends one chunk and then never ends (until destroyed). */
+function stalledBody(first: Buffer): ByteBody {
+  const stream = new Readable({ read() {} });
+  stream.push(first);
+  return stream as unknown as ByteBody;
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+}
+
+const DATA = Buffer.from('0123456789'.repeat(1000));
+const CHUNKS = [DATA.subarray(0, 4000), DATA.subarray(4000)];
+const signal = () => new AbortController().signal;
+
+describe('receiveToFile', () => {
+  it('writes the verified file and leaves no temp file', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'report.pdf');
+    const progress: number[] = [];
+    const content = await receiveToFile(body(CHUNKS), { path: target, shown: 'report.pdf' }, {
+      expected: { size: DATA.length, sha256: sha(DATA) },
+      what: 'file x',
+      signal: signal(),
+      onProgress: (n) => progress.push(n),
+    });
+    expect(content).toEqual({ size: DATA.length, sha256: sha(DATA) });
+    expect(readFileSync(target)).toEqual(DATA);
+    expect(readdirSync(dir)).toEqual(['report.pdf']);
+    expect(progress).toEqual([4000, DATA.length]);
+  });
+
+  it.each([
+    ['size', { size: DATA.length + 1 }, /10000 bytes instead of 10001/],
+    ['sha256', { sha256: 'a'.repeat(64) }, /sha256 [0-9a-f]{64} instead of a{64}/],
+  ])('refuses a %s mismatch: exit-9 error, no file, existing file untouched', async (_, expected, message) => {
+    const dir = tempDir();
+    const target = join(dir, 'report.pdf');
+    writeFileSync(target, 'old contents');
+    const error = await receiveToFile(body(CHUNKS), { path: target, shown: 'report.pdf' }, { expected, what: 'file x', signal: signal() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as Error).message).toMatch(message);
+    expect(readFileSync(target, 'utf8')).toBe('old contents');
+    expect(readdirSync(dir)).toEqual(['report.pdf']);
+  });
+
+  it('maps a body that breaks off to a network error and removes the temp file', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'report.pdf');
+    const error = await receiveToFile(body(CHUNKS, new Error('other side closed')), { path: target, shown: 'report.pdf' }, {
+      expected: {},
+      what: 'file x',
+      signal: signal(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toBe('the download of file x broke off after 10000 bytes: other side closed');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('stops on abort even while the body is stalled, leaving nothing behind', async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    const pending = receiveToFile(stalledBody(Buffer.from('abc')), { path: join(dir, 'x.bin'), shown: 'x.bin' }, {
+      expected: {},
+      what: 'file x',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('says so when the directory cannot take the temp file', async () => {
+    const target = join(tempDir(), 'missing-dir', 'x.bin');
+    await expect(receiveToFile(body(CHUNKS), { path: target, shown: 'missing-dir/x.bin' }, { expected: {}, what: 'file x', signal: signal() })).rejects.toBeInstanceOf(
+      LocalEnvironmentError,
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
+class SlowWritable extends Writable {
+  received: Buffer[] = [];
+  constructor() {
+    super({ highWaterMark: 16 });
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.received.push(chunk);
+    setTimeout(callback, 1);
+  }
+}
+
+describe('receiveToStream', () => {
+  it('waits for drain and passes every byte through', async () => {
+    const out = new SlowWritable();
+    const chunks = Array.from({ length: 20 }, (_, i) => Buffer.alloc(100, i));
+    const all = Buffer.concat(chunks);
+    const content = await receiveToStream(body(chunks), out, { expected: { size: all.length, sha256: sha(all) }, what: 'file x', signal: signal() });
+    expect(content.size).toBe(2000);
+    await new Promise((resolve) => out.end(resolve));
+    expect(Buffer.concat(out.received)).toEqual(all);
+  });
+
+  it('reports a mismatch after writing, saying the bytes already went out', async () => {
+    const out = new SlowWritable();
+    await expect(receiveToStream(body(CHUNKS), out, { expected: { sha256: 'b'.repeat(64) }, what: 'file x', signal: signal() })).rejects.toThrow(
+      /already written to stdout/,
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalEnvironmentError, UsageError } from '../../../../src/core/errors.js';
+import { fileStateStore, loadState, newState, parseState, serializeState, writeStateFile } from '../../../../src/commands/watch/state.js';
+
+const props = { family: 'props' as const, scope: null };
+const dir = () => mkdtempSync(join(tmpdir(), 'watch-state-'));
+
+function sample() {
+  const state = newState('props', null);
+  state.mark = '2026-03-01T12:00:00.000Z';
+  state.latest = '2026-03-01T12:05:00.000Z';
+  state.polls = 7;
+  state.lastFullPoll = 2;
+  state.seen.set('a', '2026-03-01T12:00:00.000Z');
+  state.seen.set('b', '#0123456789abcdef01234567');
+  return state;
+}
+
+describe('state file', () => {
+  it('round-trips through save and load, mode 0600, with no temp file left behind', async () => {
+    const path = join(dir(), 'props.state');
+    await fileStateStore(path).save(sample());
+    const loaded = await loadState(path, props);
+    expect(loaded).toEqual(sample());
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(path, '..'))).toEqual(['props.state']);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ version: 1, family: 'props', scope: null, polls: 7 });
+  });
+
+  it('replaces the old file whole: a reader sees the old state or the new, never a mix', async () => {
+    const path = join(dir(), 'props.state');
+    const store = fileStateStore(path);
+    const state = sample();
+    await store.save(state);
+    for (let i = 0; i < 200; i++) state.seen.set(`id-${i}`, '2026-03-01T12:00:00.000Z');
+    const writes = Array.from({ length: 5 }, () => store.save(state));
+    // While the writes run, every read parses.
+    for (let i = 0; i < 20; i++) {
+      expect(() => parseState(readFileSync(path, 'utf8'), path, props)).not.toThrow();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(writes);
+    expect((await loadState(path, props))!.seen.size).toBe(202);
+    expect(readdirSync(join(path, '..'))).toEqual(['props.state']);
+  });
+
+  it('is undefined when the file does not exist yet', async () => {
+    expect(await loadState(join(dir(), 'missing.state'), props)).toBeUndefined();
+  });
+
+  it('fails with a clear LocalEnvironmentError when it cannot be written', async () => {
+    const path = join(dir(), 'no', 'such', 'dir', 'x.state');
+    await expect(writeStateFile(path, '{}')).rejects.toThrow(LocalEnvironmentError);
+    await expect(writeStateFile(path, '{}')).rejects.toThrow(/cannot write state file .*x\.state/);
+  });
+
+  it.each([
+    ['truncated JSON', serializeState(sample()).slice(0, 40), /not valid JSON/],
+    ['an array', '[]', /not a JSON object/],
+    ['another version', JSON.stringify({ ...JSON.parse(serializeState(sample())), version: 2 }), /version 2 is not supported/],
+    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /not a timestamp/],
+    ['bad counters', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }), /poll counters/],
+    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /version of a is not a string/],
+  ])('refuses %s with a UsageError and a hint, never a stack trace', async (_what, text, message) => {
+    const path = join(dir(), 'props.state');
+    writeFileSync(path, text);
+    const error = await loadState(path, props).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toMatch(message);
+    expect((error as UsageError).message).toContain(path);
+    expect((error as UsageError).hint).toMatch(/new baseline/);
+  });
+
+  it('refuses the state of another family or another client', async () => {
+    const path = join(dir(), 'x.state');
+    await fileStateStore(path).save(sample());
+    await expect(loadState(path, { family: 'clients', scope: null })).rejects.toThrow(/belongs to a watch of props, not clients/);
+    const contacts = newState('contacts', 'client:1111');
+    await fileStateStore(path).save(contacts);
+    await expect(loadState(path, { family: 'contacts', scope: 'client:2222' })).rejects.toThrow(
+      /belongs to a watch of contacts \(client:1111\), not contacts \(client:2222\)/,
+    );
+  });
+});
