@@ -3,7 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runCli } from '../helpers/cli.js';
 
@@ -112,7 +112,12 @@ describe('appraisal completion', () => {
     expect(result.stdout).toContain("-l output -x -a 'table json ndjson csv'");
     expect(result.stdout).toContain('(appraisal completion __profiles 2>/dev/null)');
     if (spawnSync('fish', ['--version']).error === undefined) {
-      expect(spawnSync('fish', ['--no-execute'], { input: result.stdout }).status).toBe(0);
+      // From a file: fish 3.6 cannot read a script from node's stdin socket ("Is a directory").
+      const file = join(dirname(scriptPath), 'appraisal.fish');
+      writeFileSync(file, result.stdout);
+      const parsed = spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' });
+      expect(parsed.stderr).toBe('');
+      expect(parsed.status).toBe(0);
     } else {
       console.info('fish is not installed: skipping `fish --no-execute`');
     }
