@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Factory } from '../../src/core/command.js';
-import { readContract } from '../../src/commands/api/contract.js';
+import { readContract } from '../../src/core/description/document.js';
 import { findNoun } from '../../src/commands/registry.js';
-import { declaredOperations } from '../../src/commands/shared/operations.js';
+import { declaredOperations } from '../../src/core/description/operations.js';
 import { ROOT } from '../helpers/cli.js';
 
 /** Nouns whose every command talks to the service and declares its operations. */

@@ -3,7 +3,7 @@
 import type { HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, MissingCredentialError, NetworkError, HttpError, UsageError } from '../../core/errors.js';
-import { matchOperation, type PublishedOperation } from './contract.js';
+import { matchOperation, type PublishedOperation } from '../../core/description/document.js';
 import { loadFailureReason, loadPublishedContract } from './load-contract.js';
 
 export interface ContractCheckOptions {

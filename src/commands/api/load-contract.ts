@@ -8,7 +8,7 @@ import type { ApiClient, ApiResponse } from '../../core/api-client.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, HttpError, UsageError } from '../../core/errors.js';
-import { readContract, type PublishedContract } from './contract.js';
+import { readContract, type PublishedContract } from '../../core/description/document.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
-import { calls, fillPath } from '../shared/operations.js';
+import { calls, fillPath } from '../../core/description/operations.js';
 import { ASSIGNMENT_PROPERTY_LINK, ASSIGNMENTS } from './resource.js';
 
 export interface LinkMode {

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
-import { calls, fillPath } from '../shared/operations.js';
+import { calls, fillPath } from '../../core/description/operations.js';
 import { FILE_ATTACHMENTS, FILES } from './resource.js';
 
 export interface AttachFlags {

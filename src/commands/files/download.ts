@@ -11,7 +11,7 @@ import { receiveToFile, receiveToStream, type FileTarget } from './transfer/save
 import { requireUuid } from '../../core/ids.js';
 import { checkOutPath } from '../../output/destination.js';
 import { createProgress } from '../../output/index.js';
-import { calls, fillPath } from '../shared/operations.js';
+import { calls, fillPath } from '../../core/description/operations.js';
 import { recordPath, recordTemplate } from '../shared/resource.js';
 import { FILE_CONTENT, FILES } from './resource.js';
 

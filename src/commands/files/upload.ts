@@ -11,7 +11,7 @@ import { contentTypeFor, isMediaType, OCTET_STREAM } from './transfer/content-ty
 import { checkReadableFile } from './transfer/local-file.js';
 import { quoteInput, requireUuid } from '../../core/ids.js';
 import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 import { FILES } from './resource.js';
 
 export interface UploadFlags {

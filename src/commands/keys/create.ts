@@ -17,7 +17,7 @@ import { KEY_SCOPES, parseScopes } from './scopes.js';
 import { keyPrefix } from '../../core/redact.js';
 import { stdoutDestination } from '../../output/destination.js';
 import { writeRecord } from '../../output/index.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW } from './view.js';
 
 export interface CreateOptions {

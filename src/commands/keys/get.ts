@@ -4,7 +4,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { findKey, KEY_PATH_TEMPLATE, KEYS_PATH, parseKeyReference } from './records.js';
 import { writeRecord } from '../../output/index.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';
 
 export async function runGet(ctx: Context, reference: string | undefined): Promise<void> {

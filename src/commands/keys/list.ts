@@ -5,7 +5,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { KEYS_PATH } from './records.js';
 import { listCollection } from '../shared/list.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';
 
 export async function runList(ctx: Context): Promise<void> {

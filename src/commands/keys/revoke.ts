@@ -20,7 +20,7 @@ import {
   type KeyRecord,
 } from './records.js';
 import type { Session } from '../../core/session.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 
 export interface RevokeOptions {
   force?: boolean;

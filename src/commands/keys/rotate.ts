@@ -21,7 +21,7 @@ import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from './records.js';
 import { rotateKey, rotationError, type RotationReport } from './rotation/rotate.js';
 import { requireCredential, type ResolvedCredential, type Session } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 
 export interface RotateOptions {
   expiresIn?: string;

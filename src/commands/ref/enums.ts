@@ -5,7 +5,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
 import { outputFormat, writeRecord, writeRecords } from '../../output/index.js';
-import { calls } from '../shared/operations.js';
+import { calls } from '../../core/description/operations.js';
 import { ENUMS_PATH, ENUMS_VIEW } from './resource.js';
 
 export interface EnumRow {

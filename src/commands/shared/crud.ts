@@ -8,7 +8,7 @@ import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input.js';
 import { writeRecord } from '../../output/index.js';
-import { calls } from './operations.js';
+import { calls } from '../../core/description/operations.js';
 import { collectionPath, collectionTemplate, parentFlag, recordPath, recordTemplate, type ResourceSpec } from './resource.js';
 
 interface InputOptions {

@@ -6,7 +6,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
 import { createProgress, writeRecords, type Progress, type View } from '../../output/index.js';
-import { calls, fillPath } from './operations.js';
+import { calls, fillPath } from '../../core/description/operations.js';
 import { filterQuery } from './query.js';
 import { collectionPath, collectionTemplate, parentFlag, type ResourceSpec } from './resource.js';
 

@@ -3,7 +3,7 @@
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import type { View } from '../../output/index.js';
-import { fillPath } from './operations.js';
+import { fillPath } from '../../core/description/operations.js';
 
 export interface ListFilter {
   /** commander flag spec, e.g. `--type <type>`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchOperation, readContract, templatePattern } from '../../../../src/commands/api/contract.js';
+import { matchOperation, readContract, templatePattern } from '../../../../src/core/description/document.js';
 import { ContractError } from '../../../../src/core/errors.js';
 
 const DOCUMENT = {

@@ -1,7 +1,7 @@
-// Which published operations each command calls, declared where the command is built, so a test
-// can check every one against openapi.json without keeping a second list by hand.
+// Which operations each command calls, declared where the command is built. At run time the CLI binds
+// each one to the service's published description (bind.ts); a test checks them against openapi.json.
 import type { Command } from 'commander';
-import type { HttpMethod } from '../../core/api-client.js';
+import type { HttpMethod } from '../api-client.js';
 
 export interface Operation {
   method: HttpMethod;

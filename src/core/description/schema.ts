@@ -1,0 +1,101 @@
+// Reading the description's schemas without a validator: $ref resolution, the envelope form of an
+// answer ("the operation's own response schema decides", API.md), the schema of one record, and a
+// canonical inlined form for comparing two descriptions (spec check, spec diff).
+
+/**
+ * How an operation's success answer carries its data:
+ * - `collection`: `{items, pagination}` (paged);
+ * - `data`: `{success, data}`, data being one record or a list;
+ * - `array`: a bare JSON array of records;
+ * - `record`: a bare record (never unwrapped, even if it has fields called success and data);
+ * - `unknown`: no schema published: the CLI recognises the envelope by its shape, as before.
+ */
+export type EnvelopeForm = 'collection' | 'data' | 'array' | 'record' | 'unknown';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follow a local `$ref` (`#/components/...`) chain; anything else is returned as it is. */
+export function resolveRef(document: Json, value: unknown, depth = 0): unknown {
+  if (!isObject(value) || typeof value.$ref !== 'string' || depth > 20) return value;
+  const ref = value.$ref;
+  if (!ref.startsWith('#/')) return value;
+  let target: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(target) && !Array.isArray(target)) return undefined;
+    target = (target as Json)[key];
+  }
+  return resolveRef(document, target, depth + 1);
+}
+
+/** The properties a schema declares, through $ref and allOf. */
+function propertiesOf(document: Json, schema: unknown, depth = 0): Json {
+  const resolved = resolveRef(document, schema);
+  if (!isObject(resolved) || depth > 10) return {};
+  const own = isObject(resolved.properties) ? resolved.properties : {};
+  const inherited = Array.isArray(resolved.allOf) ? resolved.allOf.map((part) => propertiesOf(document, part, depth + 1)) : [];
+  return Object.assign({}, ...inherited, own) as Json;
+}
+
+function isArraySchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')) || ('items' in schema && schema.type === undefined && !('properties' in schema));
+}
+
+export function envelopeForm(document: Json, responseSchema: unknown): EnvelopeForm {
+  const schema = resolveRef(document, responseSchema);
+  if (!isObject(schema)) return 'unknown';
+  if (isArraySchema(schema)) return 'array';
+  const properties = propertiesOf(document, schema);
+  if ('items' in properties && 'pagination' in properties) return 'collection';
+  if ('success' in properties && 'data' in properties) return 'data';
+  if (Object.keys(properties).length > 0 || schema.type === 'object' || Array.isArray(schema.allOf)) return 'record';
+  return 'unknown';
+}
+
+/** The schema of one record of an answer, for `--validate`: the items of a list, the data of an envelope. */
+export function recordSchemaOf(document: Json, responseSchema: unknown, form: EnvelopeForm): unknown {
+  const schema = resolveRef(document, responseSchema);
+  const itemsOf = (list: unknown) => {
+    const resolved = resolveRef(document, list);
+    return isObject(resolved) && isArraySchema(resolved) ? resolved.items : resolved;
+  };
+  switch (form) {
+    case 'collection':
+      return itemsOf(propertiesOf(document, schema).items);
+    case 'data':
+      return itemsOf(propertiesOf(document, schema).data);
+    case 'array':
+      return itemsOf(schema);
+    case 'record':
+      return schema;
+    default:
+      return undefined;
+  }
+}
+
+/** Keys that document a schema without changing what it accepts: not a change between descriptions. */
+const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', '$comment']);
+
+/**
+ * The schema with every local $ref inlined (a reference back into itself stays a $ref) and prose
+ * dropped, keys sorted: two descriptions that accept the same documents give the same text.
+ */
+export function canonicalSchema(document: Json, schema: unknown, seen: readonly string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => canonicalSchema(document, item, seen));
+  if (!isObject(schema)) return schema;
+  if (typeof schema.$ref === 'string') {
+    if (seen.includes(schema.$ref) || seen.length > 30) return { $ref: schema.$ref };
+    return canonicalSchema(document, resolveRef(document, schema), [...seen, schema.$ref]);
+  }
+  const out: Json = {};
+  for (const key of Object.keys(schema).sort()) {
+    if (PROSE.has(key) || key.startsWith('x-')) continue;
+    out[key] = canonicalSchema(document, schema[key], seen);
+  }
+  return out;
+}

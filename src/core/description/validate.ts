@@ -1,0 +1,127 @@
+// Checks request bodies and answers against the description's schemas with ajv. ajv and its formats
+// are imported here only, when the first validator is made, so start-up never pays for them.
+// Unknown fields are not removed or reported unless the schema itself forbids them.
+//
+// For other commands (e.g. smoke's contract checks):
+//   const validator = await createValidator(contract);
+//   validator.request(operation, body)   → Violation[] (the request body schema)
+//   validator.response(operation, body)  → Violation[] (the whole success answer)
+//   validator.record(operation, record)  → Violation[] (one record of a list, get, create, update)
+import type { PublishedContract, PublishedOperation } from './document.js';
+import { recordSchemaOf } from './schema.js';
+
+export interface Violation {
+  /** JSON path of the offending value: `$`, `$.address.zip`, `$.items[3].id`. */
+  path: string;
+  message: string;
+}
+
+export interface Validator {
+  request(operation: PublishedOperation, body: unknown): Violation[];
+  response(operation: PublishedOperation, body: unknown): Violation[];
+  record(operation: PublishedOperation, record: unknown): Violation[];
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string | undefined;
+  params: Record<string, unknown>;
+}
+type Check = ((value: unknown) => boolean) & { errors?: AjvError[] | null };
+
+interface AjvInstance {
+  addSchema(schema: object, key: string): unknown;
+  compile(schema: object): unknown;
+}
+
+/** ajv is CommonJS: its class is `default`, or `default.default` depending on who bundles it. */
+function commonJsDefault(module: unknown): unknown {
+  let value = (module as { default?: unknown }).default ?? module;
+  if (typeof value !== 'function' && value && typeof (value as { default?: unknown }).default === 'function') value = (value as { default: unknown }).default;
+  return value;
+}
+
+const DOCUMENT_ID = 'urn:appraisal:description';
+
+/** `/address/zip` → `$.address.zip`; `/items/3` → `$.items[3]`. */
+export function jsonPath(pointer: string): string {
+  if (pointer === '') return '$';
+  return `$${pointer
+    .split('/')
+    .slice(1)
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((key) => (/^\d+$/.test(key) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`))
+    .join('')}`;
+}
+
+function describe(error: AjvError): Violation {
+  let path = jsonPath(error.instancePath);
+  let message = error.message ?? error.keyword;
+  if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+    path = jsonPath(`${error.instancePath}/${error.params.additionalProperty}`);
+    message = 'is not allowed here';
+  } else if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
+    path = jsonPath(`${error.instancePath}/${error.params.missingProperty}`);
+    message = 'is required';
+  } else if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
+    message = `must be one of: ${error.params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`;
+  }
+  return { path, message };
+}
+
+/** Local refs (`#/components/...`) point into the document, registered under its own id. */
+function anchorRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(anchorRefs);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${DOCUMENT_ID}${value}` : anchorRefs(value);
+  }
+  return out;
+}
+
+/** A validator for the schemas of one description (ajv is loaded on the first call). */
+export async function createValidator(contract: PublishedContract): Promise<Validator> {
+  const version = contract.openapi ?? '3.1.0';
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 and Swagger 2 use draft-07 plus `nullable`.
+  const ajvModule: unknown = version.startsWith('3.1') ? await import('ajv/dist/2020.js') : await import('ajv');
+  const formatsModule: unknown = await import('ajv-formats');
+  const Ajv = commonJsDefault(ajvModule) as new (options: object) => AjvInstance;
+  const addFormats = commonJsDefault(formatsModule) as (ajv: AjvInstance) => void;
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...(anchorRefs(contract.document) as object), $id: DOCUMENT_ID }, DOCUMENT_ID);
+
+  const compiled = new Map<unknown, Check | undefined>();
+  const compile = (schema: unknown): Check | undefined => {
+    if (!compiled.has(schema)) {
+      let check: Check | undefined;
+      try {
+        check = typeof schema === 'object' && schema !== null ? (ajv.compile(anchorRefs(schema) as object) as Check) : undefined;
+      } catch {
+        // A schema ajv cannot compile (a broken $ref) checks nothing rather than failing the command.
+        check = undefined;
+      }
+      compiled.set(schema, check);
+    }
+    return compiled.get(schema);
+  };
+  const run = (schema: unknown, value: unknown): Violation[] => {
+    const check = compile(schema);
+    if (!check || check(value)) return [];
+    return (check.errors ?? []).map(describe);
+  };
+  return {
+    request: (operation, body) => run(operation.requestSchema, body),
+    response: (operation, body) => run(operation.responseSchema, body),
+    record: (operation, record) => run(recordSchemaOf(contract.document, operation.responseSchema, operation.envelope), record),
+  };
+}
+
+/** Violations as lines for an error message: the first `limit`, then how many more. */
+export function formatViolations(violations: readonly Violation[], limit = 10): string {
+  const lines = violations.slice(0, limit).map((violation) => `  ${violation.path}: ${violation.message}`);
+  if (violations.length > limit) lines.push(`  … and ${violations.length - limit} more`);
+  return lines.join('\n');
+}
