@@ -6,8 +6,8 @@ import type { Context } from './context.js';
 import { validateProfileName, type Environment, type Profile } from './config.js';
 import { UsageError } from './errors.js';
 import { readApiKeyFile } from './credentials/key-file.js';
-import { osKeychain, type SecretStore } from './credentials/keychain.js';
-import { insecureKeyPath, readInsecureKey } from './credentials/insecure-file.js';
+import type { SecretStore } from './credentials/keychain.js';
+import { lazyKeychain, profileSlot } from './credentials/key-slot.js';
 import { defaultEnvironmentFor, normalizeBaseUrl, originOf } from './credentials/origin.js';
 import { missingCredentialError, resolveCredential } from './credentials/resolve.js';
 
@@ -57,15 +57,12 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   const environment = sameOrigin ? profile.environment : defaultEnvironmentFor(baseUrl);
   const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);
 
-  const keychain = deps.keychain ?? (() => osKeychain(ctx.env));
-  let store: SecretStore | undefined;
+  const keychain = lazyKeychain(ctx.env, deps.keychain);
   const credential = await resolveCredential(
     { profileName, profile, baseUrl, apiKeyFile: ctx.globals.apiKeyFile, env: ctx.env },
     {
       readApiKeyFile: (path) => readApiKeyFile(path, { stdin: ctx.io.stdin, cwd: ctx.cwd }),
-      keychain: () => (store ??= keychain()),
-      readInsecureKey: (name) => readInsecureKey(config.dir, name),
-      insecureKeyPath: (name) => insecureKeyPath(config.dir, name),
+      slot: (stored) => profileSlot(config, keychain, stored),
       notice: (message) => ctx.io.notice(message),
       warn: (message) => ctx.io.warn(message.replace(/^warning:\s*/, '')),
     },

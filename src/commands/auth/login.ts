@@ -8,7 +8,8 @@ import { ENVIRONMENTS, validateProfileName, type Environment } from '../../core/
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, UsageError } from '../../core/errors.js';
 import { cleanKey, readApiKeyFile, readStream } from '../../core/credentials/key-file.js';
-import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import type { SecretStore } from '../../core/credentials/keychain.js';
+import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
 import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
 import { keyPrefix } from '../../core/redact.js';
@@ -105,8 +106,7 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
     throw error;
   }
 
-  let store: SecretStore | undefined;
-  const keychain = () => (store ??= (deps.keychain ?? (() => osKeychain(ctx.env)))());
+  const keychain = lazyKeychain(ctx.env, deps.keychain);
   const stored = await storeProfileKey(
     config,
     keychain,

@@ -5,7 +5,8 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import type { SecretStore } from '../../core/credentials/keychain.js';
+import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 
 export interface LogoutDeps {
@@ -19,7 +20,7 @@ export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): P
   if (!profile) {
     throw new UsageError(`no profile "${profileName}"`, { hint: '`appraisal profiles list` shows the profiles' });
   }
-  const removed = await removeStoredKey(config, deps.keychain ?? (() => osKeychain(ctx.env)), profile);
+  const removed = await removeStoredKey(config, lazyKeychain(ctx.env, deps.keychain), profile);
   if (!removed) {
     ctx.io.notice(`profile ${profileName} has no stored key; nothing to remove`);
   } else {

@@ -7,7 +7,8 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName, type Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, LocalEnvironmentError, SafetyError, UsageError } from '../../core/errors.js';
-import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import type { SecretStore } from '../../core/credentials/keychain.js';
+import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { displayOrigin, originOf } from '../../core/credentials/origin.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { requestedExpiry } from './expires.js';
@@ -131,8 +132,7 @@ async function writeText(ctx: Context, text: string): Promise<void> {
  */
 async function storeInProfile(ctx: Context, target: Profile, secret: string, record: KeyRecord, deps: Partial<CreateDeps>): Promise<void> {
   const config = await ctx.config();
-  let store: SecretStore | undefined;
-  const keychain = () => (store ??= (deps.keychain ?? (() => osKeychain(ctx.env)))());
+  const keychain = lazyKeychain(ctx.env, deps.keychain);
   try {
     await storeProfileKey(
       config,

@@ -5,7 +5,8 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { osKeychain, type SecretStore } from '../../core/credentials/keychain.js';
+import type { SecretStore } from '../../core/credentials/keychain.js';
+import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 import { confirmDestructive } from '../../core/guards.js';
 
@@ -25,7 +26,7 @@ export async function runRemove(ctx: Context, name: string, deps: Partial<Remove
     keyPrefix: profile.keyPrefix,
   });
   // The key first: if the keychain cannot be used, the profile stays, so nothing is orphaned.
-  const removed = await removeStoredKey(config, deps.keychain ?? (() => osKeychain(ctx.env)), profile);
+  const removed = await removeStoredKey(config, lazyKeychain(ctx.env, deps.keychain), profile);
   const wasActive = config.activeProfileName() === profile.name;
   config.removeProfile(profile.name);
   ctx.io.writeErr(`Removed profile ${profile.name}${removed?.removed ? `${key} (from ${removed.where})` : ''}`);

@@ -1,11 +1,22 @@
-// Where a profile's key lives — its OS keychain entry or its --insecure-storage file — as one slot
-// that can be read back and overwritten. Key rotation needs both, and needs to know after a failed
-// write whether the old key is certainly still there.
-import type { ConfigStore, KeyStorage } from '../config.js';
+// The one place a profile's stored key is read, written and removed: its OS keychain entry
+// (`<profile>@<origin>`) or its --insecure-storage file. Credential resolution, `auth login/logout`,
+// `profiles remove`, `keys create --store-as` and `keys rotate` all go through a KeySlot, so the
+// account naming, the keychain error messages and the "did a failed write leave the old key?"
+// knowledge exist once.
+import type { ConfigStore, KeyStorage, Profile } from '../config.js';
+import type { Env } from '../context.js';
 import { LocalEnvironmentError } from '../errors.js';
-import { insecureKeyPath, readInsecureKey, writeInsecureKey } from './insecure-file.js';
-import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
-import { keychainProblem } from './resolve.js';
+import { deleteInsecureKey, insecureKeyPath, readInsecureKey, writeInsecureKey } from './insecure-file.js';
+import { KeychainUnavailableError, keychainAccount, osKeychain, type SecretStore } from './keychain.js';
+import { originOf } from './origin.js';
+
+/** Keychain trouble while reading or writing a profile's key: exit 2 with the two ways forward. */
+export function keychainProblem(error: KeychainUnavailableError, doing: string, profileName: string): LocalEnvironmentError {
+  return new LocalEnvironmentError(`could not ${doing}: ${error.message}`, {
+    hint: `for automation set APPRAISAL_API_KEY; or run \`appraisal auth login --profile ${profileName} --insecure-storage\` to keep the key in a 0600 file in the config dir (a warning is printed on every use)`,
+    cause: error,
+  });
+}
 
 /**
  * Writing the key failed. `entryUnchanged` says whether the slot certainly still holds what it held
@@ -27,10 +38,12 @@ export interface KeySlot {
   readonly storage: KeyStorage;
   /** For messages: "the OS keychain (default@https://host:443)" or the file's path. */
   readonly where: string;
-  /** The stored key, or undefined when there is none. */
+  /** The stored key (trimmed), or undefined when there is none. */
   read(): Promise<string | undefined>;
-  /** Replace the stored key. Throws KeyWriteError. */
+  /** Store or replace the key. Throws KeyWriteError. */
   write(secret: string): Promise<void>;
+  /** Delete the key; true when something was deleted, false when it was already gone. */
+  remove(): Promise<boolean>;
 }
 
 export interface SlotTarget {
@@ -40,14 +53,28 @@ export interface SlotTarget {
   storage: KeyStorage;
 }
 
-export function keySlot(config: ConfigStore, keychain: () => SecretStore, target: SlotTarget): KeySlot {
+/** The origin a profile's stored key belongs to (older profiles: the origin of their base URL). */
+export function storedKeyOrigin(profile: Profile): string {
+  return profile.keyOrigin ?? originOf(profile.baseUrl);
+}
+
+export function hasStoredKey(profile: Profile | undefined): profile is Profile & { keyStorage: KeyStorage } {
+  return profile?.keyStorage !== undefined;
+}
+
+/** The keychain, created on first use and then reused (`override` for tests' fakes). */
+export function lazyKeychain(env: Env, override?: () => SecretStore): () => SecretStore {
+  let store: SecretStore | undefined;
+  return () => (store ??= (override ?? (() => osKeychain(env)))());
+}
+
+export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => SecretStore, target: SlotTarget): KeySlot {
   const { profileName, origin, storage } = target;
   if (storage === 'insecure-file') {
-    const path = insecureKeyPath(config.dir, profileName);
     return {
       profileName,
       storage,
-      where: path,
+      where: insecureKeyPath(config.dir, profileName),
       read: async () => readInsecureKey(config.dir, profileName),
       write: async (secret) => {
         try {
@@ -58,31 +85,38 @@ export function keySlot(config: ConfigStore, keychain: () => SecretStore, target
           throw error;
         }
       },
+      remove: async () => deleteInsecureKey(config.dir, profileName),
     };
   }
   const account = keychainAccount(profileName, origin);
+  const call = async <T>(doing: string, work: (store: SecretStore) => Promise<T>): Promise<T> => {
+    try {
+      return await work(keychain());
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) throw keychainProblem(error, doing, profileName);
+      throw error;
+    }
+  };
   return {
     profileName,
     storage,
     where: `the OS keychain (${account})`,
-    read: async () => {
-      try {
-        return (await keychain().get(account))?.trim() || undefined;
-      } catch (error) {
-        if (error instanceof KeychainUnavailableError) throw keychainProblem(error, `read the key of profile "${profileName}"`, profileName);
-        throw error;
-      }
-    },
+    read: async () => (await call(`read the key of profile "${profileName}"`, (store) => store.get(account)))?.trim() || undefined,
     write: async (secret) => {
       try {
-        await keychain().set(account, secret);
+        await call(`write the key of profile "${profileName}" to the OS keychain`, (store) => store.set(account, secret));
       } catch (error) {
-        if (error instanceof KeychainUnavailableError) {
-          const problem = keychainProblem(error, `write the key of profile "${profileName}" to the OS keychain`, profileName);
-          throw new KeyWriteError(problem, error.failure !== 'timeout');
+        if (error instanceof LocalEnvironmentError && error.cause instanceof KeychainUnavailableError) {
+          throw new KeyWriteError(error, error.cause.failure !== 'timeout');
         }
         throw error;
       }
     },
+    remove: () => call(`remove the key of profile "${profileName}" from the OS keychain`, (store) => store.delete(account)),
   };
+}
+
+/** The slot a profile's stored key is in. */
+export function profileSlot(config: Pick<ConfigStore, 'dir'>, keychain: () => SecretStore, profile: Profile & { keyStorage: KeyStorage }): KeySlot {
+  return keySlot(config, keychain, { profileName: profile.name, origin: storedKeyOrigin(profile), storage: profile.keyStorage });
 }

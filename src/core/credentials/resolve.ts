@@ -6,11 +6,11 @@
 // touch it.
 import type { Env } from '../context.js';
 import type { Profile } from '../config.js';
-import { LocalEnvironmentError, MissingCredentialError, SafetyError } from '../errors.js';
+import { MissingCredentialError, SafetyError } from '../errors.js';
 import { keyPrefix } from '../redact.js';
 import type { ResolvedCredential } from '../session.js';
-import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
 import { insecureStorageWarning } from './insecure-file.js';
+import { hasStoredKey, storedKeyOrigin, type KeySlot } from './key-slot.js';
 import { displayOrigin, originOf } from './origin.js';
 
 export interface CredentialRequest {
@@ -25,21 +25,11 @@ export interface CredentialRequest {
 
 export interface CredentialDeps {
   readApiKeyFile(pathOrDash: string): Promise<string>;
-  keychain(): SecretStore;
-  readInsecureKey(profileName: string): string | undefined;
-  insecureKeyPath(profileName: string): string;
+  /** Where the profile's stored key is (see key-slot.ts). */
+  slot(profile: Profile & { keyStorage: NonNullable<Profile['keyStorage']> }): KeySlot;
   /** Informational (quiet-able) and warning lines on stderr. */
   notice(message: string): void;
   warn(message: string): void;
-}
-
-/** The origin a profile's stored key belongs to (older profiles: the origin of their base URL). */
-export function storedKeyOrigin(profile: Profile): string {
-  return profile.keyOrigin ?? originOf(profile.baseUrl);
-}
-
-export function hasStoredKey(profile: Profile | undefined): profile is Profile & { keyStorage: NonNullable<Profile['keyStorage']> } {
-  return profile?.keyStorage !== undefined;
 }
 
 /** The hint every "you have no working credential" message ends with. */
@@ -50,14 +40,6 @@ export function loginHint(profileName: string): string {
 export function missingCredentialError(profileName: string): MissingCredentialError {
   return new MissingCredentialError(`no credential for profile "${profileName}": no --api-key-file, no APPRAISAL_API_KEY, no stored key`, {
     hint: loginHint(profileName),
-  });
-}
-
-/** Keychain trouble while reading or writing a profile's key: exit 2 with the two ways forward. */
-export function keychainProblem(error: KeychainUnavailableError, doing: string, profileName: string): LocalEnvironmentError {
-  return new LocalEnvironmentError(`could not ${doing}: ${error.message}`, {
-    hint: `for automation set APPRAISAL_API_KEY; or run \`appraisal auth login --profile ${profileName} --insecure-storage\` to keep the key in a 0600 file in the config dir (a warning is printed on every use)`,
-    cause: error,
   });
 }
 
@@ -102,30 +84,16 @@ export async function resolveCredential(request: CredentialRequest, deps: Creden
   if (!hasStoredKey(profile)) return undefined;
   assertOriginMatches(profileName, profile, request.baseUrl);
 
-  if (profile.keyStorage === 'keychain') {
-    let secret: string | undefined;
-    try {
-      secret = await deps.keychain().get(keychainAccount(profileName, storedKeyOrigin(profile)));
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) throw keychainProblem(error, `read the key of profile "${profileName}"`, profileName);
-      throw error;
-    }
-    if (secret === undefined || secret.trim() === '') {
-      throw new MissingCredentialError(
-        `the key of profile "${profileName}"${profile.keyPrefix ? ` (${profile.keyPrefix}…)` : ''} is no longer in the OS keychain`,
-        { hint: loginHint(profileName) },
-      );
-    }
-    secret = secret.trim();
-    return { secret, prefix: keyPrefix(secret), source: 'keychain', kind: 'api-key' };
-  }
-
-  const secret = deps.readInsecureKey(profileName);
+  const slot = deps.slot(profile);
+  const secret = await slot.read();
   if (secret === undefined) {
-    throw new MissingCredentialError(`the key file of profile "${profileName}" (${deps.insecureKeyPath(profileName)}) is missing or empty`, {
-      hint: loginHint(profileName),
-    });
+    const what =
+      profile.keyStorage === 'keychain'
+        ? `the key of profile "${profileName}"${profile.keyPrefix ? ` (${profile.keyPrefix}…)` : ''} is no longer in the OS keychain`
+        : `the key file of profile "${profileName}" (${slot.where}) is missing or empty`;
+    throw new MissingCredentialError(what, { hint: loginHint(profileName) });
   }
-  deps.warn(insecureStorageWarning(profileName, deps.insecureKeyPath(profileName)));
+  if (profile.keyStorage === 'keychain') return { secret, prefix: keyPrefix(secret), source: 'keychain', kind: 'api-key' };
+  deps.warn(insecureStorageWarning(profileName, slot.where));
   return { secret, prefix: keyPrefix(secret), source: 'insecure-file', kind: 'api-key' };
 }

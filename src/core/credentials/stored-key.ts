@@ -3,10 +3,10 @@
 // --insecure-storage to a 0600 file; the profile records only its prefix, storage and origin.
 import type { ConfigStore, Environment, KeyStorage, Profile } from '../config.js';
 import { keyPrefix } from '../redact.js';
-import { deleteInsecureKey, insecureKeyPath, insecureStorageWarning, writeInsecureKey } from './insecure-file.js';
-import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
+import { insecureStorageWarning } from './insecure-file.js';
+import { KeychainUnavailableError, type SecretStore } from './keychain.js';
+import { KeyWriteError, hasStoredKey, keySlot, keychainProblem, profileSlot, storedKeyOrigin } from './key-slot.js';
 import { originOf } from './origin.js';
-import { keychainProblem, storedKeyOrigin } from './resolve.js';
 
 export interface RemovedKey {
   /** Something was actually deleted (false: the entry was already gone). */
@@ -21,23 +21,9 @@ export async function removeStoredKey(
   keychain: () => SecretStore,
   profile: Profile,
 ): Promise<RemovedKey | undefined> {
-  if (profile.keyStorage === 'insecure-file') {
-    const path = insecureKeyPath(config.dir, profile.name);
-    return { removed: deleteInsecureKey(config.dir, profile.name), where: path };
-  }
-  if (profile.keyStorage === 'keychain') {
-    const account = keychainAccount(profile.name, storedKeyOrigin(profile));
-    try {
-      const removed = await keychain().delete(account);
-      return { removed, where: `the OS keychain (${account})` };
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) {
-        throw keychainProblem(error, `remove the key of profile "${profile.name}" from the OS keychain`, profile.name);
-      }
-      throw error;
-    }
-  }
-  return undefined;
+  if (!hasStoredKey(profile)) return undefined;
+  const slot = profileSlot(config, keychain, profile);
+  return { removed: await slot.remove(), where: slot.where };
 }
 
 export interface StoreKeyRequest {
@@ -74,22 +60,17 @@ export async function storeProfileKey(
   const origin = originOf(request.baseUrl);
   const existing = config.getProfile(profileName);
 
-  let storage: KeyStorage;
-  if (request.insecure) {
-    const path = writeInsecureKey(config.dir, profileName, secret);
-    warn(insecureStorageWarning(profileName, path));
-    storage = 'insecure-file';
-  } else {
-    try {
-      await keychain().set(keychainAccount(profileName, origin), secret);
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) {
-        throw keychainProblem(error, 'store the key in the OS keychain; nothing was stored', profileName);
-      }
-      throw error;
+  const storage: KeyStorage = request.insecure ? 'insecure-file' : 'keychain';
+  const slot = keySlot(config, keychain, { profileName, origin, storage });
+  try {
+    await slot.write(secret);
+  } catch (error) {
+    if (error instanceof KeyWriteError && error.cause instanceof KeychainUnavailableError) {
+      throw keychainProblem(error.cause, 'store the key in the OS keychain; nothing was stored', profileName);
     }
-    storage = 'keychain';
+    throw error;
   }
+  if (storage === 'insecure-file') warn(insecureStorageWarning(profileName, slot.where));
 
   if (existing?.keyStorage !== undefined) {
     // The insecure file's path does not depend on the origin: it was just overwritten.

@@ -129,4 +129,11 @@ export class FakeSlot implements KeySlot {
     }
     this.value = secret;
   }
+
+  async remove(): Promise<boolean> {
+    this.calls.push('remove');
+    const had = this.value !== undefined;
+    this.value = undefined;
+    return had;
+  }
 }

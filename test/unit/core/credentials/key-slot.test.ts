@@ -50,4 +50,21 @@ describe('keySlot', () => {
     expect(error).toBeInstanceOf(KeyWriteError);
     expect(error.entryUnchanged).toBe(true);
   });
+
+  it('remove: deletes the entry or the file, says whether there was one, and names keychain trouble', async () => {
+    const keychain = new FakeKeychain();
+    const inKeychain = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'https://api.test:443', storage: 'keychain' });
+    await inKeychain.write(KEY_A);
+    expect(await inKeychain.remove()).toBe(true);
+    expect(await inKeychain.remove()).toBe(false);
+    keychain.failure = new KeychainUnavailableError('locked', 'is locked');
+    const error = (await inKeychain.remove().catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('could not remove the key of profile "ci" from the OS keychain: the OS keychain is locked');
+    expect(exitCodeFor(error)).toBe(2);
+    const inFile = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'x', storage: 'insecure-file' });
+    await inFile.write(KEY_B);
+    expect(await inFile.remove()).toBe(true);
+    expect(await inFile.read()).toBeUndefined();
+    expect(await inFile.remove()).toBe(false);
+  });
 });
