@@ -111,3 +111,16 @@ export class InterruptedError extends AppError {
 export class LocalEnvironmentError extends AppError {
   override readonly name: string = 'LocalEnvironmentError';
 }
+
+/**
+ * A failure told in the words of a larger operation (a key rotation that rolled back, say): the
+ * message is the operation's, the exit code is its cause's — exit-codes.ts looks through to the
+ * cause, so no second table of classes is kept anywhere. A cause outside the hierarchy (a bug)
+ * keeps exit 1.
+ */
+export class OperationError extends AppError {
+  override readonly name: string = 'OperationError';
+  constructor(message: string, cause: unknown, hint?: string) {
+    super(message, { cause, ...(hint === undefined ? {} : { hint }) });
+  }
+}

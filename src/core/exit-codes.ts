@@ -7,6 +7,7 @@ import {
   MissingCredentialError,
   NetworkError,
   NotFoundError,
+  OperationError,
   PermissionError,
   RejectedError,
   SafetyError,
@@ -53,6 +54,8 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
 ];
 
 export function exitCodeFor(error: unknown): number {
+  // An operation's error exits as its cause would (the cause's row of this same table).
+  if (error instanceof OperationError) return exitCodeFor(error.cause);
   for (const row of EXIT_CODE_TABLE) {
     if (row.classes.some((cls) => error instanceof cls)) return row.code;
   }

@@ -8,6 +8,7 @@ import {
   rotatedName,
   rotateKey,
   rotationError,
+  RotationError,
   rotationFailure,
   type RotationDeps,
   type RotationReport,
@@ -141,12 +142,14 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(s.slot.value).toBe(s.old.secret);
     expect(s.profilePrefix).toEqual([]);
     const error = rotationError(report, { profileName: 'default' });
-    expect(error).toBeInstanceOf(PermissionError);
+    // One rotation error; its exit code is its cause's, from the one exit-code table.
+    expect(error).toBeInstanceOf(RotationError);
+    expect(error.cause).toBeInstanceOf(PermissionError);
     expect(exitCodeFor(error)).toBe(5);
     expect(error.message).toBe(
       `key rotation failed at step 2/6 (create the replacement): POST /api/keys: 403 Forbidden. Nothing was changed. Profile default still uses the old key ${s.old.prefix}, which works`,
     );
-    expect((error as PermissionError).hint).toMatch(/keys:admin or api:admin.*keys create .*--store-as default/);
+    expect(error.hint).toMatch(/keys:admin or api:admin.*keys create .*--store-as default/);
   });
 
   it('2 create: a lost answer says the key may exist', async () => {
@@ -204,7 +207,7 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     const error = rotationError(report, { profileName: 'default' });
     expect(exitCodeFor(error)).toBe(4);
     expect(error.message).toContain(`Rolled back: the new key ${fresh.prefix} was revoked. Profile default still uses the old key ${s.old.prefix}, which works`);
-    expect((error as AuthenticationError).hint).toMatch(/nothing needs fixing/);
+    expect(error.hint).toMatch(/nothing needs fixing/);
     expectNoSecrets(s, report);
   });
 
@@ -231,7 +234,8 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(s.profilePrefix).toEqual([]);
     expect(newKeyOf(s)!.revokedAt).not.toBeNull();
     const error = rotationError(report, { profileName: 'default' });
-    expect(error).toBeInstanceOf(LocalEnvironmentError);
+    expect(error).toBeInstanceOf(RotationError);
+    expect(error.cause).toBeInstanceOf(LocalEnvironmentError);
     expect(exitCodeFor(error)).toBe(2);
     expect(error.message).toMatch(/^key rotation failed at step 4\/6 \(store the new key\): could not write the key: the OS keychain is locked\. Rolled back/);
   });
@@ -315,7 +319,7 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     const error = rotationError(report, { profileName: 'default' });
     expect(exitCodeFor(error)).toBe(8);
     expect(error.message).toContain(`Profile default now uses the new key ${fresh.prefix}, which works; the old key ${s.old.prefix} was NOT revoked and still works`);
-    expect((error as ServiceUnavailableError).hint).toBe(`revoke the old key once the service answers: \`appraisal keys revoke ${s.old.prefix} --yes\``);
+    expect(error.hint).toBe(`revoke the old key once the service answers: \`appraisal keys revoke ${s.old.prefix} --yes\``);
   });
 
   it('the new key cannot be revoked during the roll-back: it is named with the command to revoke it', async () => {
