@@ -17,7 +17,8 @@ cleanup() {
   local status=$?
   if [ -n "$MOCK_PID" ] && kill -0 "$MOCK_PID" 2>/dev/null; then
     kill "$MOCK_PID" 2>/dev/null || true
-    wait "$MOCK_PID" 2>/dev/null || true
+    # Not our child (it detached): wait until it is gone (it removes its CA directory on the way).
+    for _ in $(seq 1 100); do kill -0 "$MOCK_PID" 2>/dev/null || break; sleep 0.1; done
   fi
   rm -rf "$WORK"
   exit "$status"
@@ -33,33 +34,18 @@ export NO_COLOR=1
 appraisal() { node "$ROOT/bin/appraisal.js" "$@"; }
 step() { printf '\n==> %s\n' "$*"; }
 
-step "appraisal mock --port 0 --records 1000 --seed 7   (in the background)"
-node "$ROOT/bin/appraisal.js" mock --port 0 --records 1000 --seed 7 >"$WORK/mock.out" 2>"$WORK/mock.err" &
-MOCK_PID=$!
-
-# The mock prints eval-able APPRAISAL_*=... lines once it listens.
-for _ in $(seq 1 300); do
-  if grep -q '^APPRAISAL_BASE_URL=' "$WORK/mock.out" && grep -q '^APPRAISAL_API_KEY=' "$WORK/mock.out" &&
-    { grep -q '^APPRAISAL_CA_FILE=' "$WORK/mock.out" || grep -q '^APPRAISAL_BASE_URL=.\?http:' "$WORK/mock.out"; }; then
-    break
-  fi
-  if ! kill -0 "$MOCK_PID" 2>/dev/null; then
-    echo "error: the mock service exited early:" >&2
-    cat "$WORK/mock.err" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-if ! grep -q '^APPRAISAL_API_KEY=' "$WORK/mock.out"; then
-  echo "error: the mock service did not start within 30 seconds" >&2
-  cat "$WORK/mock.err" >&2
+step "appraisal mock --port 0 --records 1000 --seed 7 --detach"
+# --detach returns once the mock listens, printing eval-able APPRAISAL_*=... lines and its pid.
+if ! node "$ROOT/bin/appraisal.js" mock --port 0 --records 1000 --seed 7 --detach >"$WORK/mock.env"; then
+  echo "error: the mock service did not start (its error is above)" >&2
   exit 1
 fi
 while IFS= read -r line; do
   case "$line" in
     APPRAISAL_BASE_URL=* | APPRAISAL_API_KEY=* | APPRAISAL_CA_FILE=*) eval "export $line" ;;
+    APPRAISAL_MOCK_PID=*) MOCK_PID="${line#APPRAISAL_MOCK_PID=}" ;;
   esac
-done <"$WORK/mock.out"
+done <"$WORK/mock.env"
 echo "mock listening at $APPRAISAL_BASE_URL (its admin key is in APPRAISAL_API_KEY; the CLI shows only its prefix)"
 
 step "appraisal auth status"

@@ -105,11 +105,5 @@ export function mockAdmin(mock: MockServer): MockAdmin {
   };
 }
 
-/** Poll until `check` holds (or fail after `timeoutMs`): for "wait until the CLI has reached page 40". */
-export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+// Waiting lives in wait.ts; re-exported for the tests that wait on the mock's state.
+export { waitFor } from './wait.js';

@@ -1,6 +1,9 @@
 // `appraisal mock`: runs the bundled mock service until Ctrl-C / SIGTERM. Thin: parse the flags,
 // start the mock (src/mock, loaded only here), print the eval-able lines on stdout, log on stderr.
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
@@ -15,6 +18,9 @@ interface MockFlags {
   rateLimit?: string;
   adminKey?: string;
   log?: boolean;
+  // Not --env-file: Node 20 reads that flag anywhere on its command line, even after the script.
+  writeEnv?: string;
+  detach?: boolean;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {
@@ -37,7 +43,32 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The last line the mock prints once it listens: a detached start is ready when it has arrived. */
+const READY_LINE = /^APPRAISAL_API_KEY=.*\n/m;
+
+/** How long `--detach` waits for the mock to listen (it needs ~2 s on a loaded machine). */
+const DETACH_TIMEOUT_MS = 60_000;
+
+/**
+ * `--detach`: the same mock in the background; return once it listens, printing its lines and its
+ * pid. The flags go to the child as given (already checked here); the admin key goes by environment,
+ * never on a command line other processes can read.
+ */
+async function detach(ctx: Context, flags: MockFlags, envFile: string | undefined): Promise<void> {
+  const args = ['mock', '--port', flags.port, '--host', flags.host, '--records', flags.records, '--seed', flags.seed, '--latency', flags.latency];
+  if (flags.http) args.push('--http');
+  if (flags.rateLimit !== undefined) args.push('--rate-limit', flags.rateLimit);
+  if (envFile !== undefined) args.push('--write-env', envFile);
+  const env = { ...ctx.env };
+  if (flags.adminKey !== undefined) env.APPRAISAL_MOCK_ADMIN_KEY = flags.adminKey;
+  const { startDetached } = await import('../../core/detach.js');
+  const started = await startDetached({ args, env, cwd: ctx.cwd, ready: (out) => READY_LINE.test(out), signal: ctx.signal, timeoutMs: DETACH_TIMEOUT_MS, what: 'the mock' });
+  ctx.io.stdout.write(`${started.stdout}APPRAISAL_MOCK_PID=${started.pid}\n`);
+  ctx.io.notice(`appraisal mock: running in the background (pid ${started.pid}); stop it with: kill ${started.pid}`);
+}
+
 async function run(ctx: Context, flags: MockFlags): Promise<void> {
+  const envFile = flags.writeEnv === undefined ? undefined : resolve(ctx.cwd, flags.writeEnv);
   const adminKey = flags.adminKey ?? ctx.env.APPRAISAL_MOCK_ADMIN_KEY;
   const options = {
     port: whole('--port', flags.port, 0, 65535),
@@ -51,6 +82,11 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     log: flags.log ? (line: string) => ctx.io.writeErr(line) : undefined,
     onInternalError: (error: unknown) => ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
+  if (flags.detach) {
+    // Its requests are logged to a stderr nobody reads once it is in the background.
+    if (flags.log) throw new UsageError('--log needs the mock in the foreground (drop --detach)');
+    return detach(ctx, flags, envFile);
+  }
   const { startMockServer, MockOptionError } = await import('../../mock/index.js');
   let server;
   try {
@@ -65,6 +101,8 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     const lines = [`APPRAISAL_BASE_URL=${shellValue(server.baseUrl)}`];
     if (server.caFile) lines.push(`APPRAISAL_CA_FILE=${shellValue(server.caFile)}`);
     lines.push(`APPRAISAL_API_KEY=${shellValue(server.adminKey)}`);
+    // The file first: whoever waits on stdout may read the file as soon as stdout says ready.
+    if (envFile !== undefined) await writeEnvFile(envFile, `${lines.join('\n')}\n`);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
     ctx.io.notice(
       `appraisal mock: ${server.baseUrl} (${options.records} records per family, seed ${options.seed}${options.latencyMs ? `, latency ${options.latencyMs} ms` : ''}${options.rateLimit ? `, ${options.rateLimit} requests/s per key` : ''}); admin key ${server.adminKey.slice(0, 12)}…; Ctrl-C to stop`,
@@ -72,8 +110,19 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     ctx.runUntilInterrupted();
     await untilAborted(ctx.signal);
   } finally {
+    // A file left behind would point the next shell at a mock that is gone.
+    if (envFile !== undefined) await rm(envFile, { force: true });
     await server.close();
     ctx.io.notice('appraisal mock: stopped');
+  }
+}
+
+async function writeEnvFile(path: string, text: string): Promise<void> {
+  try {
+    // 0600: it holds the mock's admin key.
+    await writeFileAtomic(path, text, { mode: 0o600 });
+  } catch (error) {
+    throw new LocalEnvironmentError(`cannot write --write-env ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -89,14 +138,18 @@ export default function mockCommand(factory: Factory): Command {
     .option('--rate-limit <n>', 'requests per second per key (token bucket; 429 + Retry-After beyond it)')
     .option('--admin-key <key>', 'the admin key to use (apk_<8>_<32>; env APPRAISAL_MOCK_ADMIN_KEY); generated otherwise')
     .option('--log', 'log every request on stderr (method, path, status, key prefix)')
+    .option('--write-env <path>', 'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops')
+    .option('--detach', 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)')
     .addHelpText(
       'after',
       '\nOnce listening it prints APPRAISAL_BASE_URL, APPRAISAL_CA_FILE (HTTPS only) and APPRAISAL_API_KEY on stdout,\n' +
-        'one NAME=value line each, for a shell to eval. Fault injection: header x-mock-fault, or the /__mock/ admin routes.\n',
+        'one NAME=value line each, for a shell to eval. A script waits for it with --detach (returns once listening)\n' +
+        'or --write-env FILE (the file appears, complete, once listening). Fault injection: header x-mock-fault, or the\n' +
+        '/__mock/ admin routes.\n',
     )
     .action(action<MockFlags>(factory, (ctx, _args, flags) => run(ctx, flags)));
   return examples(command, [
-    'appraisal mock --port 0 > mock.env &  # then: set -a; . ./mock.env; set +a',
+    'appraisal mock --port 0 --detach > mock.env  # then: set -a; . ./mock.env; set +a  ...  kill "$APPRAISAL_MOCK_PID"',
     'appraisal mock --http --records 20000 --latency 20 --log',
   ]);
 }

@@ -1,0 +1,138 @@
+// The README's "try it without a service" recipe, run as the README writes it (the block is read from
+// README.md, so the test follows the text), and the two ways to wait for the mock it relies on:
+// `--detach` (returns once listening) and `--write-env FILE` (the file appears, complete, once listening).
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+
+const work = mkdtempSync(join(tmpdir(), 'mock-recipe-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The ```sh block that follows "Try it without a service" in README.md. */
+function readmeRecipe(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf('Try it without a service');
+  expect(at, 'README.md has the "Try it without a service" recipe').toBeGreaterThan(-1);
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
+  expect(block, 'the recipe is a ```sh block').not.toBeNull();
+  return block![1]!;
+}
+
+/** Whether a process (not our child) is still alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Run a bash script with `appraisal` on PATH (as after `npm install -g`) in `cwd`; no APPRAISAL_* inherited. */
+function runBash(script: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const bin = join(work, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'appraisal'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(join(bin, 'appraisal'), 0o755);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('APPRAISAL_') && !/_PROXY$/i.test(key)) env[key] = value;
+  }
+  env.PATH = `${bin}:${env.PATH ?? ''}`;
+  env.HOME = cwd;
+  env.APPRAISAL_CONFIG_DIR = join(cwd, 'config');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-e', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    // 'close': every holder of our pipes is gone, including a mock that failed to let go of them.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('README: try it without a service', () => {
+  it('runs as written: the mock is waited for, the list prints 10 properties, kill stops the mock', async () => {
+    const cwd = mkdtempSync(join(work, 'readme-'));
+    const result = await runBash(readmeRecipe(), cwd);
+    expect(result.code, result.stderr).toBe(0);
+    // Not a terminal: JSON, ten records.
+    const records = JSON.parse(result.stdout) as { id: string }[];
+    expect(records).toHaveLength(10);
+    for (const record of records) expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.stderr).not.toMatch(/error|no base URL/i);
+    const env = readFileSync(join(cwd, 'mock.env'), 'utf8');
+    expect(env).toMatch(/^APPRAISAL_BASE_URL=https:\/\/127\.0\.0\.1:\d+$/m);
+    expect(env).toMatch(/^APPRAISAL_CA_FILE=\S+$/m);
+    expect(env).toMatch(/^APPRAISAL_API_KEY=apk_\w{8}_\w{32}$/m);
+    const pid = Number(/^APPRAISAL_MOCK_PID=(\d+)$/m.exec(env)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    // `kill` in the recipe stops it: gone, its generated CA directory removed with it.
+    await waitFor(() => !alive(pid), `the mock (pid ${pid}) to stop`, 15_000);
+    await waitFor(() => !existsSync(/^APPRAISAL_CA_FILE=(\S+)$/m.exec(env)![1]!), "the mock's CA file to be removed", 5_000);
+  });
+});
+
+describe('appraisal mock: ways to wait for it', () => {
+  it('--write-env FILE: the file appears complete (mode 0600) once it listens, and is removed when it stops', async () => {
+    const file = join(mkdtempSync(join(work, 'write-env-')), 'mock.env');
+    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--http', '--records', '5', '--write-env', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      // Atomic: whenever the file exists it is whole (never an empty or half-written file).
+      await waitFor(() => existsSync(file), `${file} to appear`, 30_000);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toMatch(/^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nAPPRAISAL_API_KEY=apk_\w{8}_\w{32}\n$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const baseUrl = /^APPRAISAL_BASE_URL=(\S+)$/m.exec(text)![1]!;
+      const key = /^APPRAISAL_API_KEY=(\S+)$/m.exec(text)![1]!;
+      // It listens already: the CLI answers at once with the file's values.
+      const list = await runCli(['props', 'list', '-o', 'ndjson'], { env: { APPRAISAL_BASE_URL: baseUrl, APPRAISAL_API_KEY: key } });
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout.trim().split('\n')).toHaveLength(5);
+      await waitFor(() => stdout.includes('APPRAISAL_API_KEY='), 'the same lines on stdout', 5_000);
+      expect(stdout).toBe(text);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('--detach: returns once listening with the lines and APPRAISAL_MOCK_PID; a port in use is one error line, exit 2', async () => {
+    const started = await runCli(['mock', '--port', '0', '--http', '--records', '3', '--detach']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nAPPRAISAL_API_KEY=apk_\w{8}_\w{32}\nAPPRAISAL_MOCK_PID=\d+\n$/);
+    const baseUrl = /^APPRAISAL_BASE_URL=(\S+)$/m.exec(started.stdout)![1]!;
+    const key = /^APPRAISAL_API_KEY=(\S+)$/m.exec(started.stdout)![1]!;
+    const pid = Number(/^APPRAISAL_MOCK_PID=(\d+)$/m.exec(started.stdout)![1]);
+    try {
+      // The admin key is shown once on stdout, never in full on stderr.
+      expect(started.stderr).toContain(`kill ${pid}`);
+      expect(started.stderr).not.toContain(key);
+      const list = await runCli(['props', 'list', '-o', 'ndjson'], { env: { APPRAISAL_BASE_URL: baseUrl, APPRAISAL_API_KEY: key } });
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout.trim().split('\n')).toHaveLength(3);
+      const port = new URL(baseUrl).port;
+      const busy = await runCli(['mock', '--port', port, '--http', '--detach']);
+      expect(busy.code).toBe(2);
+      expect(busy.stdout).toBe('');
+      expect(busy.stderr).toMatch(new RegExp(`^error: the mock: port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expect(busy.stderr.split('\n').filter((line) => line.startsWith('error:'))).toHaveLength(1);
+      const logged = await runCli(['mock', '--port', '0', '--detach', '--log']);
+      expect(logged.code).toBe(2);
+      expect(logged.stderr).toBe('error: --log needs the mock in the foreground (drop --detach)\n');
+    } finally {
+      process.kill(pid, 'SIGTERM');
+    }
+    await waitFor(() => !alive(pid), `the detached mock (pid ${pid}) to stop`, 15_000);
+  });
+});
