@@ -1,6 +1,26 @@
 // Lint rules that catch real defects; formatting is left to the author.
 import tseslint from 'typescript-eslint';
 
+// Arrows point one way (docs/ARCHITECTURE.md): core never reaches up into commands or output, and the
+// mock never reaches into the CLI. Static imports are checked by no-restricted-imports, dynamic
+// import() by no-restricted-syntax (the first does not see them).
+const CORE_UP = '(^|/)(commands|output)/';
+const CORE_MESSAGE = 'src/core is shared by every noun: it never imports src/commands or src/output (move the piece down into core, or pass it in).';
+const MOCK_MESSAGE = 'src/mock stands apart: it never imports the CLI (anything outside src/mock).';
+
+/** Static and dynamic imports whose specifier matches `regex` are errors with `message`. */
+function forbidImports(regex, message) {
+  return {
+    'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
+    'no-restricted-syntax': ['error', { selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`, message }],
+  };
+}
+
+/** From a file `depth` folders below src/mock, a relative path leaving src/mock (openapi.json, the published contract the mock serves, excepted). */
+function mockEscape(depth) {
+  return `^(\\.\\./){${depth + 1},}(?!\\.\\./)(?!openapi\\.json$)`;
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.work/**', '.tmp/**', '.dist-*/**'] },
   ...tseslint.configs.recommended,
@@ -19,4 +39,9 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'Commands use ctx.io / ctx.env, never process.' }],
     },
   },
+  { files: ['src/core/**/*.ts'], rules: forbidImports(CORE_UP, CORE_MESSAGE) },
+  { files: ['src/mock/*.ts'], rules: forbidImports(mockEscape(0), MOCK_MESSAGE) },
+  { files: ['src/mock/*/*.ts'], rules: forbidImports(mockEscape(1), MOCK_MESSAGE) },
+  { files: ['src/mock/*/*/*.ts'], rules: forbidImports(mockEscape(2), MOCK_MESSAGE) },
+  { files: ['src/mock/*/*/*/*.ts'], rules: forbidImports(mockEscape(3), MOCK_MESSAGE) },
 );

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { withFileLock, writeFileAtomicSync } from './atomic-file.js';
-import type { Env } from './context.js';
+import type { Env } from './env.js';
 import { LocalEnvironmentError, UsageError } from './errors.js';
 
 export type Environment = 'production' | 'staging' | 'development' | 'local';

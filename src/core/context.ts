@@ -4,9 +4,8 @@
 import type { ApiClient } from './api-client.js';
 import type { IO } from './io.js';
 import type { ConfigStore } from './config.js';
-import type { Session } from './session.js';
-
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from './env.js';
+import type { Session } from './session-types.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];

@@ -3,9 +3,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api-client.js';
 import type { ConfigStore } from './config.js';
-import type { Context, Env, GlobalOptions } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
+import type { Env } from './env.js';
 import { IO } from './io.js';
-import type { Session } from './session.js';
+import type { Session } from './session-types.js';
 
 export interface ProcessDeps {
   argv: string[];

@@ -1,6 +1,7 @@
 // The global options of CLI.md, declared once on the root command and read back into GlobalOptions.
 import { Option, type Command } from 'commander';
-import type { Env, GlobalOptions, OutputFormat } from './context.js';
+import type { GlobalOptions, OutputFormat } from './context.js';
+import type { Env } from './env.js';
 import { OUTPUT_FORMATS } from './context.js';
 import { UsageError } from './errors.js';
 

@@ -3,28 +3,15 @@
 // production, and every keychain call is bounded in time.
 import type { CredentialInfo } from './api-client.js';
 import type { Context } from './context.js';
-import { validateProfileName, type Environment, type Profile } from './config.js';
+import { validateProfileName } from './config.js';
+import type { ResolvedCredential } from './credentials/credential.js';
+import type { Session } from './session-types.js';
 import { UsageError } from './errors.js';
 import { readApiKeyFile } from './credentials/key-file.js';
 import type { SecretStore } from './credentials/keychain.js';
 import { lazyKeychain, profileSlot } from './credentials/key-slot.js';
 import { defaultEnvironmentFor, normalizeBaseUrl, originOf } from './credentials/origin.js';
 import { missingCredentialError, resolveCredential } from './credentials/resolve.js';
-
-export interface ResolvedCredential extends CredentialInfo {
-  secret: string;
-}
-
-export interface Session {
-  profileName: string;
-  /** The stored profile, when one exists. */
-  profile: Profile | undefined;
-  /** Effective base URL (profile, overridden by --base-url / APPRAISAL_BASE_URL). */
-  baseUrl: string;
-  environment: Environment;
-  caFile: string | undefined;
-  credential: ResolvedCredential | undefined;
-}
 
 /** What resolveSession needs beyond the context; tests hand in a fake keychain. */
 export interface SessionDeps {

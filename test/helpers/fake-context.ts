@@ -5,9 +5,10 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { ApiClient } from '../../src/core/api-client.js';
 import type { ConfigStore } from '../../src/core/config.js';
-import type { Context, Env, GlobalOptions } from '../../src/core/context.js';
+import type { Context, GlobalOptions } from '../../src/core/context.js';
+import type { Env } from '../../src/core/env.js';
 import { IO } from '../../src/core/io.js';
-import type { Session } from '../../src/core/session.js';
+import type { Session } from '../../src/core/session-types.js';
 
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
   profile: undefined,

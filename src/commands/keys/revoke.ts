@@ -19,7 +19,7 @@ import {
   parseKeyReference,
   type KeyRecord,
 } from './records.js';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session-types.js';
 import { calls } from '../../core/description/operations.js';
 
 export interface RevokeOptions {

@@ -18,7 +18,9 @@ import { requestedExpiry } from './expires.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from './records.js';
 import { rotateKey, rotationError, type RotationReport } from './rotation/rotate.js';
-import { requireCredential, type ResolvedCredential, type Session } from '../../core/session.js';
+import { requireCredential } from '../../core/session.js';
+import type { ResolvedCredential } from '../../core/credentials/credential.js';
+import type { Session } from '../../core/session-types.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 

@@ -3,7 +3,7 @@
 import type { ApiClient, ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, HttpError, InterruptedError, MissingCredentialError, NetworkError } from '../../core/errors.js';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session-types.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 

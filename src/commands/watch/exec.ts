@@ -2,7 +2,7 @@
 // output goes to our stderr, so stdout stays a clean NDJSON stream of handled events.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import type { Env } from '../../core/context.js';
+import type { Env } from '../../core/env.js';
 import { LocalEnvironmentError } from '../../core/errors.js';
 
 export interface ExecResult {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 
 export type BusAddress = { path: string } | { host: string; port: number };
 

@@ -2,7 +2,7 @@
 // through @napi-rs/keyring's AsyncEntry, loaded on first use (a native addon: failing to load it
 // means "no keychain"), and every call is raced against APPRAISAL_KEYRING_TIMEOUT: a missing or
 // locked keychain gives a clear error, never a hang.
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { probeSecretService } from './dbus-probe.js';
 

@@ -4,11 +4,11 @@
 // A stored key (3, 4) is bound to the origin it was stored for and is never sent anywhere else.
 // The keychain is consulted only when the profile says its key is there, so env-only CI runs never
 // touch it.
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import type { Profile } from '../config.js';
 import { MissingCredentialError, SafetyError } from '../errors.js';
 import { keyPrefix } from '../redact.js';
-import type { ResolvedCredential } from '../session.js';
+import type { ResolvedCredential } from './credential.js';
 import { insecureStorageWarning } from './insecure-file.js';
 import { hasStoredKey, storedKeyOrigin, type KeySlot } from './key-slot.js';
 import { displayOrigin, originOf } from './origin.js';

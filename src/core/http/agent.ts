@@ -6,7 +6,7 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici.js';
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 
 export interface DispatcherOptions {

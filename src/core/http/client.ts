@@ -17,7 +17,7 @@ import type {
   UploadOptions,
   UploadResult,
 } from '../api-client.js';
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import type { IO } from '../io.js';
 import { keyPrefix } from '../redact.js';
 import { createDispatcher, proxyFor } from './agent.js';

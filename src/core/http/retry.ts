@@ -1,7 +1,7 @@
 // When and how long to wait before trying a request again. Only safe requests are retried (a POST
 // might have taken effect), only on answers that mean "try later" or on connection failures, with
 // exponential backoff and full jitter so that many clients do not retry in lock-step.
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import type { HttpMethod } from '../api-client.js';
 import { InterruptedError } from '../errors.js';
 

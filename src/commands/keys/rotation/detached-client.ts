@@ -3,7 +3,8 @@
 // is still bounded by --timeout), and then rolls back — which needs requests of its own.
 import type { ApiClient } from '../../../core/api-client.js';
 import type { Context } from '../../../core/context.js';
-import type { ResolvedCredential, Session } from '../../../core/session.js';
+import type { ResolvedCredential } from '../../../core/credentials/credential.js';
+import type { Session } from '../../../core/session-types.js';
 
 export async function detachedClient(ctx: Context, session: Session, credential: ResolvedCredential): Promise<ApiClient> {
   ctx.io.redactor.register(credential.secret);

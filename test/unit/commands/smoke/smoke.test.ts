@@ -8,7 +8,7 @@ import type { Environment } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/context.js';
 import { MissingCredentialError, NotFoundError, SafetyError, ServiceUnavailableError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
-import type { Session } from '../../../../src/core/session.js';
+import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
 import { Reply, routeApi, type Handler } from '../api/request-fake.js';

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { ApiClient } from '../../../../src/core/api-client.js';
 import type { ConfigStore } from '../../../../src/core/config.js';
-import type { Context, Env, GlobalOptions } from '../../../../src/core/context.js';
+import type { Context, GlobalOptions } from '../../../../src/core/context.js';
+import type { Env } from '../../../../src/core/env.js';
 import { IO } from '../../../../src/core/io.js';
 import { KeychainUnavailableError, type SecretStore } from '../../../../src/core/credentials/keychain.js';
-import { resolveSession, type Session } from '../../../../src/core/session.js';
+import { resolveSession } from '../../../../src/core/session.js';
+import type { Session } from '../../../../src/core/session-types.js';
 
 export class FakeKeychain implements SecretStore {
   readonly entries = new Map<string, string>();
