@@ -4,7 +4,7 @@
 // account naming, the keychain error messages and the "did a failed write leave the old key?"
 // knowledge exist once.
 import type { ConfigStore, KeyStorage, Profile } from '../config.js';
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import { LocalEnvironmentError } from '../errors.js';
 import { deleteInsecureKey, insecureKeyPath, readInsecureKey, writeInsecureKey } from './insecure-file.js';
 import { KeychainUnavailableError, keychainAccount, osKeychain, type SecretStore } from './keychain.js';
