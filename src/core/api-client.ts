@@ -62,6 +62,38 @@ export interface PaginateOptions {
   allowPartial?: boolean | undefined;
   onProgress?: ((progress: PageProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /** Continue an interrupted export after its last complete page (`--resume`). */
+  resume?: PaginateResume | undefined;
+  /**
+   * Called after every record of a page was taken by the consumer (so written, for an export),
+   * never for the last page; paging waits for it. Resumable exports checkpoint here.
+   */
+  onPageDone?: ((done: PageDone) => Promise<void>) | undefined;
+}
+
+/** Where an interrupted export stopped, as its checkpoint recorded it. */
+export interface PaginateResume {
+  /** Pages 1..afterPage are complete. */
+  afterPage: number;
+  /** The page size those pages were read with. */
+  limit: number;
+  /** `pagination.total` the interrupted run saw; a different total now refuses to resume. */
+  total: number;
+  /** Records already exported. */
+  count: number;
+  /** Their ids, so duplicates across the interruption are still dropped. */
+  ids: Iterable<string>;
+}
+
+export interface PageDone {
+  page: number;
+  pages: number;
+  limit: number;
+  total: number;
+  /** Records yielded so far, all pages. */
+  count: number;
+  /** Ids of the records this page yielded. */
+  ids: string[];
 }
 
 export interface UploadOptions {

@@ -8,4 +8,6 @@ export interface ListEncoder {
   record(record: Record<string, unknown>): string;
   /** Text after the last record, given how many there were. */
   end(count: number): string;
+  /** Continue an export whose first `count` records (and begin()) are already written (--resume). */
+  resume?(count: number): void;
 }

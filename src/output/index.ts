@@ -90,10 +90,11 @@ async function pump(
   records: AsyncIterable<Record<string, unknown>>,
   encoder: ListEncoder,
   destination: Destination,
+  resumedCount: number | undefined,
 ): Promise<number> {
   const signal = ctx.signal;
   const iterator = records[Symbol.asyncIterator]();
-  let count = 0;
+  let count = resumedCount ?? 0;
   let exhausted = false;
   let nextPending = false;
 
@@ -121,7 +122,9 @@ async function pump(
     });
 
   try {
-    if (!(await destination.write(encoder.begin()))) return count;
+    if (resumedCount === undefined) {
+      if (!(await destination.write(encoder.begin()))) return count;
+    } else encoder.resume?.(resumedCount);
     for (;;) {
       const step = await next();
       if (step.done) break;
@@ -141,18 +144,32 @@ async function pump(
   }
 }
 
+export interface WriteTarget {
+  /** Where to write instead of stdout / --out (a resumable export's partial file). */
+  destination: Destination;
+  /** Records already written there by an interrupted run (--resume); undefined for a fresh start. */
+  resumedCount: number | undefined;
+}
+
 /** Stream records in the chosen format to stdout or --out. Resolves with how many were written. */
 export async function writeRecords(
   ctx: Context,
   records: AsyncIterable<Record<string, unknown>>,
   view: View,
+  target?: WriteTarget,
 ): Promise<{ count: number }> {
   const format = outputFormat(ctx);
-  const encoder = await listEncoder(ctx, format, view);
-  const destination = await openDestination(ctx);
+  let encoder: ListEncoder;
+  try {
+    encoder = await listEncoder(ctx, format, view);
+  } catch (error) {
+    await target?.destination.discard();
+    throw error;
+  }
+  const destination = target?.destination ?? (await openDestination(ctx));
   let count: number;
   try {
-    count = await pump(ctx, records, encoder, destination);
+    count = await pump(ctx, records, encoder, destination, target?.resumedCount);
     await destination.finish();
   } catch (error) {
     await destination.discard();

@@ -18,6 +18,9 @@ export function jsonListEncoder(project: Projection): ListEncoder {
       return `,\n${text}`;
     },
     end: (count) => (count === 0 ? '[]\n' : '\n]\n'),
+    resume(count) {
+      first = count === 0;
+    },
   };
 }
 

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { type CliOutcome, entriesOf, exitProblems, Pool, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
+import { type CliOutcome, entriesBesidePartial, entriesOf, exitProblems, Pool, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { readList, type Format } from '../helpers/output-formats.js';
@@ -385,7 +385,8 @@ async function check(row: Row, variant: Variant, lane: Lane, expect: ExpectStati
   if ('says' in row.expect) {
     // (b): the documented code, a message that names the failure, and nothing at --out.
     expect(result.stderr, context).toMatch(row.expect.says);
-    expect(entriesOf(dir), 'no output file and no temp file after a failure').toEqual([]);
+    // A failed `props list --out` keeps its complete pages beside the file for --resume.
+    expect(entriesBesidePartial(dir), 'no output file and no temp file after a failure').toEqual([]);
     return;
   }
   // (a): exactly the service's records (or bytes), and nothing but the output in the directory.

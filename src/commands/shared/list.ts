@@ -1,17 +1,24 @@
 // `<noun> list` for every collection: auto-pages through paginate(), streams to the chosen format,
 // shows progress on a terminal and reports the export's integrity warnings.
 import { Command } from 'commander';
-import type { ApiRecord, PaginateSummary, Query } from '../../core/api-client.js';
+import type { ApiRecord, PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
 import { createProgress, writeRecords, type Progress, type View } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { filterQuery } from './query.js';
+import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
 import { collectionPath, collectionTemplate, parentFlag, type ResourceSpec } from './resource.js';
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
-export async function paginateWithGlobals(ctx: Context, path: string, query: Query, progress: Progress) {
+export async function paginateWithGlobals(
+  ctx: Context,
+  path: string,
+  query: Query,
+  progress: Progress,
+  extra: Pick<PaginateOptions, 'resume' | 'onPageDone'> = {},
+) {
   const api = await ctx.api();
   const { globals } = ctx;
   return api.paginate(path, {
@@ -23,20 +30,51 @@ export async function paginateWithGlobals(ctx: Context, path: string, query: Que
     allowPartial: globals.allowPartial,
     signal: ctx.signal,
     onProgress: ({ fetched, total }) => progress.update(fetched, total),
+    ...extra,
   });
 }
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
-export async function listCollection(ctx: Context, path: string, query: Query, view: View): Promise<void> {
+export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ResumeFlags = {}): Promise<void> {
+  const exported = await resumableExport(ctx, path, query, flags);
   const progress = createProgress(ctx, view.label);
-  const pages = await paginateWithGlobals(ctx, path, query, progress);
+  // Records handed to the writer: when paginate reports a page done, all of them are written.
+  let written = exported?.resumedWritten ?? 0;
+  let pages;
+  try {
+    pages = await paginateWithGlobals(
+      ctx,
+      path,
+      query,
+      progress,
+      exported ? { resume: exported.resumeFrom, onPageDone: (done) => exported.pageDone(done, written) } : {},
+    );
+  } catch (error) {
+    await exported?.destination.discard();
+    throw error;
+  }
+  const source = pages;
   async function* records(): AsyncGenerator<ApiRecord> {
-    const summary: PaginateSummary = yield* pages;
-    progress.stop();
-    for (const warning of summary.warnings) ctx.io.warn(warning);
+    let finished = false;
+    try {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) {
+          finished = true;
+          const summary: PaginateSummary = step.value;
+          progress.stop();
+          for (const warning of summary.warnings) ctx.io.warn(warning);
+          return;
+        }
+        written++;
+        yield step.value;
+      }
+    } finally {
+      if (!finished) await source.return(undefined as never).catch(() => undefined);
+    }
   }
   try {
-    await writeRecords(ctx, records(), view);
+    await writeRecords(ctx, records(), view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten });
   } finally {
     progress.stop();
   }
@@ -47,12 +85,13 @@ export function listVerb(factory: Factory, spec: ResourceSpec, usage: string[]):
   const parent = parentFlag(spec);
   if (parent) command.option(parent, `the ${spec.parent?.singular} whose ${spec.view.label} to list (required)`);
   for (const filter of spec.filters ?? []) command.option(filter.flags, filter.description);
+  addResumeOptions(command);
   calls(command, { method: 'GET', path: collectionTemplate(spec), query: (spec.filters ?? []).map((filter) => filter.param) });
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
       const path = collectionPath(spec, options, 'list');
-      await listCollection(ctx, path, filterQuery(spec.filters ?? [], options), spec.view);
+      await listCollection(ctx, path, filterQuery(spec.filters ?? [], options), spec.view, options as ResumeFlags);
     }),
   );
 }
@@ -72,12 +111,13 @@ export interface CollectionVerbSpec {
 export function collectionVerb(factory: Factory, spec: CollectionVerbSpec, usage: string[]): Command {
   const command = new Command(spec.name).description(spec.description);
   if (spec.parent) command.argument('<id>', `${spec.parent} id (UUID)`);
+  addResumeOptions(command);
   calls(command, { method: 'GET', path: spec.path });
   examples(command, usage);
   return command.action(
-    action(factory, async (ctx, [id]) => {
+    action<ResumeFlags>(factory, async (ctx, [id], options) => {
       const path = spec.parent ? fillPath(spec.path, { id: requireUuid(id, `${spec.parent} id`) }) : spec.path;
-      await listCollection(ctx, path, {}, spec.view);
+      await listCollection(ctx, path, {}, spec.view, options);
     }),
   );
 }

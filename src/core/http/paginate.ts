@@ -3,7 +3,7 @@
 // service's answers (never assumed), checks what it can (page numbers, ids, the final count against
 // `total`, a `total` that changed on the way), and never runs more than `concurrency` pages ahead of its consumer. Integrity warnings
 // go into the summary (the generator's return value) and are printed by the caller, once.
-import type { ApiRecord, PaginateOptions, PaginateSummary } from '../api-client.js';
+import type { ApiRecord, PaginateOptions, PaginateResume, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
 import { IdSet } from './id-set.js';
@@ -15,6 +15,20 @@ export const DEFAULT_CONCURRENCY = 4;
 
 function noop(): void {}
 
+/**
+ * The collection an interrupted export was reading must still be the same size with the same page
+ * size, or the pages after the checkpoint would not line up with the ones before it.
+ */
+function checkResumable(page: CollectionPage, resume: PaginateResume, path: string): void {
+  const { total, limit } = page.pagination;
+  if (total !== resume.total || limit !== resume.limit) {
+    const what = total !== resume.total ? `it has ${total} records now, ${resume.total} when the partial export was written` : `the service now pages by ${limit}, the partial export was read by ${resume.limit}`;
+    throw new ContractError(`cannot resume the export of ${path}: ${what}, so the pages after the checkpoint would not line up with those before it`, {
+      hint: 'run it again with --restart to export the collection from the beginning',
+    });
+  }
+}
+
 export async function* paginate(
   fetchPage: PageFetcher,
   path: string,
@@ -24,6 +38,13 @@ export async function* paginate(
   const maxItems = options.maxItems;
   const summary: PaginateSummary = { count: 0, total: undefined, duplicatesDropped: 0, warnings: [] };
   const seen = new IdSet();
+  const resume = options.resume;
+  if (resume) {
+    for (const id of resume.ids) seen.add(id);
+    summary.count = resume.count;
+  }
+  // Ids of the page being consumed, only collected for whoever checkpoints pages.
+  let pageIds: string[] | undefined;
   // Aborting this cancels every page still in flight (consumer break, error, caller's signal).
   const controller = new AbortController();
   const onCallerAbort = (): void => controller.abort();
@@ -49,7 +70,7 @@ export async function* paginate(
   // The total the first page reported, and whether a later page reported another: with offset
   // pages a record removed before the read position shifts a record past it unseen, so a count
   // that matches the final total does not prove that nothing was skipped.
-  let firstTotal: number | undefined;
+  let firstTotal: number | undefined = resume?.total;
   let totalChanged = false;
   const noteTotal = (page: CollectionPage): void => {
     const reported = page.pagination.total;
@@ -80,6 +101,7 @@ export async function* paginate(
         continue;
       }
       summary.count++;
+      pageIds?.push(record.id);
       yield record;
     }
   }
@@ -113,13 +135,22 @@ export async function* paginate(
       return summary;
     }
 
-    const first = await load(1, options.pageSize);
+    const start = resume ? resume.afterPage + 1 : 1;
+    const first = await load(start, resume ? resume.limit : options.pageSize);
+    if (resume) checkResumable(first, resume, path);
     noteTotal(first);
     const pages = first.pagination.pages;
     // The page size the service used (it may clamp what was asked); later pages ask for the same.
     const limit = first.pagination.limit;
     const inFlight = new Map<number, Promise<CollectionPage>>();
-    let next = 2;
+    let next = start + 1;
+    const pageDone = async (page: CollectionPage): Promise<void> => {
+      if (!options.onPageDone || pageIds === undefined || page.pagination.page >= pages || full()) return;
+      const ids = pageIds;
+      pageIds = [];
+      await options.onPageDone({ page: page.pagination.page, pages, limit, total: page.pagination.total, count: summary.count, ids });
+    };
+    if (options.onPageDone) pageIds = [];
     /** Keep pages current .. current+concurrency-1 started (fewer when maxItems is near). */
     const topUp = (current: number): void => {
       while (next <= pages && next < current + concurrency) {
@@ -131,11 +162,12 @@ export async function* paginate(
     };
 
     expectedAhead += first.items.length;
-    topUp(1);
+    topUp(start);
     yield* fresh(first);
     options.onProgress?.({ fetched: summary.count, total: summary.total });
+    await pageDone(first);
 
-    for (let current = 2; current <= pages && !full(); current++) {
+    for (let current = start + 1; current <= pages && !full(); current++) {
       // Every earlier page is consumed here, so nothing is expected ahead of `current` unless
       // `current` itself is started: topUp always starts it when records are still wanted.
       topUp(current);
@@ -147,6 +179,7 @@ export async function* paginate(
       noteTotal(page);
       yield* fresh(page);
       options.onProgress?.({ fetched: summary.count, total: summary.total });
+      await pageDone(page);
     }
 
     noteDuplicates();

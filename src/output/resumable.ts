@@ -1,0 +1,254 @@
+// A resumable `--out PATH`: records go to a hidden partial file beside PATH (`.NAME.partial`) with a
+// checkpoint journal (`.NAME.checkpoint`, see checkpoint.ts). Only a complete export is renamed to
+// PATH, as with every --out; a failed or killed one keeps its complete pages so `--resume` can carry
+// on after them. Order of writes, so that `kill -9` at any instant leaves a usable pair: partial
+// fsynced, then the checkpoint line appended and fsynced; a resumed run cuts the partial back to
+// the bytes its checkpoint records.
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { PaginateResume, PageDone } from '../core/api-client.js';
+import type { Context } from '../core/context.js';
+import { LocalEnvironmentError, UsageError } from '../core/errors.js';
+import {
+  CHECKPOINT_KIND,
+  CheckpointJournal,
+  identityMismatch,
+  readCheckpoint,
+  removeCheckpoint,
+  type CheckpointEntry,
+  type CheckpointState,
+  type ExportIdentity,
+} from './checkpoint.js';
+import { checkOutPath, type Destination } from './destination.js';
+import { formatCount } from './progress.js';
+
+/** At most one checkpoint per interval: two fsyncs per page would cost more than they save. */
+export const CHECKPOINT_INTERVAL_MS = 500;
+const FLUSH_BYTES = 64 * 1024;
+
+export type ResumeMode = 'resume' | 'restart' | 'auto';
+
+export interface ResumableExport {
+  destination: Destination;
+  /** Where to continue; undefined for an export starting at page 1. */
+  resumeFrom: PaginateResume | undefined;
+  /** Records already in the partial file (0 for a fresh start). */
+  resumedWritten: number;
+  /** Record a complete page (paginate's onPageDone), with how many records were written so far. */
+  pageDone(done: PageDone, written: number): Promise<void>;
+}
+
+export function partialPaths(target: string): { partial: string; checkpoint: string } {
+  const dir = dirname(target);
+  const name = basename(target);
+  return { partial: join(dir, `.${name}.partial`), checkpoint: join(dir, `.${name}.checkpoint`) };
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  return stat(path).then(
+    (s) => s.size,
+    () => undefined,
+  );
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot open a directory; the renames are still atomic.
+  }
+}
+
+function writeFailure(out: string, error: unknown): LocalEnvironmentError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : (error as Error).message;
+  return new LocalEnvironmentError(`could not write ${out}: ${reason}`, { cause: error });
+}
+
+/** Decide between a fresh start and a resume, refusing a resume of another export (exit 2). */
+async function existingCheckpoint(ctx: Context, out: string, paths: { partial: string; checkpoint: string }, identity: ExportIdentity, mode: ResumeMode) {
+  if (mode === 'restart') return undefined;
+  const state = await readCheckpoint(paths.checkpoint, `the checkpoint beside ${out}`).catch((error: unknown) => {
+    if (mode === 'resume') throw error;
+    return undefined;
+  });
+  const partialSize = await sizeOf(paths.partial);
+  const usable = state?.last !== undefined && partialSize !== undefined;
+  if (mode === 'auto') {
+    if (usable) {
+      ctx.io.notice(
+        `A partial export of ${formatCount(state.last!.written)} records to ${out} (started ${state.header.startedAt}) is replaced; run with --resume to continue such an export instead`,
+      );
+    }
+    return undefined;
+  }
+  if (!usable) {
+    ctx.io.notice(`Nothing to resume for ${out}: starting from the beginning`);
+    return undefined;
+  }
+  const mismatch = identityMismatch(state.header.identity, identity);
+  if (mismatch !== undefined) {
+    throw new UsageError(`--resume: the partial export beside ${out} is another export (${mismatch})`, {
+      hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
+    });
+  }
+  if (partialSize! < state.last!.bytes) {
+    throw new UsageError(`--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${state.last!.bytes} bytes)`, {
+      hint: 'it was changed by something else; pass --restart to start from the beginning',
+    });
+  }
+  return state;
+}
+
+/**
+ * Open a resumable export to `out`: a fresh partial and checkpoint, or (with --resume and a
+ * matching checkpoint) the existing ones cut back to their last complete page.
+ */
+export async function openResumableExport(ctx: Context, out: string, identity: ExportIdentity, mode: ResumeMode): Promise<ResumableExport> {
+  const target = await checkOutPath(ctx, out);
+  const paths = partialPaths(target.path);
+  const state: CheckpointState | undefined = await existingCheckpoint(ctx, out, paths, identity, mode);
+
+  let handle: FileHandle;
+  let journal: CheckpointJournal;
+  let position: number;
+  let records = 0;
+  let checkpointed: boolean;
+  try {
+    if (state?.last) {
+      handle = await open(paths.partial, 'r+');
+      await handle.truncate(state.last.bytes);
+      await handle.sync();
+      await handle.close();
+      handle = await open(paths.partial, 'a');
+      journal = await CheckpointJournal.reopen(paths.checkpoint, state.validBytes);
+      position = state.last.bytes;
+      records = state.last.written;
+      checkpointed = true;
+      ctx.io.notice(`Resuming the export to ${out} after page ${state.last.page} of ${state.last.pages} (${formatCount(records)} records)`);
+    } else {
+      await rm(paths.partial, { force: true });
+      await removeCheckpoint(paths.checkpoint);
+      handle = await open(paths.partial, 'wx', 0o644);
+      journal = await CheckpointJournal.create(paths.checkpoint, {
+        kind: CHECKPOINT_KIND,
+        version: 1,
+        identity,
+        startedAt: ctx.now().toISOString(),
+      });
+      await syncDirectory(dirname(target.path));
+      position = 0;
+      checkpointed = false;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let pendingIds: string[] = [];
+  // The first page is checkpointed at once, later ones at most every CHECKPOINT_INTERVAL_MS.
+  let lastCheckpointAt = 0;
+  // The last complete page not yet in the journal: a failure (not kill -9) records it on the way out.
+  let unrecorded: CheckpointEntry | undefined;
+  // Whether this run put anything worth resuming into the partial.
+  let progressed = false;
+  let isOpen = true;
+
+  const flush = async (): Promise<void> => {
+    if (pendingBytes === 0) return;
+    const data = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    try {
+      let offset = 0;
+      while (offset < data.length) offset += (await handle.write(data, offset)).bytesWritten;
+    } catch (error) {
+      throw writeFailure(out, error);
+    }
+    position += data.length;
+  };
+  const record = async (entry: CheckpointEntry): Promise<void> => {
+    await flush();
+    try {
+      await handle.sync();
+      await journal.append(entry);
+    } catch (error) {
+      throw writeFailure(out, error);
+    }
+    unrecorded = undefined;
+    pendingIds = [];
+    records = entry.written;
+    checkpointed = true;
+    progressed = true;
+    lastCheckpointAt = Date.now();
+  };
+  const closeAll = async (): Promise<void> => {
+    if (!isOpen) return;
+    isOpen = false;
+    await handle.close().catch(() => undefined);
+    await journal.close();
+  };
+
+  const destination: Destination = {
+    displayPath: out,
+    async write(text) {
+      if (text === '') return true;
+      const chunk = Buffer.from(text, 'utf8');
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= FLUSH_BYTES) await flush();
+      return true;
+    },
+    async finish() {
+      try {
+        await flush();
+        await handle.sync();
+        if (target.mode !== undefined) await handle.chmod(target.mode);
+        await closeAll();
+        await rename(paths.partial, target.path);
+      } catch (error) {
+        if (error instanceof LocalEnvironmentError) throw error;
+        throw writeFailure(out, error);
+      }
+      await syncDirectory(dirname(target.path));
+      // A checkpoint left by a crash right here has no partial beside it: the next run ignores it.
+      await removeCheckpoint(paths.checkpoint);
+    },
+    async discard() {
+      if (unrecorded && isOpen) await record(unrecorded).catch(() => undefined);
+      await closeAll();
+      if (!checkpointed) {
+        await rm(paths.partial, { force: true });
+        await removeCheckpoint(paths.checkpoint);
+        return;
+      }
+      if (progressed) ctx.io.notice(`Kept the ${formatCount(records)} records exported before the failure beside ${out}; run the same command with --resume to continue`);
+    },
+  };
+
+  return {
+    destination,
+    resumeFrom: state?.last && {
+      afterPage: state.last.page,
+      limit: state.last.limit,
+      total: state.last.total,
+      count: state.last.records,
+      ids: state.ids,
+    },
+    resumedWritten: state?.last?.written ?? 0,
+    async pageDone(done, written) {
+      for (const id of done.ids) pendingIds.push(id);
+      const { page, pages, limit, total, count } = done;
+      // Everything handed to write() so far belongs to complete pages.
+      unrecorded = { page, pages, limit, total, records: count, written, bytes: position + pendingBytes, ids: pendingIds };
+      if (Date.now() - lastCheckpointAt >= CHECKPOINT_INTERVAL_MS) await record(unrecorded);
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// Resumable exports (issue 16 §1): an export to --out killed with SIGKILL part-way, resumed, equals
+// an uninterrupted export byte for byte, and the finished pages are not fetched again; each refusal.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { startCli } from '../helpers/cli-process.js';
+import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+const RECORDS = 1500;
+const PAGE = ['--page-size', '30', '--concurrency', '1'];
+let mock: MockServer;
+let admin: MockAdmin;
+let env: Record<string, string | undefined>;
+let scratch: string;
+
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const freshDir = () => mkdtempSync(join(scratch, 'out-'));
+
+interface Entry {
+  page: number;
+  records: number;
+  bytes: number;
+}
+function checkpointEntries(path: string): Entry[] {
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, 'utf8').split('\n');
+  // The last element is '' after a complete line, or a line still being written: skip both.
+  return lines.slice(1, -1).flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Entry];
+    } catch {
+      return [];
+    }
+  });
+}
+async function pagesRequested(): Promise<number[]> {
+  return (await admin.requests()).filter((r) => r.method === 'GET' && r.path === '/api/properties').map((r) => Number(r.query.page));
+}
+
+beforeAll(async () => {
+  mock = await startMock({ records: RECORDS, seed: 5, latencyMs: 5 });
+  admin = mockAdmin(mock);
+  env = { ...isolatedEnv(), ...mock.env };
+  scratch = mkdtempSync(join(tmpdir(), 'export-resume-'));
+});
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('resumable exports', () => {
+  it.each(['json'])('a %s export killed with SIGKILL and resumed equals an uninterrupted one, without fetching finished pages again', async (format) => {
+    await admin.reset();
+    const reference = join(freshDir(), `props.${format}`);
+    const whole = await cli(['props', 'list', '--out', reference, ...PAGE]);
+    expect(whole.code).toBe(0);
+
+    const dir = freshDir();
+    const out = join(dir, `props.${format}`);
+    const checkpoint = join(dir, `.props.${format}.checkpoint`);
+    const partial = join(dir, `.props.${format}.partial`);
+    // Page 40 never answers: the export cannot finish before it is killed.
+    await admin.queueFaults([{ path: '/api/properties', query: { page: '40' }, fault: 'hang' }]);
+    await admin.clearRequests();
+    const running = startCli(['props', 'list', '--out', out, ...PAGE], { env: { ...env } });
+    await waitFor(async () => checkpointEntries(checkpoint).length > 0 && (await pagesRequested()).includes(40), 'a checkpoint and the request for page 40');
+    running.child.kill('SIGKILL');
+    expect((await running.result).signal).toBe('SIGKILL');
+    await admin.clearFaults();
+
+    expect(existsSync(out)).toBe(false);
+    const last = checkpointEntries(checkpoint).at(-1)!;
+    expect(last.page).toBeGreaterThanOrEqual(1);
+    expect(last.page).toBeLessThan(40);
+    // Whatever the killed run wrote after its checkpoint, and more, is cut off by the resume.
+    appendFileSync(partial, 'bytes the checkpoint does not vouch for\n');
+
+    await admin.clearRequests();
+    const resumed = await cli(['props', 'list', '--out', out, ...PAGE, '--resume']);
+    expect(resumed.stderr).toContain(`Resuming the export to ${out} after page ${last.page} of 50`);
+    expect(resumed.code).toBe(0);
+    expect(sha256(out)).toBe(sha256(reference));
+    const pages = await pagesRequested();
+    expect(pages).toEqual(Array.from({ length: 50 - last.page }, (_, i) => last.page + 1 + i));
+    expect(readdirSync(dir)).toEqual([`props.${format}`]);
+  });
+
+  it('refuses to resume another export (exit 2) or a changed collection (exit 9); --restart starts over; a plain run mentions --resume', async () => {
+    await admin.reset();
+    const dir = freshDir();
+    const out = join(dir, 'props.csv');
+    const args = ['props', 'list', '--out', out, ...PAGE];
+    const interrupt = async () => {
+      await admin.queueFaults([{ path: '/api/properties', query: { page: '5' }, fault: 'status=503', count: 10 }]);
+      const failed = await cli(args, { APPRAISAL_RETRY_BASE_MS: '1' });
+      await admin.clearFaults();
+      expect(failed.code).toBe(8);
+      expect(failed.stderr).toContain(`Kept the 120 records exported before the failure beside ${out}; run the same command with --resume to continue`);
+      expect(existsSync(out)).toBe(false);
+      expect(readdirSync(dir).sort()).toEqual(['.props.csv.checkpoint', '.props.csv.partial']);
+    };
+    await interrupt();
+
+    const otherOrigin = mock.baseUrl.replace('127.0.0.1', 'localhost');
+    const refusals: Array<[string[], Record<string, string>, RegExp]> = [
+      [["--type", "office"], {}, /filters was \{\}, this run has \{"propertyType":"office"\}/],
+      [['-o', 'ndjson'], {}, /format was "csv", this run has "ndjson"/],
+      [['--fields', 'id'], {}, /--fields was none, this run has \["id"\]/],
+      [['-p', 'staging'], {}, /profile was "default", this run has "staging"/],
+      [[], { APPRAISAL_BASE_URL: otherOrigin }, /origin was/],
+    ];
+    for (const [extra, extraEnv, reason] of refusals) {
+      const refused = await cli([...args, '--resume', ...extra], extraEnv);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/^error: --resume: the partial export beside .* is another export \(/);
+      expect(refused.stderr).toMatch(reason);
+      expect(refused.stderr).toContain('--restart');
+    }
+    const otherCommand = await cli(['clients', 'list', '--out', out, ...PAGE, '--resume']);
+    expect(otherCommand.code).toBe(2);
+    expect(otherCommand.stderr).toContain('collection was "/api/properties", this run has "/api/clients"');
+
+    // The collection grew since the checkpoint: the pages no longer line up.
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Added meanwhile',
+      propertyType: 'office',
+      address: { line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' },
+    });
+    expect(created.status).toBe(201);
+    const changed = await cli([...args, '--resume']);
+    expect(changed.code).toBe(9);
+    expect(changed.stderr).toContain(`it has ${RECORDS + 1} records now, ${RECORDS} when the partial export was written`);
+    expect(changed.stderr).toContain('--restart');
+    expect(readdirSync(dir).sort()).toEqual(['.props.csv.checkpoint', '.props.csv.partial']);
+
+    const restarted = await cli([...args, '--restart']);
+    expect(restarted.code).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\r\n')).toHaveLength(RECORDS + 2);
+    expect(readdirSync(dir)).toEqual(['props.csv']);
+    const reference = sha256(out);
+
+    // A csv export resumed after a failure: the header is not repeated, the file is the same.
+    rmSync(out);
+    await interrupt();
+    const resumed = await cli([...args, '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(sha256(out)).toBe(reference);
+
+    // Without --resume or --restart a run that finds a partial says --resume exists, and starts over.
+    rmSync(out);
+    await interrupt();
+    const plain = await cli(args);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/A partial export of 120 records to .* is replaced; run with --resume to continue such an export instead/);
+    expect(readdirSync(dir)).toEqual(['props.csv']);
+
+    const misuse = await cli(['props', 'list', '-o', 'ndjson', '--resume']);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toContain('--resume needs --out PATH');
+  });
+});
