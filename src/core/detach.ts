@@ -2,7 +2,7 @@
 // for a long-running command (the mock) without guessing with `sleep`. Readiness is the child's own
 // stdout: the caller says which text means "ready". Commands do not touch process.*; this does.
 import { spawn } from 'node:child_process';
-import type { Env } from './context.js';
+import type { Env } from './env.js';
 import { InterruptedError, LocalEnvironmentError } from './errors.js';
 
 export interface DetachOptions {
