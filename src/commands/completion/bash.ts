@@ -1,7 +1,9 @@
 // The bash completion script. The command tree is compiled into `case` tables; one small function
 // walks the words before the cursor down that tree, then offers sub-commands, flags or a flag's
 // values. The same functions serve zsh through bashcompinit (see zsh.ts), so they stay within what
-// both shells run alike: no mapfile, no `read -a`, arrays indexed from 0 via COMP_WORDS only.
+// both shells run alike: no mapfile, no `read -a`, arrays indexed from 0 via COMP_WORDS only, and
+// no local named like a zsh special parameter (`path` is tied to PATH, `commands` is the command
+// hash): a local keeps the special's meaning in zsh, so `local path=''` emptied PATH.
 import { walk, type CompletionFlag, type CompletionNode, type ValueSource } from './tree.js';
 
 /** A shell word in single quotes. */
@@ -109,7 +111,7 @@ ${p}_values() {
 }
 
 ${p}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev='' path='' word next source flag flags commands i=1 npos=0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev='' cmdpath='' word next source flag flags subcommands i=1 npos=0
   COMPREPLY=()
   # Walk the words before the cursor: a sub-command name moves down the tree, a flag that takes a
   # value skips it (bash splits --flag=value at '=' into three words), anything else is a positional
@@ -120,14 +122,14 @@ ${p}() {
       --) break ;;
       --*=*) ;;
       -?*)
-        if [ -n "$(${p}_flag_value "$path" "$word")" ]; then
+        if [ -n "$(${p}_flag_value "$cmdpath" "$word")" ]; then
           i=$((i + 1))
           if [ "\${COMP_WORDS[i]:-}" = '=' ]; then i=$((i + 1)); fi
         fi ;;
       *)
-        next="$(${p}_child "$path" "$word")"
+        next="$(${p}_child "$cmdpath" "$word")"
         if [ -n "$next" ]; then
-          path="$next"
+          cmdpath="$next"
           npos=0
         else
           npos=$((npos + 1))
@@ -141,7 +143,7 @@ ${p}() {
   case "$cur" in
     --*=*)
       flag="\${cur%%=*}"
-      source="$(${p}_flag_value "$path" "$flag")"
+      source="$(${p}_flag_value "$cmdpath" "$flag")"
       if [ -n "$source" ]; then ${p}_values "$source" "\${cur#*=}" "$flag="; fi
       return 0 ;;
   esac
@@ -154,7 +156,7 @@ ${p}() {
   fi
   case "$flag" in
     -?*)
-      source="$(${p}_flag_value "$path" "$flag")"
+      source="$(${p}_flag_value "$cmdpath" "$flag")"
       if [ -n "$source" ]; then
         ${p}_values "$source" "$cur" ''
         return 0
@@ -163,16 +165,16 @@ ${p}() {
 
   case "$cur" in
     -*)
-      flags="$(${p}_flags "$path")"
-      if [ -n "$path" ]; then flags="$flags $(${p}_flags '')"; fi
+      flags="$(${p}_flags "$cmdpath")"
+      if [ -n "$cmdpath" ]; then flags="$flags $(${p}_flags '')"; fi
       ${p}_values "words:$flags" "$cur" ''
       return 0 ;;
   esac
-  commands="$(${p}_commands "$path")"
-  if [ -n "$commands" ]; then
-    ${p}_values "words:$commands" "$cur" ''
+  subcommands="$(${p}_commands "$cmdpath")"
+  if [ -n "$subcommands" ]; then
+    ${p}_values "words:$subcommands" "$cur" ''
   else
-    source="$(${p}_args "$path" "$npos")"
+    source="$(${p}_args "$cmdpath" "$npos")"
     if [ -n "$source" ]; then ${p}_values "$source" "$cur" ''; fi
   fi
   return 0

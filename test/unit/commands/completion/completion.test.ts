@@ -3,12 +3,19 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { bashScript } from '../../../../src/commands/completion/bash.js';
 import { fishScript } from '../../../../src/commands/completion/fish.js';
 import { describeTree } from '../../../../src/commands/completion/tree.js';
 import { zshScript } from '../../../../src/commands/completion/zsh.js';
 import { OUTPUT_FORMATS } from '../../../../src/core/context.js';
+import { requires } from '../../../helpers/terminal.js';
+
+const work = mkdtempSync(join(tmpdir(), 'completion-unit-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const zsh = requires('zsh');
+const fish = requires('fish');
 
 /** A small tree shaped like the real one: global flags, a noun with an alias, verbs, a hidden command. */
 function program(): Command {
@@ -57,7 +64,7 @@ describe('describeTree', () => {
 
 /** Source the script in bash, find the function through `complete -p`, and complete the words. */
 function complete(script: string, words: string[], env: Record<string, string> = {}): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'completion-'));
+  const dir = mkdtempSync(join(work, 'completion-'));
   writeFileSync(join(dir, 'appraisal.bash'), script);
   const driver = `
 source "$1"; shift
@@ -118,7 +125,7 @@ describe('bash script', () => {
   });
 
   it('completes profile names by asking the binary, and files where a path goes', () => {
-    const bin = mkdtempSync(join(tmpdir(), 'completion-bin-'));
+    const bin = mkdtempSync(join(work, 'completion-bin-'));
     writeFileSync(join(bin, 'appraisal'), '#!/bin/sh\n[ "$1 $2" = "completion __profiles" ] && printf "default\\nstaging\\nprod-eu\\n"\n');
     chmodSync(join(bin, 'appraisal'), 0o755);
     const env = { PATH: `${bin}:${process.env.PATH ?? ''}` };
@@ -144,8 +151,11 @@ describe('zsh and fish scripts', () => {
     expect(spawnSync('bash', ['-n'], { input: body, encoding: 'utf8' }).status).toBe(0);
   });
 
-  it.skipIf(spawnSync('zsh', ['--version']).error !== undefined)('zsh: parses (zsh -n)', () => {
-    expect(spawnSync('zsh', ['-n'], { input: zshScript(tree, INFO), encoding: 'utf8' }).status).toBe(0);
+  it.skipIf(zsh.skip)(`zsh: parses (zsh -n)${zsh.reason}`, () => {
+    const parsed = spawnSync('zsh', ['-n'], { input: zshScript(tree, INFO), encoding: 'utf8' });
+    expect(parsed.error, 'zsh must be installed under CI').toBeUndefined();
+    expect(parsed.stderr).toBe('');
+    expect(parsed.status).toBe(0);
   });
 
   it('fish: complete lines for commands, flags and values, conditioned on the command path', () => {
@@ -159,13 +169,14 @@ describe('zsh and fish scripts', () => {
     expect(script).not.toContain('__profiles\' -d');
   });
 
-  it.skipIf(spawnSync('fish', ['--version']).error !== undefined)('fish: parses (fish --no-execute)', () => {
+  it.skipIf(fish.skip)(`fish: parses (fish --no-execute)${fish.reason}`, () => {
     // From a file: fish 3.6 cannot read a script from a socket on stdin (which is what node gives a
     // child): "Unable to read input file: Is a directory".
     const dir = mkdtempSync(join(tmpdir(), 'completion-fish-'));
     try {
       writeFileSync(join(dir, 'appraisal.fish'), fishScript(tree, INFO));
       const result = spawnSync('fish', ['--no-execute', join(dir, 'appraisal.fish')], { encoding: 'utf8' });
+      expect(result.error, 'fish must be installed under CI').toBeUndefined();
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
     } finally {
