@@ -6,7 +6,8 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
-import { ASSIGNMENT_PROPERTY_LINK, ASSIGNMENTS } from './resource.js';
+import { ASSIGNMENT_PROPERTY_LINK } from './paths.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export interface LinkMode {
   name: 'link' | 'unlink';
@@ -49,7 +50,7 @@ export function propertyLinkVerb(factory: Factory, mode: LinkMode, usage: string
       const answer = await api.send<unknown>(mode.method, fillPath(ASSIGNMENT_PROPERTY_LINK, { id: assignment, propertyId: property }));
       ctx.io.notice(mode.done(property, assignment));
       // The service may answer with the assignment as it now is, or with nothing (204).
-      if (isRecord(answer)) await writeRecord(ctx, answer, ASSIGNMENTS.view);
+      if (isRecord(answer)) await writeRecord(ctx, answer, RESOURCES.assignments.view);
     }),
   );
 }

@@ -1,9 +1,9 @@
 import type { Factory } from '../../core/command.js';
 import { createVerb } from '../shared/crud.js';
-import { CLIENTS } from './resource.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export default (factory: Factory) =>
-  createVerb(factory, CLIENTS, [
+  createVerb(factory, RESOURCES.clients, [
     "appraisal clients create -f name='First Harbor Bank' -f clientType=lender -f email=orders@firstharbor.example",
     'appraisal clients create --data @client.json',
   ]);

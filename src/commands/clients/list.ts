@@ -1,6 +1,6 @@
 import type { Factory } from '../../core/command.js';
 import { listVerb } from '../shared/list.js';
-import { CLIENTS } from './resource.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export default (factory: Factory) =>
-  listVerb(factory, CLIENTS, ['appraisal clients list --type lender --q harbor', 'appraisal clients list -o csv --fields id,name,clientType,email --out clients.csv']);
+  listVerb(factory, RESOURCES.clients, ['appraisal clients list --type lender --q harbor', 'appraisal clients list -o csv --fields id,name,clientType,email --out clients.csv']);

@@ -7,7 +7,8 @@ import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
-import { FILE_ATTACHMENTS, FILES } from './resource.js';
+import { FILE_ATTACHMENTS } from './paths.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export interface AttachFlags {
   property?: string;
@@ -25,7 +26,7 @@ export async function runAttach(ctx: Context, id: string | undefined, flags: Att
       : { targetType: 'assignment', targetId: requireUuid(flags.assignment, '--assignment') };
   const api = await ctx.api();
   const record = await api.send<ApiRecord>('POST', fillPath(FILE_ATTACHMENTS, { id: fileId }), body);
-  await writeRecord(ctx, record, FILES.view);
+  await writeRecord(ctx, record, RESOURCES.files.view);
 }
 
 export default function attachCommand(factory: Factory): Command {

@@ -12,8 +12,8 @@ import { requireUuid } from '../../core/ids.js';
 import { checkOutPath } from '../../output/destination.js';
 import { createProgress } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
-import { recordPath, recordTemplate } from '../shared/resource.js';
-import { FILE_CONTENT, FILES } from './resource.js';
+import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
+import { FILE_CONTENT } from './paths.js';
 
 export async function runDownload(ctx: Context, id: string | undefined): Promise<void> {
   const fileId = requireUuid(id, 'file id');
@@ -25,7 +25,7 @@ export async function runDownload(ctx: Context, id: string | undefined): Promise
   }
 
   const api = await ctx.api();
-  const metadata = await api.get<ApiRecord>(recordPath(FILES, fileId));
+  const metadata = await api.get<ApiRecord>(recordPath(RESOURCES.files, fileId));
   const expected = expectedContent(metadata);
   const what = `file ${fileId}`;
   const response = await api.download(fillPath(FILE_CONTENT, { id: fileId }), ctx.signal);
@@ -56,7 +56,7 @@ export default function downloadCommand(factory: Factory): Command {
   const command = new Command('download')
     .argument('<id>', 'file id (UUID)')
     .description('download a file to --out PATH (atomically, verified), or to stdout when it is not a terminal');
-  calls(command, { method: 'GET', path: recordTemplate(FILES) }, { method: 'GET', path: FILE_CONTENT });
+  calls(command, { method: 'GET', path: recordTemplate(RESOURCES.files) }, { method: 'GET', path: FILE_CONTENT });
   command.addHelpText(
     'after',
     '\nWith --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +

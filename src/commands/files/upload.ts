@@ -12,7 +12,7 @@ import { checkReadableFile } from './transfer/local-file.js';
 import { quoteInput, requireUuid } from '../../core/ids.js';
 import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
-import { FILES } from './resource.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export interface UploadFlags {
   property?: string;
@@ -38,11 +38,11 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
   const contentType = flags.contentType ?? contentTypeFor(fileName) ?? contentTypeFor(local.path) ?? OCTET_STREAM;
 
   const api = await ctx.api();
-  const progress = createProgress(ctx, FILES.view.label);
+  const progress = createProgress(ctx, RESOURCES.files.view.label);
   let result;
   try {
     result = await api.upload({
-      path: FILES.path,
+      path: RESOURCES.files.path,
       filePath: local.path,
       fileName,
       contentType,
@@ -60,7 +60,7 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
       hint: `the stored copy may be damaged: compare with \`appraisal files get ${record.id}\`, then delete it and upload again`,
     });
   }
-  await writeRecord(ctx, record, FILES.view);
+  await writeRecord(ctx, record, RESOURCES.files.view);
 }
 
 export default function uploadCommand(factory: Factory): Command {
@@ -71,7 +71,7 @@ export default function uploadCommand(factory: Factory): Command {
     .option('--assignment <id>', 'attach it to this assignment')
     .option('--name <name>', 'file name to store (default: the name of PATH)')
     .option('--content-type <type>', 'media type (default: guessed from the extension, else application/octet-stream)');
-  calls(command, { method: 'POST', path: FILES.path });
+  calls(command, { method: 'POST', path: RESOURCES.files.path });
   examples(command, [
     'appraisal files upload ./report.pdf --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
     "appraisal files upload ./IMG_0042.jpg --property PROPERTY_ID --name 'front elevation.jpg'",

@@ -1,21 +1,10 @@
-// The documented scope set (API.md "Scopes"): checked before `keys create` sends anything, so a
-// typo is exit 2 with the valid names instead of a 422 from the service.
+// `--scope` values, checked against the documented scope set (core/scopes.ts) before `keys create`
+// sends anything, so a typo is exit 2 with the valid names instead of a 422 from the service.
 import { quoteInput } from '../../core/ids.js';
 import { UsageError } from '../../core/errors.js';
+import { KEY_SCOPES, canManageKeys } from '../../core/scopes.js';
 
-export const API_SCOPES = ['api:read', 'api:write', 'api:delete', 'api:admin'] as const;
-export const SCOPE_FAMILIES = ['properties', 'assignments', 'clients', 'files', 'reference'] as const;
-export const SCOPE_LEVELS = ['read', 'write', 'delete'] as const;
-
-/** Every scope a key can be created with, in a stable order. */
-export const KEY_SCOPES: readonly string[] = [
-  ...API_SCOPES,
-  ...SCOPE_FAMILIES.flatMap((family) => SCOPE_LEVELS.map((level) => `${family}:${level}`)),
-  'keys:admin',
-];
-
-/** The scopes that allow key management (list, create, get, revoke). */
-export const KEY_ADMIN_SCOPES: readonly string[] = ['api:admin', 'keys:admin'];
+export { KEY_SCOPES, canManageKeys };
 
 export function isKeyScope(scope: string): boolean {
   return KEY_SCOPES.includes(scope);
@@ -41,9 +30,4 @@ export function parseScopes(values: readonly string[] | undefined): string[] {
     });
   }
   return scopes;
-}
-
-/** Whether a key with these scopes may manage keys (for messages; the service decides). */
-export function canManageKeys(scopes: readonly unknown[] | undefined): boolean {
-  return (scopes ?? []).some((scope) => typeof scope === 'string' && KEY_ADMIN_SCOPES.includes(scope));
 }

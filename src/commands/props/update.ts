@@ -1,6 +1,6 @@
 import type { Factory } from '../../core/command.js';
 import { updateVerb } from '../shared/crud.js';
-import { PROPERTIES } from './resource.js';
+import { RESOURCES } from '../../core/resources.js';
 
 export default (factory: Factory) =>
-  updateVerb(factory, PROPERTIES, ['appraisal props update ID -F yearBuilt=1998', "appraisal props update ID --data '{\"name\":\"Harbor Point II\"}'"]);
+  updateVerb(factory, RESOURCES.props, ['appraisal props update ID -F yearBuilt=1998', "appraisal props update ID --data '{\"name\":\"Harbor Point II\"}'"]);

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
 import { outputFormat, writeRecord, writeRecords } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
-import { ENUMS_PATH, ENUMS_VIEW } from './resource.js';
+import { ENUMS_PATH, ENUMS_VIEW } from './paths.js';
 
 export interface EnumRow {
   [field: string]: unknown;

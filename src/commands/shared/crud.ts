@@ -9,7 +9,8 @@ import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input.js';
 import { writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
-import { collectionPath, collectionTemplate, parentFlag, recordPath, recordTemplate, type ResourceSpec } from './resource.js';
+import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
+import { collectionPath, parentFlag } from './resource.js';
 
 interface InputOptions {
   data?: string;
@@ -46,7 +47,7 @@ async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: Inp
   return body;
 }
 
-export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+export function getVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
   calls(command, { method: 'GET', path: recordTemplate(spec) });
   examples(command, usage);
@@ -60,10 +61,10 @@ export function getVerb(factory: Factory, spec: ResourceSpec, usage: string[]): 
   );
 }
 
-export function createVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+export function createVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = addRecordInputOptions(new Command('create').description(`create a ${spec.singular}`));
   const parent = parentFlag(spec);
-  if (parent) command.option(parent, `the ${spec.parent?.singular} to create it for (required)`);
+  if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} to create it for (required)`);
   calls(command, { method: 'POST', path: collectionTemplate(spec) });
   examples(command, usage);
   return command.action(
@@ -77,7 +78,7 @@ export function createVerb(factory: Factory, spec: ResourceSpec, usage: string[]
   );
 }
 
-export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = addRecordInputOptions(
     new Command('update').argument('<id>', `${spec.singular} id (UUID)`).description(`change fields of a ${spec.singular} (partial update)`),
   );
@@ -94,7 +95,7 @@ export function updateVerb(factory: Factory, spec: ResourceSpec, usage: string[]
   );
 }
 
-export function deleteVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+export function deleteVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('delete').argument('<id>', `${spec.singular} id (UUID)`).description(`delete a ${spec.singular}`);
   calls(command, { method: 'DELETE', path: recordTemplate(spec) });
   examples(command, usage);

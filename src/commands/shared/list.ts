@@ -9,7 +9,8 @@ import { createProgress, writeRecords, type Progress, type View } from '../../ou
 import { calls, fillPath } from '../../core/description/operations.js';
 import { filterQuery } from './query.js';
 import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
-import { collectionPath, collectionTemplate, parentFlag, type ResourceSpec } from './resource.js';
+import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
+import { collectionPath, parentFlag } from './resource.js';
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
 export async function paginateWithGlobals(
@@ -80,18 +81,18 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   }
 }
 
-export function listVerb(factory: Factory, spec: ResourceSpec, usage: string[]): Command {
+export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('list').description(`list ${spec.view.label} (every page, streamed)`);
   const parent = parentFlag(spec);
-  if (parent) command.option(parent, `the ${spec.parent?.singular} whose ${spec.view.label} to list (required)`);
-  for (const filter of spec.filters ?? []) command.option(filter.flags, filter.description);
+  if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)`);
+  for (const filter of spec.filters) command.option(filter.flags, filter.description);
   addResumeOptions(command);
-  calls(command, { method: 'GET', path: collectionTemplate(spec), query: (spec.filters ?? []).map((filter) => filter.param) });
+  calls(command, { method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) });
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
       const path = collectionPath(spec, options, 'list');
-      await listCollection(ctx, path, filterQuery(spec.filters ?? [], options), spec.view, options as ResumeFlags);
+      await listCollection(ctx, path, filterQuery(spec.filters, options), spec.view, options as ResumeFlags);
     }),
   );
 }

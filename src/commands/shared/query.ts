@@ -2,7 +2,7 @@
 import type { Query } from '../../core/api-client.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
-import type { ListFilter } from './resource.js';
+import type { ListFilter } from '../../core/resources.js';
 
 /** commander's attribute name for a flag spec: `--updated-since <ts>` → `updatedSince`. */
 export function optionKey(flags: string): string {

@@ -1,7 +1,7 @@
 // How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
 // machines, and JUnit XML for CI dashboards.
 import type { JUnitSuite } from './junit.js';
-import type { CheckResult } from './checks.js';
+import type { CheckResult } from './check.js';
 
 export interface SmokeReport {
   ok: boolean;

@@ -9,7 +9,9 @@ import { writeJUnitReport } from './junit.js';
 import { openDestination } from '../../output/destination.js';
 import { jsonDocument } from '../../output/json.js';
 import { outputFormat, prepareDestination, writeRecords } from '../../output/index.js';
-import { firstFailure, runChecks, type CheckResult } from './checks.js';
+import type { CheckResult } from './check.js';
+import { selectChecks } from './checks.js';
+import { firstFailure, newState, runChecks } from './runner.js';
 import { buildReport, junitSuite, renderTable, summaryLine, type RunFacts } from './report.js';
 
 export interface SmokeCommandOptions {
@@ -83,7 +85,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
     throw refusal;
   }
 
-  const results = await runChecks(ctx, session, { write: options.write === true }, (result) =>
+  const results = await runChecks(newState(ctx, session), selectChecks({ write: options.write === true }), (result) =>
     ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`),
   );
   const done = facts();

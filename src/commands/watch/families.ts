@@ -1,9 +1,18 @@
-// The collections `appraisal watch` can poll: where each lives, where one record lives (to confirm a
-// deletion), and whether its list operation accepts `updatedSince` (per openapi.json). One table, so a
-// family that gains or loses the filter is a one-line change.
+// The collections `appraisal watch` can poll, read from the one resource table (core/resources.ts):
+// every family whose records can be fetched one by one (to confirm a deletion). This file only
+// adapts a table row to what the poller asks of it; it declares no family of its own.
+import {
+  FAMILIES,
+  acceptsUpdatedSince,
+  findFamily as findResourceFamily,
+  hasRecords,
+  listPath,
+  recordPath,
+  type FamilyName,
+  type ResourceFamily,
+} from '../../core/resources.js';
 
-export const FAMILY_NAMES = ['props', 'assignments', 'clients', 'contacts', 'files'] as const;
-export type FamilyName = (typeof FAMILY_NAMES)[number];
+export type { FamilyName };
 
 export interface Family {
   name: FamilyName;
@@ -11,48 +20,38 @@ export interface Family {
   label: string;
   /** The list operation accepts `updatedSince` (inclusive: records updated at or after it). */
   updatedSince: boolean;
-  /** Contacts are listed per client: the watch needs `--client ID`. */
-  parent: 'client' | undefined;
+  /** The parent's flag name when the family is listed per parent record (contacts: `client`). */
+  parent: string | undefined;
   listPath(parentId: string | undefined): string;
   recordPath(id: string): string;
 }
 
-const enc = encodeURIComponent;
-
-function family(name: FamilyName, label: string, collection: string): Family {
+function watched(family: ResourceFamily): Family {
   return {
-    name,
-    label,
-    updatedSince: true,
-    parent: undefined,
-    listPath: () => collection,
-    recordPath: (id) => `${collection}/${enc(id)}`,
+    name: family.name,
+    label: family.view.label,
+    updatedSince: acceptsUpdatedSince(family),
+    parent: family.parent?.option,
+    listPath: (parentId) => listPath(family, parentId),
+    recordPath: (id) => recordPath(family, id),
   };
 }
 
-export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
-  props: family('props', 'properties', '/api/properties'),
-  assignments: family('assignments', 'assignments', '/api/assignments'),
-  clients: family('clients', 'clients', '/api/clients'),
-  files: family('files', 'files', '/api/files'),
-  contacts: {
-    name: 'contacts',
-    label: 'contacts',
-    updatedSince: true,
-    parent: 'client',
-    listPath: (clientId) => {
-      if (clientId === undefined) throw new Error('contacts need a client id');
-      return `/api/clients/${enc(clientId)}/contacts`;
-    },
-    recordPath: (id) => `/api/contacts/${enc(id)}`,
-  },
-};
+const WATCHABLE = FAMILIES.filter(hasRecords);
 
-const ALIASES: Readonly<Record<string, FamilyName>> = { properties: 'props' };
+export const FAMILY_NAMES: readonly FamilyName[] = WATCHABLE.map((family) => family.name);
 
+/** A family by its name or alias (`properties`), if it can be watched. */
 export function findFamily(name: string): Family | undefined {
-  const key = (ALIASES[name] ?? name) as FamilyName;
-  return Object.hasOwn(FAMILIES, key) ? FAMILIES[key] : undefined;
+  const found = findResourceFamily(name);
+  return found && hasRecords(found) ? watched(found) : undefined;
+}
+
+/** A family known to be watchable (tests, fixed names); throws for one that is not. */
+export function watchFamily(name: FamilyName): Family {
+  const family = findFamily(name);
+  if (!family) throw new Error(`${name} cannot be watched`);
+  return family;
 }
 
 /** What a state file is bound to besides the family (`client:<id>` for contacts). */

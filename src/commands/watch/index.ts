@@ -44,9 +44,11 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   const family = findFamily(familyName ?? '');
   if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${FAMILY_NAMES.join(', ')}`);
   let parentId: string | undefined;
-  if (family.parent === 'client') {
-    if (flags.client === undefined) throw new UsageError('watching contacts needs --client ID (contacts are listed per client)');
-    parentId = requireUuid(flags.client, '--client');
+  if (family.parent !== undefined) {
+    const flag = `--${family.parent}`;
+    const given = (flags as unknown as Record<string, string | undefined>)[family.parent];
+    if (given === undefined) throw new UsageError(`watching ${family.label} needs ${flag} ID (${family.label} are listed per ${family.parent})`);
+    parentId = requireUuid(given, flag);
   } else if (flags.client !== undefined) {
     throw new UsageError('--client applies only to `appraisal watch contacts`');
   }

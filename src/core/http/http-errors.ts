@@ -3,6 +3,7 @@
 // which credential was refused and what to do next, naming the key by its prefix only.
 import { STATUS_CODES } from 'node:http';
 import type { CredentialInfo } from '../api-client.js';
+import { scopeFamilyOfPath } from '../resources.js';
 import {
   AuthenticationError,
   HttpError,
@@ -107,15 +108,6 @@ export function scopesInMessage(message: string | undefined): string[] {
   return [...new Set(found)];
 }
 
-const FAMILIES: Readonly<Record<string, string>> = {
-  properties: 'properties',
-  assignments: 'assignments',
-  clients: 'clients',
-  contacts: 'clients',
-  files: 'files',
-  reference: 'reference',
-};
-
 /**
  * The scopes an operation most likely needs, from its method and path family (API.md scopes), for
  * when the service did not say. Undefined where no good guess exists.
@@ -132,7 +124,7 @@ export function likelyScopes(method: string, path: string): string[] | undefined
   }
   const upper = method.toUpperCase();
   const access = upper === 'GET' || upper === 'HEAD' ? 'read' : upper === 'DELETE' ? 'delete' : 'write';
-  const resource = family === undefined ? undefined : FAMILIES[family];
+  const resource = scopeFamilyOfPath(pathname);
   return resource === undefined ? [`api:${access}`] : [`${resource}:${access}`, `api:${access}`];
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import smokeCommand from '../../../../src/commands/smoke/index.js';
-import { allows } from '../../../../src/commands/smoke/checks.js';
+import { allows } from '../../../../src/core/scopes.js';
 import type { Environment } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/context.js';
 import { MissingCredentialError, NotFoundError, SafetyError, ServiceUnavailableError } from '../../../../src/core/errors.js';

@@ -4,7 +4,7 @@ import type { ApiClient, ApiRecord, PaginateOptions, PaginateSummary } from '../
 import { NotFoundError } from '../../../../src/core/errors.js';
 import type { Clock } from '../../../../src/commands/watch/clock.js';
 import type { WatchEvent } from '../../../../src/commands/watch/events.js';
-import { FAMILIES } from '../../../../src/commands/watch/families.js';
+import { watchFamily } from '../../../../src/commands/watch/families.js';
 import type { WatchDeps, WatchOptions } from '../../../../src/commands/watch/poller.js';
 import { parseState, serializeState, type StateStore, type WatchState } from '../../../../src/commands/watch/state.js';
 
@@ -178,7 +178,7 @@ export function harness(): Harness {
 
 export function options(overrides: Partial<WatchOptions> = {}): WatchOptions {
   return {
-    family: FAMILIES.props,
+    family: watchFamily('props'),
     parentId: undefined,
     intervalMs: 60_000,
     fullEvery: 10,

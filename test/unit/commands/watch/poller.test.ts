@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, InterruptedError, LocalEnvironmentError, NetworkError, ServiceUnavailableError } from '../../../../src/core/errors.js';
-import { FAMILIES } from '../../../../src/commands/watch/families.js';
+import { watchFamily } from '../../../../src/commands/watch/families.js';
 import { pollOnce, runWatch } from '../../../../src/commands/watch/poller.js';
 import { newState } from '../../../../src/commands/watch/state.js';
 import { harness, options, summary, T0 } from './fakes.js';
@@ -61,7 +61,7 @@ describe('pollOnce', () => {
   it('reads the whole collection every poll for a family without updatedSince', async () => {
     const h = harness();
     h.service.create('a');
-    const family = { ...FAMILIES.props, updatedSince: false };
+    const family = { ...watchFamily('props'), updatedSince: false };
     const state = newState('props', null);
     for (let i = 0; i < 4; i++) await pollOnce(state, options({ family }), h.deps);
     expect(h.service.queries.every((q) => q.updatedSince === undefined)).toBe(true);
@@ -170,7 +170,7 @@ describe('pollOnce', () => {
     const h = harness();
     h.service.create('k');
     const state = newState('contacts', 'client:c1');
-    const opts = options({ family: FAMILIES.contacts, parentId: 'c1' });
+    const opts = options({ family: watchFamily('contacts'), parentId: 'c1' });
     await pollOnce(state, opts, h.deps);
     h.service.delete('k');
     await pollOnce(state, opts, h.deps);
