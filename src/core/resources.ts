@@ -6,7 +6,6 @@
 // is structurally an output View).
 import { fillPath } from './description/operations.js';
 
-
 /** The scope families of API.md "Scopes" (`<family>:read|write|delete`). */
 export const SCOPE_FAMILIES = ['properties', 'assignments', 'clients', 'files', 'reference'] as const;
 export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];
