@@ -106,6 +106,14 @@ export class InterruptedError extends AppError {
   }
 }
 
+/** The user declined at a prompt (answered no, or Ctrl-D / end of input): nothing was changed. Exit 11. */
+export class CancelledError extends AppError {
+  override readonly name: string = 'CancelledError';
+  constructor(message = 'cancelled; nothing was changed', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 /** A local operation the user asked for failed for a reason outside the service (e.g. a keychain
  *  that cannot be used, a file that cannot be written). Exit 2: the fix is on the user's side. */
 export class LocalEnvironmentError extends AppError {

@@ -1,6 +1,7 @@
 // The one table from error class to exit code (CLI.md "Exit codes"). `help exit-codes` prints it.
 import {
   AuthenticationError,
+  CancelledError,
   ContractError,
   InterruptedError,
   LocalEnvironmentError,
@@ -50,6 +51,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     classes: [ContractError],
   },
   { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
+  { code: 11, meaning: 'cancelled at a prompt (answered no, or Ctrl-D): nothing was changed', classes: [CancelledError] },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
 ];
 

@@ -43,6 +43,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
     quiet: globals.quiet,
     verbose: globals.verbose,
     noInput: globals.noInput,
+    signal: deps.signal,
   });
   let config: Promise<ConfigStore> | undefined;
   let session: Promise<Session> | undefined;

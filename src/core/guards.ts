@@ -2,7 +2,7 @@
 // terminal, or --yes without one. An environment that is not one of the known non-production ones
 // counts as production.
 import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { CancelledError, UsageError } from './errors.js';
 
 const NON_PRODUCTION: readonly string[] = ['staging', 'development', 'local'];
 
@@ -49,5 +49,5 @@ export async function confirmDestructive(ctx: Context, action: string, target?: 
     throw new UsageError(`${action}: confirmation needed; pass --yes to confirm without a prompt`);
   }
   const confirmed = await ctx.io.confirm(`${action}?`);
-  if (!confirmed) throw new UsageError('cancelled; nothing was changed');
+  if (!confirmed) throw new CancelledError('cancelled; nothing was changed');
 }

@@ -1,6 +1,7 @@
 // Record ids on the command line. Checked before any request, so a typo is exit 2 with a clear
 // message instead of a 404 from the service.
 import { UsageError } from './errors.js';
+import { terminalSafe } from './terminal-text.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -8,8 +9,8 @@ const MAX_SHOWN = 40;
 
 /** Text from the command line made safe to echo in one error line: no control characters, bounded length. */
 export function quoteInput(value: string): string {
-  // C0/C1 controls (an ESC would reach the terminal) and bidi overrides that disguise text.
-  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
+  // On one line: a line break or tab would split or shift it; other controls as terminal-text.ts shows them.
+  const clean = terminalSafe(value.replace(/[\r\n\t]/g, '?'));
   const chars = Array.from(clean);
   return `"${chars.length > MAX_SHOWN ? `${chars.slice(0, MAX_SHOWN).join('')}…` : clean}"`;
 }

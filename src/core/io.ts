@@ -1,7 +1,9 @@
 // IOStreams: the only owner of stdin/stdout/stderr and terminal detection. Commands write data to
 // `stdout` and everything else through notice/warn/debug, which go to stderr (redacted).
 import type { Readable, Writable } from 'node:stream';
+import { CancelledError, InterruptedError } from './errors.js';
 import { SecretRedactor } from './redact.js';
+import { stderrText, terminalSafe } from './terminal-text.js';
 
 export interface IOOptions {
   stdin: Readable;
@@ -15,6 +17,8 @@ export interface IOOptions {
   verbose: boolean;
   /** --no-input / APPRAISAL_NO_INPUT: never prompt. */
   noInput: boolean;
+  /** Aborted on SIGINT/SIGTERM: a prompt waiting for an answer ends with exit 130. */
+  signal?: AbortSignal | undefined;
 }
 
 export class IO {
@@ -29,6 +33,7 @@ export class IO {
   readonly verbose: boolean;
   readonly noInput: boolean;
   readonly redactor = new SecretRedactor();
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: IOOptions) {
     this.stdin = options.stdin;
@@ -41,6 +46,7 @@ export class IO {
     this.quiet = options.quiet;
     this.verbose = options.verbose;
     this.noInput = options.noInput;
+    this.signal = options.signal;
   }
 
   /** Prompts are allowed only with a terminal on both ends and without --no-input. */
@@ -50,7 +56,10 @@ export class IO {
 
   /** Progress spinners/bars only when a person is watching stderr. */
   get showProgress(): boolean {
-    return this.stderrIsTTY && !this.quiet;
+    // A terminal of zero columns (an unsized pty, e.g. under `script`) would make a spinner redraw
+    // forever: no progress there.
+    const columns = (this.stderr as { columns?: number }).columns;
+    return this.stderrIsTTY && !this.quiet && (columns === undefined || columns > 0);
   }
 
   /** Informational line on stderr; suppressed by --quiet. */
@@ -68,24 +77,36 @@ export class IO {
     if (this.verbose) this.writeErr(message);
   }
 
-  /** Raw stderr line (already formatted), still redacted. */
+  /** A stderr line (already formatted): redacted and made terminal-safe (terminal-text.ts), like every stderr line. */
   writeErr(line: string): void {
-    this.stderr.write(this.redactor.redact(line.endsWith('\n') ? line : `${line}\n`));
+    this.stderr.write(stderrText(line.endsWith('\n') ? line : `${line}\n`, this.redactor));
   }
 
-  /** Ask a yes/no question on the terminal. Callers check canPrompt first. */
+  /**
+   * Our own styled rendering (a coloured table) whose service text was already made safe cell by
+   * cell (output/table.ts safeText): redacted, colour sequences kept.
+   */
+  writeErrStyled(text: string): void {
+    this.stderr.write(this.redactor.redact(text.endsWith('\n') ? text : `${text}\n`));
+  }
+
+  /**
+   * Ask a yes/no question on the terminal; true only for y/yes. Callers check canPrompt first.
+   * Ctrl-C throws InterruptedError (exit 130), Ctrl-D CancelledError; the terminal is restored.
+   */
   async confirm(question: string): Promise<boolean> {
     const answer = await this.readLine(`${question} [y/N] `, false);
     return /^y(es)?$/i.test(answer.trim());
   }
 
-  /** Read a secret from the terminal without echoing it. */
+  /** Read a secret from the terminal without echoing it; Ctrl-C / Ctrl-D as for confirm(). */
   async promptSecret(question: string): Promise<string> {
     return (await this.readLine(question, true)).trim();
   }
 
   private async readLine(question: string, hidden: boolean): Promise<string> {
     const { createInterface } = await import('node:readline');
+    if (this.signal?.aborted) throw new InterruptedError();
     const rl = createInterface({ input: this.stdin, output: this.stderr, terminal: true });
     if (hidden) {
       // Suppress the echo of typed characters; the prompt itself is written once.
@@ -98,11 +119,25 @@ export class IO {
         }
       };
     }
-    try {
-      return await new Promise<string>((resolve) => rl.question(question, resolve));
-    } finally {
-      if (hidden) this.stderr.write('\n');
-      rl.close();
-    }
+    return new Promise<string>((resolve, reject) => {
+      let settled = false;
+      // Every way out closes the interface (which takes the terminal out of raw mode) and ends the
+      // prompt's line, so the shell prompt or the error starts on a fresh line.
+      const settle = (outcome: () => void, newline: boolean) => {
+        if (settled) return;
+        settled = true;
+        this.signal?.removeEventListener('abort', onAbort);
+        rl.close();
+        if (newline) this.stderr.write('\n');
+        outcome();
+      };
+      const onAbort = () => settle(() => reject(new InterruptedError()), true);
+      // In raw mode Ctrl-C reaches readline, not the process: it is still an interrupt.
+      rl.on('SIGINT', () => settle(() => reject(new InterruptedError()), true));
+      // Ctrl-D on an empty line, or stdin closed: no answer.
+      rl.on('close', () => settle(() => reject(new CancelledError('cancelled: no answer was given (end of input)')), true));
+      this.signal?.addEventListener('abort', onAbort, { once: true });
+      rl.question(terminalSafe(question), (answer) => settle(() => resolve(answer), hidden));
+    });
   }
 }

@@ -1,8 +1,9 @@
 // The one place that prints errors: `error: <one line>`, then an optional `hint:` line. Never a
-// stack trace (except an unexpected failure under --verbose), always redacted.
+// stack trace (except an unexpected failure under --verbose), always redacted and terminal-safe.
 import { AppError } from './errors.js';
 import { EXIT_UNEXPECTED, exitCodeFor } from './exit-codes.js';
 import type { SecretRedactor } from './redact.js';
+import { stderrText } from './terminal-text.js';
 
 export interface ErrorSink {
   write(text: string): unknown;
@@ -37,6 +38,6 @@ export function reportError(error: unknown, sink: ErrorSink, redactor: SecretRed
     lines.push('hint: this is a bug in appraisal-cli; please report it with the command you ran and the output of --verbose');
     if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
   }
-  sink.write(redactor.redact(`${lines.join('\n')}\n`));
+  sink.write(stderrText(`${lines.join('\n')}\n`, redactor));
   return code === 0 ? EXIT_UNEXPECTED : code;
 }

@@ -44,6 +44,11 @@ function useColor(ctx: Context): boolean {
   return ctx.io.color && ctx.io.stdoutIsTTY && outPath(ctx) === undefined;
 }
 
+/** Output goes to a person's terminal (not a file, not a pipe). */
+function toTerminal(ctx: Context): boolean {
+  return ctx.io.stdoutIsTTY && outPath(ctx) === undefined;
+}
+
 function terminalWidth(ctx: Context): number | undefined {
   if (!ctx.io.stdoutIsTTY || outPath(ctx) !== undefined) return undefined;
   return (ctx.io.stdout as { columns?: number }).columns;
@@ -57,7 +62,7 @@ async function listEncoder(ctx: Context, format: OutputFormat, view: View): Prom
       return ndjsonListEncoder(projection(ctx));
     case 'csv': {
       const { names, paths } = columnFields(ctx, view.columns);
-      return csvListEncoder(names, paths);
+      return csvListEncoder(names, paths, { terminal: toTerminal(ctx) });
     }
     case 'table': {
       const { names, paths } = columnFields(ctx, view.columns);
@@ -188,7 +193,7 @@ async function encodeRecord(ctx: Context, format: OutputFormat, record: Record<s
       return ndjsonLine(projection(ctx)(record));
     case 'csv': {
       const { names, paths } = columnFields(ctx, view.columns);
-      return csvRow(names) + csvRow(paths.map((path) => getField(record, path)));
+      return csvRow(names, { terminal: toTerminal(ctx) }) + csvRow(paths.map((path) => getField(record, path)), { terminal: toTerminal(ctx) });
     }
     case 'table': {
       const fields = requestedFields(ctx);

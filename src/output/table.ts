@@ -2,6 +2,7 @@
 // line, nested values as compact JSON. A table must know its column widths before it prints, so it
 // is the one format that buffers — in chunks of CHUNK_ROWS rows, each printed as its own table, so
 // memory stays flat on any export. Control characters from the data never reach the terminal.
+import { terminalSafe } from '../core/terminal-text.js';
 import type { ListEncoder } from './encoder.js';
 import { cellText, getField, type FieldPath } from './fields.js';
 
@@ -19,13 +20,10 @@ async function loadTable(): Promise<TableConstructor> {
   return (await import('cli-table3')).default;
 }
 
-// C0/C1 controls (ESC starts terminal escape sequences) and bidi overrides that can disguise text.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Terminal-safe text; line breaks become ↵ unless `keepNewlines`. */
+/** Terminal-safe cell text (core/terminal-text.ts); line breaks become ↵ unless `keepNewlines`. */
 export function safeText(text: string, keepNewlines = false): string {
   const flat = keepNewlines ? text.replace(/\r\n?/g, '\n') : text.replace(/\r\n|\r|\n/g, '↵');
-  return flat.replaceAll('\t', ' ').replace(UNSAFE, '\uFFFD');
+  return terminalSafe(flat.replaceAll('\t', ' '));
 }
 
 export function truncate(text: string, max: number): string {

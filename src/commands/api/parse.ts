@@ -82,7 +82,19 @@ export function parseHeaders(raw: readonly string[] | undefined): Record<string,
     const name = entry.slice(0, colon).trim().toLowerCase();
     const value = entry.slice(colon + 1).trim();
     if (!HEADER_NAME.test(name)) throw new UsageError(`-H: invalid header name "${name.slice(0, 40)}"`);
-    if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: the value must not contain line breaks`);
+    if (/[\r\n]/.test(value)) throw new UsageError(`-H ${name}: the value must not contain line breaks`);
+    const control = /[\u0000-\u0008\u000a-\u001f\u007f]/.exec(value);
+    if (control) {
+      throw new UsageError(`-H ${name}: the value holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`, {
+        hint: 'header values are printable text; remove the character (a tab is allowed)',
+      });
+    }
+    const nonAscii = /[^\u0000-\u007f]/u.exec(value);
+    if (nonAscii) {
+      throw new UsageError(`-H ${name}: the value holds "${nonAscii[0]}", which an HTTP header cannot carry (ASCII only)`, {
+        hint: 'percent-encode the value (e.g. caf%C3%A9) or send the text in the body with --data',
+      });
+    }
     if (CREDENTIAL_HEADERS.has(name)) {
       throw new UsageError(`refusing to set the ${name} header by hand: the CLI sends the credential itself`, {
         hint: 'choose the credential with --profile, --api-key-file or APPRAISAL_API_KEY',
@@ -137,8 +149,3 @@ export function fieldsAsQuery(
   return query;
 }
 
-/** Any header value shaped like a credential, cut down before it is printed by -i. */
-export function redactHeaderValue(name: string, value: string): string {
-  if (CREDENTIAL_HEADERS.has(name.toLowerCase()) || name.toLowerCase() === 'set-cookie') return '[redacted]';
-  return value.replace(/\b(apk_[A-Za-z0-9]{8})_[A-Za-z0-9]{4,}\b/g, '$1_…');
-}

@@ -10,7 +10,8 @@ import { openDestination } from '../../output/destination.js';
 import { createProgress, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
 import { paginateWithGlobals } from '../shared/list.js';
 import { checkPublicContract } from './contract-check.js';
-import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget, redactHeaderValue } from './parse.js';
+import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 
 export interface ApiOptions {
   data?: string;
@@ -60,12 +61,13 @@ export function recordsIn(body: unknown): { list: JsonObject[] } | { one: JsonOb
   return { one: body };
 }
 
-function statusLine(response: ApiResponse): string {
+/** -i: the status and the response headers, credentials redacted (core/redact.ts). */
+function statusLine(ctx: Context, response: ApiResponse): string {
   const lines = [`HTTP ${response.status}`];
   const names = Object.keys(response.headers).sort();
   for (const name of names) {
     const value = response.headers[name];
-    if (value !== undefined) lines.push(`${name}: ${redactHeaderValue(name, String(value))}`);
+    if (value !== undefined) lines.push(`${name}: ${ctx.io.redactor.redactHeader(name, String(value))}`);
   }
   return `${lines.join('\n')}\n\n`;
 }
@@ -77,13 +79,18 @@ function bodyText(body: unknown): string {
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 
+/** Text (headers, a plain-text body) bound for a person's terminal goes through the one sanitising step. */
+function forTerminal(ctx: Context, text: string): string {
+  return ctx.io.stdoutIsTTY && ctx.globals.out === undefined ? terminalSafe(text) : text;
+}
+
 async function* once<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
 /** Write the response: the body as JSON unless a record format was asked for explicitly. */
 async function writeResponse(ctx: Context, path: string, response: ApiResponse, include: boolean): Promise<void> {
-  const prefix = include ? statusLine(response) : '';
+  const prefix = include ? forTerminal(ctx, statusLine(ctx, response)) : '';
   const { output, outputExplicit, fields } = ctx.globals;
   const wantsRecords = fields !== undefined || (outputExplicit && output !== 'json');
   const records = wantsRecords ? recordsIn(response.body) : undefined;
@@ -96,7 +103,7 @@ async function writeResponse(ctx: Context, path: string, response: ApiResponse, 
   }
   const destination = await openDestination(ctx);
   try {
-    await destination.write(prefix + bodyText(response.body));
+    await destination.write(prefix + forTerminal(ctx, bodyText(response.body)));
     await destination.finish();
   } catch (error) {
     await destination.discard();

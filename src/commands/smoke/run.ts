@@ -91,7 +91,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
   const done = facts();
   if (!ctx.io.quiet) {
     const width = ctx.io.stderrIsTTY ? (ctx.io.stderr as { columns?: number }).columns : undefined;
-    ctx.io.writeErr(renderTable(results, { color: ctx.io.color && ctx.io.stderrIsTTY, width }));
+    ctx.io.writeErrStyled(renderTable(results, { color: ctx.io.color && ctx.io.stderrIsTTY, width }));
   }
   ctx.io.writeErr(summaryLine(results, done.durationMs));
   if (junitPath !== undefined) await writeJUnit(ctx, junitPath, options.junit!, results, done);

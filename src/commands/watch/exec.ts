@@ -1,8 +1,9 @@
 // --exec CMD: run CMD through the shell once per event, the event's JSON line on its stdin. Its own
-// output goes to our stderr, so stdout stays a clean NDJSON stream of handled events.
+// output goes to our stderr line by line (redacted and sanitised like every stderr line), so stdout
+// stays a clean NDJSON stream of handled events. Its environment comes from core/child-env.ts: no
+// credential is ever passed on.
 import { spawn } from 'node:child_process';
-import type { Writable } from 'node:stream';
-import type { Env } from '../../core/env.js';
+import { lineForwarder } from '../../core/child-env.js';
 import { LocalEnvironmentError } from '../../core/errors.js';
 
 export interface ExecResult {
@@ -13,10 +14,11 @@ export interface ExecResult {
 export interface ExecOptions {
   command: string;
   input: string;
-  env: Env;
+  /** Already scrubbed by childEnvironment(). */
+  env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Receives the command's stdout and stderr. */
-  output: Writable;
+  /** Receives each line of the command's stdout and stderr. */
+  writeLine(line: string): void;
 }
 
 export function runShellCommand(options: ExecOptions): Promise<ExecResult> {
@@ -24,14 +26,20 @@ export function runShellCommand(options: ExecOptions): Promise<ExecResult> {
     const child = spawn(options.command, {
       shell: true,
       cwd: options.cwd,
-      env: options.env as NodeJS.ProcessEnv,
+      env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const forward = (chunk: Buffer) => options.output.write(chunk);
-    child.stdout.on('data', forward);
-    child.stderr.on('data', forward);
+    // One forwarder per stream, so a line is never assembled from both.
+    const out = lineForwarder(options.writeLine);
+    const err = lineForwarder(options.writeLine);
+    child.stdout.on('data', (chunk: Buffer) => out.write(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.write(chunk));
     child.once('error', (error) => reject(new LocalEnvironmentError(`cannot run --exec command: ${error.message}`)));
-    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.once('close', (code, signal) => {
+      out.flush();
+      err.flush();
+      resolve({ code, signal });
+    });
     // A command that does not read its stdin closes the pipe early: not a failure of ours.
     child.stdin.on('error', () => {});
     child.stdin.end(options.input);

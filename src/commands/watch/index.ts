@@ -11,6 +11,7 @@ import { systemClock } from './clock.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { eventSink } from './events.js';
 import { runShellCommand } from './exec.js';
+import { childEnvironment } from '../../core/child-env.js';
 import { FAMILY_NAMES, findFamily, scopeOf } from './families.js';
 import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
@@ -94,8 +95,12 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
               command,
               input: line,
               cwd: ctx.cwd,
-              output: ctx.io.stderr,
-              env: { ...ctx.env, APPRAISAL_EVENT_TYPE: event.type, APPRAISAL_EVENT_FAMILY: event.family, APPRAISAL_EVENT_ID: event.id },
+              writeLine: (text) => ctx.io.writeErr(text),
+              env: childEnvironment(ctx.env, ctx.io.redactor, {
+                APPRAISAL_EVENT_TYPE: event.type,
+                APPRAISAL_EVENT_FAMILY: event.family,
+                APPRAISAL_EVENT_ID: event.id,
+              }),
             });
           },
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/core/errors.js';
+import { CancelledError } from '../../../src/core/errors.js';
 import { confirmDestructive, isProductionLike, productionBanner } from '../../../src/core/guards.js';
 import { fakeContext, KEY_ENV } from './credentials/fakes.js';
 
@@ -33,7 +33,7 @@ describe('guards', () => {
 
   it('asks on a terminal; a no changes nothing', async () => {
     const declined = fakeContext({ tty: true, answers: ['n'] });
-    await expect(confirmDestructive(declined.ctx, 'x', target('local'))).rejects.toThrow(new UsageError('cancelled; nothing was changed'));
+    await expect(confirmDestructive(declined.ctx, 'x', target('local'))).rejects.toThrow(new CancelledError('cancelled; nothing was changed'));
     const accepted = fakeContext({ tty: true, answers: ['y'] });
     await confirmDestructive(accepted.ctx, 'x', target('local'));
     const noInput = fakeContext({ tty: true, globals: { noInput: true } });

@@ -31,6 +31,6 @@ describe('requireUuid', () => {
       message = (error as Error).message;
     }
     expect(message).not.toMatch(/[\u0000-\u001f]/);
-    expect(message).toBe(`ID must be a UUID, got "?[31mred${'x'.repeat(32)}…"`);
+    expect(message).toBe(`ID must be a UUID, got "\uFFFD[31mred${'x'.repeat(32)}…"`);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
-import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget, redactHeaderValue } from '../../../../src/commands/api/parse.js';
+import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from '../../../../src/commands/api/parse.js';
+import { SecretRedactor } from '../../../../src/core/redact.js';
 
 describe('parseMethod', () => {
   it('accepts the six methods in any case', () => {
@@ -76,10 +77,12 @@ describe('fieldsAsQuery', () => {
   });
 });
 
-describe('redactHeaderValue', () => {
+describe('redactHeader (api -i)', () => {
   it('never prints credential headers or key-shaped values', () => {
-    expect(redactHeaderValue('Set-Cookie', 'session=1')).toBe('[redacted]');
-    expect(redactHeaderValue('x-api-key', 'anything')).toBe('[redacted]');
-    expect(redactHeaderValue('x-echo', 'key apk_AbCdEf12_0123456789abcdef here')).toBe('key apk_AbCdEf12_… here');
+    const redactor = new SecretRedactor();
+    expect(redactor.redactHeader('Set-Cookie', 'session=1')).toBe('[redacted]');
+    expect(redactor.redactHeader('x-api-key', 'anything')).toBe('[redacted]');
+    expect(redactor.redactHeader('x-echo', 'key apk_AbCdEf12_0123456789abcdef here')).toBe('key apk_AbCdEf12_… here');
+    expect(redactor.redactHeader('x-echo-auth', 'Bearer eyJhbGciOi.J9x.y')).toBe('Bearer …');
   });
 });

@@ -93,23 +93,23 @@ describe('eventSink', () => {
 });
 
 describe('runShellCommand', () => {
-  it('runs through the shell with the event on stdin and the given env; its output goes to the output stream', async () => {
-    const output = collector();
+  it('runs through the shell with the event on stdin and the given env; its output comes back line by line', async () => {
+    const lines: string[] = [];
     const result = await runShellCommand({
-      command: 'read line; echo "got $APPRAISAL_EVENT_ID: $line"; echo oops >&2; exit 0',
+      command: 'read line; echo "got $APPRAISAL_EVENT_ID: $line"; echo oops >&2; printf "no newline"; exit 0',
       input: '{"id":"p1"}\n',
       env: { PATH: process.env.PATH, APPRAISAL_EVENT_ID: 'p1' },
       cwd: process.cwd(),
-      output: output.stream,
+      writeLine: (line) => lines.push(line),
     });
     expect(result).toEqual({ code: 0, signal: null });
-    expect(output.text()).toContain('got p1: {"id":"p1"}\n');
-    expect(output.text()).toContain('oops\n');
+    expect(lines).toContain('got p1: {"id":"p1"}');
+    expect(lines).toContain('oops');
+    expect(lines).toContain('no newline');
   });
 
   it('reports the exit code of a failing command, even one that never reads its stdin', async () => {
-    const output = collector();
-    const result = await runShellCommand({ command: 'exit 7', input: 'x'.repeat(1 << 20), env: { PATH: process.env.PATH }, cwd: process.cwd(), output: output.stream });
+    const result = await runShellCommand({ command: 'exit 7', input: 'x'.repeat(1 << 20), env: { PATH: process.env.PATH }, cwd: process.cwd(), writeLine: () => {} });
     expect(result.code).toBe(7);
   });
 });

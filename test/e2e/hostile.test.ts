@@ -1,0 +1,155 @@
+// Issue 14 against the hostile test server (test/hostile): a service that puts terminal control
+// sequences in everything it says, echoes the key back in disguise and sends credentials in headers.
+// Each run asserts the exit code, that no raw control byte reached stderr (or the terminal), and that
+// the secret never appears in any form.
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { exitProblems, removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
+import { ALL_CONTROL, CONTROL, ENCODINGS, RAW_CONTROL, echoCredential, json, page, serviceError, text } from '../hostile/answers.js';
+import { startHostile, type HostileServer } from '../hostile/server.js';
+import { runOnPty } from '../hostile/terminal.js';
+
+const KEY = 'apk_Hostile1_HostileS3cretHostileS3cretHost42';
+const SECRET_BODY = KEY.slice(13);
+const ID = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
+
+let server: HostileServer;
+
+/** The CLI against the hostile server; no retries, so a failure is one request. */
+function cli(args: string[], environment: Record<string, string | undefined>): Promise<CliResult> {
+  return runCli([...args, '--retries', '0'], { env: environment });
+}
+
+function env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, ...extra });
+}
+
+/** Every form of the key a test knows of must be absent. */
+function expectNoSecret(output: string): void {
+  for (const [name, encode] of Object.entries(ENCODINGS)) {
+    expect(output, `key leaked ${name}`).not.toContain(encode(KEY));
+  }
+  expect(output.replace(/[\s\u200b]/g, '')).not.toContain(SECRET_BODY);
+}
+
+function expectCleanFailure(result: CliResult, code: number): void {
+  expect(result.code, result.stderr).toBe(code);
+  expect(exitProblems(result)).toEqual([]);
+  expect(result.stderr).not.toMatch(RAW_CONTROL);
+  expectNoSecret(result.stdout + result.stderr);
+}
+
+beforeAll(async () => {
+  server = await startHostile();
+});
+afterAll(async () => {
+  await server.close();
+  removeScratchDirs();
+});
+
+describe('item 2: nothing from the service reaches a terminal raw', () => {
+  it('error message and request id with OSC 52, clear-screen, BEL and bare CR are shown visibly (exit 6)', async () => {
+    server.on('GET', `/api/properties/${ID}`, serviceError(404, { code: 'NOT_FOUND', message: `gone ${ALL_CONTROL}`, requestId: `rid-${CONTROL.osc52}` }));
+    const result = await cli(['props', 'get', ID], env());
+    expectCleanFailure(result, 6);
+    expect(result.stderr).toContain('\uFFFD]52;c;');
+  });
+
+  it('403 hint scopes from details.requiredScopes are sanitised (exit 5)', async () => {
+    server.on('GET', '/api/clients', serviceError(403, { code: 'FORBIDDEN', message: 'no', details: { requiredScopes: [`clients:read${CONTROL.clear}`] } }));
+    const result = await cli(['clients', 'list', '-o', 'json'], env());
+    expectCleanFailure(result, 5);
+    expect(result.stderr).toMatch(/^hint: .*clients:read\uFFFD\[2J/m);
+  });
+
+  it('a plain-text error body is sanitised (exit 8)', async () => {
+    server.on('GET', '/api/assignments', text(502, `upstream broke ${ALL_CONTROL}`));
+    const result = await cli(['assignments', 'list', '-o', 'json'], env());
+    expectCleanFailure(result, 8);
+    expect(result.stderr).toContain('upstream broke');
+  });
+
+  it('a key name in the keys revoke notice is sanitised (exit 0)', async () => {
+    const keyId = 'aaaaaaaa-5d4a-4c3b-9a1f-0e6d7c8b9a10';
+    server
+      .on('GET', '/api/keys', page([{ id: keyId, prefix: 'apk_Revoke01', name: `evil${ALL_CONTROL}` }]))
+      .on('DELETE', `/api/keys/${keyId}`, (_req, res) => void res.writeHead(204).end());
+    const result = await cli(['keys', 'revoke', 'apk_Revoke01', '--yes'], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Revoked key apk_Revoke01 (evil');
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+  });
+
+  it('the OpenAPI-load warning is sanitised; the json answer on stdout stays exact', async () => {
+    server.on('GET', '/api/openapi.json', text(500, `spec down ${ALL_CONTROL}`)).on('GET', '/api/echo-data', json(200, { note: CONTROL.osc52 }));
+    const result = await cli(['api', 'GET', '/api/echo-data'], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: could not load the OpenAPI document/);
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+    expect((JSON.parse(result.stdout) as { note: string }).note).toBe(CONTROL.osc52);
+  });
+
+  it('-o csv on a terminal shows control characters visibly; piped it stays exact', async () => {
+    server.on('GET', '/api/properties', page([{ id: ID, name: `x${ALL_CONTROL}` }]));
+    // --quiet: no spinner, so every escape sequence on the screen would be the service's.
+    const onTerminal = await runOnPty(['props', 'list', '-o', 'csv', '--fields', 'id,name', '--quiet'], env());
+    expect(onTerminal.code, onTerminal.screen).toBe(0);
+    expect(onTerminal.screen).toContain(`${ID},x\uFFFD]52;c;`);
+    expect(onTerminal.screen).not.toMatch(RAW_CONTROL);
+    const piped = await cli(['props', 'list', '-o', 'csv', '--fields', 'id,name'], env());
+    expect(piped.stdout).toContain(CONTROL.osc52);
+  });
+});
+
+describe('item 5: child processes never inherit the key', () => {
+  it('watch --exec gets no credential variable, and what it prints is redacted', async () => {
+    const dir = scratchDir('hostile-exec');
+    const keyFile = join(dir, 'leak.txt');
+    writeFileSync(keyFile, `${KEY}\n${ENCODINGS.urlEncoded!(KEY)}\n`);
+    chmodSync(keyFile, 0o600);
+    const envDump = join(dir, 'env.txt');
+    server.on('GET', '/api/properties', page([{ id: ID, name: 'one', updatedAt: '2026-01-01T00:00:00.000Z' }]));
+    const hook = `env > ${envDump}; cat ${keyFile}; printf 'split %s' "$(head -c 20 ${keyFile})"; printf '%s\\n' "$(tail -c +21 ${keyFile} | head -1)"`;
+    const result = await cli(['watch', 'props', '--once', '--emit-existing', '--exec', hook], env({ COPY_OF_KEY: KEY }));
+    expect(result.code, result.stderr).toBe(0);
+    const childEnv = readFileSync(envDump, 'utf8');
+    expect(childEnv).toContain(`APPRAISAL_EVENT_ID=${ID}`);
+    expect(childEnv).not.toMatch(/APPRAISAL_API_KEY|COPY_OF_KEY/);
+    expectNoSecret(childEnv);
+    expect(result.stderr).toContain('apk_Hostile1…');
+    expectNoSecret(result.stdout + result.stderr);
+  });
+});
+
+describe('item 7: redaction that survives encoding', () => {
+  for (const [name, encode] of Object.entries(ENCODINGS)) {
+    it(`a key echoed back ${name} in an error is redacted (exit 4)`, async () => {
+      server.on('GET', `/api/clients/${ID}`, echoCredential(401, encode));
+      const result = await cli(['clients', 'get', ID], env());
+      expectCleanFailure(result, 4);
+    });
+  }
+
+  it('api -i never prints an Authorization value or a bearer token from response headers', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    server.on(
+      'GET',
+      '/api/headers',
+      json(200, { ok: true }, { authorization: `Bearer ${token}`, 'x-upstream-auth': `Bearer ${token}`, 'x-echo-key': ENCODINGS.urlEncoded!(KEY) }),
+    );
+    const result = await cli(['api', 'GET', '/api/headers', '-i'], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('x-upstream-auth: Bearer …');
+    expect(result.stdout + result.stderr).not.toContain(token.slice(10));
+    expectNoSecret(result.stdout + result.stderr);
+  });
+
+  it('a short non-apk_ token is never echoed whole (exit 4)', async () => {
+    server.on('GET', `/api/assignments/${ID}`, echoCredential(401, (s) => s));
+    const result = await cli(['assignments', 'get', ID], env({ APPRAISAL_API_KEY: undefined, APPRAISAL_TOKEN: 'xyz9' }));
+    expect(result.code, result.stderr).not.toBe(0);
+    expect(result.stderr).not.toMatch(/\bxyz9\b/);
+  });
+});
