@@ -37,7 +37,7 @@ describe('keychain availability', () => {
   });
 });
 
-describe.runIf(hasKeyring)('with a real Secret Service', () => {
+describe.runIf(hasKeyring)(`with a real Secret Service${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` runs it under dbus-run-session with gnome-keyring]'}`, () => {
   it('login stores the key in the keychain only; commands use it with no APPRAISAL_* set; logout removes it', async () => {
     // No APPRAISAL_CONFIG_DIR: the config goes to $XDG_CONFIG_HOME/appraisal-cli like a user's would.
     const env = isolatedEnv({ APPRAISAL_CONFIG_DIR: undefined });
@@ -99,7 +99,7 @@ describe.runIf(hasKeyring)('with a real Secret Service', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('without a usable keychain', () => {
+describe.runIf(process.platform === 'linux')(`without a usable keychain${process.platform === 'linux' ? '' : ' [skipped: Linux only (D-Bus)]'}`, () => {
   it('no Secret Service: login fails fast with exit 2, naming APPRAISAL_API_KEY and --insecure-storage', async () => {
     const env = isolatedEnv();
     const key = await createKey(mock);

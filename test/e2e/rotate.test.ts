@@ -271,7 +271,8 @@ function rotationSuite(storage: Storage, keyring: () => PrivateKeyring | undefin
 describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
   rotationSuite('insecure-file', () => undefined);
 
-  it.runIf(immutableDirsWork())('the key file cannot be written (an immutable directory, even for root): rolled back, exit 2', async () => {
+  const immutable = immutableDirsWork();
+  it.runIf(immutable)(`the key file cannot be written (an immutable directory, even for root): rolled back, exit 2${immutable ? '' : ' [skipped: chattr +i does not work here]'}`, async () => {
     const s = await scenario('insecure-file');
     const credentials = join(s.configDir, 'credentials');
     // Hold creation long enough to make the directory immutable between reading the key and storing the new one.
@@ -314,7 +315,7 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
   });
 });
 
-describe.runIf(hasKeyring)('keys rotate, OS keychain (a private Secret Service)', () => {
+describe.runIf(hasKeyring)(`keys rotate, OS keychain (a private Secret Service)${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` runs it under dbus-run-session with gnome-keyring]'}`, () => {
   let keyring: PrivateKeyring;
   beforeAll(async () => {
     keyring = await startPrivateKeyring();

@@ -38,7 +38,7 @@ function runWithFull(args: string[], which: 'stdout' | 'stderr'): Promise<CliRes
   });
 }
 
-describe.runIf(existsSync(FULL))('writing to a full device', () => {
+describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '' : ` [skipped: no ${FULL} here]`}`, () => {
   it.each([
     [['--version']],
     [['--help']],

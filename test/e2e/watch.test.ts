@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
@@ -122,13 +123,8 @@ function spawnWatch(args: string[]) {
   return { child, exited, stdout: () => stdout, stderr: () => stderr, events: () => parseEvents(stdout) };
 }
 
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Wait for a condition (the shared helper, with this file's argument order). */
+const until = (what: string, condition: () => boolean, timeoutMs?: number) => waitFor(condition, what, timeoutMs);
 
 function stateOf(path: string): { polls: number; seen: Record<string, string> } | undefined {
   if (!existsSync(path)) return undefined;

@@ -7,6 +7,7 @@ import type { GlobalOptions } from '../../../src/core/context.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { prepareDestination, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const view: View = { label: 'properties', columns: ['id', 'value'] };
 
@@ -80,8 +81,8 @@ describe('--out', () => {
       }
     }
     const writing = writeRecords(fake.ctx, slow(), view);
-    await sleep(30);
-    expect((await readdir(dir)).some((name) => name.endsWith('.tmp'))).toBe(true);
+    // Interrupted mid-write: once its temp file exists.
+    await waitFor(async () => (await readdir(dir)).some((name) => name.endsWith('.tmp')), 'the temp file of the export');
     fake.abort(new InterruptedError());
     await expect(writing).rejects.toBeInstanceOf(InterruptedError);
     expect(await readdir(dir)).toEqual([]);
@@ -112,7 +113,8 @@ describe('--out', () => {
     await expect(prepareDestination(context({}).ctx)).resolves.toBeUndefined();
   });
 
-  it.skipIf(process.getuid?.() === 0)('maps a read-only directory to a UsageError', async () => {
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(asRoot)(`maps a read-only directory to a UsageError${asRoot ? ' [skipped: running as root, which writes to read-only directories]' : ''}`, async () => {
     const locked = join(dir, 'locked');
     await mkdir(locked);
     await chmod(locked, 0o500);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { writeRecords, type View } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const view: View = { label: 'properties', columns: ['id'] };
 
@@ -13,14 +14,6 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-/** Resolves once `check` is true, polling the event loop. */
-async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(2);
-  }
-}
 
 describe('streaming', () => {
   for (const output of ['json', 'ndjson'] as const) {
@@ -33,7 +26,7 @@ describe('streaming', () => {
         yield { id: 'p2' };
       }
       const writing = writeRecords(fake.ctx, records(), view);
-      await until(() => fake.stdout().includes('"p1"'));
+      await waitFor(() => fake.stdout().includes('"p1"'), 'the first record on stdout');
       expect(fake.stdout()).not.toContain('"p2"');
       held.open();
       expect(await writing).toEqual({ count: 2 });
@@ -130,7 +123,7 @@ describe('streaming', () => {
       yield { id: 'p2' };
     }
     const writing = writeRecords(fake.ctx, records(), view);
-    await until(() => fake.stdout().includes('p1'));
+    await waitFor(() => fake.stdout().includes('p1'), 'the first record on stdout');
     fake.abort(new InterruptedError());
     await expect(writing).rejects.toBeInstanceOf(InterruptedError);
     never.open();

@@ -26,7 +26,8 @@ describe('checkReadableFile', () => {
   });
 
   // root reads any file, so this can only be seen as another user.
-  it.skipIf(process.getuid?.() === 0)('refuses an unreadable file', async () => {
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(asRoot)(`refuses an unreadable file${asRoot ? ' [skipped: running as root, which reads any file]' : ''}`, async () => {
     const path = join(dir, 'secret.pdf');
     writeFileSync(path, 'x');
     chmodSync(path, 0o000);

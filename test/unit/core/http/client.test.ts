@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
+import { waitFor } from '../../../helpers/wait.js';
 import { KEY, PREFIX, type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
 
 const servers: TestServer[] = [];
@@ -473,7 +474,9 @@ describe('timeouts and interrupts', () => {
     const server = await serve(() => undefined);
     const { client: api, abort } = client(server.url);
     const pending = api.get('/api/properties');
-    setTimeout(() => abort.abort(), 50);
+    // Interrupted in flight: once the server holds the request.
+    await waitFor(() => server.requests.length === 1, 'the request to reach the server');
+    abort.abort();
     const error = await rejection(pending);
     expect(error).toBeInstanceOf(InterruptedError);
     expect(exitCodeFor(error)).toBe(130);
@@ -484,7 +487,9 @@ describe('timeouts and interrupts', () => {
     const { client: api } = client(server.url);
     const controller = new AbortController();
     const pending = api.request({ method: 'GET', path: '/api/x', signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // The first attempt has been answered 503 (retry in 30 s): the abort lands in or just before the wait.
+    await waitFor(() => server.requests.length === 1, 'the first attempt to reach the server');
+    controller.abort();
     const started = Date.now();
     expect(await rejection(pending)).toBeInstanceOf(InterruptedError);
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -337,8 +337,11 @@ describe('paginate', () => {
   it('stops with InterruptedError when the process signal aborts mid-export', async () => {
     const c = await collection(1000, { delay: (page) => (page === 1 ? 0 : 200) });
     const { generator, abort } = list(c);
-    setTimeout(() => abort.abort(), 50);
-    const error = await rejection(drain(generator));
+    const draining = rejection(drain(generator));
+    // Mid-export: once page 2 (delayed) has been asked for.
+    await expect.poll(() => c.pagesRequested().length, { timeout: 30_000 }).toBeGreaterThan(1);
+    abort.abort();
+    const error = await draining;
     expect(error).toBeInstanceOf(InterruptedError);
   });
 });
