@@ -5,7 +5,7 @@ import type { ApiRecord, ApiResponse, HttpMethod, PaginateSummary, Query } from 
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
-import { readRecordInput } from '../../core/record-input.js';
+import { readRecordInput } from '../../core/record-input/index.js';
 import { openDestination } from '../../output/destination.js';
 import { createProgress, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
 import { paginateWithGlobals } from '../shared/list.js';

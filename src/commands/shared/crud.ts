@@ -6,7 +6,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { ContractError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
-import { readRecordInput } from '../../core/record-input.js';
+import { readRecordInput } from '../../core/record-input/index.js';
 import { writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';

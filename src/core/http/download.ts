@@ -4,7 +4,8 @@
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import type { DownloadResponse } from '../api-client.js';
 import { BodyReadError } from './network-errors.js';
-import { contentLengthOf, type Transport } from './transport.js';
+import { contentLengthOf } from './response-body.js';
+import type { Transport } from './transport.js';
 
 /**
  * @param open bodies handed out and not yet closed: the client destroys them on close(), since

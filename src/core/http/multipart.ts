@@ -1,17 +1,17 @@
-// multipart/form-data framing (RFC 7578) built by hand so that the exact content-length is known
-// before the first byte is sent: preamble (fields + file part headers), the file bytes, epilogue.
+// multipart/form-data framing (RFC 7578) with `form-data`: the text fields, then the file part
+// streamed with its `knownLength`, so the exact content-length is known before the first byte is
+// sent (names and filenames escaped the WHATWG way: `"`, CR and LF percent-encoded).
 import { randomBytes } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import FormData from 'form-data';
 import { UsageError } from '../errors.js';
 
-export interface MultipartFrame {
-  boundary: string;
+export interface MultipartBody {
   /** `multipart/form-data; boundary=…` */
   contentType: string;
-  /** Everything before the file bytes. */
-  preamble: Buffer;
-  /** Everything after them. */
-  epilogue: Buffer;
-  /** preamble + file + epilogue, in bytes. */
+  /** The whole body: fields, the file part, the closing boundary. */
+  stream: Readable;
+  /** Its exact length in bytes (the file counted by its `fileSize`). */
   contentLength: number;
 }
 
@@ -21,34 +21,33 @@ export interface MultipartPlan {
   fileField: string;
   fileName: string;
   fileContentType: string;
+  /** The file's bytes; exactly `fileSize` of them, or the stream fails. */
+  file: Readable;
   fileSize: number;
   /** Fixed in tests; random otherwise. */
   boundary?: string | undefined;
 }
 
-/** Quote a name or filename the way browsers do (WHATWG): `"`, CR and LF percent-encoded. */
-function quoted(value: string): string {
-  return `"${value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
-}
-
-export function frameMultipart(plan: MultipartPlan): MultipartFrame {
+export function frameMultipart(plan: MultipartPlan): MultipartBody {
   if (/[\r\n]/.test(plan.fileContentType)) throw new UsageError('the content type must be a single line');
-  const boundary = plan.boundary ?? `----appraisal-cli-${randomBytes(16).toString('hex')}`;
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(plan.fields ?? {})) {
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`);
-  }
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(plan.fileField)}; filename=${quoted(plan.fileName)}\r\n` +
-      `Content-Type: ${plan.fileContentType}\r\n\r\n`,
-  );
-  const preamble = Buffer.from(parts.join(''), 'utf8');
-  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
-  return {
-    boundary,
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    preamble,
-    epilogue,
-    contentLength: preamble.length + plan.fileSize + epilogue.length,
-  };
+  const form = new FormData();
+  form.setBoundary(plan.boundary ?? `----appraisal-cli-${randomBytes(16).toString('hex')}`);
+  for (const [name, value] of Object.entries(plan.fields ?? {})) form.append(name, value);
+  const part = { filename: plan.fileName, contentType: plan.fileContentType, knownLength: plan.fileSize };
+  // form-data reads a knownLength of 0 as "unknown" and then cannot give a length: an empty file
+  // is sent as an empty buffer.
+  if (plan.fileSize === 0) plan.file.destroy();
+  form.append(plan.fileField, plan.fileSize === 0 ? Buffer.alloc(0) : plan.file, part);
+  // Measured before piping: piping starts consuming the parts getLengthSync counts.
+  const contentLength = form.getLengthSync();
+  const contentType = form.getHeaders()['content-type'] as string;
+  // form-data is an old-style stream: undici wants a Readable, and pipe() does not pass errors on
+  // (a file that changed while it was sent must fail the request, not end it short).
+  const stream = new PassThrough();
+  form.on('error', (error: Error) => stream.destroy(error));
+  stream.on('close', () => {
+    if (!stream.readableEnded) plan.file.destroy();
+  });
+  form.pipe(stream);
+  return { contentType, stream, contentLength };
 }

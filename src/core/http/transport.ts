@@ -7,8 +7,10 @@ import type { Dispatcher } from 'undici';
 import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
-import { BodyReadError, type FailureSite, networkFailure, timeoutFailure } from './network-errors.js';
+import type { FailureSite } from './network-errors.js';
+import { contentLengthOf, flattenHeaders, parseJsonBody, readText, type ResponseHeaders } from './response-body.js';
 import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
@@ -55,7 +57,7 @@ export interface Outgoing {
    * 'exchange': the timeout bounds the whole exchange (JSON requests). 'idle': it bounds each wait
    * for bytes, so a long upload or download that keeps moving is not cut off.
    */
-  timeout: 'exchange' | 'idle';
+  timeout: TimeoutMode;
   accept?: string | undefined;
 }
 
@@ -68,8 +70,6 @@ export interface Prepared {
   /** The credential this request carries, if any (never the secret). */
   credential: CredentialInfo | undefined;
 }
-
-export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
 export interface SuccessContext {
   prepared: Prepared;
@@ -90,136 +90,6 @@ export const LONG_RETRY_WAIT_MS = 5_000;
 
 /** Error bodies are for messages: read at most this much of one. */
 const ERROR_BODY_LIMIT = 64 * 1024;
-
-/** The abort plumbing of one attempt: user aborts and the timeout both end the exchange. */
-export class AttemptScope {
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private kept = false;
-  timedOut = false;
-
-  constructor(
-    private readonly userSignals: readonly AbortSignal[],
-    timeoutMs: number,
-    mode: Outgoing['timeout'],
-  ) {
-    for (const signal of userSignals) signal.addEventListener('abort', this.onAbort, { once: true });
-    if (mode === 'exchange') {
-      this.timer = setTimeout(() => {
-        this.timedOut = true;
-        this.controller.abort();
-      }, timeoutMs);
-    }
-  }
-
-  private readonly onAbort = (): void => this.controller.abort();
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  get interrupted(): boolean {
-    return this.userSignals.some((signal) => signal.aborted);
-  }
-
-  /** The response body outlives the exchange (a download): the owner disposes later. */
-  keep(): void {
-    this.kept = true;
-  }
-
-  /** End of the exchange, unless kept. */
-  release(): void {
-    if (!this.kept) this.dispose();
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    for (const signal of this.userSignals) signal.removeEventListener('abort', this.onAbort);
-  }
-
-  /** What a failure during this attempt means for the user. */
-  classify(error: unknown, site: FailureSite): { error: AppError; retryable: boolean; reason: string } {
-    if (this.interrupted) return { error: new InterruptedError(), retryable: false, reason: 'interrupted' };
-    if (this.timedOut) return timeoutFailure(site);
-    if (error instanceof AppError) return { error, retryable: false, reason: error.message };
-    return networkFailure(error, site);
-  }
-}
-
-export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): ResponseHeaders {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-export function contentLengthOf(headers: ResponseHeaders): number | undefined {
-  const raw = headers['content-length'];
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
-  return Number(raw);
-}
-
-/** Read a whole body as text; a failure part-way is a BodyReadError that knows how far it got. */
-export async function readText(body: Readable, expected: number | undefined, limit = Number.POSITIVE_INFINITY): Promise<string> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      chunks.push(chunk);
-      if (received >= limit) break; // leaving the loop destroys the rest
-    }
-  } catch (error) {
-    throw new BodyReadError(received, expected, error);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * How deep a JSON answer may nest. Records are a few levels deep; printing (JSON.stringify, tables,
- * field paths) recurses, so an answer nested thousands of levels deep would overflow the stack
- * instead of being reported as the contract break it is.
- */
-export const MAX_JSON_DEPTH = 1000;
-
-/** Whether JSON text opens more than `max` arrays/objects inside each other (strings skipped). Iterative. */
-export function jsonNestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false; // "
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      // [ or {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--; // ] or }
-  }
-  return false;
-}
-
-/** Parse a 2xx body: empty → undefined; anything else must be JSON, nested at most MAX_JSON_DEPTH deep. */
-export function parseJsonBody(text: string, status: number, headers: ResponseHeaders, prepared: Prepared): unknown {
-  if (text.trim() === '') return undefined;
-  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ContractError(
-      `${prepared.method} ${prepared.target}: the answer nests more than ${MAX_JSON_DEPTH} levels deep (${statusLine(status)}, ${Buffer.byteLength(text)} bytes); no record is shaped like that`,
-      { hint: 'the service broke its published contract; report it with the request id from --verbose' },
-    );
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    const type = headers['content-type'] ?? 'none';
-    throw new ContractError(
-      `${prepared.method} ${prepared.target}: the service answered with a body that is not JSON (${statusLine(status)}, content-type ${type}, ${Buffer.byteLength(text)} bytes)`,
-      { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
-    );
-  }
-}
 
 /**
  * A connection failure of a request that is never retried (POST, PATCH): "try again" would be the

@@ -7,8 +7,8 @@ import { Readable } from 'node:stream';
 import type { UploadOptions, UploadResult } from '../api-client.js';
 import { ContractError, UsageError } from '../errors.js';
 import { parseRecord, unwrapData } from './envelope.js';
-import { frameMultipart } from './multipart.js';
-import { contentLengthOf, parseJsonBody, readText, type Transport } from './transport.js';
+import { contentLengthOf, parseJsonBody, readText } from './response-body.js';
+import type { Transport } from './transport.js';
 
 async function openFile(path: string): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle;
@@ -30,17 +30,9 @@ async function openFile(path: string): Promise<{ handle: FileHandle; size: numbe
 export async function uploadFile(transport: Transport, options: UploadOptions): Promise<UploadResult> {
   const { handle, size } = await openFile(options.filePath);
   try {
-    const frame = frameMultipart({
-      fields: options.fields,
-      fileField: 'file',
-      fileName: options.fileName,
-      fileContentType: options.contentType,
-      fileSize: size,
-    });
     const hash = createHash('sha256');
     let sent = 0;
-    async function* body(): AsyncGenerator<Buffer> {
-      yield frame.preamble;
+    async function* fileBytes(): AsyncGenerator<Buffer> {
       for await (const chunk of handle.createReadStream({ start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
         sent += chunk.length;
         if (sent > size) break;
@@ -51,8 +43,18 @@ export async function uploadFile(transport: Transport, options: UploadOptions): 
       if (sent !== size) {
         throw new UsageError(`${options.filePath} changed while it was being uploaded (${size} bytes expected, ${sent} read)`);
       }
-      yield frame.epilogue;
     }
+    // A POST is sent once (never retried), so the body is built once. form-data (and its MIME
+    // table) is loaded only by uploads.
+    const { frameMultipart } = await import('./multipart.js');
+    const frame = frameMultipart({
+      fields: options.fields,
+      fileField: 'file',
+      fileName: options.fileName,
+      fileContentType: options.contentType,
+      file: Readable.from(fileBytes()),
+      fileSize: size,
+    });
     const record = await transport.perform(
       {
         method: 'POST',
@@ -61,7 +63,7 @@ export async function uploadFile(transport: Transport, options: UploadOptions): 
         retry: false,
         signal: options.signal,
         timeout: 'idle',
-        body: { open: () => Readable.from(body()), contentType: frame.contentType, contentLength: frame.contentLength },
+        body: { open: () => frame.stream, contentType: frame.contentType, contentLength: frame.contentLength },
       },
       async (response, { headers, prepared }) => {
         const text = await readText(response.body, contentLengthOf(headers));

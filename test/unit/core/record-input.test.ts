@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
-import { locateJsonError, readRecordInput, type RecordInputOptions } from '../../../src/core/record-input.js';
+import { locateJsonError, readRecordInput, type RecordInputOptions } from '../../../src/core/record-input/index.js';
 import { fakeContext, type FakeContextOptions } from '../../helpers/fake-context.js';
 
 let dir: string;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ContractError, NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { proxyFor, proxySettings } from '../../../../src/core/http/agent.js';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/transport.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/response-body.js';
 import { writeRecord } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { type TestServer, makeClient, rejection, startServer } from './helpers.js';

@@ -4,6 +4,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadResponse } from '../../../../src/core/api-client.js';
 import {
@@ -81,16 +82,19 @@ function filesEndpoint(parsed: Parsed[]) {
 }
 
 describe('multipart framing', () => {
-  it('frames fields and the file part with an exact length', () => {
+  it('frames fields and the file part with an exact length', async () => {
     const frame = frameMultipart({
       fields: { propertyId: 'p-1' },
       fileField: 'file',
       fileName: 'a "b".txt',
       fileContentType: 'text/plain',
+      file: Readable.from([Buffer.from('hello')]),
       fileSize: 5,
       boundary: 'XyZ',
     });
-    const whole = Buffer.concat([frame.preamble, Buffer.from('hello'), frame.epilogue]).toString();
+    const chunks: Buffer[] = [];
+    for await (const chunk of frame.stream) chunks.push(chunk as Buffer);
+    const whole = Buffer.concat(chunks).toString();
     expect(whole).toBe(
       '--XyZ\r\nContent-Disposition: form-data; name="propertyId"\r\n\r\np-1\r\n' +
         '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a %22b%22.txt"\r\nContent-Type: text/plain\r\n\r\n' +

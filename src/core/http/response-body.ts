@@ -1,0 +1,84 @@
+// Reading a response body: headers flattened, bodies read whole (with a size limit) and 2xx bodies
+// parsed as JSON with a depth limit, failures reported with how far the read got.
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { ContractError } from '../errors.js';
+import { statusLine } from './http-errors.js';
+import { BodyReadError } from './network-errors.js';
+
+export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
+
+export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): ResponseHeaders {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+export function contentLengthOf(headers: ResponseHeaders): number | undefined {
+  const raw = headers['content-length'];
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
+/** Read a whole body as text; a failure part-way is a BodyReadError that knows how far it got. */
+export async function readText(body: Readable, expected: number | undefined, limit = Number.POSITIVE_INFINITY): Promise<string> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      chunks.push(chunk);
+      if (received >= limit) break; // leaving the loop destroys the rest
+    }
+  } catch (error) {
+    throw new BodyReadError(received, expected, error);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * How deep a JSON answer may nest. Records are a few levels deep; printing (JSON.stringify, tables,
+ * field paths) recurses, so an answer nested thousands of levels deep would overflow the stack
+ * instead of being reported as the contract break it is.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether JSON text opens more than `max` arrays/objects inside each other (strings skipped). Iterative. */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false; // "
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      // [ or {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--; // ] or }
+  }
+  return false;
+}
+
+/** Parse a 2xx body: empty → undefined; anything else must be JSON, nested at most MAX_JSON_DEPTH deep. */
+export function parseJsonBody(text: string, status: number, headers: ResponseHeaders, prepared: { method: string; target: string }): unknown {
+  if (text.trim() === '') return undefined;
+  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ContractError(
+      `${prepared.method} ${prepared.target}: the answer nests more than ${MAX_JSON_DEPTH} levels deep (${statusLine(status)}, ${Buffer.byteLength(text)} bytes); no record is shaped like that`,
+      { hint: 'the service broke its published contract; report it with the request id from --verbose' },
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const type = headers['content-type'] ?? 'none';
+    throw new ContractError(
+      `${prepared.method} ${prepared.target}: the service answered with a body that is not JSON (${statusLine(status)}, content-type ${type}, ${Buffer.byteLength(text)} bytes)`,
+      { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
+    );
+  }
+}
