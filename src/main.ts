@@ -5,7 +5,7 @@ import { action, addNounExamples, examples, type Factory } from './core/command.
 import type { Context } from './core/context.js';
 import { InterruptedError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type ProcessDeps } from './core/factory.js';
-import { addGlobalOptions, GLOBAL_VALUE_OPTIONS, readGlobalOptions } from './core/global-options.js';
+import { addGlobalOptions, checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions, takesOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
 
@@ -65,7 +65,10 @@ export async function main(deps: ProcessDeps): Promise<number> {
     'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
     'appraisal props list -o csv --out properties.csv',
   ]);
-  program.addHelpText('after', '\nMore: appraisal help exit-codes | appraisal help environment\n');
+  program.addHelpText(
+    'after',
+    "\nEach command's --help lists the options it takes. Every option and environment variable: appraisal help environment\nExit codes: appraisal help exit-codes\n",
+  );
 
   const [first, ...rest] = positionalTokens(argv);
   const wantsHelpTopic = first === 'help';
@@ -81,7 +84,9 @@ export async function main(deps: ProcessDeps): Promise<number> {
       program.command(noun.name).aliases(noun.aliases ?? []).description(noun.summary);
     }
   }
-  program
+  // The root parses every global option wherever it stands; the command run says which it takes.
+  program.hook('preAction', (_root, actionCommand) => checkOptionsApply(program, actionCommand));
+  const help = program
     .command('help [topic...]')
     .description(`help on a command, or a topic: ${HELP_TOPICS.join(', ')}`)
     .action(
@@ -99,6 +104,7 @@ export async function main(deps: ProcessDeps): Promise<number> {
         ctx.io.stdout.write(target.helpInformation());
       }),
     );
+  takesOptions(help);
   applyToTree(program, deps);
 
   try {

@@ -1,6 +1,7 @@
 // `appraisal help exit-codes` and `appraisal help environment`: the tables of CLI.md.
 import type { Context } from '../core/context.js';
 import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
+import { GLOBAL_OPTIONS, type OptionGroup } from '../core/global-options.js';
 
 export const HELP_TOPICS = ['exit-codes', 'environment'] as const;
 
@@ -20,6 +21,25 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request'],
 ];
 
+/** The shared options, by who takes them: each command's --help lists only its own groups. */
+const OPTION_SECTIONS: ReadonlyArray<[OptionGroup, string]> = [
+  ['general', 'Options every command takes'],
+  ['service', 'Service options (commands that call the service)'],
+  ['output', 'Output options (commands that print records)'],
+  ['paging', 'Paging options (commands that list a collection)'],
+  ['confirm', 'Confirmation (commands that delete, revoke or rotate)'],
+];
+
+function optionSections(): string {
+  return OPTION_SECTIONS.map(([group, title]) => {
+    const rows = GLOBAL_OPTIONS.filter((option) => option.group === group).map((option) => {
+      const extra = [option.choices ? `one of ${option.choices.join(', ')}` : '', option.defaultValue ? `default ${option.defaultValue}` : ''].filter(Boolean);
+      return [option.flags, extra.length > 0 ? `${option.description} (${extra.join('; ')})` : option.description] as const;
+    });
+    return `${title}:\n${table(rows)}`;
+  }).join('\n');
+}
+
 function table(rows: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(...rows.map(([left]) => left.length));
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n') + '\n';
@@ -31,7 +51,7 @@ export function printHelpTopic(topic: string, ctx: Context): boolean {
     return true;
   }
   if (topic === 'environment') {
-    ctx.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT_VARIABLES)}`);
+    ctx.io.stdout.write(`${optionSections()}\nEnvironment variables:\n${table(ENVIRONMENT_VARIABLES)}`);
     return true;
   }
   return false;

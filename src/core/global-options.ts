@@ -1,37 +1,136 @@
-// The global options of CLI.md, declared once on the root command and read back into GlobalOptions.
+// The global options of CLI.md, declared once here. The root command accepts every one of them
+// (before or after the sub-command, hidden from its help); each command lists in its own --help only
+// the groups it declares with `takesOptions`, and a given option a command does not take is a usage
+// error. `appraisal help environment` prints the full list.
 import { Option, type Command } from 'commander';
 import type { GlobalOptions, OutputFormat } from './context.js';
 import type { Env } from './env.js';
 import { OUTPUT_FORMATS } from './context.js';
 import { UsageError } from './errors.js';
 
-/** Options that take a value: the noun finder in main.ts must skip their values. */
-export const GLOBAL_VALUE_OPTIONS = new Set([
-  '-p', '--profile', '--base-url', '-o', '--output', '--fields', '--page', '--page-size', '--max-items',
-  '--concurrency', '--out', '--timeout', '--retries', '--ca-file', '--api-key-file',
-]);
+/** Who takes an option: every command, or the commands that declare its group. */
+export type OptionGroup = 'general' | 'service' | 'output' | 'paging' | 'confirm';
 
+export interface GlobalOptionDefinition {
+  flags: string;
+  description: string;
+  group: OptionGroup;
+  defaultValue?: string;
+  choices?: readonly string[];
+}
+
+export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
+  { group: 'service', flags: '-p, --profile <name>', description: 'profile to use (env APPRAISAL_PROFILE)' },
+  { group: 'service', flags: '--base-url <url>', description: "override the profile's base URL (env APPRAISAL_BASE_URL)" },
+  { group: 'output', flags: '-o, --output <format>', description: 'output format (default: table on a terminal, json otherwise)', choices: OUTPUT_FORMATS },
+  { group: 'output', flags: '--fields <list>', description: 'fields/columns to print, comma separated (dotted paths allowed)' },
+  { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
+  { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
+  { group: 'paging', flags: '--max-items <n>', description: 'stop after N records' },
+  { group: 'paging', flags: '--concurrency <n>', description: 'pages fetched at once while auto-paging', defaultValue: '4' },
+  { group: 'paging', flags: '--allow-partial', description: 'accept an export whose record count differs from the reported total' },
+  { group: 'output', flags: '--out <path>', description: 'write output to PATH atomically instead of stdout' },
+  { group: 'service', flags: '--timeout <seconds>', description: 'per-request timeout in seconds (env APPRAISAL_TIMEOUT)' },
+  { group: 'service', flags: '--retries <n>', description: 'retries for safe requests on 429/502/503/504 and network errors', defaultValue: '3' },
+  { group: 'service', flags: '--ca-file <path>', description: 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)' },
+  { group: 'service', flags: '--api-key-file <path>', description: 'read the API key from PATH, or - for stdin' },
+  { group: 'general', flags: '-v, --verbose', description: 'request/response lines on stderr (env APPRAISAL_DEBUG=1)' },
+  { group: 'general', flags: '-q, --quiet', description: 'no progress, no notices' },
+  { group: 'general', flags: '--no-color', description: 'disable colour (env NO_COLOR)' },
+  { group: 'confirm', flags: '-y, --yes', description: 'confirm destructive actions without a prompt' },
+  { group: 'general', flags: '--no-input', description: 'never prompt; fail where input is needed (env APPRAISAL_NO_INPUT)' },
+];
+
+/** The help heading of each group on a command that takes it (general ones show as Global Options). */
+export const GROUP_HEADINGS: Readonly<Record<OptionGroup, string>> = {
+  general: 'Global Options:',
+  service: 'Service Options:',
+  output: 'Output Options:',
+  paging: 'Paging Options:',
+  confirm: 'Options:',
+};
+
+function toOption(definition: GlobalOptionDefinition): Option {
+  const option = new Option(definition.flags, definition.description);
+  if (definition.defaultValue !== undefined) option.default(definition.defaultValue);
+  if (definition.choices) option.choices(definition.choices);
+  return option;
+}
+
+const DEFINED = GLOBAL_OPTIONS.map(toOption);
+
+/** Option names that take a value (`-p`, `--profile`, ...): main.ts skips their values to find the noun. */
+export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
+  DEFINED.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long].filter((name): name is string => name !== undefined)),
+);
+
+/** The root takes every global option; only the general ones show in its help (and under every command's). */
 export function addGlobalOptions(program: Command): void {
-  program
-    .option('-p, --profile <name>', 'profile to use (env APPRAISAL_PROFILE)')
-    .option('--base-url <url>', "override the profile's base URL (env APPRAISAL_BASE_URL)")
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(OUTPUT_FORMATS))
-    .option('--fields <list>', 'fields/columns to print, comma separated (dotted paths allowed)')
-    .option('--page <n>', 'fetch one page only')
-    .option('--page-size <n>', 'page size, sent as limit')
-    .option('--max-items <n>', 'stop after N records')
-    .option('--concurrency <n>', 'pages fetched at once while auto-paging', '4')
-    .option('--allow-partial', 'accept an export whose record count differs from the reported total')
-    .option('--out <path>', 'write output to PATH atomically instead of stdout')
-    .option('--timeout <seconds>', 'per-request timeout in seconds (env APPRAISAL_TIMEOUT)')
-    .option('--retries <n>', 'retries for safe requests on 429/502/503/504 and network errors', '3')
-    .option('--ca-file <path>', 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)')
-    .option('--api-key-file <path>', 'read the API key from PATH, or - for stdin')
-    .option('-v, --verbose', 'request/response lines on stderr (env APPRAISAL_DEBUG=1)')
-    .option('-q, --quiet', 'no progress, no notices')
-    .option('--no-color', 'disable colour (env NO_COLOR)')
-    .option('-y, --yes', 'confirm destructive actions without a prompt')
-    .option('--no-input', 'never prompt; fail where input is needed (env APPRAISAL_NO_INPUT)');
+  GLOBAL_OPTIONS.forEach((definition) => {
+    const option = toOption(definition);
+    if (definition.group !== 'general') option.hideHelp();
+    program.addOption(option);
+  });
+}
+
+function namesOf(group: OptionGroup): readonly string[] {
+  return DEFINED.filter((_, index) => GLOBAL_OPTIONS[index]!.group === group).map((option) => option.attributeName());
+}
+
+/** The groups, as attribute names for `takesOptions`. */
+export const SERVICE_OPTIONS = namesOf('service');
+export const OUTPUT_OPTIONS = namesOf('output');
+export const PAGING_OPTIONS = namesOf('paging');
+export const CONFIRM_OPTIONS = namesOf('confirm');
+
+const taken = new WeakMap<Command, ReadonlySet<string>>();
+
+/**
+ * Declare the global options a command uses, by attribute name (`...OUTPUT_OPTIONS`, `'pageSize'`).
+ * They are listed in its --help under their group's heading; any other non-general global option
+ * given to it is refused. Declaring none (`takesOptions(command)`) leaves the general ones.
+ */
+export function takesOptions<C extends Command>(command: C, ...names: readonly string[]): C {
+  const unknown = names.filter((name) => !DEFINED.some((option) => option.attributeName() === name));
+  if (unknown.length > 0) throw new Error(`takesOptions: no global option ${unknown.join(', ')}`);
+  const declared = new Set<string>(taken.get(command));
+  GLOBAL_OPTIONS.forEach((definition, index) => {
+    const name = DEFINED[index]!.attributeName();
+    if (definition.group === 'general' || !names.includes(name) || declared.has(name)) return;
+    declared.add(name);
+    command.addOption(toOption(definition).helpGroup(GROUP_HEADINGS[definition.group]));
+  });
+  taken.set(command, declared);
+  return command;
+}
+
+/** The command path as typed (`props list`), for messages. */
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
+ * Refuse a global option given on the command line to a command that does not take it. A command
+ * that declared nothing (none should: a unit test checks every command) takes them all.
+ */
+export function checkOptionsApply(root: Command, command: Command): void {
+  const allowed = taken.get(command);
+  if (!allowed) return;
+  DEFINED.forEach((option, index) => {
+    const name = option.attributeName();
+    if (GLOBAL_OPTIONS[index]!.group === 'general' || allowed.has(name) || root.getOptionValueSource(name) !== 'cli') return;
+    const path = pathOf(command);
+    throw new UsageError(`${option.long ?? option.short} does not apply to \`appraisal ${path}\``, {
+      hint: `run \`appraisal ${path} --help\` for the options it takes`,
+    });
+  });
+}
+
+/** Whether a command declared its options (for the test that every command does). */
+export function declaresOptions(command: Command): boolean {
+  return taken.has(command);
 }
 
 function integer(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {

@@ -18,6 +18,21 @@ describe('appraisal binary basics', () => {
     expect(result.stdout).toContain('Examples:');
   });
 
+  it("lists only the options a command takes; another command's option is exit 2 naming it", async () => {
+    const [create, mock, refused, before] = await Promise.all([
+      runCli(['props', 'create', '--help']),
+      runCli(['mock', '--help']),
+      runCli(['mock', '--page', '3']),
+      runCli(['--page-size', '3', 'profiles', 'use', 'x']),
+    ]);
+    expect(create.stdout).toContain('--fields');
+    expect(create.stdout).not.toMatch(/--page|--concurrency|--max-items/);
+    expect(mock.stdout).not.toMatch(/--profile|--output|--page/);
+    expect(mock.stdout).toContain('--verbose');
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'error: --page does not apply to `appraisal mock`\nhint: run `appraisal mock --help` for the options it takes\n' });
+    expect(before).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --page-size does not apply to `appraisal profiles use`\n/) });
+  });
+
   it('rejects an unknown command with exit 2 and one error line', async () => {
     const result = await runCli(['bogus']);
     expect(result.code).toBe(2);

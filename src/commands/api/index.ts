@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import { addRecordInputOptions } from '../shared/crud.js';
 import { runApi, type ApiOptions } from './run.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -19,6 +20,7 @@ export default function apiCommand(factory: Factory): Command {
     .option('--spec <url|path>', "check against this OpenAPI document instead of the service's /api/openapi.json")
     .option('--strict', 'refuse (exit 2) a METHOD PATH that is not a published operation')
     .addOption(new Option('--list', 'print the published operations and exit'));
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS, ...CONFIRM_OPTIONS);
   command.addHelpText(
     'after',
     '\nFor GET and HEAD, -f/-F become query parameters; for other methods they build the JSON body.\n' +

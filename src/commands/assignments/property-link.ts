@@ -8,6 +8,7 @@ import { writeRecord } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { ASSIGNMENT_PROPERTY_LINK } from './paths.js';
 import { RESOURCES } from '../../core/resources.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface LinkMode {
   name: 'link' | 'unlink';
@@ -41,6 +42,7 @@ export function propertyLinkVerb(factory: Factory, mode: LinkMode, usage: string
     .argument('<property-id>', 'property id (UUID)')
     .description(mode.description);
   calls(command, { method: mode.method, path: ASSIGNMENT_PROPERTY_LINK });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, usage);
   return command.action(
     action(factory, async (ctx, [id, propertyId]) => {

@@ -15,6 +15,7 @@ import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
 import { keyPrefix } from '../../core/redact.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
+import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface LoginOptions {
   withKey?: boolean;
@@ -130,6 +131,7 @@ export default function loginCommand(factory: Factory): Command {
     .option('--with-key', 'read the key from stdin')
     .addOption(new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(ENVIRONMENTS))
     .option('--insecure-storage', 'keep the key in a 0600 file in the config dir instead of the OS keychain');
+  takesOptions(command, ...SERVICE_OPTIONS);
   examples(command, [
     'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
     'printenv STAGING_KEY | appraisal auth login --profile staging --with-key',

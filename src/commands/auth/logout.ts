@@ -8,6 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
+import { takesOptions } from '../../core/global-options.js';
 
 export interface LogoutDeps {
   keychain(): SecretStore;
@@ -40,6 +41,7 @@ export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): P
 
 export default function logoutCommand(factory: Factory): Command {
   const command = new Command('logout').description("remove the profile's stored key (keychain entry or insecure file)");
+  takesOptions(command, 'profile');
   examples(command, ['appraisal auth logout', 'appraisal auth logout --profile staging']);
   return command.action(action(factory, (ctx) => runLogout(ctx)));
 }

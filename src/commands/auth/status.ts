@@ -7,6 +7,7 @@ import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { currentKey } from '../../core/credentials/verify.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export const STATUS_VIEW: View = {
   label: 'auth status',
@@ -46,6 +47,7 @@ export async function runStatus(ctx: Context): Promise<void> {
 
 export default function statusCommand(factory: Factory): Command {
   const command = new Command('status').description('show the profile, base URL, environment, key source, key prefix, scopes and expiry');
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, ['appraisal auth status', 'appraisal auth status --profile staging -o json']);
   return command.action(action(factory, (ctx) => runStatus(ctx)));
 }

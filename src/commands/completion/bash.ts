@@ -4,7 +4,7 @@
 // both shells run alike: no mapfile, no `read -a`, arrays indexed from 0 via COMP_WORDS only, and
 // no local named like a zsh special parameter (`path` is tied to PATH, `commands` is the command
 // hash): a local keeps the special's meaning in zsh, so `local path=''` emptied PATH.
-import { walk, type CompletionFlag, type CompletionNode, type ValueSource } from './tree.js';
+import { inheritedFlags, walk, type CompletionFlag, type CompletionNode, type ValueSource } from './tree.js';
 
 /** A shell word in single quotes. */
 export function sq(text: string): string {
@@ -75,18 +75,22 @@ export function bashFunctions(tree: CompletionNode, main: string): string {
       if (node.variadic && lastSource !== undefined && lastSource !== 'free') args.push(caseLine([`${sq(`${node.path}|`)}*`], lastSource));
     }
   }
-  // The root's flags are accepted after any sub-command: they come last, after every specific one.
+  // The root's flags: the inherited ones are accepted after any sub-command, the others only before
+  // one (path ''). They come last, after every specific one.
+  const inherited = inheritedFlags(tree);
   for (const flag of tree.flags) {
     const source = sourceText(flag.value);
-    if (source !== undefined) flagValues.push(caseLine(names(flag).map((name) => `*${sq(`|${name}`)}`), source));
+    const anywhere = inherited.some((other) => other.long === flag.long && other.short === flag.short);
+    if (source !== undefined) flagValues.push(caseLine(names(flag).map((name) => `${anywhere ? '*' : ''}${sq(`|${name}`)}`), source));
   }
+  flags.push(caseLine([sq('*')], offered(inherited).join(' ')));
   const table = (fn: string, comment: string, subject: string, lines: string[]) =>
     [`# ${comment}`, `${fn}() {`, `  case ${subject} in`, ...lines, '  esac', '}', ''].join('\n');
   const p = main;
   return [
     table(`${p}_child`, 'The sub-command a word names under a command path ("" is the root); aliases lead to it.', '"$1|$2"', child),
     table(`${p}_commands`, 'The sub-commands of a command path.', '"$1"', commands),
-    table(`${p}_flags`, "The flags of a command path (the root's flags are accepted everywhere).", '"$1"', flags),
+    table(`${p}_flags`, "The flags of a command path ('*': the ones accepted after any sub-command).", '"$1"', flags),
     table(`${p}_flag_value`, "What a flag's value is: words:LIST, files, profiles or free; nothing when it takes none.", '"$1|$2"', flagValues),
     table(`${p}_args`, 'What positional argument N (from 0) of a command path is.', '"$1|$2"', args),
     `# Fill COMPREPLY from a value source ($1) for the word so far ($2), putting back a prefix ($3).
@@ -166,7 +170,7 @@ ${p}() {
   case "$cur" in
     -*)
       flags="$(${p}_flags "$cmdpath")"
-      if [ -n "$cmdpath" ]; then flags="$flags $(${p}_flags '')"; fi
+      if [ -n "$cmdpath" ]; then flags="$flags $(${p}_flags '*')"; fi
       ${p}_values "words:$flags" "$cur" ''
       return 0 ;;
   esac

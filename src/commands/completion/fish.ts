@@ -1,7 +1,7 @@
 // The fish completion script: `complete -c appraisal` lines, conditioned on the command path, which a
 // helper computes from the words typed so far (walking aliases and skipping flag values).
 import type { ScriptInfo } from './bash.js';
-import { walk, type CompletionFlag, type CompletionNode, type ValueSource } from './tree.js';
+import { inheritedFlags, walk, type CompletionFlag, type CompletionNode, type ValueSource } from './tree.js';
 
 /** A fish word in single quotes. */
 export function fq(text: string): string {
@@ -45,8 +45,12 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
     const patterns = takesValue.filter((name): name is string => name !== undefined).map((name) => fq(`${node.path}|${name}`));
     if (patterns.length > 0) valueCases.push(`        case ${patterns.join(' ')}`, '            return 0');
   }
-  const rootValue = tree.flags.filter((flag) => flag.value.kind !== 'none').flatMap((flag) => [flag.short, flag.long]);
-  const rootPatterns = rootValue.filter((name): name is string => name !== undefined).map((name) => fq(`*|${name}`));
+  // The root's flags: the inherited ones anywhere, the others only before a sub-command (path '').
+  const inherited = inheritedFlags(tree);
+  const isInherited = (flag: CompletionFlag) => inherited.some((other) => other.long === flag.long && other.short === flag.short);
+  const rootPatterns = tree.flags
+    .filter((flag) => flag.value.kind !== 'none')
+    .flatMap((flag) => [flag.short, flag.long].filter((name): name is string => name !== undefined).map((name) => fq(`${isInherited(flag) ? '*' : ''}|${name}`)));
   if (rootPatterns.length > 0) valueCases.push(`        case ${rootPatterns.join(' ')}`, '            return 0');
 
   const lines: string[] = [
@@ -102,7 +106,7 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
     '',
     `complete -c ${p} -f`,
   ];
-  for (const flag of tree.flags) lines.push(flagLine(p, undefined, flag));
+  for (const flag of tree.flags) lines.push(flagLine(p, isInherited(flag) ? undefined : `__${p}_at ''`, flag));
   for (const node of nodes) {
     const at = `__${p}_at ${fq(node.path)}`;
     for (const sub of node.children) lines.push(`complete -c ${p} -n ${fq(at)} -a ${fq(sub.name)}${sub.description ? ` -d ${fq(sub.description)}` : ''}`);

@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
+import { takesOptions } from '../../core/global-options.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { describeTree, rootOf } from './tree.js';
@@ -56,6 +57,7 @@ export default function completionCommand(factory: Factory): Command {
   ]);
   for (const shell of SHELLS) {
     const sub: Command = new Command(shell.name).description(shell.description);
+    takesOptions(sub);
     examples(sub, shell.usage);
     sub.action(
       action(factory, async (ctx) => {
@@ -66,7 +68,7 @@ export default function completionCommand(factory: Factory): Command {
     command.addCommand(sub);
   }
   command.addCommand(
-    new Command('__profiles').description('profile names, for the completion scripts').action(action(factory, printProfiles)),
+    takesOptions(new Command('__profiles').description('profile names, for the completion scripts').action(action(factory, printProfiles))),
     { hidden: true },
   );
   return command;

@@ -33,6 +33,11 @@ export interface CompletionNode {
   args: ValueSource[];
   /** The last argument repeats (`help [topic...]`): its values apply to every later position too. */
   variadic: boolean;
+  /**
+   * The root only: the flags accepted after any sub-command too (-h and the general options). The
+   * root's `flags` are every global option, which the root accepts before a sub-command.
+   */
+  inherited?: CompletionFlag[];
 }
 
 const FILE_PLACEHOLDER = /<[^>]*(path|file|dir)[^>]*>|\[[^\]]*(path|file|dir)[^\]]*\]/i;
@@ -71,9 +76,9 @@ export function argumentValue(argument: Argument): ValueSource {
   return { kind: 'free' };
 }
 
-function flagsOf(command: Command): CompletionFlag[] {
+function flagsOf(command: Command, withHidden = false): CompletionFlag[] {
   return command.options
-    .filter((option) => !option.hidden)
+    .filter((option) => withHidden || !option.hidden)
     .map((option) => ({ long: option.long, short: option.short, description: firstLine(option.description), value: flagValue(option) }));
 }
 
@@ -90,8 +95,8 @@ function describe(command: Command, path: string, root: Command): CompletionNode
     args = [{ kind: 'words', words: [...HELP_TOPICS, ...root.commands.filter((c) => !isHidden(c) && c.name() !== 'help').map((c) => c.name())] }];
     variadic = false;
   }
-  // -h/--help is the root's, offered everywhere with the other root flags.
-  const flags = flagsOf(command);
+  // The root takes every global option (hidden from its help) before a sub-command.
+  const flags = flagsOf(command, command === root);
   return {
     path,
     name: command.name(),
@@ -111,18 +116,28 @@ export function rootOf(command: Command): Command {
   return root;
 }
 
-export function describeTree(root: Command): CompletionNode {
-  const node = describe(root, '', root);
-  node.flags.push(HELP_FLAG, { long: '--version', short: '-V', description: 'print the version', value: { kind: 'none' } });
-  // commander registers -V/--version as an option already; keep one of each.
+function unique(flags: CompletionFlag[]): CompletionFlag[] {
   const seen = new Set<string>();
-  node.flags = node.flags.filter((flag) => {
+  return flags.filter((flag) => {
     const key = flag.long ?? flag.short ?? '';
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+export function describeTree(root: Command): CompletionNode {
+  const node = describe(root, '', root);
+  // commander registers -V/--version as an option already; keep one of each.
+  node.flags = unique([...node.flags, HELP_FLAG, { long: '--version', short: '-V', description: 'print the version', value: { kind: 'none' } }]);
+  // What every command accepts after it: the options the root shows in its help, and -h (not -V).
+  node.inherited = unique([...flagsOf(root).filter((flag) => flag.long !== '--version'), HELP_FLAG]);
   return node;
+}
+
+/** The flags accepted after any sub-command. */
+export function inheritedFlags(tree: CompletionNode): CompletionFlag[] {
+  return tree.inherited ?? tree.flags;
 }
 
 /** Every node, root first, depth first. */

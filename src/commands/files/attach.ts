@@ -9,6 +9,7 @@ import { writeRecord } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { FILE_ATTACHMENTS } from './paths.js';
 import { RESOURCES } from '../../core/resources.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface AttachFlags {
   property?: string;
@@ -36,6 +37,7 @@ export default function attachCommand(factory: Factory): Command {
     .option('--property <id>', 'the property to attach it to')
     .option('--assignment <id>', 'the assignment to attach it to');
   calls(command, { method: 'POST', path: FILE_ATTACHMENTS });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [
     'appraisal files attach FILE_ID --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
     'appraisal files attach FILE_ID --property PROPERTY_ID -o json --fields id,attachments',

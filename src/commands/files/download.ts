@@ -14,6 +14,7 @@ import { createProgress } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
 import { FILE_CONTENT } from './paths.js';
+import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export async function runDownload(ctx: Context, id: string | undefined): Promise<void> {
   const fileId = requireUuid(id, 'file id');
@@ -57,6 +58,7 @@ export default function downloadCommand(factory: Factory): Command {
     .argument('<id>', 'file id (UUID)')
     .description('download a file to --out PATH (atomically, verified), or to stdout when it is not a terminal');
   calls(command, { method: 'GET', path: recordTemplate(RESOURCES.files) }, { method: 'GET', path: FILE_CONTENT });
+  takesOptions(command, ...SERVICE_OPTIONS, 'out');
   command.addHelpText(
     'after',
     '\nWith --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +

@@ -13,6 +13,7 @@ import { quoteInput, requireUuid } from '../../core/ids.js';
 import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { RESOURCES } from '../../core/resources.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface UploadFlags {
   property?: string;
@@ -72,6 +73,7 @@ export default function uploadCommand(factory: Factory): Command {
     .option('--name <name>', 'file name to store (default: the name of PATH)')
     .option('--content-type <type>', 'media type (default: guessed from the extension, else application/octet-stream)');
   calls(command, { method: 'POST', path: RESOURCES.files.path });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [
     'appraisal files upload ./report.pdf --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
     "appraisal files upload ./IMG_0042.jpg --property PROPERTY_ID --name 'front elevation.jpg'",

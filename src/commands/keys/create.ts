@@ -20,6 +20,7 @@ import { stdoutDestination } from '../../output/destination.js';
 import { writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW } from './view.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface CreateOptions {
   name?: string;
@@ -174,6 +175,7 @@ export default function createCommand(factory: Factory): Command {
     .option('--expires-at <timestamp>', 'expire at this ISO 8601 time (default: never)')
     .option('--store-as <profile>', "store the key in this profile's keychain entry (same origin only) and print only its prefix");
   calls(command, { method: 'POST', path: KEYS_PATH });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [
     'appraisal keys create --name "ci deploy" --scope properties:read --scope files:write --expires-in 90d',
     'appraisal keys create --name reporting --scope api:read --expires-at 2027-01-31 | vault kv put secret/appraisal key=-',

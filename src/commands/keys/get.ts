@@ -6,6 +6,7 @@ import { findKey, KEY_PATH_TEMPLATE, KEYS_PATH, parseKeyReference } from './reco
 import { writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export async function runGet(ctx: Context, reference: string | undefined): Promise<void> {
   const parsed = parseKeyReference(reference);
@@ -19,6 +20,7 @@ export default function getCommand(factory: Factory): Command {
     .argument('<id-or-prefix>', 'key id (UUID) or prefix (apk_xxxxxxxx)')
     .description('show one API key (never its secret)');
   calls(command, { method: 'GET', path: KEY_PATH_TEMPLATE }, { method: 'GET', path: KEYS_PATH });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, ['appraisal keys get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', 'appraisal keys get apk_AbCd1234 -o json']);
   return command.action(action(factory, (ctx, [reference]) => runGet(ctx, reference)));
 }

@@ -7,6 +7,7 @@ import { KEYS_PATH } from './records.js';
 import { listCollection } from '../shared/list.js';
 import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';
+import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export async function runList(ctx: Context): Promise<void> {
   await listCollection(secretFreeContext(ctx), KEYS_PATH, {}, KEYS_VIEW);
@@ -15,6 +16,7 @@ export async function runList(ctx: Context): Promise<void> {
 export default function listCommand(factory: Factory): Command {
   const command = new Command('list').description('list the API keys of the organization (prefixes and metadata, never a secret)');
   calls(command, { method: 'GET', path: KEYS_PATH });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, ['appraisal keys list', 'appraisal keys list -o json | jq -r \'.[] | select(.revokedAt == null) | .prefix\'']);
   return command.action(action(factory, (ctx) => runList(ctx)));
 }

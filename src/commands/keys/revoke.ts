@@ -21,6 +21,7 @@ import {
 } from './records.js';
 import type { Session } from '../../core/session-types.js';
 import { calls } from '../../core/description/operations.js';
+import { CONFIRM_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface RevokeOptions {
   force?: boolean;
@@ -93,6 +94,7 @@ export default function revokeCommand(factory: Factory): Command {
     .description('revoke an API key (asks first; --yes without a terminal)')
     .option('--force', 'allow revoking the key this command is using');
   calls(command, { method: 'GET', path: KEY_PATH_TEMPLATE }, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
+  takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
   examples(command, ['appraisal keys revoke apk_AbCd1234', 'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes']);
   return command.action(action<RevokeOptions>(factory, (ctx, [reference], options) => runRevoke(ctx, reference, options)));
 }

@@ -23,6 +23,7 @@ import type { ResolvedCredential } from '../../core/credentials/credential.js';
 import type { Session } from '../../core/session-types.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface RotateOptions {
   expiresIn?: string;
@@ -155,6 +156,7 @@ export default function rotateCommand(factory: Factory): Command {
     { method: 'GET', path: KEY_PATH_TEMPLATE },
     { method: 'DELETE', path: KEY_PATH_TEMPLATE },
   );
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS);
   examples(command, [
     'appraisal keys rotate',
     'appraisal keys rotate --profile staging --expires-in 90d --yes --audit-log ~/appraisal-rotations.jsonl',

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../core/atomic-file.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { takesOptions } from '../../core/global-options.js';
 
 interface MockFlags {
   port: string;
@@ -148,6 +149,7 @@ export default function mockCommand(factory: Factory): Command {
         '/__mock/ admin routes.\n',
     )
     .action(action<MockFlags>(factory, (ctx, _args, flags) => run(ctx, flags)));
+  takesOptions(command);
   return examples(command, [
     'appraisal mock --port 0 --detach > mock.env  # then: set -a; . ./mock.env; set +a  ...  kill "$APPRAISAL_MOCK_PID"',
     'appraisal mock --http --records 20000 --latency 20 --log',

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { writeRecords, type View } from '../../output/index.js';
+import { OUTPUT_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export const PROFILES_VIEW: View = {
   label: 'profiles',
@@ -35,6 +36,7 @@ export async function runList(ctx: Context): Promise<void> {
 
 export default function listCommand(factory: Factory): Command {
   const command = new Command('list').description('list the profiles, marking the active one');
+  takesOptions(command, ...OUTPUT_OPTIONS);
   examples(command, ['appraisal profiles list', 'appraisal profiles list -o json']);
   return command.action(action(factory, (ctx) => runList(ctx)));
 }

@@ -9,6 +9,7 @@ import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 import { confirmDestructive } from '../../core/guards.js';
+import { CONFIRM_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface RemoveDeps {
   keychain(): SecretStore;
@@ -38,6 +39,7 @@ export default function removeCommand(factory: Factory): Command {
     .alias('rm')
     .argument('<name>', 'profile name')
     .description('remove a profile and delete its stored key');
+  takesOptions(command, ...CONFIRM_OPTIONS);
   examples(command, ['appraisal profiles remove old-staging', 'appraisal profiles remove old-staging --yes']);
   return command.action(action(factory, (ctx, [name]) => runRemove(ctx, name!)));
 }

@@ -4,6 +4,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { takesOptions } from '../../core/global-options.js';
 
 export async function runUse(ctx: Context, name: string): Promise<void> {
   const config = await ctx.config();
@@ -20,6 +21,7 @@ export async function runUse(ctx: Context, name: string): Promise<void> {
 
 export default function useCommand(factory: Factory): Command {
   const command = new Command('use').argument('<name>', 'profile name').description('make a profile the active one');
+  takesOptions(command);
   examples(command, ['appraisal profiles use staging']);
   return command.action(action(factory, (ctx, [name]) => runUse(ctx, name!)));
 }

@@ -7,6 +7,7 @@ import { ContractError } from '../../core/errors.js';
 import { outputFormat, writeRecord, writeRecords } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { ENUMS_PATH, ENUMS_VIEW } from './paths.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface EnumRow {
   [field: string]: unknown;
@@ -59,6 +60,7 @@ export async function runEnums(ctx: Context): Promise<void> {
 export default function enumsCommand(factory: Factory): Command {
   const command = new Command('enums').description('allowed values: property types, assignment statuses, report types, client types');
   calls(command, { method: 'GET', path: ENUMS_PATH });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, ['appraisal ref enums', 'appraisal ref enums -o json | jq -r ".assignmentStatuses[]"']);
   return command.action(action(factory, (ctx) => runEnums(ctx)));
 }

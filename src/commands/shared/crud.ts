@@ -11,6 +11,7 @@ import { writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 interface InputOptions {
   data?: string;
@@ -50,6 +51,7 @@ async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: Inp
 export function getVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
   calls(command, { method: 'GET', path: recordTemplate(spec) });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, usage);
   return command.action(
     action(factory, async (ctx, [id]) => {
@@ -66,6 +68,7 @@ export function createVerb(factory: Factory, spec: ResourceFamily, usage: string
   const parent = parentFlag(spec);
   if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} to create it for (required)`);
   calls(command, { method: 'POST', path: collectionTemplate(spec) });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, usage);
   return command.action(
     action<InputOptions>(factory, async (ctx, _args, options) => {
@@ -83,6 +86,7 @@ export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string
     new Command('update').argument('<id>', `${spec.singular} id (UUID)`).description(`change fields of a ${spec.singular} (partial update)`),
   );
   calls(command, { method: 'PATCH', path: recordTemplate(spec) });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, usage);
   return command.action(
     action<InputOptions>(factory, async (ctx, [id], options) => {
@@ -98,6 +102,7 @@ export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string
 export function deleteVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('delete').argument('<id>', `${spec.singular} id (UUID)`).description(`delete a ${spec.singular}`);
   calls(command, { method: 'DELETE', path: recordTemplate(spec) });
+  takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
   examples(command, usage);
   return command.action(
     action(factory, async (ctx, [id]) => {

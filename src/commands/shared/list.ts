@@ -11,6 +11,7 @@ import { filterQuery } from './query.js';
 import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
+import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
 export async function paginateWithGlobals(
@@ -88,6 +89,7 @@ export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]
   for (const filter of spec.filters) command.option(filter.flags, filter.description);
   addResumeOptions(command);
   calls(command, { method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
@@ -114,6 +116,7 @@ export function collectionVerb(factory: Factory, spec: CollectionVerbSpec, usage
   if (spec.parent) command.argument('<id>', `${spec.parent} id (UUID)`);
   addResumeOptions(command);
   calls(command, { method: 'GET', path: spec.path });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, usage);
   return command.action(
     action<ResumeFlags>(factory, async (ctx, [id], options) => {

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import { runSmoke, type SmokeCommandOptions } from './run.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export default function smokeCommand(factory: Factory): Command {
   const command = new Command('smoke')
@@ -17,6 +18,7 @@ export default function smokeCommand(factory: Factory): Command {
       'otherwise the exit code of the first failure (e.g. 3 unreachable, 4 credential, 8 service errors,\n' +
       '9 a broken response). A production profile, or one of unknown environment, is refused with exit 10.\n',
   );
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [
     'appraisal smoke --profile staging',
     'appraisal smoke --profile staging --write --junit reports/smoke.xml',

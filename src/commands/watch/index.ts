@@ -17,6 +17,7 @@ import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
 import { fileStateStore, loadState, newState } from './state.js';
 import { requireTimestamp } from '../shared/query.js';
+import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 interface WatchFlags {
   interval: string;
@@ -66,9 +67,6 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   }
   if (ctx.globals.outputExplicit && ctx.globals.output !== 'ndjson') {
     throw new UsageError('watch always writes NDJSON events; drop -o/--output');
-  }
-  if (ctx.globals.out !== undefined) {
-    throw new UsageError('watch streams events to stdout; redirect it instead of --out', { hint: 'appraisal watch props >> events.ndjson' });
   }
 
   const statePath = flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
@@ -180,6 +178,7 @@ export default function watchCommand(factory: Factory): Command {
     .option('--full-every <n>', 'read the whole collection every N polls to find deletions', '10')
     .option('--exec <command>', 'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails')
     .option('--client <id>', 'the client whose contacts to watch (required for contacts)');
+  takesOptions(command, ...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency');
   command.addHelpText('after', HOW_IT_WORKS);
   examples(command, [
     'appraisal watch props --state-file props.state --once >> props-events.ndjson   # cron / CI',

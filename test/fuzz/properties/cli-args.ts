@@ -21,7 +21,7 @@ export interface CliFuzzFixture {
   /** Every command of the tree (the leaves), from `completion bash`. */
   commandPaths: string[];
   ids: string[];
-  /** The flags each command path takes ('' : the global ones), from the completion script. */
+  /** The flags each command path takes ('': all the root's, '*': the ones every command takes), from the completion script. */
   flags: Map<string, string[]>;
   /** How many positional arguments each command takes (from its usage line), at least and at most. */
   arity: Map<string, { min: number; max: number }>;
@@ -85,10 +85,6 @@ function valueArb(fixture: CliFuzzFixture) {
   );
 }
 
-const GLOBAL_FLAGS = [
-  '-p', '--profile', '--base-url', '-o', '--output', '--fields', '--page', '--page-size', '--max-items', '--concurrency', '--out', '--timeout', '--retries',
-  '--ca-file', '--api-key-file',
-];
 const SWITCHES = ['--allow-partial', '-v', '--verbose', '-q', '--quiet', '--no-color', '-y', '--yes', '--no-input', '--help', '-h', '-V', '--version'];
 const COMMAND_FLAGS = [
   '--data', '-d', '-f', '--field', '-F', '--typed-field', '--client', '--property', '--assignment', '--name', '--content-type', '--q', '--type',
@@ -153,15 +149,17 @@ const SWITCH_NAMES = new Set([
 function argvArb(fixture: CliFuzzFixture) {
   const value = valueArb(fixture);
   const values = plausibleValues(fixture);
+  // Any global option (the root's, with a value or not) on any command: one a command does not take is a usage error.
+  const globalFlags = (fixture.flags.get('') ?? []).filter((name) => !SWITCH_NAMES.has(name));
   const chaosFlag = fc.oneof(
-    fc.tuple(fc.constantFrom(...GLOBAL_FLAGS, ...COMMAND_FLAGS), value).map(([name, v]) => [name, v]),
+    fc.tuple(fc.constantFrom(...globalFlags, ...COMMAND_FLAGS), value).map(([name, v]) => [name, v]),
     fc.constantFrom(...SWITCHES).map((name) => [name]),
-    fc.tuple(fc.constantFrom(...GLOBAL_FLAGS, ...COMMAND_FLAGS), value).map(([name, v]) => [`${name}=${v}`]),
+    fc.tuple(fc.constantFrom(...globalFlags, ...COMMAND_FLAGS), value).map(([name, v]) => [`${name}=${v}`]),
     fc.stringMatching(/^--?[a-zA-Z][a-zA-Z-]{0,12}$/).map((name) => [name]),
   );
-  /** A flag this command takes (its own or a global one), mostly with a plausible value. */
+  /** A flag this command takes (its own or one every command takes), mostly with a plausible value. */
   const validFlag = (command: string) => {
-    const names = [...(fixture.flags.get(command) ?? []), ...(fixture.flags.get('') ?? [])].filter((name) => name !== '--exec' && name !== '--help' && name !== '--version');
+    const names = [...(fixture.flags.get(command) ?? []), ...(fixture.flags.get('*') ?? [])].filter((name) => name !== '--exec' && name !== '--help' && name !== '--version');
     return fc.constantFrom(...names).chain((name): fc.Arbitrary<string[]> => {
       if (SWITCH_NAMES.has(name)) return fc.constant([name]);
       const plausible = values[name];
@@ -188,13 +186,15 @@ function argvArb(fixture: CliFuzzFixture) {
       const argv = [...command.split(' '), ...positionals, ...flags.flat()].filter((arg) => arg !== '--exec');
       // A watch runs until stopped: always once.
       if (command === 'watch') argv.push('--once');
+      // Commands that call the service get a bounded wait (the others refuse --timeout).
+      if (fixture.flags.get(command)?.includes('--timeout')) argv.push('--timeout', '10');
       return { argv, stdin };
     });
 }
 
 export function cliArgsProperty(fixture: CliFuzzFixture) {
   return fc.asyncProperty(argvArb(fixture), async ({ argv, stdin }) => {
-    const result: CliOutcome = await startCli([...argv, '--timeout', '10'], { env: fixture.env, cwd: fixture.cwd, input: stdin, timeoutMs: 60_000 }).result;
+    const result: CliOutcome = await startCli(argv, { env: fixture.env, cwd: fixture.cwd, input: stdin, timeoutMs: 60_000 }).result;
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     if (problems.length > 0) {

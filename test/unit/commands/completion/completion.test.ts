@@ -62,6 +62,34 @@ describe('describeTree', () => {
   });
 });
 
+describe('options the root takes before a command only', () => {
+  /** Like the real tree: the root takes every global option, shows only the general ones. */
+  function scoped(): Command {
+    const root = new Command('appraisal');
+    root.option('-v, --verbose', 'more').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS).hideHelp());
+    const props = root.command('props');
+    props.command('list').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS));
+    props.command('get').argument('<id>');
+    return root;
+  }
+
+  it('offers them at the root and where a command takes them, not after every command', () => {
+    const tree = describeTree(scoped());
+    expect(tree.flags.map((f) => f.long)).toEqual(expect.arrayContaining(['--verbose', '--output', '--help', '--version']));
+    expect(tree.inherited!.map((f) => f.long)).toEqual(['--verbose', '--help']);
+    const script = bashScript(tree, INFO);
+    expect(complete(script, ['appraisal', '--o'])).toEqual(['--output']);
+    expect(complete(script, ['appraisal', '-o', 'n'])).toEqual(['ndjson']);
+    expect(complete(script, ['appraisal', '-o', 'json', 'props', ''])).toEqual(['list', 'get']);
+    expect(complete(script, ['appraisal', 'props', 'list', '--o'])).toEqual(['--output']);
+    expect(complete(script, ['appraisal', 'props', 'list', '-o', 'c'])).toEqual(['csv']);
+    expect(complete(script, ['appraisal', 'props', 'get', '--'])).toEqual(['--verbose', '--help']);
+    const fish = fishScript(tree, INFO);
+    expect(fish).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -s o -l output");
+    expect(fish).toMatch(/^complete -c appraisal -s v -l verbose/m);
+  });
+});
+
 /** Source the script in bash, find the function through `complete -p`, and complete the words. */
 function complete(script: string, words: string[], env: Record<string, string> = {}): string[] {
   const dir = mkdtempSync(join(work, 'completion-'));
