@@ -25,6 +25,8 @@ export interface MockServerOptions {
   maxUploadBytes?: number;
   /** Where the mock makes its temp dir. Default os.tmpdir(). */
   tmpRoot?: string;
+  /** Serve each collection page's bytes again until a write changes anything (benchmarks). */
+  prerender?: boolean;
 }
 
 export interface ResolvedOptions {

@@ -21,6 +21,7 @@ import { killConnection, writeResponse, type TransportFault } from './http/write
 import type { TokenBucketLimiter } from './rate-limit.js';
 import { formatLogLine, loggableQuery, type RequestLog, type RequestLogEntry } from './request-log.js';
 import type { MockRoute } from './routes.js';
+import type { PageCache } from './page-cache.js';
 import type { MockState } from './state/mock-state.js';
 import type { ApiKeyRecord } from './state/records.js';
 
@@ -40,6 +41,8 @@ export interface PipelineDeps {
   maxUploadBytes: number;
   /** Aborted when the server shuts down: pending latency waits end at once. */
   signal: AbortSignal;
+  /** --prerender: collection pages served from their cached bytes. */
+  pages?: PageCache | undefined;
 }
 
 const RESPONSE_FAULTS = new Set(['garbage', 'malformed-envelope', 'missing-id', 'wrong-page', 'total-change', 'duplicate']);
@@ -96,6 +99,7 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, re
   let transport: TransportFault | undefined;
   let responseFault: Fault | undefined;
   let response: MockResponse;
+  deps.pages?.invalidate(method);
   try {
     if (deps.latencyMs > 0) await sleep(deps.latencyMs, undefined, { signal: deps.signal });
     const injected = faultFor(req, method, url, deps);
@@ -109,7 +113,7 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, re
       if (fault.kind === 'truncate' || fault.kind === 'reset-mid-body') transport = fault.kind;
       if (RESPONSE_FAULTS.has(fault.kind)) responseFault = fault;
     }
-    response = await routeApi(req, url, method, requestId, entry, deps);
+    response = await routeApi(req, url, method, requestId, entry, deps, injected === undefined ? deps.pages : undefined);
   } catch (error) {
     if (deps.signal.aborted) return;
     response = failure(error, requestId, deps);
@@ -118,7 +122,15 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, re
   send(res, response, transport);
 }
 
-async function routeApi(req: IncomingMessage, url: URL, method: string, requestId: string, entry: RequestLogEntry, deps: PipelineDeps): Promise<MockResponse> {
+async function routeApi(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  requestId: string,
+  entry: RequestLogEntry,
+  deps: PipelineDeps,
+  pages: PageCache | undefined,
+): Promise<MockResponse> {
   const match = deps.apiRouter.match(method, url.pathname);
   if (match.kind === 'not-found') throw new MockHttpError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
   if (match.kind === 'method-not-allowed') {
@@ -146,7 +158,9 @@ async function routeApi(req: IncomingMessage, url: URL, method: string, requestI
       );
     }
   }
-  return route.handler({
+  const cached = pages?.lookup(method, url.pathname, url.search);
+  if (cached) return cached;
+  const response = await route.handler({
     method,
     path: url.pathname,
     params,
@@ -158,11 +172,13 @@ async function routeApi(req: IncomingMessage, url: URL, method: string, requestI
     uploadDir: deps.uploadDir,
     maxUploadBytes: deps.maxUploadBytes,
   });
+  return pages ? pages.store(method, url.pathname, url.search, response) : response;
 }
 
 async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, entry: RequestLogEntry, deps: PipelineDeps): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   let response: MockResponse;
+  deps.pages?.invalidate(method);
   try {
     const match = deps.adminRouter.match(method, url.pathname);
     if (match.kind === 'not-found') throw new MockHttpError(404, 'NOT_FOUND', `no admin route ${method} ${url.pathname}`);

@@ -11,6 +11,7 @@ import { generateKeySecret, keyPrefixOf } from './auth/key-secret.js';
 import { FaultQueue } from './faults/fault-queue.js';
 import { Router } from './http/router.js';
 import { MockOptionError, resolveOptions, type MockServerOptions } from './options.js';
+import { PageCache } from './page-cache.js';
 import { handleRequest } from './pipeline.js';
 import { TokenBucketLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
@@ -90,6 +91,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       uploadDir,
       maxUploadBytes: resolved.maxUploadBytes,
       signal: shutdown.signal,
+      pages: options.prerender ? new PageCache() : undefined,
     };
     const onRequest = (req: IncomingMessage, res: ServerResponse) => void handleRequest(req, res, deps);
 

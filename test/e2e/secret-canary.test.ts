@@ -177,6 +177,8 @@ const secrets = new Map<string, string>([
   ['canary typo', CANARY_TYPO],
 ]);
 let commandPaths: string[] = [];
+/** The command paths that take -o/--output. */
+const takesOutput = new Set<string>();
 const ran: Array<{ label: string; result: CliOutcome }> = [];
 
 function readRotatedKey(): void {
@@ -257,6 +259,13 @@ beforeAll(async () => {
   const childSection = completion.stdout.slice(completion.stdout.indexOf('_appraisal_child() {'));
   const paths = [...childSection.slice(0, childSection.indexOf('\n}\n')).matchAll(childLine)].map((m) => m[1]!);
   commandPaths = [...new Set(paths)].filter((path) => !paths.some((other) => other.startsWith(`${path} `))).sort();
+  // `_appraisal_flags`: the commands that print records take -o; the others refuse it (exit 2).
+  const flagLine = /^\s*'([^']*)'\) printf '%s\\n' '([^']*)' ;;$/gm;
+  const flagSection = completion.stdout.slice(completion.stdout.indexOf('_appraisal_flags() {'));
+  for (const match of flagSection.slice(0, flagSection.indexOf('esac')).matchAll(flagLine)) {
+    if (match[1] && match[2]!.split(' ').includes('--output')) takesOutput.add(match[1]);
+  }
+  expect(takesOutput).toContain('props list');
 
   // The profile whose key `keys rotate` replaces.
   const login = await run({ args: ['auth', 'login', '--profile', 'rotating', '--with-key', '--insecure-storage'], credential: 'none', input: `${rotating.secret}\n` }, 'plain');
@@ -294,7 +303,9 @@ const VARIANT_FLAGS: Record<Variant, string[]> = { plain: [], table: ['-o', 'tab
 async function run(invocation: Invocation, variant: Variant): Promise<CliOutcome> {
   const credential = invocation.credential ?? 'env';
   const flags = VARIANT_FLAGS[variant];
-  const args = [...invocation.args, ...(invocation.noOutputFlag ? flags.filter((flag) => flag === '--verbose') : flags)];
+  const path = invocation.args.slice(0, 2).join(' ');
+  const printsRecords = takesOutput.has(path) || takesOutput.has(invocation.args[0] ?? '');
+  const args = [...invocation.args, ...(invocation.noOutputFlag || !printsRecords ? flags.filter((flag) => flag === '--verbose') : flags)];
   let input = invocation.input;
   if (credential === 'key-file') args.push('--api-key-file', keyFile);
   if (credential === 'stdin') input = input === 'revoked' ? `${secrets.get('revoked key')}\n` : `${CANARY}\n`;

@@ -22,6 +22,7 @@ interface MockFlags {
   // Not --env-file: Node 20 reads that flag anywhere on its command line, even after the script.
   writeEnv?: string;
   detach?: boolean;
+  prerender?: boolean;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {
@@ -58,6 +59,7 @@ const DETACH_TIMEOUT_MS = 60_000;
 async function detach(ctx: Context, flags: MockFlags, envFile: string | undefined): Promise<void> {
   const args = ['mock', '--port', flags.port, '--host', flags.host, '--records', flags.records, '--seed', flags.seed, '--latency', flags.latency];
   if (flags.http) args.push('--http');
+  if (flags.prerender) args.push('--prerender');
   if (flags.rateLimit !== undefined) args.push('--rate-limit', flags.rateLimit);
   if (envFile !== undefined) args.push('--write-env', envFile);
   const env = { ...ctx.env };
@@ -80,6 +82,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     latencyMs: whole('--latency', flags.latency, 0, 600_000),
     rateLimit: flags.rateLimit === undefined ? 0 : whole('--rate-limit', flags.rateLimit, 1, 1_000_000),
     adminKey,
+    prerender: flags.prerender === true,
     log: flags.log ? (line: string) => ctx.io.writeErr(line) : undefined,
     onInternalError: (error: unknown) => ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
@@ -141,6 +144,7 @@ export default function mockCommand(factory: Factory): Command {
     .option('--log', 'log every request on stderr (method, path, status, key prefix)')
     .option('--write-env <path>', 'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops')
     .option('--detach', 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)')
+    .option('--prerender', 'serve each collection page from the bytes rendered the first time, until a write (for benchmarks: less CPU)')
     .addHelpText(
       'after',
       '\nOnce listening it prints APPRAISAL_BASE_URL, APPRAISAL_CA_FILE (HTTPS only) and APPRAISAL_API_KEY on stdout,\n' +
