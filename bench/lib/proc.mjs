@@ -1,8 +1,9 @@
-// Runs one child process and measures it: wall time (process.hrtime, spawn to exit) and, on
-// request, peak RSS. Peak RSS comes from GNU `/usr/bin/time -f %M` when it works here; otherwise a
-// Node child reports its own `process.resourceUsage().maxRSS` from an --import hook, and any other
-// child is sampled through /proc/<pid>/status VmHWM (the kernel's high-water mark, so the last
-// successful read is the peak up to that moment).
+// Runs one child process and measures it: wall time (process.hrtime, spawn to exit), CPU time
+// (user + sys of the child) and peak RSS. CPU and peak RSS come from GNU `/usr/bin/time -f '%M %U
+// %S'` (ru_maxrss, ru_utime, ru_stime; CPU at 10 ms resolution) when it works here, for every run;
+// otherwise, on request, a Node child reports its own `process.resourceUsage()` from an --import
+// hook, and any other child is sampled through /proc/<pid>/status VmHWM (the kernel's high-water
+// mark, so the last successful read is the peak up to that moment) and has no CPU figure.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 const HOOK = pathToFileURL(join(import.meta.dirname, 'maxrss-hook.mjs')).href;
 
 let timeProbe;
+const TIME_FORMAT = '%M %U %S';
+const TIME_LINE = /^(\d+) (\d+\.\d+) (\d+\.\d+)\s*$/m;
 /**
  * Whether GNU time with `-f` and `-o` works on this machine (probed once). BENCH_RSS=self forces
  * the fallbacks, to check them on a machine that has GNU time.
@@ -20,9 +23,9 @@ export function gnuTimeAvailable(workDir) {
   timeProbe = false;
   if (process.env.BENCH_RSS === 'self' || !existsSync('/usr/bin/time')) return timeProbe;
   const out = join(workDir, 'time-probe.txt');
-  const probe = spawnSync('/usr/bin/time', ['-f', '%M', '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
+  const probe = spawnSync('/usr/bin/time', ['-f', TIME_FORMAT, '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
   try {
-    timeProbe = probe.status === 0 && /^\d+\s*$/m.test(readFileSync(out, 'utf8'));
+    timeProbe = probe.status === 0 && TIME_LINE.test(readFileSync(out, 'utf8'));
   } catch {
     timeProbe = false;
   }
@@ -33,7 +36,7 @@ export function gnuTimeAvailable(workDir) {
 /** Which method measures peak RSS here, for the report. */
 export function rssMethod(workDir) {
   return gnuTimeAvailable(workDir)
-    ? '/usr/bin/time -f %M (ru_maxrss of the child)'
+    ? "/usr/bin/time -f '%M %U %S' (ru_maxrss, ru_utime + ru_stime of the child)"
     : 'process.resourceUsage().maxRSS reported by the Node child at exit (--import hook); /proc VmHWM sampling for other programs';
 }
 
@@ -73,7 +76,7 @@ function readVmHwm(pid) {
  * @param {boolean} [o.rss] measure peak RSS
  * @param {string} o.workDir scratch directory for the RSS file
  * @param {number} [o.timeoutMs]
- * @returns {Promise<{ms:number, code:number|null, signal:string|null, stderr:string, rssKiB:number|undefined, timedOut:boolean}>}
+ * @returns {Promise<{ms:number, cpuMs:number|undefined, code:number|null, signal:string|null, stderr:string, rssKiB:number|undefined, timedOut:boolean}>}
  */
 export function runTimed(o) {
   let cmd = o.cmd;
@@ -81,12 +84,13 @@ export function runTimed(o) {
   const env = { ...o.env };
   let rssFile;
   let poll = false;
-  if (o.rss) {
+  if (gnuTimeAvailable(o.workDir)) {
     rssFile = join(o.workDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
-    if (gnuTimeAvailable(o.workDir)) {
-      args = ['-f', '%M', '-o', rssFile, cmd, ...args];
-      cmd = '/usr/bin/time';
-    } else if (cmd === process.execPath) {
+    args = ['-f', TIME_FORMAT, '-o', rssFile, cmd, ...args];
+    cmd = '/usr/bin/time';
+  } else if (o.rss) {
+    rssFile = join(o.workDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+    if (cmd === process.execPath) {
       args = ['--import', HOOK, ...args];
       env.BENCH_MAXRSS_FILE = rssFile;
     } else {
@@ -128,18 +132,29 @@ export function runTimed(o) {
       if (sampler) clearInterval(sampler);
       if (typeof stdoutFd === 'number') closeSync(stdoutFd);
       let rssKiB = poll ? peak : undefined;
+      let cpuMs;
       if (rssFile) {
         try {
-          // GNU time may put "Command exited with non-zero status N" before the number.
-          const numbers = readFileSync(rssFile, 'utf8').match(/^\d+\s*$/gm);
-          if (numbers) rssKiB = Number(numbers[numbers.length - 1]);
+          // GNU time may put "Command exited with non-zero status N" before the figures.
+          const text = readFileSync(rssFile, 'utf8');
+          const figures = TIME_LINE.exec(text);
+          if (figures) {
+            rssKiB = Number(figures[1]);
+            cpuMs = (Number(figures[2]) + Number(figures[3])) * 1000;
+          } else {
+            const self = /^(\d+) (\d+) (\d+)\s*$/m.exec(text);
+            if (self) {
+              rssKiB = Number(self[1]);
+              cpuMs = (Number(self[2]) + Number(self[3])) / 1000;
+            }
+          }
         } catch {
           // no file: the child died before reporting
         }
         rmSync(rssFile, { force: true });
       }
       // Wait for stderr to drain so error messages are complete.
-      const done = () => resolve({ ms, code, signal, stderr, rssKiB, timedOut });
+      const done = () => resolve({ ms, cpuMs, code, signal, stderr, rssKiB: o.rss ? rssKiB : undefined, timedOut });
       if (child.stderr.readableEnded) done();
       else child.stderr.once('close', done);
     });
@@ -151,6 +166,23 @@ export function describeFailure(run) {
   const why = run.timedOut ? 'timed out' : run.signal ? `killed by ${run.signal}` : `exit ${run.code}`;
   const tail = run.stderr.trim().split('\n').slice(-3).join(' | ');
   return tail ? `${why}: ${tail}` : why;
+}
+
+/** CPU time (user + sys) a running process has used so far, in ms (from /proc; 10 ms ticks). */
+export function processCpuMs(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sum of a list, ignoring undefined entries; undefined when any is missing. */
+export function sumOrUndefined(values) {
+  return values.some((v) => v === undefined) ? undefined : values.reduce((a, b) => a + b, 0);
 }
 
 export function median(values) {

@@ -12,11 +12,17 @@ function cell(text) {
   return String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-export function tableMarkdown(rows) {
-  const lines = ['| benchmark | measured | target | holds |', '|---|---|---|---|'];
+/** The load average a row was measured under, flagged when other work shared the cores. */
+export function loadText(row, busyAbove = 1) {
+  if (row.load === undefined) return '';
+  return row.load > busyAbove ? `${row.load.toFixed(2)} ⚠` : row.load.toFixed(2);
+}
+
+export function tableMarkdown(rows, busyAbove = 1) {
+  const lines = ['| benchmark | measured (wall) | CPU (user+sys) | target | holds | load |', '|---|---|---|---|---|---|'];
   for (const row of rows) {
     const measured = row.status === 'failed' || row.status === 'not-measured' ? row.reason : row.measured;
-    lines.push(`| ${cell(row.benchmark)} | ${cell(measured)} | ${cell(row.target)} | ${holdsText(row)} |`);
+    lines.push(`| ${cell(row.benchmark)} | ${cell(measured)} | ${cell(row.cpu ?? '')} | ${cell(row.target)} | ${holdsText(row)} | ${loadText(row, busyAbove)} |`);
   }
   return lines.join('\n');
 }
@@ -26,10 +32,12 @@ export function tableText(rows) {
   const data = rows.map((row) => [
     row.benchmark,
     row.status === 'failed' || row.status === 'not-measured' ? row.reason : row.measured,
+    row.cpu ?? '',
     row.target,
     holdsText(row).replace(/\*/g, ''),
+    loadText(row),
   ]);
-  const header = ['benchmark', 'measured', 'target', 'holds'];
+  const header = ['benchmark', 'measured (wall)', 'CPU', 'target', 'holds', 'load'];
   const widths = header.map((h, i) => Math.min(90, Math.max(h.length, ...data.map((r) => String(r[i]).length))));
   const fmt = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...data.map(fmt)].join('\n');
@@ -56,12 +64,14 @@ export function resultsMarkdown(result) {
   out.push(`| curl | ${result.curl ?? 'not installed'} |`);
   out.push(`| peak RSS from | ${cell(result.rssMethod)} |`);
   out.push(`| bench run time | ${result.durationText} |`);
+  const busyAbove = result.load?.busyAbove ?? 1;
+  const busyRows = result.rows.filter((row) => row.load !== undefined && row.load > busyAbove);
   if (result.load) {
-    const busy = Math.max(result.load.start, result.load.end) > m.cores / 2 ? ' — the machine was busy with other work, so figures are noisier than usual' : '';
+    const busy = busyRows.length > 0 ? ` — ${busyRows.length} figure(s) were measured above ${busyAbove} (⚠ in the table): other work shared the cores, so wall times are noisier; CPU times much less so` : '';
     out.push(`| load average (1 min) | ${result.load.start} at the start, ${result.load.end} at the end${busy} |`);
   }
   out.push('');
-  out.push(tableMarkdown(result.rows), '');
+  out.push(tableMarkdown(result.rows, busyAbove), '');
   const missed = misses(result.rows);
   const failed = result.rows.filter((row) => row.status === 'failed' || row.status === 'not-measured');
   if (missed.length > 0 || failed.length > 0) {

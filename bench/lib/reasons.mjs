@@ -1,0 +1,20 @@
+// Why a target may be missed, by row id: what the measurements of issue 19 found. The README's
+// performance section (scripts/bench-readme.mjs) quotes the reason under every row that misses.
+// Keep each one true to the code: change it when the cause changes.
+export const REASONS = {
+  'startup-help':
+    'Answering --help builds the commander tree of the command asked about: loading commander and the noun\'s modules is most of the gap above a bare Node start (Node 20 has no module compile cache).',
+  'latency-get':
+    'curl is a small C program; the CLI pays Node\'s start-up, loading undici and the command\'s modules, and a TLS handshake. The bare node:https and undici rows show how much of that any Node client pays.',
+  'export-floor':
+    'The floor is a client already running: the CLI also starts Node, loads undici and its modules, and checks, encodes and writes every record.',
+  'export-cpu':
+    'Per record the CLI checks the envelope and the id, keeps the id for the duplicate check, encodes the line and writes it; the floor only parses the pages.',
+  'export-speedup':
+    'The mock shares the two cores with the client: at concurrency 8 both are CPU-bound, so the ratio tracks the machine more than the CLI.',
+  'download-throughput':
+    'The CLI hashes the bytes as they arrive, writes a temporary file, fsyncs and renames it; a busy machine slows the fsync of 512 MiB most.',
+  'memory-ratio':
+    'The live heap stays flat for any export; what grows with the record count is the duplicate-id table and V8\'s heap sizing under a high allocation rate.',
+  'memory-peak': 'See the memory ratio.',
+};
