@@ -1,17 +1,29 @@
 // `<noun> list` for every collection: auto-pages through paginate(), streams to the chosen format,
 // shows progress on a terminal and reports the export's integrity warnings.
 import { Command } from 'commander';
-import type { ApiRecord, PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
+import type { PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, writeRecords, type Progress, type View } from '../../output/index.js';
+import { createProgress, outputFormat, writeRecords, type Progress, type View } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { filterQuery } from './query.js';
+import { compileRecordQuery, queryView } from './record-query.js';
 import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
 import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+
+export interface ListFlags extends ResumeFlags {
+  /** --query: a JMESPath expression applied record by record. */
+  query?: string;
+}
+
+/** --resume, --restart and --query: the options of every list that exports a collection. */
+export function addListOptions(command: Command): Command {
+  addResumeOptions(command);
+  return command.option('--query <expression>', 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)');
+}
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
 export async function paginateWithGlobals(
@@ -19,7 +31,7 @@ export async function paginateWithGlobals(
   path: string,
   query: Query,
   progress: Progress,
-  extra: Pick<PaginateOptions, 'resume' | 'onPageDone'> = {},
+  extra: Pick<PaginateOptions, 'resume' | 'onPageDone' | 'maxItems'> = {},
 ) {
   const api = await ctx.api();
   const { globals } = ctx;
@@ -37,26 +49,29 @@ export async function paginateWithGlobals(
 }
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
-export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ResumeFlags = {}): Promise<void> {
-  const exported = await resumableExport(ctx, path, query, flags);
+export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<void> {
+  const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
+  const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
+  // csv and table print objects: a query giving other values prints them in one `value` column.
+  const wrap = shaped.wrap && ['csv', 'table'].includes(outputFormat(ctx));
+  // With --query, --max-items counts what the query gives, not what the service sends.
+  const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
+  const exported = await resumableExport(ctx, path, query, flags, recordQuery?.expression ?? null);
   const progress = createProgress(ctx, view.label);
   // Records handed to the writer: when paginate reports a page done, all of them are written.
   let written = exported?.resumedWritten ?? 0;
   let pages;
   try {
-    pages = await paginateWithGlobals(
-      ctx,
-      path,
-      query,
-      progress,
-      exported ? { resume: exported.resumeFrom, onPageDone: (done) => exported.pageDone(done, written) } : {},
-    );
+    pages = await paginateWithGlobals(ctx, path, query, progress, {
+      ...(recordQuery ? { maxItems: undefined } : {}),
+      ...(exported ? { resume: exported.resumeFrom, onPageDone: (done) => exported.pageDone(done, written) } : {}),
+    });
   } catch (error) {
     await exported?.destination.discard();
     throw error;
   }
   const source = pages;
-  async function* records(): AsyncGenerator<ApiRecord> {
+  async function* records(): AsyncGenerator<Record<string, unknown>> {
     let finished = false;
     try {
       for (;;) {
@@ -68,15 +83,24 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
           for (const warning of summary.warnings) ctx.io.warn(warning);
           return;
         }
-        written++;
-        yield step.value;
+        if (!recordQuery) {
+          written++;
+          yield step.value;
+          continue;
+        }
+        for (const value of recordQuery.apply(step.value)) {
+          if (maxItems !== undefined && written >= maxItems) return;
+          written++;
+          yield (wrap ? { value } : value) as Record<string, unknown>;
+        }
+        if (maxItems !== undefined && written >= maxItems) return;
       }
     } finally {
       if (!finished) await source.return(undefined as never).catch(() => undefined);
     }
   }
   try {
-    await writeRecords(ctx, records(), view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten });
+    await writeRecords(ctx, records(), shaped.view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten });
   } finally {
     progress.stop();
   }
@@ -87,14 +111,14 @@ export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]
   const parent = parentFlag(spec);
   if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)`);
   for (const filter of spec.filters) command.option(filter.flags, filter.description);
-  addResumeOptions(command);
+  addListOptions(command);
   calls(command, { method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, usage);
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
       const path = collectionPath(spec, options, 'list');
-      await listCollection(ctx, path, filterQuery(spec.filters, options), spec.view, options as ResumeFlags);
+      await listCollection(ctx, path, filterQuery(spec.filters, options), spec.view, options as ListFlags);
     }),
   );
 }
@@ -114,12 +138,12 @@ export interface CollectionVerbSpec {
 export function collectionVerb(factory: Factory, spec: CollectionVerbSpec, usage: string[]): Command {
   const command = new Command(spec.name).description(spec.description);
   if (spec.parent) command.argument('<id>', `${spec.parent} id (UUID)`);
-  addResumeOptions(command);
+  addListOptions(command);
   calls(command, { method: 'GET', path: spec.path });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, usage);
   return command.action(
-    action<ResumeFlags>(factory, async (ctx, [id], options) => {
+    action<ListFlags>(factory, async (ctx, [id], options) => {
       const path = spec.parent ? fillPath(spec.path, { id: requireUuid(id, `${spec.parent} id`) }) : spec.path;
       await listCollection(ctx, path, {}, spec.view, options);
     }),

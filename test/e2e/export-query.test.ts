@@ -1,0 +1,71 @@
+// `--query` (issue 16 §5): a JMESPath filter and projection applied record by record gives what jq
+// gives over the whole exported array, in every format and with --out; --max-items counts after the
+// filter; a bad expression is exit 2 with its position.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+const QUERY = "[?propertyType=='office'].{id: id, city: address.city}";
+const JQ = '[.[] | select(.propertyType == "office") | {id: .id, city: .address.city}]';
+let mock: MockServer;
+let env: Record<string, string | undefined>;
+let scratch: string;
+/** What jq makes of the whole collection, exported without --query. */
+let expected: Array<{ id: string; city: string }>;
+
+const cli = (args: string[]) => runCli(args, { env });
+const jq = (filter: string, input: string): string => execFileSync('jq', ['-c', filter], { input, encoding: 'utf8' });
+
+beforeAll(async () => {
+  mock = await startMock({ records: 600, seed: 9 });
+  env = { ...isolatedEnv(), ...mock.env };
+  scratch = mkdtempSync(join(tmpdir(), 'export-query-'));
+  const whole = await cli(['props', 'list', '-o', 'json', '--page-size', '100']);
+  expect(whole.code).toBe(0);
+  expected = JSON.parse(jq(JQ, whole.stdout)) as typeof expected;
+  // The data has offices and others, so the filter is really tested.
+  expect(expected.length).toBeGreaterThan(10);
+  expect(expected.length).toBeLessThan(600);
+});
+afterAll(async () => {
+  await mock?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('--query', () => {
+  it('json, ndjson to --out and csv give what jq gives over the whole array', async () => {
+    const json = await cli(['props', 'list', '-o', 'json', '--page-size', '50', '--query', QUERY]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+
+    const out = join(scratch, 'offices.ndjson');
+    const ndjson = await cli(['props', 'list', '--out', out, '--page-size', '50', '--query', QUERY]);
+    expect(ndjson.code).toBe(0);
+    expect(ndjson.stderr).toContain(`Wrote ${expected.length} properties to ${out}`);
+    expect(readFileSync(out, 'utf8')).toBe(jq('.[]', JSON.stringify(expected)));
+
+    const csv = await cli(['props', 'list', '-o', 'csv', '--query', QUERY]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe(['id,city', ...expected.map((r) => `${r.id},${r.city}`)].join('\r\n') + '\r\n');
+  });
+
+  it('--max-items counts the records the query gives', async () => {
+    const result = await cli(['props', 'list', '-o', 'ndjson', '--page-size', '20', '--max-items', '7', '--query', QUERY]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(expected.slice(0, 7));
+  });
+
+  it('a bad expression is exit 2 with its position; an expression over the whole list is refused', async () => {
+    const bad = await cli(['props', 'list', '-o', 'json', '--query', "[?propertyType=='office'].{id: }"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^error: --query: syntax error at character 32: /);
+    const whole = await cli(['props', 'list', '-o', 'json', '--query', 'sort_by(@, &name)[0]']);
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toMatch(/^error: --query: the expression must filter or project each record on its own/);
+  });
+});
