@@ -18,7 +18,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
   ['APPRAISAL_MOCK_ADMIN_KEY', '`appraisal mock` only: the admin key it accepts (same as --admin-key)'],
   ['NO_COLOR', 'disable colour'],
-  ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request'],
+  ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request but to this machine: localhost, 127.0.0.0/8 and ::1 are never proxied'],
 ];
 
 /** The shared options, by who takes them: each command's --help lists only its own groups. */

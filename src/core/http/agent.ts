@@ -1,11 +1,16 @@
 // The one undici dispatcher a client uses for every request: keep-alive connections, an extra CA
 // added to (not replacing) the bundled roots, and HTTPS_PROXY/HTTP_PROXY/NO_PROXY read from the
 // environment the CLI was given rather than from process.env.
+//
+// Loopback targets (localhost, 127.0.0.0/8, ::1) are never proxied, whatever NO_PROXY says: plain
+// http:// is allowed to carry a credential only because such traffic never leaves this machine, and
+// through a proxy it would (in clear text, the proxy resolving "localhost" on its own side).
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent } from './undici.js';
+import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from './undici.js';
+import { isLoopbackHost } from './url-guard.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 
@@ -99,7 +104,7 @@ function exempt(url: URL, noProxy: string | undefined): boolean {
 /** The proxy a request to `url` goes through (as undici's EnvHttpProxyAgent picks it), for messages. */
 export function proxyFor(url: URL, env: Env): string | undefined {
   const proxy = proxySettings(env);
-  if (proxy === undefined || exempt(url, proxy.noProxy)) return undefined;
+  if (proxy === undefined || isLoopbackHost(url.hostname) || exempt(url, proxy.noProxy)) return undefined;
   return url.protocol === 'https:' ? (proxy.httpsProxy ?? proxy.httpProxy) : proxy.httpProxy;
 }
 
@@ -130,7 +135,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
   const proxy = proxySettings(options.env);
   if (proxy === undefined) return new Agent(common);
-  return new EnvHttpProxyAgent({
+  return new LoopbackDirect(new Agent(common), new EnvHttpProxyAgent({
     ...common,
     // Empty strings stop undici from falling back to process.env.
     httpProxy: proxy.httpProxy ?? '',
@@ -138,5 +143,49 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     noProxy: proxy.noProxy ?? '',
     requestTls: tls,
     proxyTls: tls,
-  });
+  }));
+}
+
+function originHost(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
+  if (origin === undefined) return undefined;
+  try {
+    return (typeof origin === 'string' ? new URL(origin) : origin).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Requests to this machine go straight out; everything else through the proxy agent. */
+class LoopbackDirect extends DispatcherBase {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly proxied: Dispatcher,
+  ) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const host = originHost(options.origin);
+    return (host !== undefined && isLoopbackHost(host) ? this.direct : this.proxied).dispatch(options, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
+    if (callback) void done.then(callback);
+    else return done;
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(errorOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
+    const error = typeof errorOrCallback === 'function' ? null : (errorOrCallback ?? null);
+    const cb = typeof errorOrCallback === 'function' ? errorOrCallback : callback;
+    const done = Promise.all([this.direct.destroy(error), this.proxied.destroy(error)]).then(() => undefined);
+    if (cb) void done.then(cb);
+    else return done;
+  }
 }

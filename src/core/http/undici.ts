@@ -9,4 +9,4 @@ import api from 'undici/lib/api/index.js';
 
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, EnvHttpProxyAgent };
+export { Agent, Dispatcher, EnvHttpProxyAgent };

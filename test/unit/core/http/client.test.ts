@@ -497,15 +497,16 @@ describe('timeouts and interrupts', () => {
 });
 
 describe('proxies', () => {
-  it('goes through HTTP_PROXY from the given env, and bypasses it for NO_PROXY hosts', async () => {
+  it('goes through HTTP_PROXY from the given env, bypasses it for NO_PROXY hosts, and never proxies loopback targets', async () => {
     const target = await serve((_req, res) => json(res, 200, { id: 'via' }));
     const tunnels: string[] = [];
     const proxy = await serve((_req, res) => json(res, 500, {}));
     proxy.server.on('connect', (req, clientSocket: Socket, head: Buffer) => {
       tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
+      // Every host the proxy is asked for is this machine's test server.
+      const port = (req.url ?? '').split(':').pop();
       const upstream = new NetSocket();
-      upstream.connect(Number(port), host ?? '127.0.0.1', () => {
+      upstream.connect(Number(port), '127.0.0.1', () => {
         clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(clientSocket);
@@ -515,12 +516,19 @@ describe('proxies', () => {
       clientSocket.on('error', () => upstream.destroy());
     });
     const env = { APPRAISAL_RETRY_BASE_MS: '1', HTTP_PROXY: proxy.url };
-    const proxied = client(target.url, { env });
-    expect(await proxied.client.get('/api/x')).toEqual({ id: 'via' });
-    expect(tunnels).toEqual([`127.0.0.1:${target.port}`]);
+    // Plain http to another host is allowed only without a credential.
+    const remote = `http://service.invalid:${target.port}`;
+    const proxied = client(remote, { env, credential: undefined });
+    expect((await proxied.client.request({ method: 'GET', path: '/api/x', auth: false })).body).toEqual({ id: 'via' });
+    expect(tunnels).toEqual([`service.invalid:${target.port}`]);
 
-    const bypass = client(target.url, { env: { ...env, NO_PROXY: '127.0.0.1' } });
-    await bypass.client.get('/api/x');
+    const bypass = client(remote, { env: { ...env, NO_PROXY: 'service.invalid' }, credential: undefined, retries: 0 });
+    await expect(bypass.client.request({ method: 'GET', path: '/api/x', auth: false })).rejects.toThrow(/service\.invalid/);
+    expect(tunnels).toHaveLength(1);
+
+    // Loopback, with the credential: straight to this machine, never through the proxy.
+    const local = client(target.url, { env });
+    expect(await local.client.get('/api/x')).toEqual({ id: 'via' });
     expect(tunnels).toHaveLength(1);
   });
 });

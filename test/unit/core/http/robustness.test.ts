@@ -227,11 +227,12 @@ describe('failures through a proxy name the proxy', () => {
   });
 
   it('a proxy that refuses connections is named (not the service, which was never reached)', async () => {
-    const made = makeClient('http://127.0.0.1:9', { retries: 0, env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' } });
+    // Loopback targets are never proxied: a remote one, without a credential (plain http).
+    const made = makeClient('http://service.invalid:9', { retries: 0, credential: undefined, env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' } });
     closers.push(() => made.client.close());
-    const error = await rejection(made.client.get('/api/properties/a'));
+    const error = await rejection(made.client.request({ method: 'GET', path: '/api/properties/a', auth: false }));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe('GET /api/properties/a: cannot connect to the proxy http://127.0.0.1:1 (on the way to http://127.0.0.1:9): connection refused');
+    expect(error.message).toBe('GET /api/properties/a: cannot connect to the proxy http://127.0.0.1:1 (on the way to http://service.invalid:9): connection refused');
     expect((error as NetworkError).hint).toContain('NO_PROXY');
   });
 });
