@@ -121,6 +121,19 @@ export class LocalEnvironmentError extends AppError {
 }
 
 /**
+ * A check found what it looks for and the user asked for a non-zero exit: `keys audit --fail-on`
+ * found a finding that severe, `keys scan` found a key the service says is live. Exit 20.
+ */
+export class FindingsError extends AppError {
+  override readonly name: string = 'FindingsError';
+}
+
+/** A command the user gave to receive a key (`keys rotate --deliver CMD`) failed or timed out. Exit 21. */
+export class DeliveryError extends AppError {
+  override readonly name: string = 'DeliveryError';
+}
+
+/**
  * A failure told in the words of a larger operation (a key rotation that rolled back, say): the
  * message is the operation's, the exit code is its cause's — exit-codes.ts looks through to the
  * cause, so no second table of classes is kept anywhere. A cause outside the hierarchy (a bug)

@@ -3,6 +3,8 @@ import {
   AuthenticationError,
   CancelledError,
   ContractError,
+  DeliveryError,
+  FindingsError,
   InterruptedError,
   LocalEnvironmentError,
   MissingCredentialError,
@@ -52,6 +54,12 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
   { code: 11, meaning: 'cancelled at a prompt (answered no, or Ctrl-D): nothing was changed', classes: [CancelledError] },
+  {
+    code: 20,
+    meaning: 'findings: keys audit found one at --fail-on severity, or keys scan found a live key',
+    classes: [FindingsError],
+  },
+  { code: 21, meaning: 'a key delivery (keys rotate --deliver) failed or timed out; the rotation was rolled back', classes: [DeliveryError] },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
 ];
 

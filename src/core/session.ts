@@ -10,6 +10,7 @@ import { UsageError } from './errors.js';
 import { readApiKeyFile } from './credentials/key-file.js';
 import type { SecretStore } from './credentials/keychain.js';
 import { lazyKeychain, profileSlot } from './credentials/key-slot.js';
+import { shouldWarnInsecure } from './credentials/insecure-file.js';
 import { defaultEnvironmentFor, normalizeBaseUrl, originOf } from './credentials/origin.js';
 import { missingCredentialError, resolveCredential } from './credentials/resolve.js';
 
@@ -52,6 +53,9 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
       slot: (stored) => profileSlot(config, keychain, stored),
       notice: (message) => ctx.io.notice(message),
       warn: (message) => ctx.io.warn(message.replace(/^warning:\s*/, '')),
+      insecureWarning: (message) => {
+        if (shouldWarnInsecure(config.dir, profileName, ctx.now(), ctx.globals.quiet)) ctx.io.warn(message);
+      },
     },
   );
   if (credential) ctx.io.redactor.register(credential.secret);

@@ -184,7 +184,7 @@ describe('auth status', () => {
   it('warns on stderr when the key expires within 14 days', async () => {
     const { env } = fresh();
     const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    const key = await createKey(mock, { name: 'short-lived', expiresAt });
+    const key = await createKey(mock, { name: 'short-lived', scopes: ['api:read', 'keys:admin'], expiresAt });
     const result = await runCli(['auth', 'status', '-o', 'json'], { env: { ...env, ...target(), APPRAISAL_API_KEY: key.secret } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`warning: key ${key.prefix}… expires in 3 days`);

@@ -273,7 +273,13 @@ describe('the expiry warning', () => {
     const profileEnv = { ...plain, APPRAISAL_BASE_URL: undefined, APPRAISAL_CA_FILE: undefined };
     const first = await appraisal(['props', 'list', '--max-items', '1', '-o', 'json'], profileEnv);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(new RegExp(`^warning: key ${soon.prefix}… expires in (4|5) days \\(.*\\); rotate it with appraisal keys rotate$`, 'm'));
+    // It names the profile, and a key that cannot rotate itself (api:read only) is told who can.
+    expect(first.stderr).toMatch(
+      new RegExp(
+        `^warning: key ${soon.prefix}… expires in (4|5) days \\(.*\\); this key cannot rotate itself \\(scopes api:read, no keys:admin or api:admin\\): someone with such a key can replace it with appraisal keys create --name NAME --scope api:read --store-as default$`,
+        'm',
+      ),
+    );
     const second = await appraisal(['props', 'list', '--max-items', '1', '-o', 'json'], profileEnv);
     expect(second.stderr).not.toMatch(/expires in/);
     // auth status always says it (once).

@@ -116,7 +116,7 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   );
 
   // What the service said about the key's expiry, for the once-a-day notice of every command.
-  if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt });
+  if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt, scopes: record.scopes });
 
   const where = stored.storage === 'keychain' ? 'the OS keychain' : 'a 0600 file (--insecure-storage)';
   ctx.io.writeErr(`Logged in to ${displayOrigin(baseUrl)} as profile ${profileName} with ${describeKey(prefix, record)}; stored in ${where}`);

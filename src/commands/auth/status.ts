@@ -5,6 +5,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { currentKey } from '../../core/credentials/verify.js';
+import { isDue, pendingFor } from '../../core/credentials/pending-revocations.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
@@ -25,9 +26,19 @@ export async function runStatus(ctx: Context): Promise<void> {
   warnKeyExpiry(
     ctx.io,
     ctx.now(),
-    { prefix: credential.prefix, expiresAt: record?.expiresAt },
+    { prefix: credential.prefix, expiresAt: record?.expiresAt, scopes: record?.scopes },
     stored ? { configDir: (await ctx.config()).dir, profileName: session.profileName } : undefined,
   );
+  // Old keys kept alive by `keys rotate --grace`: they still work until `keys revoke --due`.
+  const now = ctx.now();
+  const pending = pendingFor((await ctx.config()).dir, session.profileName).map((entry) => ({ id: entry.id, prefix: entry.prefix, dueAt: entry.dueAt, due: isDue(entry, now) }));
+  for (const entry of pending) {
+    ctx.io.writeErr(
+      entry.due
+        ? `pending revocation: key ${entry.prefix} was due at ${entry.dueAt} and still works; run \`appraisal keys revoke --due --profile ${session.profileName}\``
+        : `pending revocation: key ${entry.prefix} still works until ${entry.dueAt} (keys rotate --grace); \`appraisal keys revoke --due\` revokes it then`,
+    );
+  }
   await writeRecord(
     ctx,
     {
@@ -40,6 +51,7 @@ export async function runStatus(ctx: Context): Promise<void> {
       keyName: record?.name ?? null,
       scopes: record?.scopes ?? null,
       expiresAt: record?.expiresAt ?? null,
+      pendingRevocations: pending,
     },
     STATUS_VIEW,
   );

@@ -161,7 +161,7 @@ async function storeInProfile(ctx: Context, target: Profile, secret: string, rec
     const hint = error instanceof AppError ? error.hint : undefined;
     throw new LocalEnvironmentError(message, { cause: error, ...(hint === undefined ? {} : { hint }) });
   }
-  rememberKeyExpiry(config.dir, target.name, { prefix: record.prefix ?? keyPrefix(secret), expiresAt: record.expiresAt });
+  rememberKeyExpiry(config.dir, target.name, { prefix: record.prefix ?? keyPrefix(secret), expiresAt: record.expiresAt, scopes: record.scopes });
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

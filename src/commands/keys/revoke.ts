@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import type { ApiClient } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { SafetyError } from '../../core/errors.js';
+import { NotFoundError, SafetyError, UsageError } from '../../core/errors.js';
+import { isDue, pendingFor, removePending } from '../../core/credentials/pending-revocations.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { confirmDestructive } from '../../core/guards.js';
 import {
@@ -25,6 +26,7 @@ import { CONFIRM_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/globa
 
 export interface RevokeOptions {
   force?: boolean;
+  due?: boolean;
 }
 
 const SOURCE_TEXT: Readonly<Record<string, string>> = {
@@ -46,7 +48,57 @@ async function isKeyInUse(api: ApiClient, session: Session, key: KeyRecord): Pro
   }
 }
 
+/**
+ * `keys revoke --due`: revoke the profile's old keys whose --grace period has passed (recorded by
+ * `keys rotate --grace`). For cron: exit 0 with one line when nothing is due.
+ */
+export async function runRevokeDue(ctx: Context): Promise<void> {
+  const session = await ctx.session();
+  const config = await ctx.config();
+  const now = ctx.now();
+  const pending = pendingFor(config.dir, session.profileName);
+  const origin = originOf(session.baseUrl);
+  const due = pending.filter((entry) => isDue(entry, now) && entry.origin === origin);
+  for (const entry of pending.filter((item) => item.origin !== origin)) {
+    ctx.io.warn(`key ${entry.prefix} belongs to ${entry.origin}, not ${origin}: run this with the profile's own base URL`);
+  }
+  if (due.length === 0) {
+    const next = pending
+      .filter((entry) => !isDue(entry, now))
+      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))[0];
+    ctx.io.writeErr(
+      `nothing due for profile ${session.profileName}${next ? `: ${pending.length} pending, the next (${next.prefix}) at ${next.dueAt}` : ': no pending revocations'}`,
+    );
+    return;
+  }
+  await confirmDestructive(ctx, `revoke ${due.length === 1 ? 'key' : `${due.length} keys`} ${due.map((entry) => entry.prefix).join(', ')} (grace period over)`);
+  const api = await ctx.api();
+  const done: string[] = [];
+  let failure: unknown;
+  for (const entry of due) {
+    try {
+      await api.send('DELETE', keyPath(entry.id));
+      ctx.io.writeErr(`Revoked key ${entry.prefix} (due at ${entry.dueAt})`);
+      done.push(entry.id);
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        ctx.io.notice(`key ${entry.prefix} is gone from the service already; forgotten`);
+        done.push(entry.id);
+      } else {
+        failure ??= error;
+        ctx.io.warn(`could not revoke key ${entry.prefix}: ${(error as Error).message}; it stays pending`);
+      }
+    }
+  }
+  removePending(config.dir, done);
+  if (failure) throw failure;
+}
+
 export async function runRevoke(ctx: Context, reference: string | undefined, options: RevokeOptions): Promise<void> {
+  if (options.due) {
+    if (reference !== undefined) throw new UsageError('give a key or --due, not both');
+    return runRevokeDue(ctx);
+  }
   const parsed = parseKeyReference(reference);
   const session = await ctx.session();
   const api = await ctx.api();
@@ -90,11 +142,12 @@ export async function runRevoke(ctx: Context, reference: string | undefined, opt
 
 export default function revokeCommand(factory: Factory): Command {
   const command = new Command('revoke')
-    .argument('<id-or-prefix>', 'key id (UUID) or prefix (apk_xxxxxxxx)')
+    .argument('[id-or-prefix]', 'key id (UUID) or prefix (apk_xxxxxxxx)')
     .description('revoke an API key (asks first; --yes without a terminal)')
-    .option('--force', 'allow revoking the key this command is using');
+    .option('--force', 'allow revoking the key this command is using')
+    .option('--due', 'revoke the old keys of this profile whose `keys rotate --grace` period has passed');
   calls(command, { method: 'GET', path: KEY_PATH_TEMPLATE }, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
   takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, ['appraisal keys revoke apk_AbCd1234', 'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes']);
+  examples(command, ['appraisal keys revoke apk_AbCd1234', 'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes', 'appraisal keys revoke --due --profile ci --yes   # daily, from cron']);
   return command.action(action<RevokeOptions>(factory, (ctx, [reference], options) => runRevoke(ctx, reference, options)));
 }

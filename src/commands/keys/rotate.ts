@@ -1,22 +1,26 @@
 // `appraisal keys rotate`: replace the profile's key with a new one of the same scopes, verified
 // before and after it is stored, and only then revoke the old one. Any failure rolls back so the
 // profile keeps a working key; the message says exactly what state things are in. The state
-// machine lives in rotation/rotate.ts; this file checks the preconditions and wires it up.
+// machine lives in rotation/; this file checks the preconditions and wires it up: the schedule
+// (--if-expiring-within / --if-older-than), deliveries (--deliver) and the grace period (--grace).
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import type { ApiClient } from '../../core/api-client.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { addPending } from '../../core/credentials/pending-revocations.js';
 import type { SecretStore } from '../../core/credentials/keychain.js';
 import { hasStoredKey, lazyKeychain, profileSlot } from '../../core/credentials/key-slot.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { openAuditLog, type AuditLog } from './audit-log.js';
 import { detachedClient } from './rotation/detached-client.js';
-import { requestedExpiry } from './expires.js';
+import { parseDuration, requestedExpiry } from './expires.js';
+import { deliveries, parseDeliverTimeout } from './rotation/deliver.js';
+import { decide, parseSchedule, type Schedule } from './rotation/schedule.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
-import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from './records.js';
+import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH, withoutSecret, type KeyRecord } from './records.js';
 import { rotateKey, rotationError, type RotationReport } from './rotation/rotate.js';
 import { requireCredential } from '../../core/session.js';
 import type { ResolvedCredential } from '../../core/credentials/credential.js';
@@ -30,6 +34,11 @@ export interface RotateOptions {
   expiresAt?: string;
   keepOld?: boolean;
   auditLog?: string;
+  ifExpiringWithin?: string;
+  ifOlderThan?: string;
+  deliver?: string[];
+  deliverTimeout?: string;
+  grace?: string;
 }
 
 export interface RotateDeps {
@@ -63,11 +72,41 @@ function auditEntry(report: RotationReport, session: Session, keepOld: boolean, 
     steps: report.steps,
     rollback: report.rollback,
     outcome: report.outcome,
+    ...(report.plan.includes('deliver') ? { delivered: report.delivered } : {}),
+    ...(report.pending ? { pendingRevocation: { id: report.pending.id, prefix: report.pending.prefix, dueAt: report.pending.dueAt } } : {}),
   };
+}
+
+/**
+ * With a schedule: whether the key's own record on the service says it is time. When it does
+ * not, say so in one line (and as a record with -o) and end with exit 0.
+ */
+async function scheduledRotationIsDue(ctx: Context, schedule: Schedule, session: Session, credential: ResolvedCredential, client: ApiClient): Promise<boolean> {
+  const record = withoutSecret(await client.get<KeyRecord>(CURRENT_KEY_PATH)) as KeyRecord;
+  const decision = decide(schedule, record, ctx.now());
+  if (decision.rotate) {
+    ctx.io.notice(`rotate: key ${credential.prefix} is due: ${decision.because}`);
+    return true;
+  }
+  ctx.io.writeErr(`nothing to do: key ${credential.prefix} of profile ${session.profileName} ${decision.because}`);
+  if (ctx.globals.outputExplicit) {
+    await writeRecord(
+      ctx,
+      { profile: session.profileName, oldPrefix: credential.prefix, newPrefix: null, expiresAt: record.expiresAt ?? null, createdAt: record.createdAt ?? null, rotated: false, reason: decision.because },
+      ROTATE_VIEW,
+    );
+  }
+  return false;
 }
 
 export async function runRotate(ctx: Context, options: RotateOptions, deps: Partial<RotateDeps> = {}): Promise<void> {
   const expiresAt = requestedExpiry(options, ctx.now());
+  const schedule = parseSchedule(options);
+  const commands = options.deliver ?? [];
+  const deliverTimeoutMs = parseDeliverTimeout(options.deliverTimeout);
+  if (options.deliverTimeout !== undefined && commands.length === 0) throw new UsageError('--deliver-timeout needs --deliver CMD');
+  const graceMs = options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
+  if (graceMs !== undefined && options.keepOld) throw new UsageError('give --grace or --keep-old, not both (--keep-old never revokes the old key)');
   const session = await ctx.session();
   const credential = requireCredential(session);
   refuseUnmanaged(credential);
@@ -79,23 +118,35 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
 
   let audit: AuditLog | undefined;
   if (options.auditLog !== undefined) audit = await openAuditLog(options.auditLog, ctx.cwd, (text) => ctx.io.redactor.redact(text));
+  let oldClient: ApiClient | undefined;
   try {
+    oldClient = await (deps.client ?? detachedClient)(ctx, session, credential);
+    const client = oldClient;
     const keep = options.keepOld === true;
-    await confirmDestructive(ctx, `rotate key ${credential.prefix} of profile ${profile.name} (${keep ? 'the old key is kept' : 'the old key is revoked at the end'})`);
+    if (schedule && !(await scheduledRotationIsDue(ctx, schedule, session, credential, client))) return;
+    const end = keep ? 'the old key is kept' : graceMs !== undefined ? `the old key is revoked after --grace ${options.grace}` : 'the old key is revoked at the end';
+    await confirmDestructive(ctx, `rotate key ${credential.prefix} of profile ${profile.name} (${end})`);
     const started = ctx.now();
-    const oldClient = await (deps.client ?? detachedClient)(ctx, session, credential);
-    let report: RotationReport;
-    try {
-      report = await rotateKey(
-        { profileName: profile.name, oldSecret: credential.secret, oldPrefix: credential.prefix, expiresAt, keepOld: keep },
+    const report = await rotateKey(
         {
-          oldClient,
-          clientFor: (secret) => oldClient.withSecret(secret, slot.storage),
+          profileName: profile.name,
+          oldSecret: credential.secret,
+          oldPrefix: credential.prefix,
+          expiresAt,
+          keepOld: keep,
+          graceMs,
+          deliveries: deliveries(ctx, commands, deliverTimeoutMs),
+        },
+        {
+          oldClient: client,
+          clientFor: (secret) => client.withSecret(secret, slot.storage),
           slot,
           saveProfilePrefix: (prefix, record) => {
             config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
-            rememberKeyExpiry(config.dir, profile.name, { prefix, expiresAt: record?.expiresAt });
+            rememberKeyExpiry(config.dir, profile.name, { prefix, expiresAt: record?.expiresAt, scopes: record?.scopes });
           },
+          schedulePending: (pending) =>
+            addPending(config.dir, { ...pending, profile: profile.name, origin: originOf(session.baseUrl), recordedAt: ctx.now().toISOString() }),
           register: (secret) => ctx.io.redactor.register(secret),
           progress: (line) => ctx.io.notice(`rotate: ${line}`),
           now: () => ctx.now(),
@@ -103,9 +154,6 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
           interrupted: () => ctx.signal.aborted,
         },
       );
-    } finally {
-      await oldClient.close();
-    }
     if (audit) {
       await audit.append(auditEntry(report, session, keep, started)).catch((error: unknown) => {
         ctx.io.warn(`could not write the audit log ${audit!.path}: ${(error as Error).message}`);
@@ -119,7 +167,11 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
     }
 
     const newKey = report.newKey!;
-    ctx.io.writeErr(`Rotated profile ${profile.name}: ${report.oldPrefix} → ${report.newPrefix}${keep ? '' : ` (${report.oldPrefix} revoked)`}`);
+    const oldFate = keep ? '' : report.pending ? ` (${report.oldPrefix} revoked from ${report.pending.dueAt})` : ` (${report.oldPrefix} revoked)`;
+    ctx.io.writeErr(`Rotated profile ${profile.name}: ${report.oldPrefix} → ${report.newPrefix}${oldFate}`);
+    if (report.pending) {
+      ctx.io.notice(`note: the old key ${report.oldPrefix} works until then; \`appraisal keys revoke --due --profile ${profile.name} --yes\` revokes it once that time has passed (e.g. from cron)`);
+    }
     if (keep) {
       ctx.io.notice(`note: the old key ${report.oldPrefix} still works (--keep-old); revoke it once nothing uses it: appraisal keys revoke ${report.oldPrefix} --yes`);
     }
@@ -133,14 +185,19 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
         name: newKey.name ?? null,
         scopes: newKey.scopes ?? null,
         expiresAt: newKey.expiresAt ?? null,
-        oldKey: keep ? 'kept' : 'revoked',
+        oldKey: keep ? 'kept' : report.pending ? 'pending' : 'revoked',
+        ...(report.pending ? { oldKeyRevokedFrom: report.pending.dueAt } : {}),
+        ...(commands.length > 0 ? { delivered: report.delivered } : {}),
       },
       ROTATE_VIEW,
     );
   } finally {
+    await oldClient?.close();
     await audit?.close();
   }
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export default function rotateCommand(factory: Factory): Command {
   const command = new Command('rotate')
@@ -148,7 +205,12 @@ export default function rotateCommand(factory: Factory): Command {
     .option('--expires-in <duration>', "the new key's lifetime: 12h, 90d, 2w … (default: the old key's lifetime, or never)")
     .option('--expires-at <timestamp>', 'the new key expires at this ISO 8601 time')
     .option('--keep-old', 'do not revoke the old key (revoke it yourself once nothing uses it)')
-    .option('--audit-log <path>', 'append one JSON line describing the rotation to PATH (mode 0600; prefixes only)');
+    .option('--audit-log <path>', 'append one JSON line describing the rotation to PATH (mode 0600; prefixes only)')
+    .option('--if-expiring-within <duration>', 'rotate only if the key expires within 14d, 12h … (else exit 0: nothing to do)')
+    .option('--if-older-than <duration>', 'rotate only if the key was created more than 90d, 2w … ago (else exit 0)')
+    .option('--deliver <command>', 'after the new key is stored, run COMMAND with the new key on stdin, before the old key is revoked; repeatable', collect)
+    .option('--deliver-timeout <time>', 'each --deliver command must finish within 30s, 2m … (default 60s)')
+    .option('--grace <duration>', 'keep the old key working this long (24h, 7d …); `keys revoke --due` revokes it then');
   calls(
     command,
     { method: 'GET', path: CURRENT_KEY_PATH },
@@ -161,10 +223,14 @@ export default function rotateCommand(factory: Factory): Command {
     'appraisal keys rotate',
     'appraisal keys rotate --profile staging --expires-in 90d --yes --audit-log ~/appraisal-rotations.jsonl',
     'appraisal keys rotate --keep-old   # revoke the old key later with keys revoke',
+    "appraisal keys rotate --profile ci --if-expiring-within 14d --yes --deliver 'gh secret set APPRAISAL_API_KEY --env staging'",
+    'appraisal keys rotate --if-older-than 90d --grace 24h --yes   # then, daily: appraisal keys revoke --due --yes',
   ]);
   command.addHelpText(
     'after',
-    '\nIf any step fails, the profile keeps a working key: the new key is revoked and the old one stays,\nor, if the old key could not be revoked at the end, both keep working and the message says how to finish.\n',
+    '\nIf any step fails, the profile keeps a working key: the new key is revoked and the old one stays,\nor, if the old key could not be revoked at the end, both keep working and the message says how to finish.\n' +
+      'A --deliver command gets exactly the new key on stdin, APPRAISAL_KEY_PREFIX and APPRAISAL_KEY_ID in its environment\n' +
+      '(never a credential variable), and its output is redacted. If one fails, the rotation is rolled back.\n',
   );
   return command.action(action<RotateOptions>(factory, (ctx, _args, options) => runRotate(ctx, options)));
 }

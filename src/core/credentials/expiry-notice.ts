@@ -17,11 +17,13 @@ export const EXPIRY_STATE_FILE = 'key-expiry.json';
 export interface KeyExpiryFacts {
   prefix: string;
   expiresAt: string | null | undefined;
+  scopes?: readonly string[] | undefined;
 }
 
 interface Entry {
   prefix: string;
   expiresAt: string | null;
+  scopes?: string[];
   /** Local date (YYYY-MM-DD) the warning was last printed. */
   warnedOn?: string;
 }
@@ -57,6 +59,7 @@ function readState(configDir: string): State {
     state[name] = {
       prefix: entry.prefix,
       expiresAt: typeof entry.expiresAt === 'string' ? entry.expiresAt : null,
+      ...(Array.isArray(entry.scopes) ? { scopes: entry.scopes.map(String) } : {}),
       ...(typeof entry.warnedOn === 'string' ? { warnedOn: entry.warnedOn } : {}),
     };
   }
@@ -79,9 +82,11 @@ export function rememberKeyExpiry(configDir: string, profileName: string, facts:
   const state = readState(configDir);
   const expiresAt = typeof facts.expiresAt === 'string' && facts.expiresAt !== '' ? facts.expiresAt : null;
   const previous = state[profileName];
-  const same = previous !== undefined && previous.prefix === facts.prefix && previous.expiresAt === expiresAt;
+  const scopes = facts.scopes ? [...facts.scopes] : previous?.prefix === facts.prefix ? previous.scopes : undefined;
+  const same =
+    previous !== undefined && previous.prefix === facts.prefix && previous.expiresAt === expiresAt && String(previous.scopes) === String(scopes);
   if (same) return;
-  state[profileName] = { prefix: facts.prefix, expiresAt };
+  state[profileName] = { prefix: facts.prefix, expiresAt, ...(scopes ? { scopes } : {}) };
   writeState(configDir, state);
 }
 
@@ -115,7 +120,7 @@ export async function noticeKeyExpiry(ctx: Pick<Context, 'io' | 'now' | 'config'
     const entry = state[session.profileName];
     if (!entry || entry.prefix !== credential.prefix) return;
     const now = ctx.now();
-    const warning = expiryWarning(entry, now);
+    const warning = expiryWarning(entry, now, { profileName: session.profileName });
     const today = localDay(now);
     if (!warning || entry.warnedOn === today) return;
     if (markWarned(ctx.io, entry.prefix)) ctx.io.warn(warning);
@@ -132,7 +137,7 @@ export async function noticeKeyExpiry(ctx: Pick<Context, 'io' | 'now' | 'config'
  * cache the fresh facts and count this as the day's warning.
  */
 export function warnKeyExpiry(io: IO, now: Date, facts: KeyExpiryFacts, stored?: { configDir: string; profileName: string }): void {
-  const warning = expiryWarning(facts, now);
+  const warning = expiryWarning(facts, now, { profileName: stored?.profileName });
   if (warning && markWarned(io, facts.prefix)) io.warn(warning);
   if (!stored) return;
   try {

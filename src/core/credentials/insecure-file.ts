@@ -19,6 +19,38 @@ export function insecureStorageWarning(profileName: string, path: string): strin
   return `profile ${profileName}: the key is stored in plain text in ${path} (--insecure-storage); prefer the OS keychain, or APPRAISAL_API_KEY for automation`;
 }
 
+const WARNED_FILE = 'insecure-storage-warned.json';
+
+function localDay(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * Whether to print the insecure-storage warning now: always, except under -q, where it is printed
+ * the first time each day per profile (cron logs would otherwise get it on every run). The days are
+ * kept in <config dir>/insecure-storage-warned.json; failing to read or write it means warning.
+ */
+export function shouldWarnInsecure(configDir: string, profileName: string, now: Date, quiet: boolean): boolean {
+  if (!quiet) return true;
+  const path = join(configDir, WARNED_FILE);
+  let days: Record<string, unknown> = {};
+  try {
+    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) days = raw as Record<string, unknown>;
+  } catch {
+    // No record yet.
+  }
+  const today = localDay(now);
+  if (days[profileName] === today) return false;
+  try {
+    writeFileAtomicSync(path, `${JSON.stringify({ ...days, [profileName]: today })}\n`, { mode: 0o600 });
+  } catch {
+    // Then it is said again next time: better than never.
+  }
+  return true;
+}
+
 /** The stored key, or undefined when there is no file. Refuses a file others can read. */
 export function readInsecureKey(configDir: string, profileName: string): string | undefined {
   const path = insecureKeyPath(configDir, profileName);

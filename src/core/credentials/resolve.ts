@@ -30,6 +30,8 @@ export interface CredentialDeps {
   /** Informational (quiet-able) and warning lines on stderr. */
   notice(message: string): void;
   warn(message: string): void;
+  /** The insecure-storage warning (under -q only once a day). */
+  insecureWarning(message: string): void;
 }
 
 /** The hint every "you have no working credential" message ends with. */
@@ -94,6 +96,6 @@ export async function resolveCredential(request: CredentialRequest, deps: Creden
     throw new MissingCredentialError(what, { hint: loginHint(profileName) });
   }
   if (profile.keyStorage === 'keychain') return { secret, prefix: keyPrefix(secret), source: 'keychain', kind: 'api-key' };
-  deps.warn(insecureStorageWarning(profileName, slot.where));
+  deps.insecureWarning(insecureStorageWarning(profileName, slot.where));
   return { secret, prefix: keyPrefix(secret), source: 'insecure-file', kind: 'api-key' };
 }

@@ -11,6 +11,7 @@
 //   DELETE /__mock/requests            clear that log → 204
 //   POST   /__mock/keys                {name?, scopes, expiresAt?} → 201 key + secret (any scopes, past expiry allowed)
 //   POST   /__mock/keys/{id}/revoke    → 200 the revoked key
+//   PATCH  /__mock/keys/{id}           {createdAt?, lastUsedAt?, expiresAt?} (ISO or null) → 200 the key
 import { FaultSyntaxError, parseFault } from '../faults/fault-syntax.js';
 import { notFound, validationFailed, type FieldProblem } from '../http/http-error.js';
 import { isJsonObject, readJsonObject } from '../http/json-body.js';
@@ -137,6 +138,30 @@ const revokeAnyKey: AdminHandler = (ctx) => {
   return recordResponse(200, revoked);
 };
 
+const DATE_FIELDS = ['createdAt', 'lastUsedAt', 'expiresAt'] as const;
+
+/** PATCH /__mock/keys/{id}: make a key old, unused for long, expired or about to expire. */
+const setKeyDates: AdminHandler = async (ctx) => {
+  const id = ctx.params.id ?? '';
+  const body = await readJsonObject(ctx.req);
+  const problems: FieldProblem[] = [];
+  const dates: Record<string, string | null> = {};
+  for (const field of DATE_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (value === null && field !== 'createdAt') dates[field] = null;
+    else if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) dates[field] = new Date(Date.parse(value)).toISOString();
+    else problems.push({ field, message: field === 'createdAt' ? 'must be an ISO 8601 time' : 'must be an ISO 8601 time or null' });
+  }
+  for (const field of Object.keys(body)) {
+    if (!(DATE_FIELDS as readonly string[]).includes(field)) problems.push({ field, message: 'is not a date this route sets' });
+  }
+  if (problems.length > 0) throw validationFailed(problems);
+  const changed = ctx.state.keys.setDates(id, dates);
+  if (!changed) throw notFound('API key', id);
+  return recordResponse(200, changed);
+};
+
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: '/__mock/faults', handler: queueFault },
   { method: 'GET', path: '/__mock/faults', handler: listFaults },
@@ -146,4 +171,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'DELETE', path: '/__mock/requests', handler: clearRequests },
   { method: 'POST', path: '/__mock/keys', handler: createAnyKey },
   { method: 'POST', path: '/__mock/keys/{id}/revoke', handler: revokeAnyKey },
+  { method: 'PATCH', path: '/__mock/keys/{id}', handler: setKeyDates },
 ];

@@ -82,6 +82,15 @@ export class KeyStore {
     return revoked;
   }
 
+  /** Test control: set a key's dates (old createdAt/lastUsedAt, past or near expiry). */
+  setDates(id: string, dates: { createdAt?: string; lastUsedAt?: string | null; expiresAt?: string | null }): ApiKeyRecord | undefined {
+    const key = this.keys.get(id);
+    if (!key) return undefined;
+    const changed = { ...key, ...dates };
+    this.keys.replace(changed);
+    return changed;
+  }
+
   /** Check a well-formed or malformed secret. Records lastUsedAt on success. */
   check(secret: string, nowMs: number): KeyCheck {
     const prefix = keyPrefixOf(secret);

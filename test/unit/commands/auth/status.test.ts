@@ -36,8 +36,12 @@ describe('auth status', () => {
       keyName: 'ci',
       scopes: ['api:read'],
       expiresAt: '2026-03-04T12:00:00.000Z',
+      pendingRevocations: [],
     });
-    expect(stderr()).toBe('warning: key apk_EEEEeeee… expires in 3 days (2026-03-04T12:00:00.000Z); rotate it with appraisal keys rotate\n');
+    // A key without keys:admin or api:admin cannot rotate itself: the warning says who can.
+    expect(stderr()).toBe(
+      'warning: key apk_EEEEeeee… expires in 3 days (2026-03-04T12:00:00.000Z); this key cannot rotate itself (scopes api:read, no keys:admin or api:admin): someone with such a key can replace it with appraisal keys create --name NAME --scope api:read\n',
+    );
     expect(stdout() + stderr()).not.toContain(KEY_ENV);
   });
 

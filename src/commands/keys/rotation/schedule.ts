@@ -1,0 +1,59 @@
+// `keys rotate --if-expiring-within 14d` / `--if-older-than 90d`: rotate only when the key's record
+// on the service (expiresAt, createdAt — not the local cache) says it is time, so cron and CI can
+// run the command daily. Either condition is enough; when none holds, one line says why not.
+import type { KeyRecord } from '../records.js';
+import { parseDuration } from '../expires.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface ScheduleOptions {
+  ifExpiringWithin?: string | undefined;
+  ifOlderThan?: string | undefined;
+}
+
+export interface Schedule {
+  expiringWithinMs: number | undefined;
+  olderThanMs: number | undefined;
+}
+
+/** Parsed before any request; undefined when neither flag was given (rotate unconditionally). */
+export function parseSchedule(options: ScheduleOptions): Schedule | undefined {
+  if (options.ifExpiringWithin === undefined && options.ifOlderThan === undefined) return undefined;
+  return {
+    expiringWithinMs: options.ifExpiringWithin === undefined ? undefined : parseDuration(options.ifExpiringWithin, '--if-expiring-within'),
+    olderThanMs: options.ifOlderThan === undefined ? undefined : parseDuration(options.ifOlderThan, '--if-older-than'),
+  };
+}
+
+function span(ms: number): string {
+  const days = Math.floor(Math.abs(ms) / DAY_MS);
+  if (days >= 1) return `${days} day${days === 1 ? '' : 's'}`;
+  const hours = Math.max(1, Math.floor(Math.abs(ms) / (60 * 60 * 1000)));
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+export type Decision = { rotate: true; because: string } | { rotate: false; because: string };
+
+/** Whether the key's own record says it is time to rotate, and in words why (or why not). */
+export function decide(schedule: Schedule, record: KeyRecord, now: Date): Decision {
+  const reasons: string[] = [];
+  if (schedule.expiringWithinMs !== undefined) {
+    const expires = typeof record.expiresAt === 'string' ? Date.parse(record.expiresAt) : Number.NaN;
+    if (Number.isNaN(expires)) reasons.push('it never expires');
+    else {
+      const left = expires - now.getTime();
+      if (left <= schedule.expiringWithinMs) return { rotate: true, because: left <= 0 ? 'it has expired' : `it expires in ${span(left)}` };
+      reasons.push(`expires in ${span(left)}`);
+    }
+  }
+  if (schedule.olderThanMs !== undefined) {
+    const created = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN;
+    if (Number.isNaN(created)) reasons.push('the service does not say when it was created');
+    else {
+      const age = now.getTime() - created;
+      if (age >= schedule.olderThanMs) return { rotate: true, because: `it is ${span(age)} old` };
+      reasons.push(`${span(age)} old`);
+    }
+  }
+  return { rotate: false, because: reasons.join(', ') };
+}
