@@ -31,8 +31,16 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/** For people: a list of plain values reads `api:read, api:write`, not a JSON array (CSV and JSON keep the array). */
+function humanText(value: unknown): string {
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')) {
+    return value.map(String).join(', ');
+  }
+  return cellText(value);
+}
+
 export function tableCell(value: unknown, max = MAX_CELL_WIDTH): string {
-  return truncate(safeText(cellText(value)), max);
+  return truncate(safeText(humanText(value)), max);
 }
 
 // cli-table3's own colours go through @colors/colors, which decides by itself whether the process
@@ -116,7 +124,7 @@ export async function keyValueTable(rows: ReadonlyArray<readonly [string, unknow
   const Table = await loadTable();
   const width = Math.max(40, options.width ?? 120);
   const keys = rows.map(([key]) => truncate(safeText(key), 40));
-  const values = rows.map(([, value]) => safeText(cellText(value), true));
+  const values = rows.map(([, value]) => safeText(humanText(value), true));
   // Column widths include one space of padding on each side; three border characters per row.
   const keyWidth = Math.max(...keys.map((k) => Array.from(k).length)) + 2;
   const longest = Math.max(...values.flatMap((v) => v.split('\n').map((line) => Array.from(line).length))) + 2;

@@ -27,7 +27,7 @@ export interface AuditEntry {
 
 export interface AuditLog {
   readonly path: string;
-  append(entry: AuditEntry): Promise<void>;
+  append(entry: AuditEntry | Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 

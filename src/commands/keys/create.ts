@@ -104,6 +104,9 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
     await storeInProfile(ctx, target, secret, { ...record, prefix }, deps);
     for (const line of metadataLines({ ...record, prefix })) ctx.io.writeErr(line);
     ctx.io.writeErr(`Stored it for profile ${target.name} (${target.keyStorage === 'insecure-file' ? 'insecure-storage file' : 'OS keychain'}); the key itself is not shown`);
+    if (target.keyPrefix && target.keyPrefix !== prefix) {
+      ctx.io.notice(`note: the key it replaced in profile ${target.name}, ${target.keyPrefix}, still works on the service until it is revoked: appraisal keys revoke ${target.keyPrefix} --yes`);
+    }
     if (ctx.globals.outputExplicit) await writeRecord(ctx, record, KEYS_VIEW);
     else await writeText(ctx, `${prefix}\n`);
     return;

@@ -1,17 +1,21 @@
 import { Command } from 'commander';
 import type { Factory } from '../../core/command.js';
+import auditCommand from './audit.js';
 import createCommand from './create.js';
 import getCommand from './get.js';
 import listCommand from './list.js';
 import revokeCommand from './revoke.js';
 import rotateCommand from './rotate.js';
+import scanCommand from './scan.js';
 
 export default function keysCommand(factory: Factory): Command {
   return new Command('keys')
-    .description('Manage API keys: list, create, revoke, rotate')
+    .description('Manage API keys: list, create, revoke, rotate, audit, scan')
     .addCommand(listCommand(factory))
     .addCommand(getCommand(factory))
     .addCommand(createCommand(factory))
     .addCommand(revokeCommand(factory))
-    .addCommand(rotateCommand(factory));
+    .addCommand(rotateCommand(factory))
+    .addCommand(auditCommand(factory))
+    .addCommand(scanCommand(factory));
 }

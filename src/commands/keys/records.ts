@@ -89,3 +89,10 @@ export async function findKey(api: ApiClient, reference: KeyReference, signal?: 
   }
   return matches[0]!;
 }
+
+/** Every key of the organization (admin only), secrets stripped. */
+export async function allKeys(api: ApiClient, signal?: AbortSignal): Promise<KeyRecord[]> {
+  const keys: KeyRecord[] = [];
+  for await (const record of api.paginate(KEYS_PATH, { signal })) keys.push(withoutSecret(record) as KeyRecord);
+  return keys;
+}

@@ -1,0 +1,66 @@
+// `appraisal keys audit`: every key of the organization with what is wrong with it — expired but
+// not revoked, expiring soon, never expiring, unused for long, api:admin, several active keys with
+// one name — the worst first, and the key this profile uses marked. A table on a terminal, or
+// -o json|csv. Exit 0 whatever it finds, unless --fail-on warning|critical (exit 20), for CI.
+import { Command, Option } from 'commander';
+import { action, examples, type Factory } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { FindingsError } from '../../core/errors.js';
+import { calls } from '../../core/description/operations.js';
+import { writeRecords, type View } from '../../output/index.js';
+import { auditKeys, countAtLeast, type AuditThresholds } from './audit-findings.js';
+import { parseDuration } from './expires.js';
+import { allKeys, KEYS_PATH } from './records.js';
+
+export interface AuditOptions {
+  warn?: string;
+  unused?: string;
+  failOn?: 'warning' | 'critical';
+}
+
+export const AUDIT_VIEW: View = {
+  label: 'API keys',
+  columns: ['severity', 'prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'daysLeft', 'lastUsedAt', 'revokedAt', 'inUse', 'findings'],
+};
+
+export async function runAudit(ctx: Context, options: AuditOptions): Promise<void> {
+  const limits: AuditThresholds = {
+    warnMs: parseDuration(options.warn ?? '14d', '--warn'),
+    unusedMs: parseDuration(options.unused ?? '90d', '--unused'),
+  };
+  const session = await ctx.session();
+  const api = await ctx.api();
+  const keys = await allKeys(api, ctx.signal);
+  const inUse = session.credential?.prefix;
+  const audited = auditKeys(keys, ctx.now(), limits, inUse);
+  for (const key of audited) if (key.inUse) key.findings.push(`info: the key profile ${session.profileName} uses`);
+
+  async function* records() {
+    for (const key of audited) yield key as unknown as Record<string, unknown>;
+  }
+  await writeRecords(ctx, records(), AUDIT_VIEW);
+
+  const critical = countAtLeast(audited, 'critical');
+  const warnings = countAtLeast(audited, 'warning') - critical;
+  ctx.io.writeErr(`Audited ${keys.length} key${keys.length === 1 ? '' : 's'}: ${critical} with critical findings, ${warnings} with warnings`);
+  if (options.failOn) {
+    const failing = countAtLeast(audited, options.failOn);
+    if (failing > 0) {
+      throw new FindingsError(`${failing} key${failing === 1 ? ' has' : 's have'} findings at or above ${options.failOn} (--fail-on ${options.failOn})`, {
+        hint: 'revoke expired and unused keys (appraisal keys revoke PREFIX --yes); rotate keys that expire soon (appraisal keys rotate)',
+      });
+    }
+  }
+}
+
+export default function auditCommand(factory: Factory): Command {
+  const command = new Command('audit')
+    .description('every key with its findings (expired, expiring, never expiring, unused, api:admin, duplicate names), worst first')
+    .option('--warn <duration>', 'expiring within this is a warning (default 14d)')
+    .option('--unused <duration>', 'not used for this long is a warning (default 90d)')
+    .addOption(new Option('--fail-on <severity>', 'exit 20 when a key has a finding this severe or worse (for CI)').choices(['warning', 'critical']));
+  calls(command, { method: 'GET', path: KEYS_PATH });
+  examples(command, ['appraisal keys audit', 'appraisal keys audit --warn 30d --unused 60d -o csv --out keys-audit.csv', 'appraisal keys audit --fail-on critical -q   # in CI']);
+  command.addHelpText('after', '\nSeverities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.\n');
+  return command.action(action<AuditOptions>(factory, (ctx, _args, options) => runAudit(ctx, options)));
+}

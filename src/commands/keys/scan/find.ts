@@ -1,0 +1,118 @@
+// Finding key-shaped strings in files: the pattern (ours by default, `--pattern` to override), a
+// walk of the paths given (no symlinks followed, .git left to --git), and per file the line of each
+// match. Only prefixes leave this module — never a matched secret.
+import { createReadStream } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { UsageError } from '../../../core/errors.js';
+import { quoteInput } from '../../../core/ids.js';
+import { keyPrefix } from '../../../core/redact.js';
+
+/** The key format we model: `apk_` + 8 + `_` + 32 base62, not inside a longer word. */
+export const DEFAULT_KEY_PATTERN = '(?<![A-Za-z0-9_])apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}(?![A-Za-z0-9])';
+
+export interface KeyPattern {
+  regex: RegExp;
+  /** A literal every match contains, to skip files quickly (only for our own pattern). */
+  marker: Buffer | undefined;
+}
+
+export function keyPattern(custom: string | undefined): KeyPattern {
+  if (custom === undefined) return { regex: new RegExp(DEFAULT_KEY_PATTERN, 'g'), marker: Buffer.from('apk_') };
+  let regex: RegExp;
+  try {
+    regex = new RegExp(custom, 'g');
+  } catch (error) {
+    throw new UsageError(`--pattern is not a valid regular expression: ${(error as Error).message}`);
+  }
+  if (regex.test('')) throw new UsageError(`--pattern ${quoteInput(custom)} matches the empty string`);
+  regex.lastIndex = 0;
+  return { regex, marker: undefined };
+}
+
+export interface Match {
+  /** Where: a path (relative to the scan root when inside it), or `commit:path` for history. */
+  file: string;
+  line: number;
+  prefix: string;
+  commit?: string;
+}
+
+/** What is shown of a match: the prefix of our format, else its first 4 characters. */
+export function matchPrefix(text: string): string {
+  return keyPrefix(text);
+}
+
+/** Matches in one text, with their line numbers (1-based). */
+export function matchesIn(text: string, pattern: KeyPattern, file: string, commit?: string, firstLine = 1): Match[] {
+  const found: Match[] = [];
+  const regex = new RegExp(pattern.regex.source, pattern.regex.flags.includes('g') ? pattern.regex.flags : `${pattern.regex.flags}g`);
+  let line = firstLine;
+  let counted = 0;
+  for (const match of text.matchAll(regex)) {
+    for (let at = text.indexOf('\n', counted); at !== -1 && at < match.index; at = text.indexOf('\n', at + 1)) line++;
+    counted = match.index;
+    found.push({ file, line, prefix: matchPrefix(match[0]), ...(commit ? { commit } : {}) });
+  }
+  return found;
+}
+
+/** Files bigger than this are read in pieces; a key split across two pieces is caught by the overlap. */
+const PIECE = 8 * 1024 * 1024;
+const OVERLAP = 512;
+
+async function scanFile(path: string, shown: string, pattern: KeyPattern): Promise<Match[]> {
+  const found: Match[] = [];
+  const marker = pattern.marker?.toString('latin1');
+  // The tail of the previous piece, and the line it starts on.
+  let carry = '';
+  let carryLine = 1;
+  for await (const chunk of createReadStream(path, { highWaterMark: PIECE })) {
+    const text = carry + (chunk as Buffer).toString('latin1');
+    if (marker === undefined || text.includes(marker)) {
+      for (const match of matchesIn(text, pattern, shown, undefined, carryLine)) {
+        // A match inside the overlap was already reported with the previous piece.
+        if (!found.some((seen) => seen.line === match.line && seen.prefix === match.prefix)) found.push(match);
+      }
+    }
+    const keep = Math.min(OVERLAP, text.length);
+    carryLine += countLines(text, text.length - keep);
+    carry = text.slice(text.length - keep);
+  }
+  return found;
+}
+
+function countLines(text: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** Every match under the paths (files or directories), in a stable order. */
+export async function scanPaths(paths: readonly string[], cwd: string, pattern: KeyPattern, onFile?: () => void): Promise<Match[]> {
+  const found: Match[] = [];
+  const visit = async (path: string): Promise<void> => {
+    let info;
+    try {
+      info = await lstat(path);
+    } catch (error) {
+      throw new UsageError(`cannot read ${relative(cwd, path) || path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    if (info.isSymbolicLink()) return;
+    if (info.isDirectory()) {
+      const entries = (await readdir(path)).sort();
+      for (const entry of entries) if (entry !== '.git') await visit(join(path, entry));
+      return;
+    }
+    if (!info.isFile()) return;
+    onFile?.();
+    const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
+    try {
+      found.push(...(await scanFile(path, shown, pattern)));
+    } catch {
+      // A file we may not read (permissions) is skipped, not fatal: the rest of the tree matters more.
+    }
+  };
+  for (const path of paths) await visit(path);
+  return found;
+}
