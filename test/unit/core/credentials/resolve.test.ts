@@ -94,16 +94,29 @@ describe('credential resolution order', () => {
     expect((await both.ctx.session()).credential).toMatchObject({ kind: 'api-key', secret: KEY_ENV });
   });
 
-  it('4. the insecure file, with a warning on every use', async () => {
+  it('4. the insecure file, with a warning on every use (under -q only the first time each day)', async () => {
     const dir = tempConfigDir();
     await withProfile(dir, { name: 'ci', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file', keyOrigin: ORIGIN });
     writeInsecureKey(dir, 'ci', KEY_B);
     const keychain = new FakeKeychain();
-    for (let run = 0; run < 2; run++) {
-      const { ctx, stderr } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet: true }, keychain });
+    const warning = /^warning: profile ci: the key is stored in plain text in .*ci\.key/;
+    for (const [quiet, warned] of [
+      [false, true],
+      [false, true],
+      [true, true],
+      [true, false],
+      [false, true],
+    ] as const) {
+      const { ctx, stderr } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet }, keychain });
       expect((await ctx.session()).credential).toMatchObject({ secret: KEY_B, source: 'insecure-file' });
-      expect(stderr()).toMatch(/^warning: profile ci: the key is stored in plain text in .*ci\.key/);
+      if (warned) expect(stderr()).toMatch(warning);
+      else expect(stderr()).toBe('');
     }
+    // Another day, -q warns once again.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const next = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet: true }, keychain, now: tomorrow });
+    await next.ctx.session();
+    expect(next.stderr()).toMatch(warning);
     expect(keychain.calls).toEqual([]);
   });
 
