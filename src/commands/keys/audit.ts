@@ -7,6 +7,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { FindingsError } from '../../core/errors.js';
 import { calls } from '../../core/description/operations.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { auditKeys, countAtLeast, type AuditThresholds } from './audit-findings.js';
 import { parseDuration } from './expires.js';
@@ -60,6 +61,7 @@ export default function auditCommand(factory: Factory): Command {
     .option('--unused <duration>', 'not used for this long is a warning (default 90d)')
     .addOption(new Option('--fail-on <severity>', 'exit 20 when a key has a finding this severe or worse (for CI)').choices(['warning', 'critical']));
   calls(command, { method: 'GET', path: KEYS_PATH });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, ['appraisal keys audit', 'appraisal keys audit --warn 30d --unused 60d -o csv --out keys-audit.csv', 'appraisal keys audit --fail-on critical -q   # in CI']);
   command.addHelpText('after', '\nSeverities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.\n');
   return command.action(action<AuditOptions>(factory, (ctx, _args, options) => runAudit(ctx, options)));

@@ -11,6 +11,7 @@ import type { Context } from '../../core/context.js';
 import { childEnvironment } from '../../core/child-env.js';
 import { AuthenticationError, FindingsError, MissingCredentialError, PermissionError, UsageError } from '../../core/errors.js';
 import { calls } from '../../core/description/operations.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { openAuditLog, type AuditLog } from './audit-log.js';
@@ -153,6 +154,7 @@ export default function scanCommand(factory: Factory): Command {
     .option('--pattern <regex>', 'what a key looks like (default: apk_ + 8 + _ + 32 letters or digits)')
     .option('--audit-log <path>', 'with --revoke: append one JSON line per revoked key to PATH (mode 0600; prefixes only)');
   calls(command, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
+  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS);
   examples(command, [
     'appraisal keys scan .',
     'appraisal keys scan . --git -o json',
