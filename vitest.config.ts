@@ -6,6 +6,8 @@ export default defineConfig({
     exclude: ['test/fuzz/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Removes every directory made with test/helpers/temp.ts once a test file ends.
+    setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',
     // Two cores: e2e files spawn a mock and CLI processes each; keep parallelism modest.
     maxWorkers: 2,

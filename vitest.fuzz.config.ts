@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/fuzz/**/*.test.ts'],
     testTimeout: 1_800_000,
     hookTimeout: 120_000,
+    // Removes every directory made with test/helpers/temp.ts once a test file ends.
+    setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
   },

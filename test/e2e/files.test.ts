@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
+import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { FORMATS, readList, readRecord } from '../helpers/output-formats.js';
 
@@ -48,21 +48,7 @@ async function upload(path: string, ...args: string[]): Promise<FileRecord> {
 }
 
 /** Queue a fault for the next matching request (the mock's admin route, outside /api). */
-function queueFault(path: string, fault: string): Promise<void> {
-  const body = JSON.stringify({ path, method: 'GET', fault, count: 1 });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${mock.baseUrl}/__mock/faults`,
-      { method: 'POST', ca: readFileSync(mock.caFile!), headers: { 'x-api-key': mock.adminKey, 'content-type': 'application/json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`POST /__mock/faults answered ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const queueFault = (path: string, fault: string) => adminOf(mock).queueFault({ path, method: 'GET', fault, count: 1 });
 
 function freshDir(): string {
   const path = join(dir, `out-${randomBytes(4).toString('hex')}`);

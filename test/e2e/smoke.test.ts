@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 
@@ -17,21 +17,7 @@ afterAll(async () => {
 });
 
 /** The mock's test-control routes (outside the published contract), as its admin. */
-async function mockAdmin(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const agent = new Agent({ connect: mock.caFile ? { ca: readFileSync(mock.caFile) } : {} });
-  try {
-    const response = await fetch(`${mock.baseUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': mock.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      dispatcher: agent,
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
-  } finally {
-    await agent.close();
-  }
-}
+const mockAdmin = (method: string, path: string, body?: unknown) => adminOf(mock).call(method, path, body);
 
 /** An isolated config dir holding one profile for the mock's origin, with the given environment. */
 function withProfile(environment: string, extra: Record<string, string | undefined> = {}) {

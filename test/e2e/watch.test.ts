@@ -3,13 +3,12 @@
 // 429 bursts are ridden out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
@@ -38,35 +37,7 @@ interface Answer {
   body: { id?: string; data?: { id: string }; items?: Array<{ id: string }> } | undefined;
 }
 
-function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const url = new URL(path, mock.baseUrl);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const send = url.protocol === 'https:' ? request : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      url,
-      {
-        method,
-        ca: mock.caFile ? readFileSync(mock.caFile) : undefined,
-        headers: {
-          'x-api-key': mock.adminKey,
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const call = async (method: string, path: string, body?: unknown): Promise<Answer> => (await adminOf(mock).call(method, path, body)) as Answer;
 
 let counter = 0;
 async function createProperty(): Promise<string> {

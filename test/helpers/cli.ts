@@ -1,10 +1,9 @@
 // Spawns the built `appraisal` binary the way a user would, with a clean environment: no inherited
 // APPRAISAL_* variables, a private HOME and config dir, and no terminal.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'appraisal.js');
@@ -26,7 +25,7 @@ export interface CliOptions {
 
 /** A fresh, private HOME/config dir for one test (so no test sees another's profiles). */
 export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  const home = mkdtempSync(join(tmpdir(), 'appraisal-home-'));
+  const home = tempDir('appraisal-home-');
   return { HOME: home, APPRAISAL_CONFIG_DIR: join(home, 'config'), XDG_CONFIG_HOME: join(home, '.config'), ...extra };
 }
 

@@ -49,8 +49,12 @@ export interface FakeContextOptions {
   signal?: AbortSignal;
   now?: () => Date;
   api?: ApiClient;
-  config?: ConfigStore;
-  session?: Session;
+  /** A config store, or how to load one (once, on first use). */
+  config?: ConfigStore | (() => Promise<ConfigStore>);
+  /** A session, or how to resolve one for this context (once, on first use). */
+  session?: Session | ((ctx: Context) => Promise<Session>);
+  /** Answers to io.confirm / io.promptSecret, in order (a confirm is yes when its answer starts with y). */
+  answers?: string[];
 }
 
 export interface FakeContext {
@@ -97,7 +101,15 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     verbose: globals.verbose,
     noInput: globals.noInput,
   });
+  if (options.answers) {
+    const answers = [...options.answers];
+    io.confirm = async () => /^y/i.test(answers.shift() ?? 'n');
+    io.promptSecret = async () => answers.shift() ?? '';
+  }
   const controller = new AbortController();
+  let config: Promise<ConfigStore> | undefined;
+  let session: Promise<Session> | undefined;
+  const given = { config: options.config, session: options.session };
   const ctx: Context = {
     io,
     env: options.env ?? {},
@@ -106,8 +118,12 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     version: '0.0.0-test',
     cwd: options.cwd ?? process.cwd(),
     now: options.now ?? (() => new Date()),
-    config: options.config ? () => Promise.resolve(options.config!) : unavailable('config'),
-    session: options.session ? () => Promise.resolve(options.session!) : unavailable('session'),
+    config: given.config
+      ? () => (config ??= typeof given.config === 'function' ? given.config() : Promise.resolve(given.config!))
+      : unavailable('config'),
+    session: given.session
+      ? () => (session ??= typeof given.session === 'function' ? given.session(ctx) : Promise.resolve(given.session!))
+      : unavailable('session'),
     api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
     runUntilInterrupted: () => {},
   };

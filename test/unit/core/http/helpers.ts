@@ -2,10 +2,10 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import type { ApiClient } from '../../../../src/core/api-client.js';
-import { IO } from '../../../../src/core/io.js';
+import type { IO } from '../../../../src/core/io.js';
 import { type ClientSettings, createApiClient } from '../../../../src/core/http/client.js';
+import { fakeContext } from '../../../helpers/fake-context.js';
 
 export const KEY = 'apk_abcd1234_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe';
 export const PREFIX = 'apk_abcd1234';
@@ -83,22 +83,8 @@ export interface FakeIO {
 }
 
 export function fakeIO(options: { verbose?: boolean; quiet?: boolean } = {}): FakeIO {
-  const stderr = new PassThrough();
-  let text = '';
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const io = new IO({
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    color: false,
-    quiet: options.quiet ?? false,
-    verbose: options.verbose ?? false,
-    noInput: true,
-  });
-  return { io, stderr: () => text };
+  const fake = fakeContext({ globals: { verbose: options.verbose ?? false, quiet: options.quiet ?? false, noInput: true } });
+  return { io: fake.io, stderr: fake.stderr };
 }
 
 export interface TestClient {
