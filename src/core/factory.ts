@@ -66,22 +66,10 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
     api: () =>
       (api ??= (async () => {
         const resolved = await context.session();
-        if (resolved.credential) io.redactor.register(resolved.credential.secret);
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
-        const { createApiClient } = await import('./http/client.js');
-        return createApiClient({
-          baseUrl: resolved.baseUrl,
-          credential: resolved.credential,
-          profileName: resolved.profileName,
-          caFile: resolved.caFile,
-          timeoutMs: globals.timeoutMs,
-          retries: globals.retries,
-          userAgent: `appraisal-cli/${deps.version}`,
-          io,
-          env: deps.env,
-          signal: deps.signal,
-        });
+        const { buildClient } = await import('./client-builder.js');
+        return buildClient(context, resolved);
       })()),
   };
 

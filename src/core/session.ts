@@ -4,7 +4,7 @@
 import type { CredentialInfo } from './api-client.js';
 import type { Context } from './context.js';
 import { validateProfileName } from './config.js';
-import type { ResolvedCredential } from './credentials/credential.js';
+import { holdSecret, type ResolvedCredential } from './credentials/credential.js';
 import type { Session } from './session-types.js';
 import { UsageError } from './errors.js';
 import { readApiKeyFile } from './credentials/key-file.js';
@@ -46,7 +46,7 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);
 
   const keychain = lazyKeychain(ctx.env, deps.keychain);
-  const credential = await resolveCredential(
+  const resolved = await resolveCredential(
     { profileName, profile, baseUrl, apiKeyFile: ctx.globals.apiKeyFile, env: ctx.env },
     {
       readApiKeyFile: (path) => readApiKeyFile(path, { stdin: ctx.io.stdin, cwd: ctx.cwd }),
@@ -58,7 +58,7 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
       },
     },
   );
-  if (credential) ctx.io.redactor.register(credential.secret);
+  const credential = resolved && holdSecret(ctx.io, resolved.secret, resolved.source, resolved.kind);
   ctx.io.debug(
     `* profile ${profileName} (${environment}) at ${baseUrl}; credential: ${credential ? `${credential.prefix}… from ${describeSource(credential, ctx.globals.apiKeyFile)}` : 'none'}`,
   );

@@ -2,7 +2,33 @@
 // imports included (they are how cycles crept in before). ESLint's no-restricted-imports keeps core
 // from importing commands/output and the mock from importing the CLI; this keeps the graph acyclic.
 import madge from 'madge';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Every TypeScript source file of the CLI (the mock stands apart and is left out), with its text. */
+function cliSources(): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path !== join(root, 'src', 'mock')) walk(path);
+      } else if (entry.name.endsWith('.ts')) out.push({ file: relative(root, path), text: readFileSync(path, 'utf8') });
+    }
+  };
+  walk(join(root, 'src'));
+  return out;
+}
+
+/** The files of the CLI whose code (comments aside) matches `pattern`. */
+function filesMatching(pattern: RegExp): string[] {
+  return cliSources()
+    .filter(({ text }) => pattern.test(text.replace(/^\s*(\/\/|\*|\/\*).*$/gm, '')))
+    .map(({ file }) => file);
+}
 
 describe('module graph', () => {
   it('has no circular imports in src', async () => {
@@ -10,5 +36,25 @@ describe('module graph', () => {
     // Sanity: the graph really covers the source tree (a misconfigured madge would find no files and no cycles).
     expect(Object.keys(graph.obj()).length).toBeGreaterThan(150);
     expect(graph.circular()).toEqual([]);
+  });
+});
+
+describe('one place for each concern', () => {
+  it('registers secrets with the redactor in one function (core/credentials/credential.ts)', () => {
+    expect(cliSources().length).toBeGreaterThan(150);
+    expect(filesMatching(/redactor\.register\(/)).toEqual(['src/core/credentials/credential.ts']);
+  });
+
+  it('writes the user-agent string once (core/client-builder.ts)', () => {
+    expect(filesMatching(/appraisal-cli\/\$\{/)).toEqual(['src/core/client-builder.ts']);
+  });
+
+  it('builds API clients in one place (core/client-builder.ts)', () => {
+    expect(filesMatching(/createApiClient\(/)).toEqual(['src/core/client-builder.ts', 'src/core/http/client.ts'].sort());
+  });
+
+  it('reads the envelopes only in the envelope and paginate code', () => {
+    // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
+    expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual(['src/core/http/envelope.ts', 'src/core/http/paginate.ts']);
   });
 });

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiClient, ApiResponse } from '../../core/api-client.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
+import { userAgent } from '../../core/client-builder.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, HttpError, UsageError } from '../../core/errors.js';
 import { readContract, type PublishedContract } from '../../core/description/document.js';
@@ -157,7 +158,7 @@ async function fetchForeign(ctx: Context, url: URL): Promise<unknown> {
   try {
     const response = await request(url, {
       method: 'GET',
-      headers: { accept: 'application/json', 'user-agent': `appraisal-cli/${ctx.version}` },
+      headers: { accept: 'application/json', 'user-agent': userAgent(ctx.version) },
       dispatcher,
       headersTimeout: ctx.globals.timeoutMs,
       bodyTimeout: ctx.globals.timeoutMs,

@@ -12,6 +12,7 @@ import { paginateWithGlobals } from '../shared/list.js';
 import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
 import { terminalSafe } from '../../core/terminal-text.js';
+import { recordsIn } from '../../core/http/envelope.js';
 
 export interface ApiOptions {
   data?: string;
@@ -50,15 +51,6 @@ export function genericView(label: string, sample: unknown): View {
 export function labelFor(path: string): string {
   const segment = path.split('/').filter(Boolean).pop();
   return segment && /^[a-z][a-z-]*$/i.test(segment) ? segment : 'records';
-}
-
-/** Records inside a body, for table/csv/ndjson: a list, the collection envelope, or `{success, data}`. */
-export function recordsIn(body: unknown): { list: JsonObject[] } | { one: JsonObject } | undefined {
-  if (Array.isArray(body)) return body.every(isObject) ? { list: body as JsonObject[] } : undefined;
-  if (!isObject(body)) return undefined;
-  if (Array.isArray(body.items) && isObject(body.pagination)) return recordsIn(body.items);
-  if (body.success === true && 'data' in body) return recordsIn(body.data);
-  return { one: body };
 }
 
 /** -i: the status and the response headers, credentials redacted (core/redact.ts). */

@@ -12,7 +12,7 @@ import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
 import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
-import { keyPrefix } from '../../core/redact.js';
+import { holdSecret } from '../../core/credentials/credential.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
@@ -83,8 +83,7 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   const caFile = caFlag !== undefined ? resolve(ctx.cwd, caFlag) : sameOrigin ? existing.caFile : undefined;
 
   const secret = await readCandidateKey(ctx, options);
-  ctx.io.redactor.register(secret);
-  const prefix = keyPrefix(secret);
+  const { prefix } = holdSecret(ctx.io, secret, 'keychain');
 
   let record: KeyRecord | undefined;
   try {

@@ -11,6 +11,7 @@ import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { displayOrigin, originOf } from '../../core/credentials/origin.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
+import { rememberSecret } from '../../core/credentials/credential.js';
 import { requestedExpiry } from './expires.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { describeKey, keyPath, KEYS_PATH, withoutSecret, type CreatedKeyRecord, type KeyRecord } from './records.js';
@@ -90,7 +91,7 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
   if (expiresAt !== undefined) body.expiresAt = expiresAt;
   const created = await api.send<CreatedKeyRecord>('POST', KEYS_PATH, body);
   const secret = created?.secret;
-  if (typeof secret === 'string' && secret !== '') ctx.io.redactor.register(secret);
+  if (typeof secret === 'string' && secret !== '') rememberSecret(ctx.io, secret);
   if (typeof secret !== 'string' || secret === '' || typeof created?.id !== 'string') {
     const id = typeof created?.id === 'string' ? created.id : undefined;
     // A key nobody holds the secret of is only a liability.

@@ -23,7 +23,7 @@ import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH, withoutSecret, type KeyRecord } from './records.js';
 import { rotateKey, rotationError, type RotationReport } from './rotation/rotate.js';
 import { requireCredential } from '../../core/session.js';
-import type { ResolvedCredential } from '../../core/credentials/credential.js';
+import { rememberSecret, type ResolvedCredential } from '../../core/credentials/credential.js';
 import type { Session } from '../../core/session-types.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
@@ -147,7 +147,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
           },
           schedulePending: (pending) =>
             addPending(config.dir, { ...pending, profile: profile.name, origin: originOf(session.baseUrl), recordedAt: ctx.now().toISOString() }),
-          register: (secret) => ctx.io.redactor.register(secret),
+          register: (secret) => rememberSecret(ctx.io, secret),
           progress: (line) => ctx.io.notice(`rotate: ${line}`),
           now: () => ctx.now(),
           clock: () => performance.now(),

@@ -1,7 +1,26 @@
-// A credential as the CLI holds it once read: the secret plus what may be shown of it. A leaf module
-// (types only), so session, resolution and the HTTP client can all name it without a cycle.
-import type { CredentialInfo } from '../api-client.js';
+// A credential as the CLI holds it once read: the secret plus what may be shown of it, and the one
+// place a secret is registered with the redactor: every secret the process learns (a resolved
+// credential, a candidate key at login, a key the service creates, a client's derived credential)
+// becomes a credential here, so no later line of output can print it.
+import type { CredentialInfo, CredentialSource } from '../api-client.js';
+import { keyPrefix, type SecretRedactor } from '../redact.js';
 
 export interface ResolvedCredential extends CredentialInfo {
   secret: string;
+}
+
+/** Make the redactor cut `secret` from every line written from now on. The only caller of register(). */
+export function rememberSecret(io: { readonly redactor: SecretRedactor }, secret: string): void {
+  io.redactor.register(secret);
+}
+
+/** A secret as a credential the CLI may send; remembered first. */
+export function holdSecret(
+  io: { readonly redactor: SecretRedactor },
+  secret: string,
+  source: CredentialSource,
+  kind: CredentialInfo['kind'] = 'api-key',
+): ResolvedCredential {
+  rememberSecret(io, secret);
+  return { secret, prefix: keyPrefix(secret), source, kind };
 }

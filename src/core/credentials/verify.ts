@@ -4,7 +4,7 @@
 import type { ApiClient, ApiRecord, CredentialSource } from '../api-client.js';
 import type { Context } from '../context.js';
 import { NotFoundError, PermissionError } from '../errors.js';
-import { keyPrefix } from '../redact.js';
+import { holdSecret } from './credential.js';
 
 export interface KeyRecord extends ApiRecord {
   name?: string;
@@ -22,20 +22,9 @@ export interface VerifyTarget {
 }
 
 export async function clientFor(ctx: Context, target: VerifyTarget): Promise<ApiClient> {
-  ctx.io.redactor.register(target.secret);
-  const { createApiClient } = await import('../http/client.js');
-  return createApiClient({
-    baseUrl: target.baseUrl,
-    credential: { secret: target.secret, prefix: keyPrefix(target.secret), source: target.source ?? 'keychain', kind: 'api-key' },
-    profileName: target.profileName,
-    caFile: target.caFile,
-    timeoutMs: ctx.globals.timeoutMs,
-    retries: ctx.globals.retries,
-    userAgent: `appraisal-cli/${ctx.version}`,
-    io: ctx.io,
-    env: ctx.env,
-    signal: ctx.signal,
-  });
+  const { buildClient } = await import('../client-builder.js');
+  const credential = holdSecret(ctx.io, target.secret, target.source ?? 'keychain');
+  return buildClient(ctx, { baseUrl: target.baseUrl, profileName: target.profileName, caFile: target.caFile, credential });
 }
 
 /**

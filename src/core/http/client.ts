@@ -19,7 +19,7 @@ import type {
 } from '../api-client.js';
 import type { Env } from '../env.js';
 import type { IO } from '../io.js';
-import { keyPrefix } from '../redact.js';
+import { holdSecret } from '../credentials/credential.js';
 import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
@@ -31,9 +31,10 @@ import { parseBaseUrl } from './url-guard.js';
 
 export type { ClientCredential } from './transport.js';
 
-/** What src/core/factory.ts passes to createApiClient. */
+/** Assembled by clientSettings() in src/core/client-builder.ts, the one place that does it. */
 export interface ClientSettings {
   baseUrl: string;
+  /** Made by holdSecret, so the redactor knows it already. */
   credential?: ClientCredential | undefined;
   profileName: string;
   /** Extra trusted CA (PEM), added to the bundled roots. */
@@ -53,7 +54,6 @@ export interface ClientSettings {
 
 export function createApiClient(settings: ClientSettings): ApiClient {
   const baseUrl = parseBaseUrl(settings.baseUrl);
-  if (settings.credential) settings.io.redactor.register(settings.credential.secret);
   const dispatcher = createDispatcher({ caFile: settings.caFile, env: settings.env, timeoutMs: settings.timeoutMs });
   const transport = new Transport({
     baseUrl,
@@ -125,8 +125,7 @@ class HttpApiClient implements ApiClient {
   }
 
   withSecret(secret: string, source: CredentialSource): ApiClient {
-    this.transport.config.io.redactor.register(secret);
-    const credential: ClientCredential = { secret, prefix: keyPrefix(secret), source, kind: 'api-key' };
+    const credential: ClientCredential = holdSecret(this.transport.config.io, secret, source);
     return new HttpApiClient(new Transport({ ...this.transport.config, credential }), this.shared, false);
   }
 

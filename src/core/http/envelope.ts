@@ -1,5 +1,5 @@
 // The two envelopes of API.md, in one place: the collection envelope (`items` + `pagination`),
-// read only by paginate(), and `{success, data}`, unwrapped only here. Records need a string `id`;
+// read only by paginate() and recordsIn(), and `{success, data}`, unwrapped only here. Records need a string `id`;
 // every other field passes through untouched.
 // zod/mini: the same validators as zod's classic API in a 16 KB bundle instead of 450 KB.
 import * as z from 'zod/mini';
@@ -59,6 +59,19 @@ export function parseRecord(value: unknown, where: string): ApiRecord {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The records a body carries, for printing it as table/csv/ndjson (`appraisal api`): a list, the
+ * collection envelope's items, `{success: true, data}`'s data, or the body itself as one record;
+ * undefined when it holds something else (a bare value, a list of non-objects).
+ */
+export function recordsIn(body: unknown): { list: Record<string, unknown>[] } | { one: Record<string, unknown> } | undefined {
+  if (Array.isArray(body)) return body.every(isObject) ? { list: body as Record<string, unknown>[] } : undefined;
+  if (!isObject(body)) return undefined;
+  if (Array.isArray(body.items) && isObject(body.pagination)) return recordsIn(body.items);
+  if (body.success === true && 'data' in body) return recordsIn(body.data);
+  return { one: body };
 }
 
 /** Whether a body uses the `{success, data}` envelope rather than being a record itself. */

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
+import type { ResolvedCredential } from '../credentials/credential.js';
 import type { IO } from '../io.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
@@ -16,9 +17,7 @@ import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
 
 /** A credential as the client holds it: the secret goes into one header and nowhere else. */
-export interface ClientCredential extends CredentialInfo {
-  secret: string;
-}
+export type ClientCredential = ResolvedCredential;
 
 export interface TransportConfig {
   baseUrl: URL;
