@@ -46,7 +46,7 @@ export interface Context {
   /** Working directory for resolving relative paths given on the command line. */
   readonly cwd: string;
   now(): Date;
-  /** Profiles and settings (conf), loaded on first use. */
+  /** Profiles and settings (config.json), loaded on first use. */
   config(): Promise<ConfigStore>;
   /** The active profile, effective base URL and credential, with the origin guards applied. */
   session(): Promise<Session>;
