@@ -10,6 +10,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_BASE_URL', "override the profile's base URL (same as --base-url)"],
   ['APPRAISAL_API_KEY', 'API key for automation; shadows a stored key (a notice says so)'],
   ['APPRAISAL_TOKEN', 'bearer token instead of an API key'],
+  ['APPRAISAL_ENVIRONMENT', 'what a run without a stored profile targets: staging, development, local (unset: production)'],
   ['APPRAISAL_CA_FILE', 'extra trusted CA certificate (same as --ca-file)'],
   ['APPRAISAL_TIMEOUT', 'per-request timeout in seconds (same as --timeout)'],
   ['APPRAISAL_DEBUG', '1: request/response lines on stderr (same as --verbose)'],

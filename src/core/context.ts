@@ -3,7 +3,7 @@
 // and start-up loads only what a command uses.
 import type { ApiClient } from './api-client.js';
 import type { IO } from './io.js';
-import type { ConfigStore } from './config.js';
+import type { ConfigStore, Environment } from './config.js';
 import type { Env } from './env.js';
 import type { Session } from './session-types.js';
 
@@ -34,6 +34,11 @@ export interface GlobalOptions {
   color: boolean;
   yes: boolean;
   noInput: boolean;
+  /**
+   * What a run without a stored profile targets (APPRAISAL_ENVIRONMENT, or a command's
+   * --environment); unset, such a run counts as production (local for loopback hosts).
+   */
+  environment: Environment | undefined;
 }
 
 export interface Context {

@@ -93,6 +93,14 @@ export class ContractError extends AppError {
   override readonly name: string = 'ContractError';
 }
 
+/**
+ * A check's own expectation was not met although the service answered (`smoke`: a latency budget,
+ * an expected status or item count, a run whose checks proved nothing). Exit 9.
+ */
+export class ExpectationError extends AppError {
+  override readonly name: string = 'ExpectationError';
+}
+
 /** Refused for safety: production guard, credential/origin mismatch. Exit 10. */
 export class SafetyError extends AppError {
   override readonly name: string = 'SafetyError';

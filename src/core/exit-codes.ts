@@ -5,6 +5,7 @@ import {
   ContractError,
   DeliveryError,
   FindingsError,
+  ExpectationError,
   InterruptedError,
   LocalEnvironmentError,
   MissingCredentialError,
@@ -49,8 +50,8 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   { code: 8, meaning: '429 or 5xx still failing after retries', classes: [ServiceUnavailableError] },
   {
     code: 9,
-    meaning: 'the response broke the contract (envelope or record shape), or an export came back incomplete',
-    classes: [ContractError],
+    meaning: 'the response broke the contract (envelope or record shape), an export came back incomplete, or a smoke expectation failed',
+    classes: [ContractError, ExpectationError],
   },
   { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
   { code: 11, meaning: 'cancelled at a prompt (answered no, or Ctrl-D): nothing was changed', classes: [CancelledError] },

@@ -7,6 +7,7 @@ import type { GlobalOptions, OutputFormat } from './context.js';
 import type { Env } from './env.js';
 import { OUTPUT_FORMATS } from './context.js';
 import { UsageError } from './errors.js';
+import { ENVIRONMENTS, isEnvironment, type Environment } from './config.js';
 
 /** Who takes an option: every command, or the commands that declare its group. */
 export type OptionGroup = 'general' | 'service' | 'output' | 'paging' | 'confirm';
@@ -185,5 +186,14 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     color: raw.color !== false && env.NO_COLOR === undefined,
     yes: raw.yes === true,
     noInput: raw.input === false || truthy(env.APPRAISAL_NO_INPUT),
+    environment: declaredEnvironment(raw.environment, env.APPRAISAL_ENVIRONMENT),
   };
+}
+
+/** --environment (smoke, auth login) or APPRAISAL_ENVIRONMENT: one of the known names, or unset. */
+function declaredEnvironment(flag: unknown, variable: string | undefined): Environment | undefined {
+  const [name, value] = flag !== undefined ? ['--environment', String(flag)] : ['APPRAISAL_ENVIRONMENT', variable];
+  if (value === undefined || value === '') return undefined;
+  if (!isEnvironment(value)) throw new UsageError(`${name} must be one of ${ENVIRONMENTS.join(', ')}, got "${value.slice(0, 40)}"`);
+  return value;
 }

@@ -40,9 +40,16 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   }
 
   // The profile's environment and CA describe its own origin only; pointed elsewhere, a run is
-  // production unless it targets a loopback host.
+  // what APPRAISAL_ENVIRONMENT / --environment declares, else production unless it targets a
+  // loopback host. A declaration never overrides a stored profile's environment.
   const sameOrigin = profile !== undefined && originOf(profile.baseUrl) === originOf(baseUrl);
-  const environment = sameOrigin ? profile.environment : defaultEnvironmentFor(baseUrl);
+  const declared = ctx.globals.environment;
+  if (sameOrigin && declared !== undefined && declared !== profile.environment) {
+    throw new UsageError(`profile "${profileName}" is a ${profile.environment} profile; APPRAISAL_ENVIRONMENT/--environment says ${declared}`, {
+      hint: `drop the declaration, or change the profile with \`appraisal auth login --profile ${profileName} --environment ${declared}\``,
+    });
+  }
+  const environment = sameOrigin ? profile.environment : (declared ?? defaultEnvironmentFor(baseUrl));
   const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);
 
   const keychain = lazyKeychain(ctx.env, deps.keychain);

@@ -7,6 +7,7 @@ import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
+import { readValidJUnit } from '../helpers/junit.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -54,6 +55,8 @@ describe('appraisal smoke', () => {
     const xml = readFileSync(join(reports, 'smoke.xml'), 'utf8');
     expect(xml).toMatch(/<testsuite name="appraisal smoke" tests="\d+" failures="0" errors="0" skipped="0"/);
     expect(xml).not.toContain('<failure');
+    const junit = await readValidJUnit(join(reports, 'smoke.xml'), xml);
+    expect(junit.cases.map((c) => c.name)).toEqual(report.checks.map((c) => c.name));
     // The throwaway property is gone again.
     const left = await runCli(['api', 'GET', '/api/properties', '-f', 'q=appraisal-smoke'], { env });
     expect(JSON.parse(left.stdout).items).toEqual([]);
@@ -105,6 +108,8 @@ describe('appraisal smoke', () => {
       expect(xml).toMatch(/failures="2"/);
       expect(xml).toMatch(/<testcase name="reachable" [^>]*>\s*<failure message="[^"]*503[^"]*" type="ServiceUnavailableError">/);
       expect(xml).toMatch(/<testcase name="list properties" [^>]*>\s*<skipped message="the credential check failed"\/>/);
+      const junit = await readValidJUnit(join(reports, 'smoke.xml'), xml);
+      expect(junit.cases.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(['reachable', 'credential']);
     } finally {
       await mockAdmin('DELETE', '/__mock/faults');
     }
@@ -122,6 +127,7 @@ describe('appraisal smoke', () => {
     const xml = readFileSync(join(reports, 'smoke.xml'), 'utf8');
     expect(xml).toContain('failures="1"');
     expect(xml).toContain('type="SafetyError"');
+    await readValidJUnit(join(reports, 'smoke.xml'), xml);
     // Nothing reached the service.
     const log = await mockAdmin('GET', '/__mock/requests');
     const requests = (log.body as { items: Array<{ path: string }> }).items;

@@ -31,6 +31,7 @@ export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
   color: false,
   yes: false,
   noInput: false,
+  environment: undefined,
 };
 
 export interface FakeContextOptions {

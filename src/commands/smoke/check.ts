@@ -14,6 +14,31 @@ export interface CheckResult {
   detail: string;
   /** For failures: what went wrong, which also picks the exit code. */
   error?: unknown;
+  /** For failures: what to reproduce it with (request, answer, a ready-to-run curl). */
+  failure?: FailureDetails;
+  /** The latency budget the check ran under, in milliseconds. */
+  budgetMs?: number;
+}
+
+/** The request a check makes, for failure details and the curl that reproduces it. */
+export interface CheckRequest {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  body?: unknown;
+  /** Whether the request carries the key (the reachability probe does not). */
+  auth?: boolean;
+}
+
+export interface FailureDetails {
+  method?: string;
+  path?: string;
+  status?: number;
+  requestId?: string;
+  /** The service's own message, when it gave one. */
+  serviceMessage?: string;
+  /** A ready-to-run command, the key replaced by $APPRAISAL_API_KEY. */
+  curl?: string;
 }
 
 /** What the checks learn as they go, for the checks after them. */
@@ -39,8 +64,18 @@ export interface SmokeCheck {
   skip?(state: SmokeState): string | undefined;
   /** Runs the check: returns what it found, throws what went wrong. */
   run(state: SmokeState): Promise<string>;
-  /** Facts known before any request: reported without a time. */
+  /** Facts known before any request: reported without a time (and never over a budget). */
   untimed?: boolean;
+  /** Reads or writes the service's data: a run where every such check was skipped proved nothing. */
+  probe?: boolean;
+  /** The request it makes (its last, when several), for failure details. */
+  request?(state: SmokeState): CheckRequest | undefined;
+  /** Its own latency budget in milliseconds (a checks file's maxLatency), over --max-latency. */
+  maxLatencyMs?: number;
+  /** Waits by design (--wait-ready): no latency budget applies. */
+  noBudget?: boolean;
+  /** When it fails, every later check is skipped with this reason. */
+  gate?: string;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

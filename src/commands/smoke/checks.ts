@@ -7,6 +7,8 @@ import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState }
 import { WRITE_CHECKS } from './write-checks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** One page of this many records is enough to prove a collection reads and parses. */
+const PAGE_SIZE = 10;
 /** Within this, a key is "about to expire": the check passes, with a warning. */
 export const EXPIRY_WARNING_DAYS = 14;
 /** Within this, a key would break a CI run half-way: the check fails. */
@@ -21,6 +23,7 @@ const environment: SmokeCheck = {
 // Reachable over TLS: any HTTP answer proves it; only a network/TLS failure, 429 or 5xx fails.
 const reachable: SmokeCheck = {
   name: 'reachable',
+  request: () => ({ method: 'GET', path: '/api/openapi.json', auth: false }),
   async run({ ctx, session, client }) {
     const url = new URL(session.baseUrl);
     const tls = url.protocol === 'https:';
@@ -41,6 +44,7 @@ const reachable: SmokeCheck = {
 // The credential works, and says what it may do.
 const credential: SmokeCheck = {
   name: 'credential',
+  request: () => ({ method: 'GET', path: '/api/keys/current' }),
   async run(state) {
     const { session } = state;
     if (!session.credential) {
@@ -88,8 +92,8 @@ const keyExpiry: SmokeCheck = {
 };
 
 /** Page 1 of a collection through paginate(), so the envelope is checked; "page 1: 3 records of 40". */
-async function firstPage(state: SmokeState, path: string, noun: string): Promise<string> {
-  const pages = (await state.client()).paginate(path, { page: 1, pageSize: 10, signal: state.ctx.signal });
+export async function firstPage(state: SmokeState, path: string, noun: string): Promise<string> {
+  const pages = (await state.client()).paginate(path, { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
   let count = 0;
   let step = await pages.next();
   while (!step.done) {
@@ -104,6 +108,8 @@ async function firstPage(state: SmokeState, path: string, noun: string): Promise
 function listFamily(family: ResourceFamily): SmokeCheck {
   return {
     name: `list ${family.view.label}`,
+    probe: true,
+    request: () => ({ method: 'GET', path: `${family.path}?page=1&limit=${PAGE_SIZE}` }),
     skip: (state) =>
       withoutCredential(state) ??
       (allows(state.scopes!, family.scope, 'read') ? undefined : `the key cannot read ${family.scope} (${needs(family.scope, 'read')})`),
@@ -113,6 +119,8 @@ function listFamily(family: ResourceFamily): SmokeCheck {
 
 const getEnums: SmokeCheck = {
   name: 'get enums',
+  probe: true,
+  request: () => ({ method: 'GET', path: '/api/reference/enums' }),
   skip: (state) =>
     withoutCredential(state) ?? (allows(state.scopes!, 'reference', 'read') ? undefined : `the key cannot read reference data (${needs('reference', 'read')})`),
   async run(state) {
@@ -126,6 +134,8 @@ const getEnums: SmokeCheck = {
 
 const listKeys: SmokeCheck = {
   name: 'list keys',
+  probe: true,
+  request: () => ({ method: 'GET', path: `/api/keys?page=1&limit=${PAGE_SIZE}` }),
   skip: (state) => withoutCredential(state) ?? (canManageKeys(state.scopes) ? undefined : 'the key cannot manage keys (needs api:admin or keys:admin)'),
   run: (state) => firstPage(state, '/api/keys', 'key'),
 };

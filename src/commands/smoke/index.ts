@@ -1,27 +1,44 @@
 // `appraisal smoke`: the CI smoke check of a non-production environment.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
+import { ENVIRONMENTS } from '../../core/config.js';
 import { runSmoke, type SmokeCommandOptions } from './run.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export default function smokeCommand(factory: Factory): Command {
   const command = new Command('smoke')
     .description('CI smoke check of a non-production environment (refuses production: exit 10)')
-    .option('--junit <path>', 'also write a JUnit XML report to PATH (atomically), for CI dashboards')
-    .option('--write', 'also create, read, update and delete a throwaway property (skipped without the scopes)');
+    .option('--junit <path>', 'also write a JUnit XML report to PATH (atomically), for CI dashboards and GitLab')
+    .option('--write', 'also create, read, update and delete a throwaway property (skipped without the scopes)')
+    .addOption(
+      new Option('--environment <env>', 'what a run without a stored profile targets (env APPRAISAL_ENVIRONMENT; unset: production)').choices(ENVIRONMENTS),
+    )
+    .option('--wait-ready <duration>', 'first wait up to DURATION (e.g. 2m) for the service to answer, with backoff')
+    .option('--max-latency <duration>', 'fail any check slower than DURATION (e.g. 800ms)')
+    .option('--checks <file>', "add the team's own read-only checks from a JSON file");
   command.addHelpText(
     'after',
     '\nChecks: the service answers over TLS, the credential works (GET /api/keys/current), the key is not\n' +
       'about to expire (fails within 24 hours, warns within 14 days), and one page of every family the\n' +
       "key's scopes allow can be listed and parsed. A table of checks with timings goes to stderr;\n" +
-      '-o json prints the report on stdout. Exit 0 only when every check passed (skips are fine);\n' +
+      '-o json prints the report on stdout (nothing else does). Exit 0 only when every check passed (skips\n' +
+      'are fine, but not a run where every data check was skipped or refused: that proved nothing);\n' +
       'otherwise the exit code of the first failure (e.g. 3 unreachable, 4 credential, 8 service errors,\n' +
-      '9 a broken response). A production profile, or one of unknown environment, is refused with exit 10.\n',
+      '9 a broken response or an unmet expectation such as a latency budget). A production target, or\n' +
+      'one of unknown environment, is refused with exit 10; without a stored profile a run is production\n' +
+      'unless APPRAISAL_ENVIRONMENT or --environment says staging, development or local.\n' +
+      '\nA failed check shows its request, status, request id, the service message and a curl command that\n' +
+      'reproduces it (the key as $APPRAISAL_API_KEY). Under GITHUB_ACTIONS=true failures are also\n' +
+      '::error annotations and a summary is appended to $GITHUB_STEP_SUMMARY.\n' +
+      '\n--checks FILE: {"checks": [{"name": "offices exist", "operation": "listProperties",\n' +
+      '  "params": {"propertyType": "Office"}, "expectStatus": 200, "minItems": 1, "maxLatency": "500ms"}]}\n' +
+      '  operation is an operationId of a list or get operation, or "GET /api/...".\n',
   );
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [
     'appraisal smoke --profile staging',
-    'appraisal smoke --profile staging --write --junit reports/smoke.xml',
+    'APPRAISAL_ENVIRONMENT=staging appraisal smoke --wait-ready 2m --max-latency 800ms --junit smoke.xml',
+    'appraisal smoke --profile staging --write --checks smoke.json --junit reports/smoke.xml',
     'appraisal smoke -o json | jq .ok',
   ]);
   return command.action(action<SmokeCommandOptions>(factory, (ctx, _args, options) => runSmoke(ctx, options)));

@@ -1,5 +1,6 @@
 // JUnit XML for CI dashboards (Jenkins, GitLab, GitHub test reporters): one <testsuite>, one
-// <testcase> per check, <failure> and <skipped> as those tools expect. Written atomically.
+// <testcase> per check, <failure> and <skipped> as those tools expect, valid against the Jenkins
+// xUnit schema junit-10.xsd (times in seconds). Written atomically.
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError } from '../../core/errors.js';
 
@@ -53,10 +54,13 @@ function attrs(values: Record<string, string | number | undefined>): string {
 export function renderJUnit(suite: JUnitSuite): string {
   const failures = suite.cases.filter((c) => c.status === 'fail').length;
   const skipped = suite.cases.filter((c) => c.status === 'skip').length;
-  const counts = { tests: suite.cases.length, failures, errors: 0, skipped, time: seconds(suite.time) };
+  const counts = { tests: suite.cases.length, failures, errors: 0 };
+  const time = seconds(suite.time);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  lines.push(`<testsuites${attrs({ name: suite.name, ...counts })}>`);
-  lines.push(`  <testsuite${attrs({ name: suite.name, ...counts, timestamp: suite.timestamp.toISOString().replace(/\.\d+Z$/, 'Z') })}>`);
+  // junit-10.xsd (Jenkins xUnit, pytest) allows `skipped` on <testsuite> only: on <testsuites> the
+  // plugin rejects the whole report.
+  lines.push(`<testsuites${attrs({ name: suite.name, ...counts, time })}>`);
+  lines.push(`  <testsuite${attrs({ name: suite.name, ...counts, skipped, time, timestamp: suite.timestamp.toISOString().replace(/\.\d+Z$/, 'Z') })}>`);
   const properties = Object.entries(suite.properties ?? {});
   if (properties.length > 0) {
     lines.push('    <properties>');

@@ -1,7 +1,8 @@
 // How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
 // machines, and JUnit XML for CI dashboards.
 import type { JUnitSuite } from './junit.js';
-import type { CheckResult } from './check.js';
+import type { CheckResult, FailureDetails } from './check.js';
+import { detailLines } from './details.js';
 
 export interface SmokeReport {
   ok: boolean;
@@ -12,7 +13,17 @@ export interface SmokeReport {
   startedAt: string;
   durationMs: number;
   summary: { passed: number; failed: number; skipped: number };
-  checks: Array<{ name: string; status: CheckResult['status']; ms: number; detail: string; errorType?: string }>;
+  checks: Array<{
+    name: string;
+    status: CheckResult['status'];
+    ms: number;
+    detail: string;
+    errorType?: string;
+    /** The latency budget it ran under, in ms. */
+    budgetMs?: number;
+    /** For failures: request, answer and a curl that reproduces it. */
+    failure?: FailureDetails;
+  }>;
 }
 
 export interface RunFacts {
@@ -51,7 +62,15 @@ export function buildReport(results: readonly CheckResult[], facts: RunFacts): S
     summary,
     checks: results.map((r) => {
       const type = r.status === 'fail' ? errorType(r.error) : undefined;
-      return { name: r.name, status: r.status, ms: r.ms, detail: r.detail, ...(type ? { errorType: type } : {}) };
+      return {
+        name: r.name,
+        status: r.status,
+        ms: r.ms,
+        detail: r.detail,
+        ...(type ? { errorType: type } : {}),
+        ...(r.budgetMs === undefined ? {} : { budgetMs: r.budgetMs }),
+        ...(r.failure ? { failure: r.failure } : {}),
+      };
     }),
   };
 }
@@ -74,7 +93,7 @@ export function junitSuite(results: readonly CheckResult[], facts: RunFacts): JU
       status: r.status,
       message: r.status === 'pass' ? undefined : r.detail,
       type: r.status === 'fail' ? errorType(r.error) : undefined,
-      detail: r.detail,
+      detail: r.failure ? [r.detail, ...detailLines(r.failure)].join('\n') : r.detail,
     })),
   };
 }
@@ -103,6 +122,8 @@ export function renderTable(results: readonly CheckResult[], options: { color: b
     const room = options.width === undefined ? undefined : options.width - (nameWidth + timeWidth + 14);
     if (room !== undefined && room > 20 && detail.length > room && r.status !== 'fail') detail = `${detail.slice(0, room - 1)}…`;
     lines.push(`${r.name.padEnd(nameWidth)}  ${shown}  ${time}  ${detail}`);
+    // A failure's reproduction, indented under its row.
+    for (const extra of r.failure ? detailLines(r.failure) : []) lines.push(`${' '.repeat(nameWidth + timeWidth + 12)}${extra.replace(CONTROL, ' ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

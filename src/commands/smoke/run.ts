@@ -11,12 +11,22 @@ import { jsonDocument } from '../../output/json.js';
 import { outputFormat, prepareDestination, writeRecords } from '../../output/index.js';
 import type { CheckResult } from './check.js';
 import { selectChecks } from './checks.js';
+import { loadChecksFile } from './checks-file.js';
+import { reportToGitHub } from './github.js';
+import { verdictOf } from './verdict.js';
+import { waitReadyCheck } from './wait-ready.js';
+import { parseDuration } from '../../core/duration.js';
+import { originOf } from '../../core/credentials/origin.js';
+import type { Session } from '../../core/session-types.js';
 import { firstFailure, newState, runChecks } from './runner.js';
 import { buildReport, junitSuite, renderTable, summaryLine, type RunFacts } from './report.js';
 
 export interface SmokeCommandOptions {
   junit?: string;
   write?: boolean;
+  waitReady?: string;
+  maxLatency?: string;
+  checks?: string;
 }
 
 async function checkJUnitPath(ctx: Context, raw: string): Promise<string> {
@@ -35,8 +45,9 @@ async function writeJUnit(ctx: Context, path: string, displayPath: string, resul
 
 async function writeReport(ctx: Context, results: readonly CheckResult[], facts: RunFacts): Promise<void> {
   const format = outputFormat(ctx);
-  // The table is on stderr already; stdout gets data only when a data format is in use.
-  if (format === 'table') return;
+  // The table is on stderr already: stdout gets the report only when -o asks for a data format,
+  // so a CI log is not the same run twice.
+  if (format === 'table' || !ctx.globals.outputExplicit) return;
   const report = buildReport(results, facts);
   if (format === 'json') {
     const destination = await openDestination(ctx);
@@ -55,10 +66,35 @@ async function writeReport(ctx: Context, results: readonly CheckResult[], facts:
   await writeRecords(ctx, checks(), { label: 'checks', columns: ['name', 'status', 'ms', 'detail'] });
 }
 
+/** Why smoke refuses this target: a stored profile's environment, or a run without one. */
+function refusalOf(session: Session, declared: string | undefined): SafetyError {
+  const stored = session.profile !== undefined && originOf(session.profile.baseUrl) === originOf(session.baseUrl);
+  if (stored) {
+    return new SafetyError(
+      `smoke refuses the ${session.environment} profile "${session.profileName}" (${session.baseUrl}): test automation never targets production`,
+      {
+        hint: `use a staging, development or local profile, e.g. \`appraisal smoke --profile staging\`; a profile's environment is set by \`appraisal auth login --profile NAME --environment staging\``,
+      },
+    );
+  }
+  const why = declared === undefined ? 'a run without a stored profile counts as production unless APPRAISAL_ENVIRONMENT or --environment says otherwise' : `it is declared ${declared}`;
+  return new SafetyError(`smoke refuses ${session.baseUrl}: ${why}; test automation never targets production`, {
+    hint: 'for a staging or development service, set APPRAISAL_ENVIRONMENT=staging (or pass --environment staging)',
+  });
+}
+
+function durationOption(raw: string | undefined, flag: string, limits: { minMs: number; maxMs: number }): number | undefined {
+  return raw === undefined ? undefined : parseDuration(raw, flag, limits);
+}
+
 export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Promise<void> {
   const startedAt = ctx.now();
   const start = performance.now();
+  // Every flag and file is checked before the first request.
   const junitPath = options.junit === undefined ? undefined : await checkJUnitPath(ctx, options.junit);
+  const waitReadyMs = durationOption(options.waitReady, '--wait-ready', { minMs: 1_000, maxMs: 3_600_000 });
+  const maxLatencyMs = durationOption(options.maxLatency, '--max-latency', { minMs: 1, maxMs: 600_000 });
+  const custom = options.checks === undefined ? [] : await loadChecksFile(ctx, options.checks);
   await prepareDestination(ctx);
   const session = await ctx.session();
   const facts = (): RunFacts => ({
@@ -72,12 +108,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
 
   // Before any request: test automation never targets production, nor anything that might be it.
   if (isProductionLike(session.environment)) {
-    const refusal = new SafetyError(
-      `smoke refuses the ${session.environment} profile "${session.profileName}" (${session.baseUrl}): test automation never targets production`,
-      {
-        hint: `use a staging, development or local profile, e.g. \`appraisal smoke --profile staging\`; a profile's environment is set by \`appraisal auth login --profile NAME --environment staging\``,
-      },
-    );
+    const refusal = refusalOf(session, ctx.globals.environment);
     if (junitPath !== undefined) {
       const result: CheckResult = { name: 'environment', status: 'fail', ms: 0, detail: refusal.message, error: refusal };
       await writeJUnit(ctx, junitPath, options.junit!, [result], facts());
@@ -85,16 +116,22 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
     throw refusal;
   }
 
-  const results = await runChecks(newState(ctx, session), selectChecks({ write: options.write === true }), (result) =>
+  const builtIn = selectChecks({ write: options.write === true });
+  const checks = [...builtIn.slice(0, 1), ...(waitReadyMs === undefined ? [] : [waitReadyCheck(waitReadyMs)]), ...builtIn.slice(1), ...custom];
+  const results = await runChecks(newState(ctx, session), checks, { maxLatencyMs }, (result) =>
     ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`),
   );
+  const verdict = verdictOf(checks, results);
+  if (verdict) results.push(verdict);
   const done = facts();
   if (!ctx.io.quiet) {
     const width = ctx.io.stderrIsTTY ? (ctx.io.stderr as { columns?: number }).columns : undefined;
     ctx.io.writeErrStyled(renderTable(results, { color: ctx.io.color && ctx.io.stderrIsTTY, width }));
   }
-  ctx.io.writeErr(summaryLine(results, done.durationMs));
+  const summary = summaryLine(results, done.durationMs);
+  ctx.io.writeErr(summary);
   if (junitPath !== undefined) await writeJUnit(ctx, junitPath, options.junit!, results, done);
+  await reportToGitHub(ctx, results, done, summary);
   await writeReport(ctx, results, done);
 
   const failure = firstFailure(results);

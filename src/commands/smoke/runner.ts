@@ -1,11 +1,19 @@
 // Runs a table of smoke checks once, in order: each is skipped (with its reason), or timed and ends
-// as pass or fail. Never throws for a failing check — the caller reports them all, then picks the
+// as pass or fail — a pass slower than its latency budget fails too. A failure carries the details
+// that reproduce it. Never throws for a failing check — the caller reports them all, then picks the
 // exit code; only an interrupt stops the run.
 import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { InterruptedError } from '../../core/errors.js';
+import { formatDuration } from '../../core/duration.js';
+import { ExpectationError, InterruptedError } from '../../core/errors.js';
 import type { Session } from '../../core/session-types.js';
 import type { CheckResult, SmokeCheck, SmokeState } from './check.js';
+import { failureDetails } from './details.js';
+
+export interface RunOptions {
+  /** --max-latency: the budget of every timed check without one of its own. */
+  maxLatencyMs?: number | undefined;
+}
 
 function elapsed(start: number): number {
   return Math.round((performance.now() - start) * 10) / 10;
@@ -20,30 +28,53 @@ export function newState(ctx: Context, session: Session): SmokeState {
   return { ctx, session, propertyTypes: [], client: async () => (api ??= await ctx.api()) };
 }
 
-async function runOne(check: SmokeCheck, state: SmokeState): Promise<CheckResult> {
+async function runOne(check: SmokeCheck, state: SmokeState, options: RunOptions): Promise<CheckResult> {
   const { ctx } = state;
   const reason = check.skip?.(state);
   if (reason !== undefined) return { name: check.name, status: 'skip', ms: 0, detail: reason };
+  const budgetMs = check.untimed || check.noBudget ? undefined : (check.maxLatencyMs ?? options.maxLatencyMs);
+  const budget = budgetMs === undefined ? {} : { budgetMs };
   const start = performance.now();
+  let error: unknown;
+  let ms: number;
   try {
     const detail = await check.run(state);
-    return { name: check.name, status: 'pass', ms: check.untimed ? 0 : elapsed(start), detail };
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    return { name: check.name, status: 'fail', ms: elapsed(start), detail: ctx.io.redactor.redact(messageOf(error)), error };
+    ms = check.untimed ? 0 : elapsed(start);
+    if (budgetMs === undefined || ms <= budgetMs) return { name: check.name, status: 'pass', ms, detail, ...budget };
+    error = new ExpectationError(`took ${formatDuration(ms)}, over its latency budget of ${formatDuration(budgetMs)} (${detail})`);
+  } catch (thrown) {
+    if (ctx.signal.aborted) throw thrown;
+    error = thrown;
+    ms = elapsed(start);
+  }
+  const redact = (text: string) => ctx.io.redactor.redact(text);
+  const request = safely(() => check.request?.(state));
+  const failure = failureDetails(state.session, error, request, redact);
+  return { name: check.name, status: 'fail', ms, detail: redact(messageOf(error)), error, ...budget, ...(failure ? { failure } : {}) };
+}
+
+/** A check's request may depend on state a failed check never set: then there is none to show. */
+function safely<T>(get: () => T): T | undefined {
+  try {
+    return get();
+  } catch {
+    return undefined;
   }
 }
 
 export async function runChecks(
   state: SmokeState,
   checks: readonly SmokeCheck[],
+  options: RunOptions = {},
   onResult?: (result: CheckResult) => void,
 ): Promise<CheckResult[]> {
   const { signal } = state.ctx;
   const results: CheckResult[] = [];
+  let closed: string | undefined;
   for (const check of checks) {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError();
-    const result = await runOne(check, state);
+    const result: CheckResult = closed === undefined ? await runOne(check, state, options) : { name: check.name, status: 'skip', ms: 0, detail: closed };
+    if (result.status === 'fail' && check.gate !== undefined) closed = check.gate;
     results.push(result);
     onResult?.(result);
   }

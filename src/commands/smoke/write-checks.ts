@@ -24,6 +24,8 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
   {
     name: 'create property',
     write: true,
+    probe: true,
+    request: () => ({ method: 'POST', path: PROPERTIES.path }),
     skip: writeRefusal,
     async run(state) {
       const name = `appraisal-smoke ${state.ctx.now().toISOString()}`;
@@ -42,6 +44,8 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
   {
     name: 'get property',
     write: true,
+    probe: true,
+    request: (state) => ({ method: 'GET', path: state.created!.path }),
     skip: afterCreate,
     async run(state) {
       const { id, name, path } = state.created!;
@@ -54,6 +58,8 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
   {
     name: 'update property',
     write: true,
+    probe: true,
+    request: (state) => ({ method: 'PATCH', path: state.created!.path }),
     skip: afterCreate,
     async run(state) {
       const { id, name, path } = state.created!;
@@ -67,6 +73,8 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
   {
     name: 'delete property',
     write: true,
+    probe: true,
+    request: (state) => ({ method: 'DELETE', path: state.created!.path }),
     skip: afterCreate,
     async run(state) {
       const { id, path } = state.created!;

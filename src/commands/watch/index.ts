@@ -8,7 +8,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { systemClock } from './clock.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from '../../core/duration.js';
 import { eventSink } from './events.js';
 import { runShellCommand } from './exec.js';
 import { childEnvironment } from '../../core/child-env.js';

@@ -14,7 +14,7 @@ import { HttpError, InterruptedError, NetworkError, NotFoundError, PermissionErr
 import { backoffDelay } from './backoff.js';
 import type { Clock } from './clock.js';
 import { baselineChange, changeFor, laterOf, timestampOf, versionOf, type BaselinePolicy, type ChangeType } from './differ.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../../core/duration.js';
 import type { EventSink } from './events.js';
 import type { Family } from './families.js';
 import type { WatchStatus } from './progress.js';

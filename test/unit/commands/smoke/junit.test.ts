@@ -20,7 +20,7 @@ const SUITE: JUnitSuite = {
 describe('renderJUnit', () => {
   it('writes one testsuite with counts, properties and a testcase per check', () => {
     const xml = renderJUnit(SUITE);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="appraisal smoke" tests="3" failures="1" errors="0" skipped="1" time="1.235">')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="appraisal smoke" tests="3" failures="1" errors="0" time="1.235">')).toBe(true);
     expect(xml).toContain('<testsuite name="appraisal smoke" tests="3" failures="1" errors="0" skipped="1" time="1.235" timestamp="2026-03-01T10:00:00Z">');
     expect(xml).toContain('<property name="environment" value="staging"/>');
     expect(xml).toContain('<testcase name="reachable" classname="appraisal.smoke" time="0.012">');

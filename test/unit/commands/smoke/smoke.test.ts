@@ -6,7 +6,7 @@ import smokeCommand from '../../../../src/commands/smoke/index.js';
 import { allows } from '../../../../src/core/scopes.js';
 import type { Environment } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/context.js';
-import { MissingCredentialError, NotFoundError, SafetyError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import { ExpectationError, MissingCredentialError, NotFoundError, SafetyError, ServiceUnavailableError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
@@ -19,7 +19,7 @@ const page = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}` }
 function session(environment: Environment): Session {
   return {
     profileName: environment,
-    profile: undefined,
+    profile: { name: environment, baseUrl: `https://${environment}.example.com`, environment },
     baseUrl: `https://${environment}.example.com`,
     environment,
     caFile: undefined,
@@ -65,7 +65,7 @@ function setup(options: Setup = {}) {
     ...options.routes,
   });
   const dir = mkdtempSync(join(tmpdir(), 'smoke-'));
-  const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals: options.globals });
+  const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals: { output: 'json', outputExplicit: true, ...options.globals } });
   const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, args);
   return { ...fake, calls, run, dir, properties };
 }
@@ -230,6 +230,31 @@ describe('appraisal smoke (in-process)', () => {
     const lines = t.stdout().trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(11);
     expect(lines[0]).toMatchObject({ name: 'environment', status: 'pass' });
+  });
+
+  it('prints the report on stdout only when -o asks for it (the table on stderr is enough otherwise)', async () => {
+    const t = setup({ globals: { output: 'json', outputExplicit: false } });
+    await t.run();
+    expect(t.stdout()).toBe('');
+    expect(t.stderr()).toMatch(/^CHECK\s+RESULT/m);
+  });
+
+  it('fails a run whose every data check was skipped: it proved nothing (exit 9)', async () => {
+    const t = setup({ scopes: [] });
+    const error = await t.run('--write').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExpectationError);
+    expect(exitCodeFor(error)).toBe(9);
+    const checks = report(t.stdout()).checks;
+    expect(checks.at(-1)).toMatchObject({ name: 'verdict', status: 'fail', detail: 'all 11 data checks were skipped: the run proved nothing about the service' });
+    expect(t.stderr()).toContain('smoke: FAILED — 1 of 16 checks failed');
+  });
+
+  it('checks --max-latency, --wait-ready and --checks before any request', async () => {
+    const t = setup();
+    await expect(t.run('--max-latency', 'soon')).rejects.toThrow('--max-latency must be a duration');
+    await expect(t.run('--wait-ready', '0s')).rejects.toThrow('--wait-ready must be between 1s and 1h');
+    await expect(t.run('--checks', 'missing.json')).rejects.toThrow('--checks missing.json: cannot read it (ENOENT)');
+    expect(t.calls).toEqual([]);
   });
 
   it('checks the --junit directory before anything else', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../../src/core/errors.js';
-import { formatDuration, parseDuration } from '../../../../src/commands/watch/duration.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { formatDuration, parseDuration } from '../../../src/core/duration.js';
 
 const limits = { minMs: 1000, maxMs: 7 * 24 * 3_600_000 };
 

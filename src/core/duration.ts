@@ -1,5 +1,6 @@
-// `--interval 30s | 5m | 1h | 1m30s | 1500ms | 90` (plain number = seconds).
-import { UsageError } from '../../core/errors.js';
+// Durations on the command line (watch --interval, smoke --wait-ready/--max-latency):
+// `30s | 5m | 1h | 1m30s | 1500ms | 90` (plain number = seconds).
+import { UsageError } from './errors.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;

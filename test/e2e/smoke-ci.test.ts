@@ -1,0 +1,201 @@
+// `appraisal smoke` as a CI pipeline runs it (issue 18): env-only setup, valid JUnit, quiet stdout,
+// readiness, latency budgets, verdicts that cannot lie, reproducible failures, a checks file and
+// GitHub Actions annotations — the built binary against the bundled mock.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli } from '../helpers/cli-process.js';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { readValidJUnit } from '../helpers/junit.js';
+import { mockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { waitFor } from '../helpers/wait.js';
+
+let mock: MockServer;
+let scratch: string;
+beforeAll(async () => {
+  mock = await startMock({ records: 20, seed: 18 });
+  scratch = mkdtempSync(join(tmpdir(), 'smoke-ci-'));
+});
+afterAll(async () => {
+  await mock?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Only APPRAISAL_BASE_URL / APPRAISAL_API_KEY (and the mock's CA): no stored profile at all. */
+const envOnly = (extra: Record<string, string | undefined> = {}) => isolatedEnv({ ...mock.env, GITHUB_ACTIONS: undefined, ...extra });
+let reports = 0;
+const reportPath = () => join(scratch, `smoke-${++reports}.xml`);
+
+interface Check {
+  name: string;
+  status: string;
+  ms: number;
+  detail: string;
+  budgetMs?: number;
+  failure?: { method?: string; path?: string; status?: number; requestId?: string; serviceMessage?: string; curl?: string };
+}
+
+describe('smoke in CI', () => {
+  it('runs from environment variables alone with APPRAISAL_ENVIRONMENT=staging, quietly, and refuses production', async () => {
+    const junit = reportPath();
+    const staging = await runCli(['smoke', '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(staging.code, staging.stderr).toBe(0);
+    // Quiet by default: the table on stderr, nothing on stdout without -o.
+    expect(staging.stdout).toBe('');
+    expect(staging.stderr).toMatch(/^environment\s+pass\s+.*staging profile "default" at https:\/\/127\.0\.0\.1:\d+/m);
+    expect(staging.stderr).toMatch(/^smoke: passed — \d+ of \d+ checks passed/m);
+    const { suite, cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
+    expect(suite).toMatchObject({ failures: 0, skipped: 0 });
+    expect(cases.every((c) => c.status === 'pass' && typeof c.time === 'number')).toBe(true);
+
+    for (const [env, args] of [[{ APPRAISAL_ENVIRONMENT: 'production' }, []], [{}, ['--environment', 'production']]] as const) {
+      const refused = await runCli(['smoke', ...args], { env: envOnly(env) });
+      expect(refused.code).toBe(10);
+      expect(refused.stderr).toMatch(/^error: smoke refuses https:\/\/127\.0\.0\.1:\d+: it is declared production; test automation never targets production$/m);
+    }
+    const typo = await runCli(['smoke'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'stagin' }) });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('APPRAISAL_ENVIRONMENT must be one of production, staging, development, local, got "stagin"');
+  });
+
+  it('writes JUnit that validates against junit-10.xsd for a run with skips, and a run with failures that reproduce', async () => {
+    const admin = mockAdmin(mock);
+    const narrow = (await admin.call('POST', '/api/keys', { name: 'smoke-ci-narrow', scopes: ['properties:read'] })).body as { data?: { secret: string }; secret?: string };
+    const secret = narrow.data?.secret ?? narrow.secret!;
+    const skips = reportPath();
+    const skipped = await runCli(['smoke', '--junit', skips, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'development', APPRAISAL_API_KEY: secret }) });
+    expect(skipped.code, skipped.stderr).toBe(0);
+    const read = await readValidJUnit(skips, readFileSync(skips, 'utf8'));
+    expect(Number(read.suite.skipped)).toBeGreaterThan(0);
+    expect(read.cases.find((c) => c.name === 'list clients')).toMatchObject({ status: 'skip', message: expect.stringContaining('cannot read clients') });
+
+    await admin.queueFaults([{ path: '/api/clients', fault: 'status=503', count: 100 }]);
+    const failures = reportPath();
+    try {
+      const failed = await runCli(['smoke', '--retries', '0', '--junit', failures, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      expect(failed.code).toBe(8);
+      const check = (JSON.parse(failed.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'list clients')!;
+      expect(check.status).toBe('fail');
+      expect(check.failure).toMatchObject({ method: 'GET', path: expect.stringMatching(/^\/api\/clients\?/), status: 503, requestId: expect.any(String) });
+      expect(check.failure!.curl).toMatch(/^curl -sS -i -X GET -H "x-api-key: \$APPRAISAL_API_KEY" --cacert '.+' 'https:\/\/127\.0\.0\.1:\d+\/api\/clients\?.*'$/);
+      expect(failed.stdout + failed.stderr).not.toContain(mock.adminKey);
+      // The table shows the same reproduction under the failed row.
+      expect(failed.stderr).toMatch(/^list clients\s+FAIL\s+\d+ ms\s+.*503.*\n\s+request: GET \/api\/clients\?\S+ → HTTP 503, request id \S+\n(\s+service said: .*\n)?\s+reproduce: curl /m);
+      const junit = await readValidJUnit(failures, readFileSync(failures, 'utf8'));
+      const failedCase = junit.cases.find((c) => c.name === 'list clients')!;
+      expect(failedCase.status).toBe('fail');
+      expect(failedCase.body).toContain('reproduce: curl -sS -i -X GET -H "x-api-key: $APPRAISAL_API_KEY"');
+    } finally {
+      await admin.clearFaults();
+    }
+  });
+
+  it('fails a check slower than --max-latency against a mock with --latency 500, with the times everywhere', async () => {
+    const slow = await startMock({ records: 5, http: true, latencyMs: 500 });
+    try {
+      const junit = reportPath();
+      const result = await runCli(['smoke', '--max-latency', '200ms', '--junit', junit, '-o', 'json'], { env: isolatedEnv({ ...slow.env, GITHUB_ACTIONS: undefined }) });
+      expect(result.code).toBe(9);
+      const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+      const credential = checks.find((c) => c.name === 'credential')!;
+      expect(credential).toMatchObject({ status: 'fail', budgetMs: 200, detail: expect.stringMatching(/^took \d+(\.\d+)?m?s, over its latency budget of 200ms/) });
+      expect(credential.ms).toBeGreaterThanOrEqual(500);
+      expect(result.stderr).toMatch(/^credential\s+FAIL\s+\d+ ms\s+took/m);
+      const { cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
+      expect(cases.find((c) => c.name === 'credential')!.time).toBeGreaterThanOrEqual(0.5);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('fails a run whose every check was refused (401): it proved nothing', async () => {
+    const junit = reportPath();
+    const unknownKey = 'apk_Zz9Yy8Xx_00000000000000000000000000000000';
+    const result = await runCli(['smoke', '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_API_KEY: unknownKey }) });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^verdict\s+FAIL\s+.*refused \(401\/403\): the run proved nothing about the service$/m);
+    const { cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
+    expect(cases.at(-1)).toMatchObject({ name: 'verdict', status: 'fail' });
+  });
+
+  it('--wait-ready waits for a mock that starts later, and fails clearly when none comes', async () => {
+    const port = await freePort();
+    const adminKey = 'apk_Wait0001_0123456789abcdef0123456789abcdef';
+    const env = isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${port}`, APPRAISAL_API_KEY: adminKey, GITHUB_ACTIONS: undefined });
+    const smoke = startCli(['smoke', '--wait-ready', '60s', '--verbose', '-o', 'json'], { env });
+    // Start the service only once smoke has seen it missing (a condition, not a sleep).
+    await waitFor(() => smoke.stderr().includes('smoke: not ready yet'), 'smoke to find the service not ready');
+    const late = await startMock({ records: 5, http: true, adminKey, extraArgs: ['--port', String(port)] });
+    try {
+      const result = await smoke.result;
+      expect(result.code, result.stderr).toBe(0);
+      const ready = (JSON.parse(result.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'ready')!;
+      expect(ready).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^answered HTTP 200 after \d+ attempts$/) });
+    } finally {
+      await late.stop();
+    }
+
+    const never = await runCli(['smoke', '--wait-ready', '2s'], { env: isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${await freePort()}`, APPRAISAL_API_KEY: adminKey }) });
+    expect(never.code).toBe(3);
+    expect(never.stderr).toMatch(/^error: http:\/\/127\.0\.0\.1:\d+ was not ready within 2s \(\d+ attempts; last: .+\)$/m);
+    expect(never.stderr).toMatch(/^credential\s+skip\s+-\s+the service was not ready$/m);
+  });
+
+  it('adds the checks of a --checks file, and refuses an unknown key naming it and where', async () => {
+    const file = join(scratch, 'smoke.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        checks: [
+          { name: 'offices exist', operation: 'listProperties', params: { propertyType: 'office' }, expectStatus: 200, minItems: 1, maxLatency: '30s' },
+          { name: 'enums answer', operation: 'GET /api/reference/enums', expectStatus: 200 },
+          { name: 'no such property', operation: 'getProperty', params: { id: '00000000-0000-4000-8000-000000000000' }, expectStatus: 404 },
+        ],
+      }),
+    );
+    const result = await runCli(['smoke', '--checks', file, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(result.code, result.stderr).toBe(0);
+    const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+    expect(checks.slice(-3).map((c) => `${c.name}:${c.status}`)).toEqual(['offices exist:pass', 'enums answer:pass', 'no such property:pass']);
+    expect(checks.at(-3)).toMatchObject({ budgetMs: 30_000, detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\)$/) });
+
+    writeFileSync(file, JSON.stringify({ checks: [{ name: 'typo', operation: 'listProperties', expectStatuss: 200 }] }));
+    const bad = await runCli(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --checks .*smoke\.json: unknown key "expectStatuss" at checks\[0\]$/m);
+  });
+
+  it('under GITHUB_ACTIONS=true: ::error annotations for failures and a step summary', async () => {
+    const admin = mockAdmin(mock);
+    const summary = join(scratch, 'step-summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    await admin.queueFaults([{ path: '/api/files', fault: 'status=503', count: 100 }]);
+    try {
+      const result = await runCli(['smoke', '--retries', '0'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }) });
+      expect(result.code).toBe(8);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^::error title=smoke%3A list files::.*503.*%0Areproduce: curl .*\$APPRAISAL_API_KEY/m);
+      const markdown = readFileSync(summary, 'utf8');
+      expect(markdown.startsWith('# earlier step\n### appraisal smoke: staging')).toBe(true);
+      expect(markdown).toMatch(/^\| list files \| ❌ FAIL \| \d+ ms \| .*503.* \|$/m);
+      expect(markdown).toMatch(/^\| credential \| ✅ pass \|/m);
+      expect(markdown).not.toContain(mock.adminKey);
+    } finally {
+      await admin.clearFaults();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
