@@ -11,6 +11,8 @@
 const KEY_PATTERN = /\b(apk(?:_|%5[Ff])[A-Za-z0-9]{8})(?:_|%5[Ff])[A-Za-z0-9]{8,}/g;
 /** `name: value` / `name=value` for the headers that carry credentials. */
 const CREDENTIAL_FIELD = /\b((?:proxy-)?authorization|x-api-key)(["']?\s*[:=]\s*["']?)([^\r\n"',;]+)/gi;
+/** `$NAME` or `${NAME}`, alone: a reference to a variable, not a value. */
+const SHELL_VARIABLE = /^\$(?:[A-Z_][A-Z0-9_]*|\{[A-Z_][A-Z0-9_]*\})$/;
 /** A scheme followed by something shaped like a credential (long enough, not a plain word). */
 const SCHEME_CREDENTIAL = /\b(Bearer|Basic)\s+(?=[A-Za-z0-9._~+/=-]{8,})(?=[A-Za-z0-9]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]+/gi;
 /** What may sit between the characters of a secret a service split up: whitespace and invisible characters. */
@@ -68,6 +70,9 @@ export class SecretRedactor {
         const scheme = /^(Bearer|Basic|Token|Digest)\s+/i.exec(value);
         const rest = scheme ? value.slice(scheme[0].length) : value;
         if (rest.endsWith('…') && rest.length <= 16) return `${name}${separator}${value}`;
+        // A shell variable reference (smoke's reproducing curl: "x-api-key: $APPRAISAL_API_KEY")
+        // says where a key is kept, not what it is.
+        if (SHELL_VARIABLE.test(rest)) return `${name}${separator}${value}`;
         return `${name}${separator}${scheme ? scheme[0] : ''}${shownPart(rest)}`;
       })
       .replace(SCHEME_CREDENTIAL, (match, scheme: string) => `${scheme} ${shownPart(match.slice(scheme.length))}`);

@@ -44,6 +44,14 @@ describe('SecretRedactor', () => {
     expect(other.redact('> x-api-key: apk_AAAAAAAA…')).toBe('> x-api-key: apk_AAAAAAAA…');
   });
 
+  it('keeps a shell variable reference as a header value (a reproducing curl), still redacting real values', () => {
+    const other = new SecretRedactor();
+    expect(other.redact('curl -H "x-api-key: $APPRAISAL_API_KEY" -H "Authorization: Bearer ${APPRAISAL_TOKEN}"')).toBe(
+      'curl -H "x-api-key: $APPRAISAL_API_KEY" -H "Authorization: Bearer ${APPRAISAL_TOKEN}"',
+    );
+    expect(other.redact('x-api-key: $APPRAISAL_API_KEY_and_more_text')).not.toContain('and_more_text');
+  });
+
   it('never shows a short secret whole, and matches it only as a word', () => {
     const other = new SecretRedactor();
     other.register('abc');
