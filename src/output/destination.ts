@@ -65,30 +65,72 @@ function waitForDrain(stream: Writable): Promise<void> {
   });
 }
 
-export function stdoutDestination(stream: Writable): Destination {
+export interface StdoutOptions {
+  /**
+   * Gather what is written while records keep coming without waiting (a page already received) into
+   * one write: flushed when the producer next waits for I/O (the event loop turns), at 64 KiB, and
+   * at the end. One write per page instead of one per record (stdout to a file or a pipe is a
+   * syscall per write). For paged lists only: a producer that never waits would be stopped by a
+   * closed reader only a batch later.
+   */
+  batch?: boolean;
+}
+
+const BATCH_BYTES = 64 * 1024;
+
+export function stdoutDestination(stream: Writable, options: StdoutOptions = {}): Destination {
   const state = stateOf(stream);
   const gone = () => state.gone || stream.destroyed || stream.writableEnded;
   const check = () => {
     if (state.error) throw new LocalEnvironmentError(`could not write the output: ${state.error.message}`, { cause: state.error });
   };
+  const writeNow = async (text: string): Promise<boolean> => {
+    check();
+    if (gone()) return false;
+    if (text === '') return true;
+    if (!stream.write(text)) {
+      // A destroyed stream answers false and will never drain.
+      if (gone()) return false;
+      await waitForDrain(stream);
+      check();
+    }
+    return !gone();
+  };
+  if (!options.batch) return { displayPath: undefined, write: writeNow, finish: async () => check(), discard: async () => {} };
+
+  let batch = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  // A flush the event loop started; the next write waits for it, so order and backpressure hold.
+  let flushing: Promise<boolean> = Promise.resolve(true);
+  const flush = (): Promise<boolean> => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    const text = batch;
+    batch = '';
+    flushing = flushing.then((open) => (open ? writeNow(text) : false));
+    return flushing;
+  };
   return {
     displayPath: undefined,
     async write(text) {
+      if (!(await flushing)) return false;
       check();
       if (gone()) return false;
-      if (text === '') return true;
-      if (!stream.write(text)) {
-        // A destroyed stream answers false and will never drain.
-        if (gone()) return false;
-        await waitForDrain(stream);
-        check();
-      }
-      return !gone();
+      batch += text;
+      if (batch.length >= BATCH_BYTES) return flush();
+      // Stream errors surface on the next write or at finish(); a failed flush must not go unhandled.
+      scheduled ??= setImmediate(() => void flush().catch(() => undefined));
+      return true;
     },
     async finish() {
+      await flush();
       check();
     },
-    async discard() {},
+    async discard() {
+      if (scheduled) clearImmediate(scheduled);
+      scheduled = undefined;
+      batch = '';
+    },
   };
 }
 
@@ -264,7 +306,7 @@ export function outPath(ctx: Context): string | undefined {
 }
 
 /** The destination for this command: `--out PATH` when given, else stdout. */
-export async function openDestination(ctx: Context): Promise<Destination> {
+export async function openDestination(ctx: Context, options: StdoutOptions = {}): Promise<Destination> {
   const out = outPath(ctx);
-  return out === undefined ? stdoutDestination(ctx.io.stdout) : fileDestination(ctx, out);
+  return out === undefined ? stdoutDestination(ctx.io.stdout, options) : fileDestination(ctx, out);
 }

@@ -4,7 +4,7 @@
 import type { Context, OutputFormat } from '../core/context.js';
 import { ContractError, InterruptedError } from '../core/errors.js';
 import { csvListEncoder, csvRow } from './csv.js';
-import { checkOutPath, openDestination, outPath, type Destination } from './destination.js';
+import { checkOutPath, openDestination, outPath, type Destination, type StdoutOptions } from './destination.js';
 import type { ListEncoder } from './encoder.js';
 import { columnFields, outputFormat, requestedFields } from './format.js';
 import { flattenRecord, getField, pickFields } from './fields.js';
@@ -102,29 +102,29 @@ async function pump(
   let count = resumedCount ?? 0;
   let exhausted = false;
   let nextPending = false;
-
-  const next = () =>
-    new Promise<IteratorResult<Record<string, unknown>>>((resolve, reject) => {
-      if (signal.aborted) return reject(abortReason(signal));
-      const onAbort = () => reject(abortReason(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      nextPending = true;
-      iterator.next().then(
-        (step) => {
-          nextPending = false;
-          if (step.done) exhausted = true;
-          signal.removeEventListener('abort', onAbort);
-          resolve(step);
-        },
-        (error: unknown) => {
-          // An iterator that threw is finished: nothing to close.
-          nextPending = false;
-          exhausted = true;
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
+  // One abort listener for the whole pump (not one per record): a pending record loses the race.
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const settle = (step: IteratorResult<Record<string, unknown>>) => {
+    nextPending = false;
+    if (step.done) exhausted = true;
+    return step;
+  };
+  const fail = (error: unknown): never => {
+    // An iterator that threw is finished: nothing to close.
+    nextPending = false;
+    exhausted = true;
+    throw error;
+  };
+  const next = (): Promise<IteratorResult<Record<string, unknown>>> => {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    nextPending = true;
+    return Promise.race([iterator.next().then(settle, fail), aborted]);
+  };
 
   try {
     if (resumedCount === undefined) {
@@ -140,6 +140,7 @@ async function pump(
     await destination.write(encoder.end(count));
     return count;
   } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
     if (!exhausted) {
       const closing = iterator.return?.();
       // With a next() still running, return() would wait for it: let it finish on its own.
@@ -162,6 +163,7 @@ export async function writeRecords(
   records: AsyncIterable<Record<string, unknown>>,
   view: View,
   target?: WriteTarget,
+  stdout: StdoutOptions = {},
 ): Promise<{ count: number }> {
   const format = outputFormat(ctx);
   let encoder: ListEncoder;
@@ -171,7 +173,7 @@ export async function writeRecords(
     await target?.destination.discard();
     throw error;
   }
-  const destination = target?.destination ?? (await openDestination(ctx));
+  const destination = target?.destination ?? (await openDestination(ctx, stdout));
   let count: number;
   try {
     count = await pump(ctx, records, encoder, destination, target?.resumedCount);

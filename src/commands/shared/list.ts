@@ -100,7 +100,8 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     }
   }
   try {
-    await writeRecords(ctx, records(), shaped.view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten });
+    // Pages arrive whole: stdout gets one write per page, not one per record.
+    await writeRecords(ctx, records(), shaped.view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten }, { batch: true });
   } finally {
     progress.stop();
   }

@@ -36,16 +36,24 @@ export function parseCollectionPage(body: unknown, where: string): CollectionPag
       hint: 'the service broke its published contract; report it with the request id from --verbose',
     });
   }
-  const items = envelope.data.items.map((item, index) => {
-    const record = recordSchema.safeParse(item);
-    if (!record.success) {
-      throw new ContractError(`${where}: item ${index + 1} is not a record with a string id (${describeIssues(record.error)})`, {
-        hint: 'the service broke its published contract; report it with the request id from --verbose',
-      });
-    }
-    return record.data as ApiRecord;
-  });
-  return { items, pagination: envelope.data.pagination };
+  const items = envelope.data.items;
+  // Each record checked by hand, not with recordSchema: the same rule (an object with a string id,
+  // every other field kept) at about a hundredth of the cost, and no copy of the record.
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (isObject(item) && typeof item.id === 'string') continue;
+    const got = !isObject(item) ? `(body): expected an object, got ${describeValue(item)}` : `id: expected a string, got ${describeValue(item.id)}`;
+    throw new ContractError(`${where}: item ${index + 1} is not a record with a string id (${got})`, {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    });
+  }
+  return { items: items as ApiRecord[], pagination: envelope.data.pagination };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return value === undefined ? 'nothing' : typeof value;
 }
 
 /** One record (e.g. an upload's answer); `where` names the request. */

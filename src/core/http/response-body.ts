@@ -45,8 +45,20 @@ export async function readText(body: Readable, expected: number | undefined, lim
  */
 export const MAX_JSON_DEPTH = 1000;
 
+/** How many `[` and `{` the text holds, counting at most `limit + 1` (strings not skipped). */
+function openBracketsUpTo(text: string, limit: number): number {
+  let count = 0;
+  for (const bracket of ['[', '{']) {
+    for (let at = text.indexOf(bracket); at !== -1 && count <= limit; at = text.indexOf(bracket, at + 1)) count++;
+  }
+  return count;
+}
+
 /** Whether JSON text opens more than `max` arrays/objects inside each other (strings skipped). Iterative. */
 export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  // Text with at most `max` brackets in all cannot nest deeper than `max`: a page of records has a
+  // few hundred, and indexOf finds them far faster than the walk below reads every character.
+  if (openBracketsUpTo(text, max) <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

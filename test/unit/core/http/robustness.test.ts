@@ -43,6 +43,16 @@ describe('JSON nesting depth', () => {
     expect(jsonNestsDeeperThan(`["\\\\",${nested(3)}]`, 3)).toBe(true);
   });
 
+  it('many shallow brackets (a page of records) pass the quick count and the full walk alike', () => {
+    const page = `{"items":[${Array.from({ length: 400 }, (_, i) => `{"id":"${i}","a":{"b":[1,{"c":2}]}}`).join(',')}]}`;
+    expect(jsonNestsDeeperThan(page, 6)).toBe(false);
+    expect(jsonNestsDeeperThan(page, 5)).toBe(true);
+    expect(jsonNestsDeeperThan(page, MAX_JSON_DEPTH)).toBe(false);
+    // Exactly `max` brackets nested: the quick count alone cannot tell, the walk does.
+    expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+  });
+
   it('an answer nested deeper than the limit is a contract break (exit 9), not a stack overflow (exit 1)', async () => {
     const deep = await serve(`{"id":"a","deep":${nested(20_000)}}`);
     const error = await rejection(clientFor(deep).get('/api/properties/a'));
