@@ -1,5 +1,5 @@
 // `npm run fuzz`: the property-based tests under test/fuzz (excluded from `npm test`, which runs a
-// bounded number of the same properties from test/unit/fuzz-bounded.test.ts), with FUZZ_RUNS cases.
+// bounded number of the same properties from test/unit/ and test/e2e/fuzz-bounded.test.ts), with FUZZ_RUNS cases.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

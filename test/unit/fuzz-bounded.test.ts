@@ -1,16 +1,13 @@
-// The property-based tests of test/fuzz, with a bounded number of cases so `npm test` runs them on
-// every change (test/fuzz itself runs only under `npm run fuzz`, with FUZZ_RUNS cases).
+// The in-process property-based tests of test/fuzz, with a bounded number of cases so `npm test` runs
+// them on every change (test/fuzz itself runs only under `npm run fuzz`, with FUZZ_RUNS cases). The
+// properties that need the built binary are in test/e2e/fuzz-bounded.test.ts.
 // A failure prints fast-check's seed; FUZZ_SEED=<seed> npm run fuzz replays it with more cases.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { cliArgsProperty, startCliFuzzFixture, type CliFuzzFixture } from '../fuzz/properties/cli-args.js';
+import { describe, it } from 'vitest';
 import { IN_PROCESS_PROPERTIES } from '../fuzz/properties/in-process.js';
-import { responsesProperty, startResponseFuzzFixture, type ResponseFuzzFixture } from '../fuzz/properties/responses.js';
 import { fuzzParameters } from '../fuzz/properties/runs.js';
-import { removeScratchDirs } from '../helpers/cli-process.js';
 
 const IN_PROCESS_RUNS = 60;
-const PROCESS_RUNS = 30;
 
 describe('property-based tests (bounded)', () => {
   for (const { name, property } of IN_PROCESS_PROPERTIES) {
@@ -18,24 +15,4 @@ describe('property-based tests (bounded)', () => {
       await fc.assert(property(), fuzzParameters(IN_PROCESS_RUNS, 'in-process'));
     });
   }
-
-  describe('the binary under random input', () => {
-    let cli: CliFuzzFixture;
-    let responses: ResponseFuzzFixture;
-    beforeAll(async () => {
-      [cli, responses] = await Promise.all([startCliFuzzFixture(), startResponseFuzzFixture()]);
-    });
-    afterAll(async () => {
-      await Promise.all([cli?.stop(), responses?.stop()]);
-      removeScratchDirs();
-    });
-
-    it(`random command lines (${PROCESS_RUNS} cases)`, { timeout: 300_000 }, async () => {
-      await fc.assert(cliArgsProperty(cli), fuzzParameters(PROCESS_RUNS, 'process-per-case'));
-    });
-
-    it(`random service answers (${PROCESS_RUNS} cases)`, { timeout: 300_000 }, async () => {
-      await fc.assert(responsesProperty(responses), fuzzParameters(PROCESS_RUNS, 'process-per-case'));
-    });
-  });
 });
