@@ -1,0 +1,43 @@
+// keys scan's file search: line numbers, a key split across the pieces a big file is read in,
+// symlinks and .git left alone, our pattern and --pattern.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keyPattern, matchesIn, scanPaths } from '../../../../src/commands/keys/scan/find.js';
+import { UsageError } from '../../../../src/core/errors.js';
+
+const KEY = `apk_AbCd1234_${'x'.repeat(32)}`;
+const dir = mkdtempSync(join(tmpdir(), 'appraisal-scan-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('keys scan: finding keys in files', () => {
+  it('reports the line and the prefix only, never a key inside a longer word', () => {
+    const text = `a\nb ${KEY} c\n\nx${KEY}\n${KEY}9\n"${KEY}"`;
+    expect(matchesIn(text, keyPattern(undefined), 'f')).toEqual([
+      { file: 'f', line: 2, prefix: 'apk_AbCd1234' },
+      { file: 'f', line: 6, prefix: 'apk_AbCd1234' },
+    ]);
+  });
+
+  it('finds a key across the 8 MiB pieces of a large file, with its line; skips symlinks and .git', async () => {
+    const big = join(dir, 'big.log');
+    const head = `${'y'.repeat(99)}\n`.repeat(Math.floor((8 * 1024 * 1024 - 6) / 100));
+    writeFileSync(big, `${head}${'z'.repeat(8 * 1024 * 1024 - 6 - head.length)}\nab ${KEY}\nend ${KEY}\n`);
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'packed'), KEY);
+    symlinkSync(big, join(dir, 'link.log'));
+    const found = await scanPaths([dir], dir, keyPattern(undefined));
+    const lines = head.length / 100 + 2;
+    expect(found).toEqual([
+      { file: 'big.log', line: lines, prefix: 'apk_AbCd1234' },
+      { file: 'big.log', line: lines + 1, prefix: 'apk_AbCd1234' },
+    ]);
+  });
+
+  it('--pattern replaces the format; a pattern that is not one, or matches nothing at all, is refused', () => {
+    expect(matchesIn('token=sk_live_0123456789abcdef', keyPattern('sk_live_[0-9a-f]{16}'), 'f')).toEqual([{ file: 'f', line: 1, prefix: 'sk_l' }]);
+    expect(() => keyPattern('(')).toThrow(UsageError);
+    expect(() => keyPattern('x*')).toThrow(/matches the empty string/);
+  });
+});
