@@ -178,10 +178,17 @@ export interface OutTarget {
  */
 export async function checkOutPath(ctx: Context, out: string): Promise<OutTarget> {
   if (out.trim() === '') throw new UsageError('--out needs a file path');
-  let path = resolve(ctx.cwd, out);
+  const path = resolve(ctx.cwd, out);
   if (/[\\/]$/.test(out)) throw new UsageError(`--out ${out} names a directory; give a file path`);
+  // A symbolic link at PATH is refused: writing through it would silently replace whatever file it
+  // points at (another user's, a config file…), and replacing the link would surprise whoever made it.
   const link = await lstat(path).catch(() => undefined);
-  if (link?.isSymbolicLink()) path = await realpath(path).catch(() => path);
+  if (link?.isSymbolicLink()) {
+    const target = await realpath(path).catch(() => undefined);
+    throw new UsageError(`--out ${out} is a symbolic link${target ? ` to ${target}` : ' (dangling)'}; refusing to write through it`, {
+      hint: target ? `write to the file itself (--out ${target}), or remove the link first` : 'remove the link first, or choose another path',
+    });
+  }
   let existing;
   try {
     existing = await stat(path);

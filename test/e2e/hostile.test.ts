@@ -2,12 +2,12 @@
 // sequences in everything it says, echoes the key back in disguise and sends credentials in headers.
 // Each run asserts the exit code, that no raw control byte reached stderr (or the terminal), and that
 // the secret never appears in any form.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { exitProblems, removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
-import { ALL_CONTROL, CONTROL, ENCODINGS, RAW_CONTROL, echoCredential, json, page, serviceError, text } from '../hostile/answers.js';
+import { ALL_CONTROL, CONTROL, ENCODINGS, RAW_CONTROL, echoCredential, json, page, record, serviceError, text } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 import { runOnPty } from '../hostile/terminal.js';
 
@@ -151,5 +151,52 @@ describe('item 7: redaction that survives encoding', () => {
     const result = await cli(['assignments', 'get', ID], env({ APPRAISAL_API_KEY: undefined, APPRAISAL_TOKEN: 'xyz9' }));
     expect(result.code, result.stderr).not.toBe(0);
     expect(result.stderr).not.toMatch(/\bxyz9\b/);
+  });
+});
+
+describe('item 6: locks and files that cannot trap the user', () => {
+  function login(environment: Record<string, string | undefined>): Promise<CliResult> {
+    server.on('GET', '/api/keys/current', record({ id: 'cccccccc-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Hostile1', scopes: ['api:read'] }));
+    return runCli(['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'], {
+      env: environment,
+      input: `${KEY}\n`,
+      timeoutMs: 30_000,
+    });
+  }
+
+  it('a dangling symlink at config.json.lock is recognised as stale: auth login succeeds (it used to spin forever)', async () => {
+    const environment = env({ APPRAISAL_API_KEY: undefined });
+    const dir = environment.APPRAISAL_CONFIG_DIR!;
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(dir, 'no-such-target'), join(dir, 'config.json.lock'));
+    const result = await login(environment);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(dir, 'config.json'))).toBe(true);
+    expect(() => lstatSync(join(dir, 'config.json.lock'))).toThrow();
+    expectNoSecret(result.stdout + result.stderr);
+  });
+
+  it('a lock held by a live process: exit 2 after a bounded wait, naming the lock and what to do', async () => {
+    const environment = env({ APPRAISAL_API_KEY: undefined });
+    const dir = environment.APPRAISAL_CONFIG_DIR!;
+    mkdirSync(dir, { recursive: true });
+    // This test process is alive: its pid in a fresh lock means "held".
+    writeFileSync(join(dir, 'config.json.lock'), `${process.pid}\n`);
+    const result = await login(environment);
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(new RegExp(`^error: .*config\\.json\\.lock is held by another appraisal process \\(pid ${process.pid}\\)`, 'm'));
+    expect(result.stderr).toMatch(/^hint: wait for that command to finish/m);
+  });
+
+  it('--out onto a symbolic link is refused with exit 2; the link and its target are untouched', async () => {
+    const dir = scratchDir('hostile-out');
+    writeFileSync(join(dir, 'precious.txt'), 'keep me');
+    symlinkSync(join(dir, 'precious.txt'), join(dir, 'export.json'));
+    server.on('GET', '/api/properties', page([{ id: ID, name: 'one' }]));
+    const result = await cli(['props', 'list', '-o', 'json', '--out', join(dir, 'export.json')], env());
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(/is a symbolic link to .*precious\.txt; refusing to write through it/);
+    expect(readFileSync(join(dir, 'precious.txt'), 'utf8')).toBe('keep me');
+    expect(lstatSync(join(dir, 'export.json')).isSymbolicLink()).toBe(true);
   });
 });

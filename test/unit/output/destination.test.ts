@@ -126,12 +126,14 @@ describe('--out', () => {
     }
   });
 
-  it('writes through a symlink to its target', async () => {
+  it('refuses a symlink at --out (exit 2), leaving the link and its target as they were', async () => {
     await writeFile(join(dir, 'target.json'), 'old');
     await symlink(join(dir, 'target.json'), join(dir, 'link.json'));
-    await writeRecords(context({ out: 'link.json' }).ctx, count(1), view);
-    expect(JSON.parse(await readFile(join(dir, 'target.json'), 'utf8'))).toEqual([{ id: 'p1', value: 1 }]);
-    expect((await readdir(dir)).sort()).toEqual(['link.json', 'target.json']);
+    await expect(writeRecords(context({ out: 'link.json' }).ctx, count(1), view)).rejects.toThrow(/^--out link\.json is a symbolic link to .*target\.json; refusing to write through it$/);
+    expect(await readFile(join(dir, 'target.json'), 'utf8')).toBe('old');
+    await symlink(join(dir, 'nowhere.json'), join(dir, 'dangling.json'));
+    await expect(writeRecords(context({ out: 'dangling.json' }).ctx, count(1), view)).rejects.toThrow(/dangling/);
+    expect((await readdir(dir)).sort()).toEqual(['dangling.json', 'link.json', 'target.json']);
   });
 
   it('writes a single record too, with a notice', async () => {
