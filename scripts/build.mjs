@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
@@ -34,7 +34,7 @@ const dist = join(root, 'dist');
 const staging = join(root, `.dist-${process.pid}`);
 rmSync(staging, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: join(root, 'src', 'cli.ts') },
+  entryPoints: { cli: join(root, 'src', 'cli.ts'), 'help-render': join(root, 'src', 'help-render.ts') },
   outdir: staging,
   bundle: true,
   splitting: true,
@@ -52,8 +52,14 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+// Every command's --help, pre-rendered by commander itself (src/help-render.ts): cli.ts answers
+// `appraisal PATH --help` from it without loading commander. Only the build uses help-render.js.
+const { renderAllHelp } = await import(pathToFileURL(join(staging, 'help-render.js')).href);
+writeFileSync(join(staging, 'help.json'), JSON.stringify(await renderAllHelp(pkg.version)));
+rmSync(join(staging, 'help-render.js'));
 mkdirSync(join(dist, 'chunks'), { recursive: true });
 for (const name of readdirSync(join(staging, 'chunks'))) renameSync(join(staging, 'chunks', name), join(dist, 'chunks', name));
+renameSync(join(staging, 'help.json'), join(dist, 'help.json'));
 renameSync(join(staging, 'cli.js'), join(dist, 'cli.js'));
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(stamp, new Date().toISOString());

@@ -1,7 +1,28 @@
 // Process entry. Kept tiny: `--version` answers without loading commander; everything else loads
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
+import { readFileSync } from 'node:fs';
+
 declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
+
+/**
+ * `appraisal PATH --help` (or -h) with stdout not a terminal: the text commander renders for it, from
+ * dist/help.json written at build time (src/help-render.ts), so neither commander nor the command's
+ * modules load. A terminal (its width), an unknown path or any other argument goes through main().
+ */
+function prerenderedHelp(argv: readonly string[]): string | undefined {
+  const last = argv[argv.length - 1];
+  if ((last !== '--help' && last !== '-h') || process.stdout.isTTY) return undefined;
+  const path = argv.slice(0, -1);
+  if (path.some((word) => word.startsWith('-'))) return undefined;
+  try {
+    const texts = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as Record<string, string>;
+    return Object.hasOwn(texts, path.join(' ')) ? texts[path.join(' ')] : undefined;
+  } catch {
+    // Not built with it (tests run the sources): commander renders it.
+    return undefined;
+  }
+}
 
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
   // `| head` closes stdout early: end quietly instead of throwing EPIPE. Any other failure to write
@@ -26,6 +47,12 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
 
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
+    process.exitCode = await finish(0);
+    return;
+  }
+  const prerendered = prerenderedHelp(argv);
+  if (prerendered !== undefined) {
+    process.stdout.write(prerendered);
     process.exitCode = await finish(0);
     return;
   }

@@ -35,6 +35,10 @@ function applyToTree(command: Command, deps: ProcessDeps): void {
     writeErr: (text) => deps.stderr.write(text),
     // Errors are printed once, by reportError.
     outputError: () => {},
+    // The width of the streams main() was given (not process.stdout's): help rendered at build time
+    // for dist/help.json comes out exactly as a run with stdout not a terminal prints it.
+    getOutHelpWidth: () => (deps.stdoutIsTTY ? (deps.stdout as { columns?: number }).columns : undefined) ?? 80,
+    getErrHelpWidth: () => (deps.stderrIsTTY ? (deps.stderr as { columns?: number }).columns : undefined) ?? 80,
   });
   command.showSuggestionAfterError(true);
   command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });

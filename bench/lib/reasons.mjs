@@ -3,7 +3,7 @@
 // Keep each one true to the code: change it when the cause changes.
 export const REASONS = {
   'startup-help':
-    'Answering --help builds the commander tree of the command asked about: loading commander and the noun\'s modules is most of the gap above a bare Node start (Node 20 has no module compile cache).',
+    '`--help` is answered from help text rendered at build time (dist/help.json), without commander; what is left is reading the bundle entry and the JSON file, on a machine whose load moves a 50 ms figure by ±20%.',
   'latency-get':
     'curl is a small C program; the CLI pays Node\'s start-up, loading undici and the command\'s modules, and a TLS handshake. The bare node:https and undici rows show how much of that any Node client pays.',
   'export-floor':

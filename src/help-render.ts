@@ -1,0 +1,67 @@
+// Build time only (scripts/build.mjs): the --help text of every command, rendered by commander
+// through main() exactly as a run of `appraisal PATH --help` with stdout not a terminal renders it,
+// written to dist/help.json. cli.ts answers such a run from that file without loading commander or
+// the command's modules (issue 19: building the tree cost ~1.5x a bare `node -e 0`).
+import { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { NOUNS } from './commands/registry.js';
+import type { Factory } from './core/command.js';
+import { main } from './main.js';
+
+/** Every command path (`''` the root, `props`, `props list`, …), hidden ones left out. */
+export async function commandPaths(): Promise<string[]> {
+  const factory: Factory = {
+    context() {
+      throw new Error('help rendering runs no command');
+    },
+  };
+  const paths: string[] = [''];
+  const walk = (command: Command, prefix: string): void => {
+    for (const sub of command.commands) {
+      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+      const path = `${prefix}${sub.name()}`;
+      paths.push(path);
+      walk(sub, `${path} `);
+    }
+  };
+  for (const noun of NOUNS) {
+    const command = (await noun.load()).default(factory);
+    paths.push(noun.name);
+    walk(command, `${noun.name} `);
+  }
+  return paths;
+}
+
+/** What `appraisal PATH --help` prints on a stdout that is not a terminal. */
+export async function renderHelp(path: string, version: string, env: Record<string, string | undefined> = {}): Promise<string> {
+  let text = '';
+  const stdout = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      text += String(chunk);
+      callback();
+    },
+  });
+  const stderr = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+  const argv = [...(path === '' ? [] : path.split(' ')), '--help'];
+  const code = await main({
+    argv,
+    env,
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    cwd: process.cwd(),
+    signal: new AbortController().signal,
+    version,
+  });
+  if (code !== 0) throw new Error(`appraisal ${argv.join(' ')} exited ${code}`);
+  return text;
+}
+
+export async function renderAllHelp(version: string): Promise<Record<string, string>> {
+  const texts: Record<string, string> = {};
+  for (const path of await commandPaths()) texts[path] = await renderHelp(path, version);
+  return texts;
+}
