@@ -103,6 +103,19 @@ describe('keys rotate on a schedule', () => {
   });
 });
 
+describe('keys create --store-as over a stored key', () => {
+  it('says the key it replaced still works on the service, and how to revoke it', async () => {
+    const p = await profile();
+    const result = await p.run(['keys', 'create', '--name', 'replacement', '--scope', 'api:read', '--store-as', 'default'], { APPRAISAL_API_KEY: mock.adminKey });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `note: the key it replaced in profile default, ${p.old.prefix}, still works on the service until it is revoked: appraisal keys revoke ${p.old.prefix} --yes`,
+    );
+    expect(p.stored().startsWith(`${result.stdout.trim()}_`)).toBe(true);
+    expect(await statusWith(mock, p.old.secret)).toBe(200);
+  });
+});
+
 describe('keys rotate --deliver', () => {
   it('gives each command exactly the new secret on stdin, no credential in its environment, and redacts its output', async () => {
     const p = await profile();

@@ -61,6 +61,8 @@ describe('profiles', () => {
     expect(refused.stderr).toContain('pass --yes');
     const removed = await runCli(['profiles', 'remove', 'second', '--yes'], { env });
     expect(removed.code, removed.stderr).toBe(0);
+    // Removing the profile does not revoke its key: it says so, and how.
+    expect(removed.stderr).toContain(`note: the key ${keyB.prefix} itself still works on the service until it is revoked (appraisal keys revoke ${keyB.prefix} --yes`);
     expect(existsSync(join(configDir, 'credentials', 'second.key'))).toBe(false);
     expect(existsSync(join(configDir, 'credentials', 'first.key'))).toBe(true);
     const left = JSON.parse((await runCli(['profiles', 'list', '-o', 'json'], { env })).stdout) as Array<{ name: string }>;
