@@ -1,5 +1,5 @@
 // Which format and which fields: `-o` when given; with `--out PATH` and no `-o`, the file's extension
-// (.json, .ndjson/.jsonl, .csv), else json; otherwise the resolved default (table on a terminal).
+// (.json, .ndjson/.jsonl, .csv; any other is a usage error); otherwise the resolved default (table on a terminal).
 import { extname } from 'node:path';
 import type { Context, OutputFormat } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
@@ -17,8 +17,15 @@ export function outputFormat(ctx: Context): OutputFormat {
   const { output, outputExplicit } = ctx.globals;
   const out = outPath(ctx);
   if (outputExplicit || out === undefined) return output;
-  // A file is not a terminal: never a table unless asked for.
-  return BY_EXTENSION[extname(out).toLowerCase()] ?? 'json';
+  // A file is not a terminal: never a table unless asked for; and never a guess.
+  const extension = extname(out).toLowerCase();
+  const format = BY_EXTENSION[extension];
+  if (format === undefined) {
+    throw new UsageError(`--out ${out}: ${extension === '' ? 'no file extension' : `unknown extension ${extension}`} to tell the format from`, {
+      hint: 'name the file .json, .ndjson, .jsonl or .csv, or give the format with -o json|ndjson|csv|table',
+    });
+  }
+  return format;
 }
 
 export interface FieldSelection {

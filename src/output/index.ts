@@ -29,7 +29,10 @@ export interface View {
  */
 export async function prepareDestination(ctx: Context): Promise<void> {
   const out = outPath(ctx);
-  if (out !== undefined) await checkOutPath(ctx, out);
+  if (out !== undefined) {
+    await checkOutPath(ctx, out);
+    outputFormat(ctx);
+  }
 }
 
 type Projection = (record: Record<string, unknown>) => Record<string, unknown>;
@@ -49,12 +52,16 @@ function toTerminal(ctx: Context): boolean {
   return ctx.io.stdoutIsTTY && outPath(ctx) === undefined;
 }
 
+/** The width to fit: the terminal's, else COLUMNS when set; none for a file. */
 function terminalWidth(ctx: Context): number | undefined {
-  if (!ctx.io.stdoutIsTTY || outPath(ctx) !== undefined) return undefined;
-  return (ctx.io.stdout as { columns?: number }).columns;
+  if (outPath(ctx) !== undefined) return undefined;
+  const tty = ctx.io.stdoutIsTTY ? (ctx.io.stdout as { columns?: number }).columns : undefined;
+  if (tty !== undefined && tty > 0) return tty;
+  const columns = Number(ctx.env.COLUMNS);
+  return Number.isInteger(columns) && columns >= 20 ? columns : undefined;
 }
 
-async function listEncoder(ctx: Context, format: OutputFormat, view: View): Promise<ListEncoder> {
+async function listEncoder(ctx: Context, format: OutputFormat, view: View, options: WriteOptions): Promise<ListEncoder> {
   switch (format) {
     case 'json':
       return jsonListEncoder(projection(ctx));
@@ -66,7 +73,12 @@ async function listEncoder(ctx: Context, format: OutputFormat, view: View): Prom
     }
     case 'table': {
       const { names, paths } = columnFields(ctx, view.columns);
-      return tableListEncoder(names, paths, { color: useColor(ctx) });
+      const width = options.wide ? undefined : terminalWidth(ctx);
+      return tableListEncoder(names, paths, { color: useColor(ctx) }, {
+        width,
+        onDropped: (dropped) =>
+          ctx.io.notice(`Left out ${dropped.join(', ')} to fit ${width} columns (${options.wide === undefined ? '' : '--wide shows every column, '}--fields picks them)`),
+      });
     }
   }
 }
@@ -150,11 +162,35 @@ async function pump(
   }
 }
 
-export interface WriteTarget {
+export interface WriteOptions {
   /** Where to write instead of stdout / --out (a resumable export's partial file). */
-  destination: Destination;
+  destination?: Destination | undefined;
   /** Records already written there by an interrupted run (--resume); undefined for a fresh start. */
-  resumedCount: number | undefined;
+  resumedCount?: number | undefined;
+  /** --wide: a table keeps every column whatever the terminal's width (undefined: no such option). */
+  wide?: boolean | undefined;
+}
+
+/**
+ * Passes records through, noting which --fields some record has: a field no record has is a
+ * warning (a typo), not a silently empty column.
+ */
+function watchFields(ctx: Context, records: AsyncIterable<Record<string, unknown>>): { records: AsyncIterable<Record<string, unknown>>; report(count: number): void } {
+  const fields = requestedFields(ctx);
+  if (!fields) return { records, report: () => undefined };
+  const missing = new Map(fields.names.map((name, i) => [name, fields.paths[i]!]));
+  async function* watched(): AsyncGenerator<Record<string, unknown>> {
+    for await (const record of records) {
+      if (missing.size > 0) for (const [name, path] of missing) if (getField(record, path) !== undefined) missing.delete(name);
+      yield record;
+    }
+  }
+  return {
+    records: watched(),
+    report(count) {
+      if (count > 0 && missing.size > 0) ctx.io.warn(`--fields: no record has ${[...missing.keys()].join(', ')}`);
+    },
+  };
 }
 
 /** Stream records in the chosen format to stdout or --out. Resolves with how many were written. */
@@ -162,26 +198,28 @@ export async function writeRecords(
   ctx: Context,
   records: AsyncIterable<Record<string, unknown>>,
   view: View,
-  target?: WriteTarget,
+  target: WriteOptions = {},
   stdout: StdoutOptions = {},
 ): Promise<{ count: number }> {
   const format = outputFormat(ctx);
   let encoder: ListEncoder;
   try {
-    encoder = await listEncoder(ctx, format, view);
+    encoder = await listEncoder(ctx, format, view, target);
   } catch (error) {
-    await target?.destination.discard();
+    await target.destination?.discard();
     throw error;
   }
-  const destination = target?.destination ?? (await openDestination(ctx, stdout));
+  const destination = target.destination ?? (await openDestination(ctx, stdout));
+  const fields = watchFields(ctx, records);
   let count: number;
   try {
-    count = await pump(ctx, records, encoder, destination, target?.resumedCount);
+    count = await pump(ctx, fields.records, encoder, destination, target.resumedCount);
     await destination.finish();
   } catch (error) {
     await destination.discard();
     throw error;
   }
+  fields.report(count);
   if (destination.displayPath !== undefined) ctx.io.notice(`Wrote ${countOf(count, view.label)} to ${destination.displayPath}`);
   else if (format === 'table' && count === 0) ctx.io.notice(`No ${view.label} found`);
   return { count };

@@ -1,7 +1,8 @@
-// `-o table`, for people: cli-table3 with a header row, long cells cut with … so rows stay on one
-// line, nested values as compact JSON. A table must know its column widths before it prints, so it
-// is the one format that buffers — in chunks of CHUNK_ROWS rows, each printed as its own table, so
-// memory stays flat on any export. Control characters from the data never reach the terminal.
+// `-o table`, for people: a header row, long cells cut with … so rows stay on one line, nested
+// values as compact JSON, fitted to the terminal's width (trailing columns dropped with a note).
+// A table must know its column widths before it prints, so it buffers its first CHUNK_ROWS rows to
+// choose them, then keeps them for the rest of the list: memory stays flat on any export. Control
+// characters from the data never reach the terminal.
 import { terminalSafe } from '../core/terminal-text.js';
 import type { ListEncoder } from './encoder.js';
 import { cellText, getField, type FieldPath } from './fields.js';
@@ -54,14 +55,6 @@ function headerCell(text: string, style: TableStyle): string {
 // No line between rows: a list of a thousand records should not take two thousand lines.
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-/** Draw the one rule a compact table lacks, under the header: the top border with ├ ┼ ┤ joints. */
-function underlineHeader(rendered: string): string {
-  const lines = rendered.split('\n');
-  if (lines.length < 3) return rendered;
-  const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
-  return [lines[0], lines[1], rule, ...lines.slice(2)].join('\n');
-}
-
 /** Greedy word wrap to `width` characters; words longer than a line are split. */
 export function wrapText(text: string, width: number): string {
   const out: string[] = [];
@@ -88,28 +81,86 @@ export function wrapText(text: string, width: number): string {
   return out.join('\n');
 }
 
+export interface TableFit {
+  /** Terminal width to fit (COLUMNS / the TTY); undefined: no limit. */
+  width: number | undefined;
+  /** Columns left out to fit the width, reported once. */
+  onDropped(names: readonly string[]): void;
+}
+
+/** Narrowest a column is squeezed to before trailing columns are dropped instead. */
+const MIN_COLUMN = 16;
+
+const textWidth = (text: string): number => Array.from(text).length;
+
+/**
+ * Content widths for the columns that fit `width` (a line is 1 + Σ(width + 3) characters): the
+ * natural widths, trailing columns dropped while even their minimums do not fit, then the widest
+ * columns narrowed one character at a time.
+ */
+export function fitColumns(natural: readonly number[], width: number | undefined): number[] {
+  const widths = [...natural];
+  if (width === undefined) return widths;
+  const lineOf = (ws: readonly number[]) => 1 + ws.reduce((sum, w) => sum + w + 3, 0);
+  const minimum = (i: number) => Math.min(natural[i]!, MIN_COLUMN);
+  while (widths.length > 1 && lineOf(widths.map((_, i) => minimum(i))) > width) widths.pop();
+  while (lineOf(widths) > width) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) if (widths[i]! > minimum(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    if (widest < 0) break;
+    widths[widest]!--;
+  }
+  return widths;
+}
+
+/**
+ * One table for the whole list: the first CHUNK_ROWS rows decide the column widths (fitted to the
+ * terminal), the header is printed once, and every later row uses the same widths, so memory stays
+ * flat and the columns line up over any number of rows. cli-table3 renders whole tables only,
+ * which is why list rows are drawn here (with the same box characters).
+ */
 export async function tableListEncoder(
   headers: readonly string[],
   paths: readonly FieldPath[],
   style: TableStyle,
+  fit: TableFit = { width: undefined, onDropped: () => undefined },
   chunkRows = CHUNK_ROWS,
 ): Promise<ListEncoder> {
-  const Table = await loadTable();
-  const head = headers.map((h) => headerCell(safeText(h), style));
-  let rows: string[][] = [];
-  const render = () => {
-    const table = new Table({ head, style: NO_STYLE, chars: COMPACT_CHARS });
-    table.push(...rows);
-    rows = [];
-    return `${underlineHeader(table.toString())}\n`;
+  const head = headers.map((h) => truncate(safeText(h), MAX_CELL_WIDTH));
+  let buffered: string[][] | undefined = [];
+  let widths: number[] = [];
+  const rule = (left: string, mid: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(mid)}${right}\n`;
+  const line = (cells: readonly string[], bold = false) =>
+    `│${widths
+      .map((w, i) => {
+        const text = truncate(cells[i] ?? '', w);
+        const padded = text + ' '.repeat(Math.max(0, w - textWidth(text)));
+        return ` ${bold ? headerCell(padded, style) : padded} `;
+      })
+      .join('│')}│\n`;
+  const layout = (rows: string[][]): string => {
+    const natural = head.map((h, i) => Math.max(textWidth(h), ...rows.map((row) => textWidth(row[i]!))));
+    widths = fitColumns(natural, fit.width);
+    if (widths.length < head.length) fit.onDropped(headers.slice(widths.length));
+    return rule('┌', '┬', '┐') + line(head, true) + rule('├', '┼', '┤') + rows.map((row) => line(row)).join('');
   };
   return {
     begin: () => '',
     record(record) {
-      rows.push(paths.map((path) => tableCell(getField(record, path))));
-      return rows.length >= chunkRows ? render() : '';
+      const row = paths.map((path) => tableCell(getField(record, path)));
+      if (buffered === undefined) return line(row);
+      buffered.push(row);
+      if (buffered.length < chunkRows) return '';
+      const text = layout(buffered);
+      buffered = undefined;
+      return text;
     },
-    end: () => (rows.length > 0 ? render() : ''),
+    end(count) {
+      if (count === 0) return '';
+      const text = buffered === undefined ? '' : layout(buffered);
+      buffered = undefined;
+      return `${text}${rule('└', '┴', '┘')}`;
+    },
   };
 }
 

@@ -69,3 +69,35 @@ describe('--query', () => {
     expect(whole.stderr).toMatch(/^error: --query: the expression must filter or project each record on its own/);
   });
 });
+
+describe('tables that fit the terminal', () => {
+  it('COLUMNS=80: no line over 80, one header for the whole list, dropped columns named with --wide', async () => {
+    const fitted = await runCli(['props', 'list', '-o', 'table', '--page-size', '100'], { env: { ...env, COLUMNS: '80' } });
+    expect(fitted.code).toBe(0);
+    const lines = fitted.stdout.trimEnd().split('\n');
+    expect(lines.length).toBe(600 + 4);
+    expect(Math.max(...lines.map((line) => Array.from(line).length))).toBeLessThanOrEqual(80);
+    expect(lines.filter((line) => /^│ id\s/.test(line))).toHaveLength(1);
+    // Stable widths: every line as long as the first.
+    expect(new Set(lines.map((line) => Array.from(line).length)).size).toBe(1);
+    expect(fitted.stderr).toMatch(/^Left out (?:[\w.]+, )*updatedAt to fit 80 columns \(--wide shows every column, --fields picks them\)\n$/);
+
+    const wide = await runCli(['props', 'list', '-o', 'table', '--max-items', '3', '--wide'], { env: { ...env, COLUMNS: '80' } });
+    expect(wide.code).toBe(0);
+    expect(wide.stdout).toContain('updatedAt');
+    expect(wide.stderr).toBe('');
+  });
+
+  it('--fields naming a field no record has warns; --out with an unknown extension is exit 2 unless -o', async () => {
+    const fields = await cli(['props', 'list', '-o', 'csv', '--max-items', '2', '--fields', 'id,nosuch']);
+    expect(fields.code).toBe(0);
+    expect(fields.stderr).toBe('warning: --fields: no record has nosuch\n');
+    const tsv = join(scratch, 'props.tsv');
+    const refused = await cli(['props', 'list', '--out', tsv]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: --out .*props\.tsv: unknown extension \.tsv/);
+    const explicit = await cli(['props', 'list', '--out', tsv, '-o', 'csv', '--max-items', '1']);
+    expect(explicit.code).toBe(0);
+    expect(readFileSync(tsv, 'utf8').split('\r\n')[0]).toBe('id,name,propertyType,address.line1,address.city,address.region,address.postalCode,updatedAt');
+  });
+});

@@ -17,12 +17,16 @@ import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '.
 export interface ListFlags extends ResumeFlags {
   /** --query: a JMESPath expression applied record by record. */
   query?: string;
+  /** --wide: a table keeps every column. */
+  wide?: boolean;
 }
 
 /** --resume, --restart and --query: the options of every list that exports a collection. */
 export function addListOptions(command: Command): Command {
   addResumeOptions(command);
-  return command.option('--query <expression>', 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)');
+  return command
+    .option('--query <expression>', 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)')
+    .option('--wide', 'tables keep every column instead of fitting the terminal width');
 }
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
@@ -101,7 +105,13 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   }
   try {
     // Pages arrive whole: stdout gets one write per page, not one per record.
-    await writeRecords(ctx, records(), shaped.view, exported && { destination: exported.destination, resumedCount: exported.resumeFrom && exported.resumedWritten }, { batch: true });
+    await writeRecords(
+      ctx,
+      records(),
+      shaped.view,
+      { destination: exported?.destination, resumedCount: exported?.resumeFrom && exported.resumedWritten, wide: flags.wide === true },
+      { batch: true },
+    );
   } finally {
     progress.stop();
   }

@@ -7,7 +7,7 @@ import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import { outputFormat } from '../../output/index.js';
-import { outPath } from '../../output/destination.js';
+import { checkOutPath, outPath } from '../../output/destination.js';
 import type { ExportIdentity } from '../../output/checkpoint.js';
 import { openResumableExport, type ResumableExport } from '../../output/resumable.js';
 
@@ -54,6 +54,8 @@ export async function resumableExport(
     if (asked) throw new UsageError(`${asked} cannot be combined with --page: one page is not resumed`);
     return undefined;
   }
+  // The path's own problems (a directory, a missing parent) first, then what its name says.
+  await checkOutPath(ctx, out);
   const format = outputFormat(ctx);
   if (format === 'table') {
     if (asked) throw new UsageError(`${asked} needs -o json, ndjson or csv: a table is not resumable`);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,9 +44,10 @@ describe('--out', () => {
     const csv = context({ output: 'table', out: 'props.csv' });
     await writeRecords(csv.ctx, count(2), view);
     expect(await readFile(join(dir, 'props.csv'), 'utf8')).toBe('id,value\r\np1,1\r\np2,2\r\n');
+    // An extension that names no format is a usage error, not a silent JSON file.
     const other = context({ output: 'table', out: 'props.txt' });
-    await writeRecords(other.ctx, count(1), view);
-    expect(JSON.parse(await readFile(join(dir, 'props.txt'), 'utf8'))).toEqual([{ id: 'p1', value: 1 }]);
+    await expect(writeRecords(other.ctx, count(1), view)).rejects.toThrow(/--out props\.txt: unknown extension \.txt/);
+    expect(existsSync(join(dir, 'props.txt'))).toBe(false);
     const explicit = context({ output: 'ndjson', outputExplicit: true, out: 'x.json' });
     await writeRecords(explicit.ctx, count(1), view);
     expect(await readFile(join(dir, 'x.json'), 'utf8')).toBe('{"id":"p1","value":1}\n');

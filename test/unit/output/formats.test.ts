@@ -137,12 +137,15 @@ describe('table', () => {
     expect(err).toBe('No properties found\n');
   });
 
-  it('prints large lists in chunks of separate tables', async () => {
-    const many = Array.from({ length: 2500 }, (_, i) => ({ id: `p${i}`, address: { city: 'c' }, value: i }));
+  it('prints large lists as one table: one header, the widths of the first rows kept', async () => {
+    const many = Array.from({ length: 2500 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, address: { city: i === 2400 ? 'a much longer city name' : 'c' }, value: i }));
     const { out, count } = await list({ output: 'table' }, many);
     expect(count).toBe(2500);
-    expect(out.match(/│ id /g)).toHaveLength(3);
+    expect(out.match(/│ id /g)).toHaveLength(1);
     expect(out.match(/│ p\d+ /g)).toHaveLength(2500);
+    const lines = out.trimEnd().split('\n');
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1);
+    expect(out).toContain('│ a much long… │');
   });
 
   it('colours only on a terminal with colour on', async () => {
