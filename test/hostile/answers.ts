@@ -88,3 +88,39 @@ export function echoCredential(status: number, encode: (secret: string) => strin
     return json(status, { error })(req, res);
   };
 }
+
+/**
+ * A 200 JSON answer that never ends: `head`, then `chunk` repeated until the client goes away.
+ * With `announce`, a content-length is sent (a lie when larger than what follows, or simply huge).
+ * Writes respect backpressure, so the server itself stays small.
+ */
+export function endlessJson(head: string, chunk: string, announce?: number): Route {
+  return (_req, res) => {
+    const headers: OutgoingHttpHeaders = { 'content-type': 'application/json' };
+    if (announce !== undefined) headers['content-length'] = String(announce);
+    res.writeHead(200, headers);
+    const block = Buffer.from(chunk.repeat(Math.max(1, Math.floor(65536 / chunk.length))));
+    res.write(head);
+    const pump = (): void => {
+      while (!res.destroyed && res.write(block));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    res.on('error', () => {});
+    pump();
+  };
+}
+
+/**
+ * Collection pages computed per requested page number: `pagination(page)` gives what page N claims,
+ * `items(page)` what it holds (default: none). For pagination that lies (pages: 1e9, limit: 0…).
+ */
+export function pagesBy(
+  pagination: (page: number) => { limit: number; total: number; pages: number },
+  items: (page: number) => Array<Record<string, unknown>> = () => [],
+): Route {
+  return (req, res) => {
+    const page = Number(new URL(req.path, 'http://x').searchParams.get('page') ?? '1');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ items: items(page), pagination: { page, ...pagination(page) } }));
+  };
+}

@@ -24,6 +24,7 @@ import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
 import { paginate } from './paginate.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-body.js';
 import { retryPolicy } from './retry.js';
 import { type ClientCredential, Transport } from './transport.js';
 import { uploadFile } from './upload.js';
@@ -45,6 +46,8 @@ export interface ClientSettings {
   retries: number;
   /** `appraisal-cli/<version>`. */
   userAgent: string;
+  /** The most a 2xx JSON answer may hold; default DEFAULT_MAX_RESPONSE_BYTES (64 MiB). */
+  maxResponseBytes?: number | undefined;
   io: IO;
   /** Proxy variables and APPRAISAL_RETRY_BASE_MS are read from here, never from process.env. */
   env: Env;
@@ -62,6 +65,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     timeoutMs: settings.timeoutMs,
     retry: retryPolicy(settings.retries, settings.env),
     userAgent: settings.userAgent,
+    maxResponseBytes: settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     io: settings.io,
     signal: settings.signal,
     dispatcher,

@@ -1,7 +1,9 @@
 // Every record of a collection, in order, from pages fetched with bounded concurrency. This is the
 // only code that knows the collection envelope. It reads the page count and page size from the
 // service's answers (never assumed), checks what it can (page numbers, ids, the final count against
-// `total`, a `total` that changed on the way), and never runs more than `concurrency` pages ahead of its consumer. Integrity warnings
+// `total`, a `total` that changed on the way, a pagination that makes no sense), requests no more
+// pages than the first page announced, and never runs more than `concurrency` pages ahead of its
+// consumer. Integrity warnings
 // go into the summary (the generator's return value) and are printed by the caller, once.
 import type { ApiRecord, PaginateOptions, PaginateResume, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
@@ -29,6 +31,31 @@ function checkResumable(page: CollectionPage, resume: PaginateResume, path: stri
   }
 }
 
+const NONSENSE_HINT = 'the service does not page as published (limit >= 1, pages = ceil(total / limit), no empty page before the last); report it with the request id from --verbose';
+
+/**
+ * A page's pagination must make sense, or a loop bounded by it is not bounded: a limit of 0, or a
+ * page count that total and limit cannot give (`pages: 1e9` for 5 records), would have the export
+ * ask for pages without end. `announcedPages` is what the first page said (later pages may differ
+ * only when the collection changed meanwhile).
+ */
+function checkPageSense(page: CollectionPage, where: string, announcedPages: number | undefined): void {
+  const { limit, total, pages } = page.pagination;
+  const nonsense = (why: string): ContractError => new ContractError(`${where}: the pagination makes no sense: ${why}`, { hint: NONSENSE_HINT });
+  if (limit < 1) throw nonsense(`limit ${limit} (a page holds at least one record)`);
+  // The first page's count bounds the export; later pages may disagree when the collection changed
+  // meanwhile, which the total checks report.
+  const expected = Math.ceil(total / limit);
+  if (announcedPages === undefined && pages !== expected && !(total === 0 && pages === 1)) {
+    throw nonsense(`${pages} pages for ${total} records of ${limit} per page (expected ${expected})`);
+  }
+  if (page.items.length > limit) throw nonsense(`${page.items.length} records on a page of ${limit}`);
+  const last = Math.min(pages, announcedPages ?? pages);
+  if (page.items.length === 0 && page.pagination.page < last) {
+    throw nonsense(`page ${page.pagination.page} of ${last} is empty`);
+  }
+}
+
 export async function* paginate(
   fetchPage: PageFetcher,
   path: string,
@@ -52,6 +79,8 @@ export async function* paginate(
   if (options.signal?.aborted) controller.abort();
 
   const warn = (message: string): void => void summary.warnings.push(message);
+  // The page count the first page announced: it bounds how many pages this export requests.
+  let announcedPages: number | undefined;
   const load = (page: number, limit: number | undefined): Promise<CollectionPage> => {
     const where = `page ${page} of ${path}`;
     const loaded = fetchPage(page, limit, controller.signal).then((body) => {
@@ -61,6 +90,7 @@ export async function* paginate(
           hint: 'the service does not page as published; report it with the request id from --verbose',
         });
       }
+      checkPageSense(parsed, where, announcedPages);
       return parsed;
     });
     // Pages fetched ahead may fail or be cancelled before anyone awaits them.
@@ -140,6 +170,7 @@ export async function* paginate(
     if (resume) checkResumable(first, resume, path);
     noteTotal(first);
     const pages = first.pagination.pages;
+    announcedPages = pages;
     // The page size the service used (it may clamp what was asked); later pages ask for the same.
     const limit = first.pagination.limit;
     const inFlight = new Map<number, Promise<CollectionPage>>();

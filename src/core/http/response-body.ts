@@ -38,6 +38,53 @@ export async function readText(body: Readable, expected: number | undefined, lim
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A 2xx JSON answer larger than this is refused: far above any real page, far below what would exhaust memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** "64 MiB", "512 KiB", "1234 bytes", for messages. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Read a whole 2xx JSON body, at most `maxBytes` of it, counted on the bytes received (a
+ * content-length is only used to refuse early, never trusted to bound the read): a huge or endless
+ * answer ends as a ContractError (exit 9) naming the size, with memory bounded by the limit.
+ */
+export async function readJsonText(
+  body: Readable,
+  headers: ResponseHeaders,
+  maxBytes: number,
+  request: { method: string; target: string },
+): Promise<string> {
+  const tooLarge = (what: string): ContractError => {
+    if (!body.destroyed) body.destroy();
+    return new ContractError(
+      `${request.method} ${request.target}: the answer is ${what}, larger than the ${formatBytes(maxBytes)} limit for one JSON answer; stopped reading`,
+      { hint: 'ask for smaller pages (--page-size), or raise the limit with APPRAISAL_MAX_RESPONSE_SIZE (e.g. 256MiB)' },
+    );
+  };
+  const expected = contentLengthOf(headers);
+  if (expected !== undefined && expected > maxBytes) throw tooLarge(`announced as ${formatBytes(expected)}`);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      // Leaving the loop by throwing destroys the rest of the body.
+      if (received > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ContractError) throw error;
+    throw new BodyReadError(received, expected, error);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * How deep a JSON answer may nest. Records are a few levels deep; printing (JSON.stringify, tables,
  * field paths) recurses, so an answer nested thousands of levels deep would overflow the stack

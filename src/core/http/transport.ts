@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
 import type { FailureSite } from './network-errors.js';
-import { contentLengthOf, flattenHeaders, parseJsonBody, readText, type ResponseHeaders } from './response-body.js';
+import { contentLengthOf, flattenHeaders, parseJsonBody, readJsonText, readText, type ResponseHeaders } from './response-body.js';
 import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
@@ -26,6 +26,8 @@ export interface TransportConfig {
   timeoutMs: number;
   retry: RetryPolicy;
   userAgent: string;
+  /** The most a 2xx JSON answer may hold (bytes received). */
+  maxResponseBytes: number;
   io: IO;
   /** The process-wide abort (Ctrl-C). */
   signal: AbortSignal;
@@ -180,7 +182,7 @@ export class Transport {
       timeout: 'exchange',
     };
     return this.perform(out, async (response, { headers, prepared }) => {
-      const text = await readText(response.body, contentLengthOf(headers));
+      const text = await readJsonText(response.body, headers, this.config.maxResponseBytes, prepared);
       return {
         status: response.statusCode,
         headers,

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { UploadOptions, UploadResult } from '../api-client.js';
 import { ContractError, UsageError } from '../errors.js';
 import { parseRecord, unwrapData } from './envelope.js';
-import { contentLengthOf, parseJsonBody, readText } from './response-body.js';
+import { parseJsonBody, readJsonText } from './response-body.js';
 import type { Transport } from './transport.js';
 
 async function openFile(path: string): Promise<{ handle: FileHandle; size: number }> {
@@ -66,7 +66,7 @@ export async function uploadFile(transport: Transport, options: UploadOptions): 
         body: { open: () => frame.stream, contentType: frame.contentType, contentLength: frame.contentLength },
       },
       async (response, { headers, prepared }) => {
-        const text = await readText(response.body, contentLengthOf(headers));
+        const text = await readJsonText(response.body, headers, transport.config.maxResponseBytes, prepared);
         const parsed = parseJsonBody(text, response.statusCode, headers, prepared);
         const data = unwrapData(parsed, { status: response.statusCode, method: prepared.method, path: prepared.target });
         return parseRecord(data, `${prepared.method} ${prepared.target}`);

@@ -43,12 +43,38 @@ export function buildUrl(base: URL, path: string, query?: Query): URL {
   const prefix = base.pathname.replace(/\/+$/, '');
   const url = new URL(`${base.origin}${prefix}${path}`);
   if (url.origin !== base.origin) throw new UsageError(`the request path "${path}" leaves the base URL's origin`);
+  refuseClimbingOut(url, prefix, path);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, String(item));
     else url.searchParams.append(name, String(value));
   }
   return url;
+}
+
+/**
+ * The URL parser resolves `.`/`..` segments, `%2e` spelled dots included, so `/api/%2E%2e/%2e%2e/x`
+ * under `https://host/s/ok` becomes `/s/x`: a request (with the key) outside the service the base URL
+ * names. What is left encoded (`..%2f`) a server may decode and resolve itself. Both are refused.
+ */
+function refuseClimbingOut(url: URL, prefix: string, path: string): void {
+  const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+  const hidden = url.pathname.split('/').some((segment) => /(^|[/\\])\.\.([/\\]|$)/.test(decodeFully(segment)));
+  if (inside && !hidden) return;
+  throw new UsageError(`the request path "${path}" climbs out of the base URL's path ${prefix === '' ? '/' : prefix} (it resolves to ${url.pathname})`, {
+    hint: 'give a path under the base URL, without ".." segments (encoded or not)',
+  });
+}
+
+/** Percent-decode until nothing changes (a double-encoded `%252e` is a dot too, to some servers). */
+function decodeFully(text: string): string {
+  let current = text;
+  for (let i = 0; i < 5; i++) {
+    const next = safeDecode(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
 }
 
 function safeDecode(text: string): string {
