@@ -1,7 +1,7 @@
 // The rotation state machine against an in-memory service and key slot: the happy path, and a
 // failure at every step, checking what the slot, the profile and the service are left with.
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ContractError, LocalEnvironmentError, NetworkError, PermissionError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import { AuthenticationError, ContractError, DeliveryError, LocalEnvironmentError, NetworkError, PermissionError, ServiceUnavailableError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import {
   replacementExpiry,
@@ -12,6 +12,7 @@ import {
   rotationFailure,
   type RotationDeps,
   type RotationReport,
+  type RotationRequest,
 } from '../../../../src/commands/keys/rotation/rotate.js';
 import { FakeKeyService, FakeSlot, type FaultFn, type ServiceKey } from './fake-service.js';
 
@@ -24,7 +25,14 @@ interface Setup {
   profilePrefix: string[];
   progress: string[];
   registered: string[];
-  run(options?: { keepOld?: boolean; expiresAt?: string; interruptAfter?: number; deps?: Partial<RotationDeps> }): Promise<RotationReport>;
+  run(options?: {
+    keepOld?: boolean;
+    expiresAt?: string;
+    interruptAfter?: number;
+    deps?: Partial<RotationDeps>;
+    graceMs?: number;
+    deliveries?: RotationRequest['deliveries'];
+  }): Promise<RotationReport>;
 }
 
 function setup(fault?: FaultFn, oldFields: Partial<ServiceKey> = {}): Setup {
@@ -45,7 +53,15 @@ function setup(fault?: FaultFn, oldFields: Partial<ServiceKey> = {}): Setup {
     run: (options = {}) => {
       let checks = 0;
       return rotateKey(
-        { profileName: 'default', oldSecret: old.secret, oldPrefix: old.prefix, expiresAt: options.expiresAt, keepOld: options.keepOld ?? false },
+        {
+          profileName: 'default',
+          oldSecret: old.secret,
+          oldPrefix: old.prefix,
+          expiresAt: options.expiresAt,
+          keepOld: options.keepOld ?? false,
+          graceMs: options.graceMs,
+          deliveries: options.deliveries,
+        },
         {
           oldClient: service.client(old.secret),
           clientFor: (secret) => service.client(secret),
@@ -349,6 +365,47 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(s.slot.calls).toEqual([]);
     expect(newKeyOf(s)!.revokedAt).not.toBeNull();
     expect(exitCodeFor(rotationError(report, { profileName: 'default' }))).toBe(130);
+  });
+});
+
+describe('rotateKey: deliveries and the grace period', () => {
+  it('a failing delivery rolls back like a failed verification, naming the deliveries that got the new key (exit 21)', async () => {
+    const s = setup();
+    const got: string[] = [];
+    const report = await s.run({
+      deliveries: [
+        { label: 'first', run: async (secret) => void got.push(secret) },
+        {
+          label: 'second',
+          run: async () => {
+            throw new DeliveryError('delivery 2/2 (second) exited with 1');
+          },
+        },
+      ],
+    });
+    const fresh = newKeyOf(s)!;
+    expect(report).toMatchObject({ outcome: 'rolled-back', failedStep: 'deliver', delivered: ['first'], oldKeyWorks: true });
+    expect(report.plan).toHaveLength(7);
+    expect(got).toEqual([fresh.secret]);
+    expect(s.slot.value).toBe(s.old.secret);
+    expect(fresh.revokedAt).not.toBeNull();
+    expect(s.service.works(s.old.secret)).toBe(true);
+    const error = rotationError(report, { profileName: 'default' });
+    expect(exitCodeFor(error)).toBe(21);
+    expect(error.message).toContain('key rotation failed at step 6/7 (deliver the new key): delivery 2/2 (second) exited with 1.');
+    expect(error.message).toContain('Delivery `first` already received the new key, which is now revoked');
+    expectNoSecrets(s, report);
+  });
+
+  it('--grace: the old key stays working and its revocation is scheduled instead', async () => {
+    const s = setup();
+    const scheduled: unknown[] = [];
+    const report = await s.run({ graceMs: 86_400_000, deps: { schedulePending: (pending) => scheduled.push(pending) } });
+    expect(report.outcome).toBe('rotated');
+    expect(report.plan).toEqual(['read-current', 'create', 'verify-new', 'store', 'verify-stored', 'schedule-revoke-old']);
+    expect(scheduled).toEqual([{ id: s.old.id, prefix: s.old.prefix, dueAt: '2026-03-02T00:00:00.000Z' }]);
+    expect(s.service.works(s.old.secret)).toBe(true);
+    expect(s.slot.value).toBe(newKeyOf(s)!.secret);
   });
 });
 
