@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { action, addNounExamples, examples, type Factory } from './core/command.js';
 import type { Context } from './core/context.js';
 import { InterruptedError, UsageError } from './core/errors.js';
+import { declaredOperations } from './core/description/operations.js';
 import { createContext, type ContextHandle, type ProcessDeps } from './core/factory.js';
 import { addGlobalOptions, checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions, takesOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
@@ -26,6 +27,13 @@ function positionalTokens(argv: readonly string[]): string[] {
     tokens.push(token);
   }
   return tokens;
+}
+
+/** `props list`: the command's names below the program. */
+function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 function applyToTree(command: Command, deps: ProcessDeps): void {
@@ -53,7 +61,7 @@ export async function main(deps: ProcessDeps): Promise<number> {
     context(command: Command): Context {
       if (!handle) {
         const globals = readGlobalOptions(command.optsWithGlobals(), deps.env, { stdoutIsTTY: deps.stdoutIsTTY });
-        handle = createContext(deps, globals);
+        handle = createContext(deps, globals, { name: commandName(command), operations: declaredOperations(command) });
       }
       return handle.context;
     },
@@ -79,7 +87,8 @@ export async function main(deps: ProcessDeps): Promise<number> {
   const nounToken = wantsHelpTopic ? rest[0] : first;
   const requested = findNoun(nounToken);
   // Completion needs the whole tree; every other command loads just its own noun.
-  const loadAll = requested?.name === 'completion';
+  // `spec check` reads every command's declared operations, so it needs the whole tree too.
+  const loadAll = requested?.name === 'completion' || requested?.name === 'spec';
   for (const noun of NOUNS) {
     if (noun === requested || loadAll) {
       const module = await noun.load();

@@ -16,6 +16,8 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_MAX_RESPONSE_SIZE', 'largest JSON answer read, e.g. 256MiB (default 64MiB); a larger one ends with exit 9'],
   ['APPRAISAL_DEBUG', '1: request/response lines on stderr (same as --verbose)'],
   ['APPRAISAL_NO_INPUT', '1: never prompt (same as --no-input)'],
+  ['APPRAISAL_SPEC', "the service's API description for this run, URL or file (same as --spec)"],
+  ['APPRAISAL_SPEC_MAX_AGE', 'seconds a cached service description is used without asking the service (default 86400)'],
   ['APPRAISAL_CONFIG_DIR', 'where profiles are kept (default: the XDG config dir)'],
   ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
   ['APPRAISAL_MOCK_ADMIN_KEY', '`appraisal mock` only: the admin key it accepts (same as --admin-key)'],

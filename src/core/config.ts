@@ -23,6 +23,8 @@ export interface Profile {
   keyStorage?: KeyStorage | undefined;
   /** Origin (scheme://host:port) the stored key was stored for; it is never sent anywhere else. */
   keyOrigin?: string | undefined;
+  /** `auth login --spec-url`: where this service's description is published (URL or file path). */
+  specUrl?: string | undefined;
 }
 
 export interface ConfigStore {
@@ -113,6 +115,7 @@ function readProfile(name: string, raw: Partial<Profile> | undefined): Profile |
     keyPrefix: typeof raw.keyPrefix === 'string' ? raw.keyPrefix : undefined,
     keyStorage: raw.keyStorage === 'keychain' || raw.keyStorage === 'insecure-file' ? raw.keyStorage : undefined,
     keyOrigin: typeof raw.keyOrigin === 'string' ? raw.keyOrigin : undefined,
+    specUrl: typeof raw.specUrl === 'string' ? raw.specUrl : undefined,
   };
 }
 
@@ -123,6 +126,7 @@ function toStored(profile: Profile): Partial<Profile> {
   if (profile.keyPrefix) stored.keyPrefix = profile.keyPrefix;
   if (profile.keyStorage) stored.keyStorage = profile.keyStorage;
   if (profile.keyOrigin) stored.keyOrigin = profile.keyOrigin;
+  if (profile.specUrl) stored.specUrl = profile.specUrl;
   return stored;
 }
 

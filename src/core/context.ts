@@ -39,6 +39,8 @@ export interface GlobalOptions {
    * --environment); unset, such a run counts as production (local for loopback hosts).
    */
   environment: Environment | undefined;
+  /** `--spec URL|PATH`: the service description for this run (else the profile's, the service's own, or the bundled one). */
+  spec?: string | undefined;
 }
 
 export interface Context {

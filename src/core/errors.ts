@@ -36,6 +36,8 @@ export interface HttpErrorInfo extends ErrorDetails {
   serviceCode?: string | undefined;
   serviceMessage?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** The answer's Link header (RFC 8631 service-desc discovery reads it even on a 404). */
+  link?: string | undefined;
 }
 
 export class HttpError extends AppError {
@@ -47,6 +49,7 @@ export class HttpError extends AppError {
   readonly serviceCode: string | undefined;
   readonly serviceMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly link: string | undefined;
   constructor(message: string, info: HttpErrorInfo) {
     super(message, info);
     this.status = info.status;
@@ -56,6 +59,7 @@ export class HttpError extends AppError {
     this.serviceCode = info.serviceCode;
     this.serviceMessage = info.serviceMessage;
     this.retryAfterMs = info.retryAfterMs;
+    this.link = info.link;
   }
 }
 
@@ -104,6 +108,14 @@ export class ExpectationError extends AppError {
 /** Refused for safety: production guard, credential/origin mismatch. Exit 10. */
 export class SafetyError extends AppError {
   override readonly name: string = 'SafetyError';
+}
+
+/**
+ * The command needs an operation the service's published description does not contain: refused
+ * before any request (a 404 would say "not found", which is not what happened). Exit 12.
+ */
+export class UnpublishedOperationError extends AppError {
+  override readonly name: string = 'UnpublishedOperationError';
 }
 
 /** The user interrupted (Ctrl-C). Exit 130. */

@@ -16,6 +16,7 @@ import {
   RejectedError,
   SafetyError,
   ServiceUnavailableError,
+  UnpublishedOperationError,
   UsageError,
 } from './errors.js';
 
@@ -55,6 +56,11 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
   { code: 11, meaning: 'cancelled at a prompt (answered no, or Ctrl-D): nothing was changed', classes: [CancelledError] },
+  {
+    code: 12,
+    meaning: "the service's API description does not publish an operation the command needs (refused before any request)",
+    classes: [UnpublishedOperationError],
+  },
   {
     code: 20,
     meaning: 'findings: keys audit found one at --fail-on severity, or keys scan found a live key',

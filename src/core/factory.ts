@@ -7,6 +7,7 @@ import type { Context, GlobalOptions } from './context.js';
 import type { Env } from './env.js';
 import { IO } from './io.js';
 import type { Session } from './session-types.js';
+import type { Operation } from './description/operations.js';
 
 export interface ProcessDeps {
   argv: string[];
@@ -31,7 +32,14 @@ export interface ContextHandle {
   dispose(): Promise<void>;
 }
 
-export function createContext(deps: ProcessDeps, globals: GlobalOptions): ContextHandle {
+/** The command being run and the operations it declared: its API client is bound to the service's description. */
+export interface CommandOperations {
+  /** `props list`, for messages. */
+  name: string;
+  operations: readonly Operation[];
+}
+
+export function createContext(deps: ProcessDeps, globals: GlobalOptions, command?: CommandOperations): ContextHandle {
   const io = new IO({
     stdin: deps.stdin,
     stdout: deps.stdout,
@@ -69,7 +77,17 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions): Contex
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
         const { buildClient } = await import('./client-builder.js');
-        return buildClient(context, resolved);
+        const client = await buildClient(context, resolved);
+        // A command that declares its operations talks to them where the service publishes them,
+        // or is refused before any request when it does not (description/bind.ts).
+        if (!command || command.operations.length === 0) return client;
+        try {
+          const { bindToDescription } = await import('./description/bind-client.js');
+          return await bindToDescription(context, client, command.name, command.operations);
+        } catch (error) {
+          await client.close().catch(() => undefined);
+          throw error;
+        }
       })()),
   };
 

@@ -35,6 +35,11 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   { group: 'service', flags: '--retries <n>', description: 'retries for safe requests on 429/502/503/504 and network errors', defaultValue: '3' },
   { group: 'service', flags: '--ca-file <path>', description: 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)' },
   { group: 'service', flags: '--api-key-file <path>', description: 'read the API key from PATH, or - for stdin' },
+  {
+    group: 'service',
+    flags: '--spec <url|path>',
+    description: "the service's API description for this run (env APPRAISAL_SPEC; default: the profile's, the service's own, else the bundled one)",
+  },
   { group: 'general', flags: '-v, --verbose', description: 'request/response lines on stderr (env APPRAISAL_DEBUG=1)' },
   { group: 'general', flags: '-q, --quiet', description: 'no progress, no notices' },
   { group: 'general', flags: '--no-color', description: 'disable colour (env NO_COLOR)' },
@@ -187,6 +192,7 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     yes: raw.yes === true,
     noInput: raw.input === false || truthy(env.APPRAISAL_NO_INPUT),
     environment: declaredEnvironment(raw.environment, env.APPRAISAL_ENVIRONMENT),
+    spec: (raw.spec as string | undefined) ?? (env.APPRAISAL_SPEC || undefined),
   };
 }
 

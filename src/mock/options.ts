@@ -1,4 +1,5 @@
 // The options of startMockServer and their defaults (the same as `appraisal mock`'s flags).
+import { DESCRIPTION_VARIANTS, type DescriptionVariant } from './description/document.js';
 
 export interface MockServerOptions {
   /** TCP port; 0 picks a free one. Default 4000. */
@@ -27,6 +28,8 @@ export interface MockServerOptions {
   tmpRoot?: string;
   /** Serve each collection page's bytes again until a write changes anything (benchmarks). */
   prerender?: boolean;
+  /** Which published description (and matching routes) to serve. Default `standard`. */
+  description?: DescriptionVariant;
 }
 
 export interface ResolvedOptions {
@@ -39,6 +42,7 @@ export interface ResolvedOptions {
   rateLimit: number;
   adminKey: string | undefined;
   maxUploadBytes: number;
+  description: DescriptionVariant;
 }
 
 export class MockOptionError extends Error {}
@@ -47,6 +51,12 @@ function whole(name: string, value: number | undefined, fallback: number, min: n
   const resolved = value ?? fallback;
   if (!Number.isInteger(resolved) || resolved < min || resolved > max) throw new MockOptionError(`${name} must be a whole number between ${min} and ${max}, got ${resolved}`);
   return resolved;
+}
+
+function description(value: string | undefined): DescriptionVariant {
+  const resolved = value ?? 'standard';
+  if (!(DESCRIPTION_VARIANTS as readonly string[]).includes(resolved)) throw new MockOptionError(`description must be one of ${DESCRIPTION_VARIANTS.join(', ')}, got "${resolved}"`);
+  return resolved as DescriptionVariant;
 }
 
 export function resolveOptions(options: MockServerOptions): ResolvedOptions {
@@ -60,5 +70,6 @@ export function resolveOptions(options: MockServerOptions): ResolvedOptions {
     rateLimit: whole('rate limit', options.rateLimit, 0, 0, 1_000_000),
     adminKey: options.adminKey,
     maxUploadBytes: whole('maxUploadBytes', options.maxUploadBytes, 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    description: description(options.description),
   };
 }

@@ -17,17 +17,18 @@ import { errorResponse } from './http/error-response.js';
 import { codeForStatus, MockHttpError } from './http/http-error.js';
 import type { MockResponse } from './http/mock-response.js';
 import type { Router } from './http/router.js';
+import type { DescriptionRouting } from './description/routing.js';
 import { killConnection, writeResponse, type TransportFault } from './http/write-response.js';
 import type { TokenBucketLimiter } from './rate-limit.js';
 import { formatLogLine, loggableQuery, type RequestLog, type RequestLogEntry } from './request-log.js';
-import type { MockRoute } from './routes.js';
 import type { PageCache } from './page-cache.js';
 import type { MockState } from './state/mock-state.js';
 import type { ApiKeyRecord } from './state/records.js';
 
 export interface PipelineDeps {
   state: MockState;
-  apiRouter: Router<MockRoute>;
+  /** The description variant in use and its routes; switchable by POST /__mock/description. */
+  description: { current: DescriptionRouting };
   adminRouter: Router<AdminRoute>;
   faults: FaultQueue;
   limiter: TokenBucketLimiter | undefined;
@@ -131,7 +132,7 @@ async function routeApi(
   deps: PipelineDeps,
   pages: PageCache | undefined,
 ): Promise<MockResponse> {
-  const match = deps.apiRouter.match(method, url.pathname);
+  const match = deps.description.current.router.match(method, url.pathname);
   if (match.kind === 'not-found') throw new MockHttpError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
   if (match.kind === 'method-not-allowed') {
     throw new MockHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname} (allowed: ${match.allowed.join(', ')})`, {
@@ -186,7 +187,16 @@ async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, 
       throw new MockHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`, { headers: { allow: match.allowed.join(', ') } });
     }
     entry.keyPrefix = authorizeAdmin(req.headers, deps.state, Date.now());
-    response = await match.route.handler({ req, params: match.params, query: url.searchParams, state: deps.state, faults: deps.faults, log: deps.log, limiter: deps.limiter });
+    response = await match.route.handler({
+      req,
+      params: match.params,
+      query: url.searchParams,
+      state: deps.state,
+      faults: deps.faults,
+      log: deps.log,
+      limiter: deps.limiter,
+      description: deps.description,
+    });
   } catch (error) {
     response = failure(error, requestId, deps);
   }
@@ -218,7 +228,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const entry = startLogEntry(req, res, url, requestId, deps);
   try {
     if (url.pathname === '/__mock' || url.pathname.startsWith('/__mock/')) return await handleAdmin(req, res, url, requestId, entry, deps);
-    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return await handleApi(req, res, url, requestId, entry, deps);
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+      const link = deps.description.current.link;
+      if (link) res.setHeader('link', link);
+      return await handleApi(req, res, url, requestId, entry, deps);
+    }
     send(res, errorResponse(new MockHttpError(404, 'NOT_FOUND', `no route ${req.method} ${url.pathname} (the API is under /api)`), requestId));
   } catch (error) {
     send(res, failure(error, requestId, deps));

@@ -16,7 +16,7 @@ import { createClient, deleteClient, getClient, listClients, updateClient } from
 import { createClientContact, deleteContact, getContact, listClientContacts, updateContact } from './handlers/contacts.js';
 import { attachFile, deleteFile, downloadFile, getFile, listFiles, uploadFile } from './handlers/files.js';
 import { createApiKey, getApiKey, getCurrentApiKey, listKeys, revokeApiKey } from './handlers/keys.js';
-import { getOpenApiDocument } from './handlers/openapi-document.js';
+import { getOpenApiDocument } from './description/document.js';
 import { createProperty, deleteProperty, getProperty, listProperties, updateProperty } from './handlers/properties.js';
 import { getReferenceEnums, listDesignations } from './handlers/reference.js';
 import type { Handler } from './http/request-context.js';

@@ -15,7 +15,7 @@ import { PageCache } from './page-cache.js';
 import { handleRequest } from './pipeline.js';
 import { TokenBucketLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
-import { API_ROUTES } from './routes.js';
+import { routingFor } from './description/routing.js';
 import { MockState } from './state/mock-state.js';
 import { generateCertificate } from './tls-certificate.js';
 
@@ -80,7 +80,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const state = new MockState({ records: resolved.records, seed: resolved.seed, adminSecret: adminKey });
     const deps = {
       state,
-      apiRouter: new Router(API_ROUTES),
+      description: { current: routingFor(resolved.description) },
       adminRouter: new Router(ADMIN_ROUTES),
       faults: new FaultQueue(),
       limiter: resolved.rateLimit > 0 ? new TokenBucketLimiter(resolved.rateLimit) : undefined,

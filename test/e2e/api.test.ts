@@ -145,7 +145,7 @@ describe('appraisal api', () => {
   it('maps non-2xx answers to the same exit codes and messages as every other command', async () => {
     const missing = await api('GET', '/api/properties/00000000-0000-4000-8000-000000000000');
     expect(missing.code).toBe(6);
-    const rejected = await api('POST', '/api/properties', '--data', '{"name":""}');
+    const rejected = await api('POST', '/api/properties', '--data', '{"name":""}', '--no-validate');
     expect(rejected.code).toBe(7);
     const unauthorized = await runCli(['api', 'GET', '/api/properties'], { env: { ...env, APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' } });
     expect(unauthorized.code).toBe(4);
@@ -169,15 +169,16 @@ describe('appraisal api', () => {
     expect(table.stdout).toMatch(/METHOD|method/);
   });
 
-  it('caches the OpenAPI document per origin and revalidates it', async () => {
+  it('caches the service description per origin and uses it without a request while fresh', async () => {
     const own = isolatedEnv(mock.env);
     await runCli(['api', 'GET', '/api/reference/enums'], { env: own });
     const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     const cached = readdirSync(join(own.APPRAISAL_CONFIG_DIR!, 'cache'));
     expect(cached).toHaveLength(1);
-    expect(cached[0]).toMatch(/^openapi-[0-9a-f]{64}\.json$/);
+    expect(cached[0]).toMatch(/^description-[0-9a-f]{32}\.json$/);
     const again = await runCli(['api', 'GET', '/api/reference/enums', '--strict', '-v'], { env: own });
     expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('/api/openapi.json');
   });
 });

@@ -49,7 +49,7 @@ describe('clients', () => {
   });
 
   it('passes the service validation message through (exit 7)', async () => {
-    const result = await cli('clients', 'create', '-f', 'name=No Type');
+    const result = await cli('clients', 'create', '-f', 'name=No Type', '--no-validate');
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/clientType/);
   });

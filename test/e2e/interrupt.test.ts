@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv, ROOT } from '../helpers/cli.js';
 import { entriesBesidePartial, entriesOf, exitProblems, scratchDir, startCli, type RunningCli, removeScratchDirs } from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -106,6 +106,9 @@ async function stallServer(handler: (req: IncomingMessage, res: ServerResponse) 
   };
 }
 
+// These servers stall every request, so the CLI is given the bundled description instead of asking them for theirs.
+const BUNDLED_SPEC = join(ROOT, 'openapi.json');
+
 describe('Ctrl-C during a transfer', () => {
   it('files upload of a large file: exit 130, no --out file, nothing in TMPDIR', async () => {
     // Accept the request and never read its body: the upload stalls once the socket buffers fill.
@@ -116,7 +119,7 @@ describe('Ctrl-C during a transfer', () => {
       writeFileSync(big, '');
       truncateSync(big, 256 * 1024 * 1024);
       const running = startCli(['files', 'upload', big, '-o', 'json', '--out', join(dir, 'record.json')], {
-        env: { ...isolatedEnv(), TMPDIR: tmp, APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY },
+        env: { ...isolatedEnv(), TMPDIR: tmp, APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, APPRAISAL_SPEC: BUNDLED_SPEC },
       });
       const result = await interrupt(running, async () => server.seen.some((r) => r.startsWith('POST /api/files')), 'the upload to start');
       expect(result.stdout).toBe('');
@@ -142,7 +145,7 @@ describe('Ctrl-C during a transfer', () => {
     try {
       const dir = scratchDir('interrupt-download');
       const running = startCli(['files', 'download', FILE_ID, '--out', join(dir, 'survey.tif')], {
-        env: { ...isolatedEnv(), TMPDIR: tmp, APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY },
+        env: { ...isolatedEnv(), TMPDIR: tmp, APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, APPRAISAL_SPEC: BUNDLED_SPEC },
       });
       await interrupt(running, async () => entriesOf(dir).some((name) => name.endsWith('.part')), 'the download to start');
       expect(entriesOf(dir)).toEqual([]);

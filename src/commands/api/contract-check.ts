@@ -1,13 +1,12 @@
-// The public-contract check of `appraisal api`: is METHOD PATH an operation of the published OpenAPI
-// document? If not, a warning (or, with --strict, a refusal before any request is made).
+// The public-contract check of `appraisal api`: is METHOD PATH an operation of the service's
+// published description? If not, a warning (or, with --strict, a refusal before any request is made).
 import type { HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, MissingCredentialError, NetworkError, HttpError, UsageError } from '../../core/errors.js';
-import { matchOperation, type PublishedOperation } from '../../core/description/document.js';
-import { loadFailureReason, loadPublishedContract } from './load-contract.js';
+import { matchOperation, type PublishedContract, type PublishedOperation } from '../../core/description/document.js';
+import { loadDescription } from '../../core/description/load.js';
 
 export interface ContractCheckOptions {
-  spec?: string | undefined;
   strict?: boolean | undefined;
 }
 
@@ -16,36 +15,42 @@ function requestWouldFailToo(error: unknown): boolean {
   return error instanceof NetworkError || error instanceof AuthenticationError || error instanceof MissingCredentialError;
 }
 
+export interface CheckedOperation {
+  operation: PublishedOperation;
+  contract: PublishedContract;
+}
+
 /** Returns the published operation, or undefined when the path is internal or the check could not run. */
 export async function checkPublicContract(
   ctx: Context,
   method: HttpMethod,
   path: string,
   options: ContractCheckOptions,
-): Promise<PublishedOperation | undefined> {
+): Promise<CheckedOperation | undefined> {
+  const explicit = ctx.globals.spec !== undefined;
   let loaded;
   try {
-    loaded = await loadPublishedContract(ctx, { spec: options.spec });
+    loaded = await loadDescription(ctx);
   } catch (error) {
-    const reason = loadFailureReason(error);
+    const reason = error instanceof Error ? error.message : String(error);
     if (options.strict) {
       // A credential or network failure is reported as what it is, with its own exit code.
       if (requestWouldFailToo(error) || (error instanceof HttpError && error.status !== 404)) throw error;
-      if (error instanceof UsageError && options.spec !== undefined) throw error;
+      if (error instanceof UsageError && explicit) throw error;
       throw new UsageError(`cannot check ${method} ${path} against the public contract: ${reason}`, {
-        hint: 'give the document with --spec URL|PATH, or drop --strict',
+        hint: 'give the description with --spec URL|PATH, or drop --strict',
         cause: error,
       });
     }
-    if (error instanceof UsageError && options.spec !== undefined) throw error;
-    if (requestWouldFailToo(error)) ctx.io.debug(`could not load the OpenAPI document: ${reason}`);
-    else ctx.io.warn(`could not load the OpenAPI document: ${reason}; skipping the public-contract check`);
+    if (error instanceof UsageError && explicit) throw error;
+    if (requestWouldFailToo(error)) ctx.io.debug(`could not load the service description: ${reason}`);
+    else ctx.io.warn(`could not load the service description: ${reason}; skipping the public-contract check`);
     return undefined;
   }
   const { operation, methodsForPath } = matchOperation(loaded.contract, method, path);
   if (operation) {
     ctx.io.debug(`public contract: ${operation.method} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''}`);
-    return operation;
+    return { operation, contract: loaded.contract };
   }
   const published = methodsForPath.length > 0 ? `; published methods for this path: ${methodsForPath.join(', ')}` : '';
   if (options.strict) {

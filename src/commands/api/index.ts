@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import { addRecordInputOptions } from '../shared/crud.js';
+import { isOperationId, operationHelp } from './operation.js';
 import { runApi, type ApiOptions } from './run.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
@@ -11,15 +12,18 @@ export default function apiCommand(factory: Factory): Command {
   const command = addRecordInputOptions(
     new Command('api')
       .description('Raw access to published operations: one request, or every page of a collection with --all')
-      .argument('[METHOD]', 'GET, HEAD, POST, PUT, PATCH or DELETE (any case)')
+      .argument('[METHOD]', 'GET, HEAD, POST, PUT, PATCH or DELETE (any case), or an operationId of the service description')
       .argument('[PATH]', 'path under the base URL, e.g. /api/properties/ID (may carry ?query)'),
   )
     .option('-H, --header <header>', 'extra request header "name: value"; repeatable (never x-api-key or authorization)', collect)
     .option('--all', 'GET every page of a collection through the same paging as `list` (honours --max-items, -o)')
     .option('-i, --include', 'print the HTTP status and response headers before the body')
-    .option('--spec <url|path>', "check against this OpenAPI document instead of the service's /api/openapi.json")
     .option('--strict', 'refuse (exit 2) a METHOD PATH that is not a published operation')
-    .addOption(new Option('--list', 'print the published operations and exit'));
+    .option('--path-param <name=value>', 'with an operationId: a value for its path template; repeatable', collect)
+    .addOption(new Option('--list', 'print the published operations and exit'))
+    // Our own --help: `api OPERATION_ID --help` describes that operation from the service's description.
+    .helpOption(false)
+    .option('-h, --help', 'display help for command (with an operationId: its summary and parameters)');
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS, ...CONFIRM_OPTIONS);
   command.addHelpText(
     'after',
@@ -33,6 +37,15 @@ export default function apiCommand(factory: Factory): Command {
     'appraisal api PATCH /api/properties/ID -F yearBuilt=1998',
     'appraisal api -i HEAD /api/keys/current',
     'appraisal api --list',
+    'appraisal api listProperties --all -o csv',
+    'appraisal api getProperty --path-param id=ID',
+    'appraisal api listProperties --help',
   ]);
-  return command.action(action<ApiOptions>(factory, (ctx, args, options) => runApi(ctx, args, options)));
+  return command.action(
+    action<ApiOptions>(factory, async (ctx, args, options) => {
+      if (!options.help) return runApi(ctx, args, options);
+      if (args.length === 1 && isOperationId(args)) ctx.io.stdout.write(await operationHelp(ctx, args[0]!));
+      else ctx.io.stdout.write(command.helpInformation());
+    }),
+  );
 }

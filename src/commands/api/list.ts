@@ -1,12 +1,12 @@
-// `appraisal api --list`: the published operations, from the same document the check uses.
+// `appraisal api --list`: the published operations, from the same description every command binds to.
 import type { Context } from '../../core/context.js';
-import { loadPublishedContract } from './load-contract.js';
+import { loadDescription } from '../../core/description/load.js';
 import { writeRecords, type View } from '../../output/index.js';
 
 const VIEW: View = { label: 'operations', columns: ['method', 'path', 'operationId', 'summary'] };
 
-export async function runList(ctx: Context, spec: string | undefined): Promise<void> {
-  const { contract, source } = await loadPublishedContract(ctx, { spec });
+export async function runList(ctx: Context): Promise<void> {
+  const { contract, source } = await loadDescription(ctx);
   ctx.io.debug(`published operations from ${source}`);
   async function* operations() {
     for (const operation of contract.operations) {

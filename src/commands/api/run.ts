@@ -13,6 +13,7 @@ import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { recordsIn } from '../../core/http/envelope.js';
+import { isOperationId, resolveOperation } from './operation.js';
 
 export interface ApiOptions {
   data?: string;
@@ -21,9 +22,11 @@ export interface ApiOptions {
   header?: string[];
   all?: boolean;
   include?: boolean;
-  spec?: string;
   strict?: boolean;
   list?: boolean;
+  pathParam?: string[];
+  validate?: boolean;
+  help?: boolean;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -134,9 +137,15 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
   if (options.list) {
     if (args.length > 0) throw new UsageError('--list takes no METHOD or PATH');
     const { runList } = await import('./list.js');
-    return runList(ctx, options.spec);
+    return runList(ctx);
   }
-  const [rawMethod, rawPath] = args;
+  let [rawMethod, rawPath] = args;
+  if (isOperationId(args)) {
+    const resolved = await resolveOperation(ctx, args[0]!, options.pathParam);
+    [rawMethod, rawPath] = [resolved.method, resolved.path];
+  } else if (options.pathParam !== undefined) {
+    throw new UsageError('--path-param goes with an operationId, e.g. `appraisal api getProperty --path-param id=…`');
+  }
   if (rawMethod === undefined || rawPath === undefined) {
     throw new UsageError('api needs METHOD and PATH, e.g. `appraisal api GET /api/properties`', {
       hint: 'list the published operations with `appraisal api --list`',
@@ -169,7 +178,16 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
   }
   await prepareDestination(ctx);
 
-  await checkPublicContract(ctx, method, target.path, { spec: options.spec, strict: options.strict });
+  const published = await checkPublicContract(ctx, method, target.path, { strict: options.strict });
+  if (body !== undefined && options.validate !== false && published?.operation.requestSchema !== undefined) {
+    const { formatViolations, validatorFor } = await import('../../core/description/validate.js');
+    const violations = (await validatorFor(published.contract)).request(published.operation, body);
+    if (violations.length > 0) {
+      throw new UsageError(`the request body does not match the published schema of ${published.operation.operationId ?? `${method} ${published.operation.path}`}: ${formatViolations(violations)}`, {
+        hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
+      });
+    }
+  }
   if (method === 'DELETE') await confirmDestructive(ctx, `DELETE ${target.path}`);
 
   if (options.all) return writeAllPages(ctx, target.path, query);

@@ -2,7 +2,7 @@
 // start the mock (src/mock, loaded only here), print the eval-able lines on stdout, log on stderr.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
@@ -23,6 +23,7 @@ interface MockFlags {
   writeEnv?: string;
   detach?: boolean;
   prerender?: boolean;
+  description?: string;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {
@@ -83,6 +84,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     rateLimit: flags.rateLimit === undefined ? 0 : whole('--rate-limit', flags.rateLimit, 1, 1_000_000),
     adminKey,
     prerender: flags.prerender === true,
+    description: flags.description as 'standard' | 'alternative' | undefined,
     log: flags.log ? (line: string) => ctx.io.writeErr(line) : undefined,
     onInternalError: (error: unknown) => ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
@@ -97,7 +99,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     server = await startMockServer(options);
   } catch (error) {
     if (error instanceof MockOptionError) {
-      throw /admin key/.test(error.message) ? new UsageError(error.message) : new LocalEnvironmentError(error.message, { hint: 'pick another port with --port N, or --port 0 for a free one' });
+      throw /admin key|description/.test(error.message) ? new UsageError(error.message) : new LocalEnvironmentError(error.message, { hint: 'pick another port with --port N, or --port 0 for a free one' });
     }
     throw error;
   }
@@ -141,6 +143,11 @@ export default function mockCommand(factory: Factory): Command {
     .option('--latency <ms>', 'delay before answering every /api request', '0')
     .option('--rate-limit <n>', 'requests per second per key (token bucket; 429 + Retry-After beyond it)')
     .option('--admin-key <key>', 'the admin key to use (apk_<8>_<32>; env APPRAISAL_MOCK_ADMIN_KEY); generated otherwise')
+    .addOption(
+      new Option('--description <variant>', 'which API description to publish: standard (openapi.json) or alternative (moved, removed and changed operations, for tests)')
+        .choices(['standard', 'alternative'])
+        .default('standard'),
+    )
     .option('--log', 'log every request on stderr (method, path, status, key prefix)')
     .option('--write-env <path>', 'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops')
     .option('--detach', 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)')

@@ -12,9 +12,11 @@ import { calls } from '../../core/description/operations.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { checkRequestBody } from './validation.js';
 
 interface InputOptions {
   data?: string;
+  validate?: boolean;
   field?: string[];
   typedField?: string[];
   [parentOption: string]: unknown;
@@ -37,7 +39,8 @@ export function addRecordInputOptions(command: Command): Command {
   return command
     .option('-d, --data <json>', 'the record as JSON, @file.json, or - for stdin')
     .option('-f, --field <key=value>', 'set a string field (dotted paths allowed); repeatable', collect)
-    .option('-F, --typed-field <key=value>', 'set a field to a JSON value (number, true, null, [..]); repeatable', collect);
+    .option('-F, --typed-field <key=value>', 'set a field to a JSON value (number, true, null, [..]); repeatable', collect)
+    .option('--no-validate', "send the body even if it does not match the service's published schema");
 }
 
 async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: InputOptions, verb: string) {
@@ -50,15 +53,20 @@ async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: Inp
 
 export function getVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
+  command.option('--validate', "check the record against the service's published schema (violations on stderr, exit 9)");
   calls(command, { method: 'GET', path: recordTemplate(spec) });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, usage);
   return command.action(
-    action(factory, async (ctx, [id]) => {
+    action<{ validate?: boolean }>(factory, async (ctx, [id], options) => {
       const checked = requireUuid(id, `${spec.singular} id`);
+      const path = recordPath(spec, checked);
       const api = await ctx.api();
-      const record = requireRecord(await api.get(recordPath(spec, checked)), `GET ${recordPath(spec, checked)}`);
+      const checker = options.validate ? await (await import('./validation.js')).recordChecker(ctx, path) : undefined;
+      const record = requireRecord(await api.get(path), `GET ${path}`);
+      checker?.check(record);
       await writeRecord(ctx, record, spec.view);
+      checker?.finish();
     }),
   );
 }
@@ -75,6 +83,7 @@ export function createVerb(factory: Factory, spec: ResourceFamily, usage: string
       const path = collectionPath(spec, options, 'create');
       const body = await readBody(ctx, options, 'create');
       const api = await ctx.api();
+      if (options.validate !== false) await checkRequestBody(ctx, 'POST', path, body);
       const record = requireRecord(await api.send('POST', path, body), `POST ${path}`);
       await writeRecord(ctx, record, spec.view);
     }),
@@ -93,6 +102,7 @@ export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string
       const checked = requireUuid(id, `${spec.singular} id`);
       const body = await readBody(ctx, options, 'update');
       const api = await ctx.api();
+      if (options.validate !== false) await checkRequestBody(ctx, 'PATCH', recordPath(spec, checked), body);
       const record = requireRecord(await api.send('PATCH', recordPath(spec, checked), body), `PATCH ${recordPath(spec, checked)}`);
       await writeRecord(ctx, record, spec.view);
     }),

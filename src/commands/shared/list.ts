@@ -7,7 +7,7 @@ import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
 import { createProgress, outputFormat, writeRecords, type Progress, type View } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
-import { filterQuery } from './query.js';
+import { checkPublishedQuery, filterQuery, paramQuery } from './query.js';
 import { compileRecordQuery, queryView } from './record-query.js';
 import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
@@ -19,6 +19,22 @@ export interface ListFlags extends ResumeFlags {
   query?: string;
   /** --wide: a table keeps every column. */
   wide?: boolean;
+  /** How a query parameter was given, for errors: `--type`, `--param foo`. */
+  flagOf?: (param: string) => string;
+  /** `--validate`: check every record against the published response schema (exit 9 after the output). */
+  validate?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The published query parameters of the operation `GET path` is bound to, if the command is bound. */
+async function publishedQuery(ctx: Context, path: string): Promise<{ names: string[]; operation: string } | undefined> {
+  const { bindingOf } = await import('../../core/description/bound-client.js');
+  const route = bindingOf(await ctx.api())?.route('GET', path);
+  if (!route) return undefined;
+  const { queryParameterNames } = await import('../../core/description/document.js');
+  const { published } = route.bound;
+  return { names: queryParameterNames(published), operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}` };
 }
 
 /** --resume, --restart and --query: the options of every list that exports a collection. */
@@ -54,6 +70,12 @@ export async function paginateWithGlobals(
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
 export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<void> {
+  if (Object.keys(query).length > 0) {
+    // Only parameters the service publishes for this operation; refused before any request otherwise.
+    const published = await publishedQuery(ctx, path);
+    checkPublishedQuery(published?.names, published?.operation ?? path, query, flags.flagOf ?? ((param) => `--param ${param}`));
+  }
+  const checker = flags.validate ? await (await import('./validation.js')).recordChecker(ctx, path) : undefined;
   const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
   const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
   // csv and table print objects: a query giving other values prints them in one `value` column.
@@ -87,6 +109,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
           for (const warning of summary.warnings) ctx.io.warn(warning);
           return;
         }
+        checker?.check(step.value);
         if (!recordQuery) {
           written++;
           yield step.value;
@@ -115,6 +138,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   } finally {
     progress.stop();
   }
+  checker?.finish();
 }
 
 export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
@@ -122,14 +146,21 @@ export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]
   const parent = parentFlag(spec);
   if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)`);
   for (const filter of spec.filters) command.option(filter.flags, filter.description);
+  command.option('--param <name=value>', 'any other query parameter the service publishes for this list; repeatable', collect);
+  command.option('--validate', "check every record against the service's published schema (violations on stderr, exit 9)");
   addListOptions(command);
   calls(command, { method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
   examples(command, usage);
+  const flagOf = (param: string) => {
+    const filter = spec.filters.find((candidate) => candidate.param === param);
+    return filter ? `--${/--([a-z0-9-]+)/i.exec(filter.flags)?.[1]}` : `--param ${param}`;
+  };
   return command.action(
     action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
       const path = collectionPath(spec, options, 'list');
-      await listCollection(ctx, path, filterQuery(spec.filters, options), spec.view, options as ListFlags);
+      const query = { ...filterQuery(spec.filters, options), ...paramQuery(options.param as string[] | undefined) };
+      await listCollection(ctx, path, query, spec.view, { ...(options as ListFlags), flagOf, validate: options.validate === true });
     }),
   );
 }

@@ -32,3 +32,35 @@ export function filterQuery(filters: readonly ListFilter[], options: Record<stri
   }
   return query;
 }
+
+/** `--param name=value`, repeatable: any other query parameter the operation publishes. */
+export function paramQuery(raw: readonly string[] | undefined): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const entry of raw ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--param needs name=value, got "${entry.slice(0, 40)}"`);
+    const name = entry.slice(0, eq).trim();
+    const value = entry.slice(eq + 1);
+    if (/key|token|secret|password/i.test(name)) throw new UsageError(`--param ${name}: credentials never go in a URL`);
+    if (name === 'page' || name === 'limit') throw new UsageError(`--param ${name}: paging is set with --page and --page-size`);
+    const previous = query[name];
+    query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return query;
+}
+
+/**
+ * Every query parameter must be one the service publishes for this operation (when the command is
+ * bound to a description): refused before any request, naming the published ones.
+ */
+export function checkPublishedQuery(published: readonly string[] | undefined, operation: string, query: Query, flagOf: (param: string) => string): void {
+  if (published === undefined) return;
+  const known = new Set(published);
+  for (const name of Object.keys(query)) {
+    if (query[name] === undefined || known.has(name)) continue;
+    const list = published.filter((param) => param !== 'page' && param !== 'limit');
+    throw new UsageError(`${flagOf(name)}: the service does not publish a query parameter "${name}" for ${operation}`, {
+      hint: list.length > 0 ? `published query parameters: ${list.join(', ')} (use --param name=value)` : 'this operation publishes no filters',
+    });
+  }
+}

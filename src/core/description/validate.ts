@@ -119,9 +119,21 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
   };
 }
 
-/** Violations as lines for an error message: the first `limit`, then how many more. */
-export function formatViolations(violations: readonly Violation[], limit = 10): string {
-  const lines = violations.slice(0, limit).map((violation) => `  ${violation.path}: ${violation.message}`);
-  if (violations.length > limit) lines.push(`  … and ${violations.length - limit} more`);
-  return lines.join('\n');
+/** Violations on one line for an error message: the first `limit`, then how many more. */
+export function formatViolations(violations: readonly Violation[], limit = 5): string {
+  const shown = violations.slice(0, limit).map((violation) => `${violation.path} ${violation.message}`);
+  if (violations.length > limit) shown.push(`and ${violations.length - limit} more`);
+  return shown.join('; ');
+}
+
+const validators = new WeakMap<PublishedContract, Promise<Validator>>();
+
+/** One validator per description and run (compiling schemas is the expensive part). */
+export function validatorFor(contract: PublishedContract): Promise<Validator> {
+  let validator = validators.get(contract);
+  if (!validator) {
+    validator = createValidator(contract);
+    validators.set(contract, validator);
+  }
+  return validator;
 }

@@ -125,10 +125,39 @@ function describeJson(value: unknown): string {
  * the enums): unwrapped, and a JSON object. An array, a bare value, or nothing where something is
  * required is a broken contract, reported here rather than crashing whoever prints it.
  */
-export function unwrapObject(body: unknown, site: UnwrapSite, required: boolean): Record<string, unknown> | undefined {
-  const data = unwrapData(body, site);
+export function unwrapObject(body: unknown, site: UnwrapSite, required: boolean, form: PublishedEnvelope = 'unknown'): Record<string, unknown> | undefined {
+  const data = unwrapPublished(body, form, site);
   if (isObject(data) || (data === undefined && !required)) return data;
   throw new ContractError(`${site.method} ${site.path}: expected a JSON object, the service answered ${describeJson(data)} (${site.status})`, {
     hint: 'the service broke its published contract; report it with the request id from --verbose',
   });
+}
+
+/** How an operation's answer wraps its data, as its published response schema says (description/schema.ts). */
+export type PublishedEnvelope = 'collection' | 'data' | 'array' | 'record' | 'unknown';
+
+/**
+ * A single answer read the way the description publishes it: `data` must be `{success, data}` and is
+ * unwrapped; `record` and `array` are taken as they are (a record may have fields named success and
+ * data); `unknown` falls back to recognising `{success, data}` by its shape.
+ */
+export function unwrapPublished(body: unknown, form: PublishedEnvelope, site: UnwrapSite): unknown {
+  if (form === 'record' || form === 'array') return body;
+  if (form === 'data' && !isDataEnvelope(body) && body !== undefined) {
+    throw new ContractError(`${site.method} ${site.path}: the description publishes a {success, data} answer, the service sent ${describeJson(body)}`, {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    });
+  }
+  return unwrapData(body, site);
+}
+
+/** The records of a list answered in one piece (a bare array, or `{success, data: [...]}`). */
+export function listRecordsOf(body: unknown, form: PublishedEnvelope, site: UnwrapSite): ApiRecord[] {
+  const data = unwrapPublished(body, form, site);
+  if (!Array.isArray(data)) {
+    throw new ContractError(`${site.method} ${site.path}: the description publishes a list, the service sent ${describeJson(data)}`, {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    });
+  }
+  return data.map((item, index) => parseRecord(item, `${site.method} ${site.path}: item ${index + 1}`));
 }

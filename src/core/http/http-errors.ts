@@ -226,6 +226,7 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
     serviceCode: service.code,
     serviceMessage: service.message,
     retryAfterMs: failure.retryAfterMs,
+    link: failure.headers.link,
   };
 
   if (status === 401) {

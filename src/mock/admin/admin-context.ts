@@ -4,6 +4,7 @@ import type { FaultQueue } from '../faults/fault-queue.js';
 import type { MockResponse } from '../http/mock-response.js';
 import type { TokenBucketLimiter } from '../rate-limit.js';
 import type { RequestLog } from '../request-log.js';
+import type { DescriptionRouting } from '../description/routing.js';
 import type { MockState } from '../state/mock-state.js';
 
 export interface AdminContext {
@@ -14,6 +15,8 @@ export interface AdminContext {
   readonly faults: FaultQueue;
   readonly log: RequestLog;
   readonly limiter: TokenBucketLimiter | undefined;
+  /** The description variant in use (POST /__mock/description switches it). */
+  readonly description: { current: DescriptionRouting };
 }
 
 export type AdminHandler = (ctx: AdminContext) => MockResponse | Promise<MockResponse>;

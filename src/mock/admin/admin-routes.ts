@@ -12,8 +12,11 @@
 //   POST   /__mock/keys                {name?, scopes, expiresAt?} → 201 key + secret (any scopes, past expiry allowed)
 //   POST   /__mock/keys/{id}/revoke    → 200 the revoked key
 //   PATCH  /__mock/keys/{id}           {createdAt?, lastUsedAt?, expiresAt?} (ISO or null) → 200 the key
+//   POST   /__mock/description         {variant: "standard"|"alternative"} → 200: serve that description and its routes
 import { FaultSyntaxError, parseFault } from '../faults/fault-syntax.js';
-import { notFound, validationFailed, type FieldProblem } from '../http/http-error.js';
+import { invalidParameter, notFound, validationFailed, type FieldProblem } from '../http/http-error.js';
+import { DESCRIPTION_VARIANTS, type DescriptionVariant } from '../description/document.js';
+import { routingFor } from '../description/routing.js';
 import { isJsonObject, readJsonObject } from '../http/json-body.js';
 import { jsonResponse, noContent, recordResponse } from '../http/mock-response.js';
 import { createKey, parseKeyRequest } from '../handlers/keys.js';
@@ -162,11 +165,23 @@ const setKeyDates: AdminHandler = async (ctx) => {
   return recordResponse(200, changed);
 };
 
+/** `{variant: "standard" | "alternative"}`: serve another description (and its routes) from now on. */
+const switchDescription: AdminHandler = async (ctx) => {
+  const body = await readJsonObject(ctx.req);
+  const variant = body.variant;
+  if (typeof variant !== 'string' || !(DESCRIPTION_VARIANTS as readonly string[]).includes(variant)) {
+    throw invalidParameter('variant', `must be one of ${DESCRIPTION_VARIANTS.join(', ')}`);
+  }
+  ctx.description.current = routingFor(variant as DescriptionVariant);
+  return jsonResponse(200, { variant });
+};
+
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: '/__mock/faults', handler: queueFault },
   { method: 'GET', path: '/__mock/faults', handler: listFaults },
   { method: 'DELETE', path: '/__mock/faults', handler: clearFaults },
   { method: 'POST', path: '/__mock/reset', handler: reset },
+  { method: 'POST', path: '/__mock/description', handler: switchDescription },
   { method: 'GET', path: '/__mock/requests', handler: listRequests },
   { method: 'DELETE', path: '/__mock/requests', handler: clearRequests },
   { method: 'POST', path: '/__mock/keys', handler: createAnyKey },

@@ -1,4 +1,5 @@
-// /api/reference: the enums (`{success, data}` envelope) and the designations (a collection).
+// /api/reference: the enums (`{success, data}` envelope) and the designations (a collection; in the
+// alternative description, every one in a `{success, data: [...]}` answer).
 import { ASSIGNMENT_STATUSES, CLIENT_TYPES, PROPERTY_TYPES, REPORT_TYPES } from '../data/enums.js';
 import { successResponse } from '../http/mock-response.js';
 import { collectionResponse, pageRequest } from '../http/pagination.js';
@@ -15,4 +16,10 @@ export const getReferenceEnums: Handler = () =>
 export const listDesignations: Handler = (ctx) => {
   const page = pageRequest(ctx.query);
   return collectionResponse(ctx.state.designations.query([], page.offset, page.limit), page);
+};
+
+/** The alternative description's designations: all of them, `{success, data: [...]}`, no pages. */
+export const listAllDesignations: Handler = (ctx) => {
+  const collection = ctx.state.designations;
+  return successResponse(200, collection.query([], 0, Number.MAX_SAFE_INTEGER).items);
 };

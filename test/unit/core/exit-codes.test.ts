@@ -10,6 +10,7 @@ import {
   RejectedError,
   SafetyError,
   ServiceUnavailableError,
+  UnpublishedOperationError,
   UsageError,
 } from '../../../src/core/errors.js';
 import { exitCodeFor } from '../../../src/core/exit-codes.js';
@@ -30,6 +31,7 @@ describe('exitCodeFor', () => {
     [new ServiceUnavailableError('x', { ...http, status: 503 }), 8],
     [new ContractError('x'), 9],
     [new SafetyError('x'), 10],
+    [new UnpublishedOperationError('x'), 12],
     [new InterruptedError(), 130],
     [new TypeError('boom'), 1],
     ['a string', 1],

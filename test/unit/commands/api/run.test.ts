@@ -117,7 +117,7 @@ describe('appraisal api (in-process)', () => {
       'GET /api/properties': () => ({ ok: 1 }),
     });
     await t.run('GET', '/api/properties');
-    expect(t.stderr().match(/could not load the OpenAPI document: .*; skipping the public-contract check/g)).toHaveLength(1);
+    expect(t.stderr().match(/could not load the service description: .*; skipping the public-contract check/g)).toHaveLength(1);
     const strict = setup({ 'GET /api/openapi.json': () => new Reply(200, 'not json') });
     await expect(strict.run('GET', '/api/properties', '--strict')).rejects.toThrow(/cannot check GET \/api\/properties against the public contract/);
   });
@@ -141,9 +141,10 @@ describe('appraisal api (in-process)', () => {
   });
 
   it('--spec PATH checks against a local document instead', async () => {
-    const t = setup({ 'GET /api/internal/stats': () => ({}) });
-    writeFileSync(join(t.dir, 'spec.json'), JSON.stringify({ openapi: '3.1.0', paths: { '/api/internal/stats': { get: {} } } }));
-    await t.run('GET', '/api/internal/stats', '--spec', 'spec.json', '--strict');
+    const dir = mkdtempSync(join(tmpdir(), 'api-spec-'));
+    writeFileSync(join(dir, 'spec.json'), JSON.stringify({ openapi: '3.1.0', paths: { '/api/internal/stats': { get: {} } } }));
+    const t = setup({ 'GET /api/internal/stats': () => ({}) }, { globals: { spec: 'spec.json' }, cwd: dir });
+    await t.run('GET', '/api/internal/stats', '--strict');
     expect(t.calls.map((c) => c.path)).toEqual(['/api/internal/stats']);
   });
 

@@ -1,0 +1,181 @@
+// The CLI bound to a service whose published description differs from our model: the mock serves
+// its `alternative` description (assignments under /api/appraisal-assignments, listFiles removed,
+// designations as {success, data} without pages, an extra yearBuiltFrom filter, the document at
+// /api/v2/openapi.json announced by a service-desc Link). One config dir for the whole file, so the
+// description cache is shared between runs; the mock's request log counts what was sent.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
+import { removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
+import { mockAdmin, type LoggedRequest, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+let env: Record<string, string | undefined>;
+const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+const apiRequests = async (): Promise<LoggedRequest[]> => (await admin.requests()).filter((r) => r.path.startsWith('/api/'));
+const descriptionRequests = (log: LoggedRequest[]) => log.filter((r) => r.path.endsWith('openapi.json'));
+
+beforeAll(async () => {
+  mock = await startMock({ records: 12, extraArgs: ['--description', 'alternative'] });
+  admin = mockAdmin(mock);
+  env = { ...isolatedEnv(), ...mock.env };
+});
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+  removeScratchDirs();
+});
+
+describe('a service whose description differs from our model', () => {
+  it('discovers the description through the service-desc Link, without the key, and the moved operation works at its published path', async () => {
+    const result = await cli(['assignments', 'list', '-o', 'ndjson', '--max-items', '3']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(3);
+    const log = await apiRequests();
+    expect(log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`)).toEqual([
+      'GET /api/openapi.json 404 -',
+      'GET /api/v2/openapi.json 200 -',
+      expect.stringMatching(/^GET \/api\/appraisal-assignments 200 apk_/),
+    ]);
+  });
+
+  it('refuses a command whose operation is not published before any request (exit 12), and does not re-fetch the fresh cache', async () => {
+    await admin.clearRequests();
+    const result = await cli(['files', 'list']);
+    expect(result.code).toBe(12);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: `appraisal files list` needs GET \/api\/files \(listFiles\), which the service does not publish \(description: https:\/\/\S+\/api\/v2\/openapi\.json\)/);
+    expect(result.stderr).toContain('appraisal api --list');
+    expect(await apiRequests()).toEqual([]);
+  });
+
+  it('reads the envelope form from the response schema: designations come as {success, data} in one answer', async () => {
+    await admin.clearRequests();
+    const result = await cli(['ref', 'designations', '-o', 'ndjson']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const codes = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { code: string }).code);
+    expect(codes.length).toBeGreaterThan(3);
+    expect(codes).toContain('MAI');
+    const log = await apiRequests();
+    expect(log.map((r) => `${r.path} ${JSON.stringify(r.query)}`)).toEqual(['/api/reference/designations {}']);
+  });
+
+  it('takes list filters from the published query parameters: --param for an extra one, refused for an unpublished one', async () => {
+    const filtered = await cli(['props', 'list', '--param', 'yearBuiltFrom=1990', '-o', 'ndjson', '--fields', 'id,yearBuilt']);
+    expect(filtered.code).toBe(0);
+    const years = filtered.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { yearBuilt: number }).yearBuilt);
+    expect(years.length).toBeGreaterThan(0);
+    expect(years.every((year) => year >= 1990)).toBe(true);
+    await admin.clearRequests();
+    const refused = await cli(['clients', 'list', '--param', 'yearBuiltFrom=1990']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: --param yearBuiltFrom: the service does not publish a query parameter "yearBuiltFrom" for GET \/api\/clients/);
+    expect(refused.stderr).toMatch(/hint: published query parameters: q, clientType, updatedSince/);
+    expect(await apiRequests()).toEqual([]);
+  });
+
+  it('api OPERATION_ID goes to the published path; its --help comes from the description', async () => {
+    const [id] = await admin.ids('/api/appraisal-assignments');
+    const result = await cli(['api', 'getAssignment', '--path-param', `id=${id}`, '--strict']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { id: string }).id).toBe(id);
+    const help = await cli(['api', 'listProperties', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: appraisal api listProperties/);
+    expect(help.stdout).toMatch(/yearBuiltFrom\s+only properties built in or after this year/);
+    const missing = await cli(['api', 'getAssignment']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/getAssignment needs --path-param id=/);
+  });
+
+  it('checks request bodies against the published schema before sending (exit 2 with JSON paths)', async () => {
+    await admin.clearRequests();
+    const result = await cli(['clients', 'create', '-f', 'name=', '-f', 'clientType=bank']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/);
+    expect(result.stderr).toContain('--no-validate');
+    expect(await apiRequests()).toEqual([]);
+  });
+
+  it('--validate reports records that break the response schema: count, first ones with id and path, exit 9', async () => {
+    // A stricter copy of the description, given for this run only: every property needs a field none has.
+    const dir = scratchDir('description-validate');
+    const strict = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { components: { schemas: { Property: { required?: string[] } } } };
+    strict.components.schemas.Property.required = [...(strict.components.schemas.Property.required ?? []), 'surveyor'];
+    writeFileSync(join(dir, 'strict.json'), JSON.stringify(strict));
+    const result = await cli(['props', 'list', '--validate', '--max-items', '7', '-o', 'ndjson', '--spec', join(dir, 'strict.json')]);
+    expect(result.code).toBe(9);
+    expect(result.stdout.trim().split('\n')).toHaveLength(7);
+    expect(result.stderr).toMatch(/warning: record [0-9a-f-]{36}: \$\.surveyor is required/);
+    expect(result.stderr.match(/warning: record /g)).toHaveLength(5);
+    expect(result.stderr).toMatch(/error: 7 of 7 records do not match the published schema of listProperties/);
+    const clean = await cli(['props', 'list', '--validate', '--max-items', '7', '-o', 'ndjson']);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+  });
+
+  it('revalidates a stale copy with its ETag (304) and never asked for the description in between', async () => {
+    const before = descriptionRequests(await admin.requests());
+    expect(before).toEqual([]);
+    await admin.clearRequests();
+    const stale = await cli(['spec', 'show', '-o', 'json'], { APPRAISAL_SPEC_MAX_AGE: '0' });
+    expect(stale.code).toBe(0);
+    expect(JSON.parse(stale.stdout)).toMatchObject({ kind: 'service', version: '0.2.0-alternative', operations: 36, fromCache: true });
+    expect(descriptionRequests(await admin.requests()).map((r) => `${r.path} ${r.status}`)).toEqual(['/api/v2/openapi.json 304']);
+  });
+
+  it('spec check lists exactly the differences, by command, and fails for the missing operation', async () => {
+    const result = await cli(['spec', 'check', '-o', 'json']);
+    expect(result.code).toBe(12);
+    const rows = JSON.parse(result.stdout) as Array<{ command: string; status: string; publishedAs: string | null; changes: string | null }>;
+    const summary = rows.map((row) => `${row.command}: ${row.status}${row.publishedAs ? ` ${row.publishedAs}` : ''}${row.changes ? ` (${row.changes})` : ''}`);
+    expect(summary.sort()).toEqual(
+      [
+        'assignments create: moved POST /api/appraisal-assignments',
+        'assignments delete: moved DELETE /api/appraisal-assignments/{id}',
+        'assignments get: moved GET /api/appraisal-assignments/{id}',
+        'assignments link: moved PUT /api/appraisal-assignments/{id}/properties/{propertyId}',
+        'assignments list: moved GET /api/appraisal-assignments',
+        'assignments properties: moved GET /api/appraisal-assignments/{id}/properties',
+        'assignments unlink: moved DELETE /api/appraisal-assignments/{id}/properties/{propertyId}',
+        'assignments update: moved PATCH /api/appraisal-assignments/{id}',
+        'files list: missing',
+        'props list: changed (query parameters added: yearBuiltFrom)',
+        'ref designations: changed (response schema changed; query parameters removed: page, limit)',
+      ].sort(),
+    );
+    expect(result.stderr).toMatch(/error: 1 command cannot run against this service: files list/);
+  });
+
+  it('spec diff shows what changed since the cached copy, breaking changes first', async () => {
+    await admin.call('POST', '/__mock/description', { variant: 'standard' });
+    try {
+      const result = await cli(['spec', 'diff', '-o', 'json']);
+      expect(result.code).toBe(0);
+      const rows = JSON.parse(result.stdout) as Array<{ id: string; change: string; breaking: boolean; detail: string | null }>;
+      expect(rows.map((row) => `${row.change} ${row.id}`).sort()).toEqual(
+        [
+          ...['createAssignment', 'deleteAssignment', 'getAssignment', 'getOpenApiDocument', 'linkAssignmentProperty', 'listAssignmentProperties', 'listAssignments', 'unlinkAssignmentProperty', 'updateAssignment'].map(
+            (id) => `moved ${id}`,
+          ),
+          'changed listDesignations',
+          'changed listProperties',
+          'added listFiles',
+        ].sort(),
+      );
+      expect(rows.at(-1)).toMatchObject({ change: 'added', id: 'listFiles', breaking: false });
+      expect(rows.slice(0, -1).every((row) => row.breaking)).toBe(true);
+      expect(rows.find((row) => row.id === 'listProperties')!.detail).toBe('query parameters removed: yearBuiltFrom');
+      // The cache now holds the standard description: files list works again.
+      expect((await cli(['files', 'list', '--max-items', '1', '-o', 'json'])).code).toBe(0);
+    } finally {
+      await admin.call('POST', '/__mock/description', { variant: 'alternative' });
+    }
+  });
+});
