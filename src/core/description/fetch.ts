@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { NetworkError } from '../errors.js';
+import { userAgent } from '../client-builder.js';
 
 export interface PlainResponse {
   status: number;
@@ -37,7 +38,7 @@ export const plainGet: PlainGet = async (ctx, url, headers) => {
   try {
     const response = await request(url, {
       method: 'GET',
-      headers: { accept: 'application/openapi+json, application/json;q=0.9', 'user-agent': `appraisal-cli/${ctx.version}`, ...headers },
+      headers: { accept: 'application/openapi+json, application/json;q=0.9', 'user-agent': userAgent(ctx.version), ...headers },
       dispatcher,
       headersTimeout: ctx.globals.timeoutMs,
       bodyTimeout: ctx.globals.timeoutMs,
