@@ -114,28 +114,32 @@ async function pump(
   let count = resumedCount ?? 0;
   let exhausted = false;
   let nextPending = false;
-  // One abort listener for the whole pump (not one per record): a pending record loses the race.
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => undefined);
-  const settle = (step: IteratorResult<Record<string, unknown>>) => {
-    nextPending = false;
-    if (step.done) exhausted = true;
-    return step;
-  };
-  const fail = (error: unknown): never => {
-    // An iterator that threw is finished: nothing to close.
-    nextPending = false;
-    exhausted = true;
-    throw error;
-  };
+  // One abort listener for the whole pump (not one per record): it rejects the record being awaited.
+  // (Not Promise.race with one long-lived promise: every race would leave a reaction on it.)
+  let rejectPending: ((error: Error) => void) | undefined;
+  const onAbort = () => rejectPending?.(abortReason(signal));
+  signal.addEventListener('abort', onAbort, { once: true });
   const next = (): Promise<IteratorResult<Record<string, unknown>>> => {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     nextPending = true;
-    return Promise.race([iterator.next().then(settle, fail), aborted]);
+    return new Promise((resolve, reject) => {
+      rejectPending = reject;
+      iterator.next().then(
+        (step) => {
+          rejectPending = undefined;
+          nextPending = false;
+          if (step.done) exhausted = true;
+          resolve(step);
+        },
+        (error: unknown) => {
+          // An iterator that threw is finished: nothing to close.
+          rejectPending = undefined;
+          nextPending = false;
+          exhausted = true;
+          reject(error);
+        },
+      );
+    });
   };
 
   try {
@@ -152,7 +156,7 @@ async function pump(
     await destination.write(encoder.end(count));
     return count;
   } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
     if (!exhausted) {
       const closing = iterator.return?.();
       // With a next() still running, return() would wait for it: let it finish on its own.

@@ -17,6 +17,18 @@ export class IdSet {
     return this.packedCount + this.others.size;
   }
 
+  /**
+   * Make room for `count` ids at once (an export knows its total from the first page), instead of
+   * doubling the table (and copying it) on the way. Capped: a total the service claims is no reason
+   * to take memory before the ids arrive.
+   */
+  reserve(count: number): void {
+    const wanted = Math.min(Math.max(0, Math.floor(count)), IdSet.MAX_RESERVED) * 2;
+    while (this.used.length < wanted) this.grow();
+  }
+
+  static readonly MAX_RESERVED = 500_000;
+
   /** Adds the id; false when it was already there. */
   add(id: string): boolean {
     if (!UUID.test(id)) {

@@ -169,6 +169,8 @@ export async function* paginate(
     const first = await load(start, resume ? resume.limit : options.pageSize);
     if (resume) checkResumable(first, resume, path);
     noteTotal(first);
+    // The duplicate check's table sized once from the total the service reports.
+    seen.reserve(Math.min(first.pagination.total, maxItems ?? Infinity));
     const pages = first.pagination.pages;
     announcedPages = pages;
     // The page size the service used (it may clamp what was asked); later pages ask for the same.

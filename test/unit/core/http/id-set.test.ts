@@ -54,4 +54,21 @@ describe('IdSet', () => {
     expect(again.filter((value) => ids.add(value))).toEqual([]);
     expect(ids.size).toBe(200_000);
   });
+
+  it('reserve() makes room once, keeps the ids already there, and is capped', () => {
+    const ids = new IdSet();
+    const before = randomUUID();
+    ids.add(before);
+    ids.reserve(50_000);
+    const table = (ids as unknown as { used: Uint8Array }).used.length;
+    expect(table).toBeGreaterThanOrEqual(100_000);
+    const all = Array.from({ length: 50_000 }, () => randomUUID());
+    expect(all.filter((value) => !ids.add(value))).toEqual([]);
+    expect(ids.add(before)).toBe(false);
+    // No growth on the way: the table reserved was enough.
+    expect((ids as unknown as { used: Uint8Array }).used.length).toBe(table);
+    const huge = new IdSet();
+    huge.reserve(1e12);
+    expect((huge as unknown as { used: Uint8Array }).used.length).toBeLessThanOrEqual(2 * 2 * IdSet.MAX_RESERVED);
+  });
 });
