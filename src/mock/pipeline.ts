@@ -46,7 +46,7 @@ export interface PipelineDeps {
   pages?: PageCache | undefined;
 }
 
-const RESPONSE_FAULTS = new Set(['garbage', 'malformed-envelope', 'missing-id', 'wrong-page', 'total-change', 'duplicate']);
+const RESPONSE_FAULTS = new Set(['garbage', 'malformed-envelope', 'missing-id', 'wrong-page', 'total-change', 'duplicate', 'schema-violation']);
 
 function newRequestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;

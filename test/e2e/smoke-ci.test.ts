@@ -168,6 +168,33 @@ describe('smoke in CI', () => {
     expect(bad.stderr).toMatch(/^error: --checks .*smoke\.json: unknown key "expectStatuss" at checks\[0\]$/m);
   });
 
+  it('checks the published description and reports a schema violation injected by the mock; --no-contract skips both', async () => {
+    const admin = mockAdmin(mock);
+    await admin.queueFaults([{ path: '/api/properties', fault: 'schema-violation', count: 1 }]);
+    try {
+      const result = await runCli(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      expect(result.code).toBe(9);
+      const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+      expect(checks.find((c) => c.name === 'spec check')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/operations, all \d+ the CLI calls published$/) });
+      expect(checks.find((c) => c.name === 'list properties')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/^1 of 10 records break the published schema of listProperties: [0-9a-f-]{36} \$\.updatedAt must be string$/),
+      });
+      expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'pass', detail: expect.stringContaining('valid against the published schema') });
+    } finally {
+      await admin.clearFaults();
+    }
+    await admin.queueFaults([{ path: '/api/properties', fault: 'schema-violation', count: 1 }]);
+    try {
+      const skipped = await runCli(['smoke', '--no-contract', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      expect(skipped.code, skipped.stderr).toBe(0);
+      const names = (JSON.parse(skipped.stdout) as { checks: Check[] }).checks.map((c) => c.name);
+      expect(names).not.toContain('spec check');
+    } finally {
+      await admin.clearFaults();
+    }
+  });
+
   it('under GITHUB_ACTIONS=true: ::error annotations for failures and a step summary', async () => {
     const admin = mockAdmin(mock);
     const summary = join(scratch, 'step-summary.md');

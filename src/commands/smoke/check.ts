@@ -2,6 +2,8 @@
 import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { Session } from '../../core/session-types.js';
+import type { PublishedOperation } from '../../core/description/document.js';
+import type { Validator } from '../../core/description/validate.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -41,17 +43,27 @@ export interface FailureDetails {
   curl?: string;
 }
 
+/** The service's published description, as the contract checks use it. */
+export interface ContractState {
+  validator: Validator;
+  operation(operationId: string): PublishedOperation | undefined;
+}
+
 /** What the checks learn as they go, for the checks after them. */
 export interface SmokeState {
   readonly ctx: Context;
   readonly session: Session;
   /** The API client, built on first use (the environment check makes no request). */
   client(): Promise<ApiClient>;
+  /** The reachable check passed (it reads the same description the spec check does). */
+  reached?: boolean;
   /** The calling key's record and scopes, once the credential check passed. */
   key?: Record<string, unknown>;
   scopes?: string[];
   /** From `get enums`, for the throwaway property of --write. */
   propertyTypes: string[];
+  /** The published description and its validator, once the spec check passed (not with --no-contract). */
+  contract?: ContractState;
   /** The throwaway property of --write, once created. */
   created?: { id: string; name: string; path: string };
 }

@@ -5,6 +5,7 @@ import { allows, canManageKeys, needs } from '../../core/scopes.js';
 import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../core/errors.js';
 import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
 import { WRITE_CHECKS } from './write-checks.js';
+import { SPEC_CHECK, recordChecker } from './contract.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** One page of this many records is enough to prove a collection reads and parses. */
@@ -24,7 +25,8 @@ const environment: SmokeCheck = {
 const reachable: SmokeCheck = {
   name: 'reachable',
   request: () => ({ method: 'GET', path: '/api/openapi.json', auth: false }),
-  async run({ ctx, session, client }) {
+  async run(state) {
+    const { ctx, session, client } = state;
     const url = new URL(session.baseUrl);
     const tls = url.protocol === 'https:';
     if (!tls && session.environment !== 'local') {
@@ -37,6 +39,7 @@ const reachable: SmokeCheck = {
       if (!(error instanceof HttpError) || error.status === 429 || error.status >= 500) throw error;
       status = error.status;
     }
+    state.reached = true;
     return `${url.host} answered HTTP ${status} ${tls ? 'over TLS (certificate verified)' : 'over plain HTTP (local only)'}`;
   },
 };
@@ -92,16 +95,20 @@ const keyExpiry: SmokeCheck = {
 };
 
 /** Page 1 of a collection through paginate(), so the envelope is checked; "page 1: 3 records of 40". */
-export async function firstPage(state: SmokeState, path: string, noun: string): Promise<string> {
+export async function firstPage(state: SmokeState, path: string, noun: string, operationId?: string): Promise<string> {
   const pages = (await state.client()).paginate(path, { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
+  const schema = operationId === undefined ? undefined : recordChecker(state, operationId);
   let count = 0;
   let step = await pages.next();
   while (!step.done) {
     count++;
+    schema?.check(step.value);
     step = await pages.next();
   }
+  schema?.finish();
   const total = step.value.total;
-  return `page 1: ${plural(count, noun)}${total === undefined ? '' : ` of ${total}`}`;
+  const checked = schema && state.contract ? ', valid against the published schema' : '';
+  return `page 1: ${plural(count, noun)}${total === undefined ? '' : ` of ${total}`}${checked}`;
 }
 
 /** One page of a family the key may read. Families listed per parent record need a parent id: not checked. */
@@ -113,7 +120,7 @@ function listFamily(family: ResourceFamily): SmokeCheck {
     skip: (state) =>
       withoutCredential(state) ??
       (allows(state.scopes!, family.scope, 'read') ? undefined : `the key cannot read ${family.scope} (${needs(family.scope, 'read')})`),
-    run: (state) => firstPage(state, family.path, 'record'),
+    run: (state) => firstPage(state, family.path, 'record', family.operations.list),
   };
 }
 
@@ -146,13 +153,14 @@ export const BUILT_IN_CHECKS: readonly SmokeCheck[] = [
   reachable,
   credential,
   keyExpiry,
+  SPEC_CHECK,
   ...FAMILIES.filter((family) => family.parent === undefined).map(listFamily),
   getEnums,
   listKeys,
   ...WRITE_CHECKS,
 ];
 
-/** The checks of one run: the write checks only with --write. */
-export function selectChecks(options: { write: boolean }): SmokeCheck[] {
-  return BUILT_IN_CHECKS.filter((check) => options.write || !check.write);
+/** The checks of one run: the write checks only with --write, the spec check unless --no-contract. */
+export function selectChecks(options: { write: boolean; contract: boolean }): SmokeCheck[] {
+  return BUILT_IN_CHECKS.filter((check) => (options.write || !check.write) && (options.contract || check !== SPEC_CHECK));
 }

@@ -15,7 +15,8 @@ export default function smokeCommand(factory: Factory): Command {
     )
     .option('--wait-ready <duration>', 'first wait up to DURATION (e.g. 2m) for the service to answer, with backoff')
     .option('--max-latency <duration>', 'fail any check slower than DURATION (e.g. 800ms)')
-    .option('--checks <file>', "add the team's own read-only checks from a JSON file");
+    .option('--checks <file>', "add the team's own read-only checks from a JSON file")
+    .option('--no-contract', "skip the contract checks (the published description, and each record read against its schema)");
   command.addHelpText(
     'after',
     '\nChecks: the service answers over TLS, the credential works (GET /api/keys/current), the key is not\n' +

@@ -27,6 +27,8 @@ export interface SmokeCommandOptions {
   waitReady?: string;
   maxLatency?: string;
   checks?: string;
+  /** commander's --no-contract. */
+  contract?: boolean;
 }
 
 async function checkJUnitPath(ctx: Context, raw: string): Promise<string> {
@@ -116,7 +118,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
     throw refusal;
   }
 
-  const builtIn = selectChecks({ write: options.write === true });
+  const builtIn = selectChecks({ write: options.write === true, contract: options.contract !== false });
   const checks = [...builtIn.slice(0, 1), ...(waitReadyMs === undefined ? [] : [waitReadyCheck(waitReadyMs)]), ...builtIn.slice(1), ...custom];
   const results = await runChecks(newState(ctx, session), checks, { maxLatencyMs }, (result) =>
     ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`),

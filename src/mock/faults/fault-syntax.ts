@@ -14,6 +14,7 @@
 //   wrong-page                      pagination.page differs from the page asked for
 //   total-change                    pagination.total is one more than the real total
 //   duplicate                       the previous page's last record repeated as this page's first item
+//   schema-violation                one record's `updatedAt` is a number (breaks the published schema)
 
 export type Fault =
   | { kind: 'status'; status: number; retryAfter?: number | 'date' }
@@ -27,7 +28,8 @@ export type Fault =
   | { kind: 'missing-id' }
   | { kind: 'wrong-page' }
   | { kind: 'total-change' }
-  | { kind: 'duplicate' };
+  | { kind: 'duplicate' }
+  | { kind: 'schema-violation' };
 
 export const FAULT_NAMES = [
   'status',
@@ -42,9 +44,10 @@ export const FAULT_NAMES = [
   'wrong-page',
   'total-change',
   'duplicate',
+  'schema-violation',
 ] as const;
 
-const SIMPLE = new Set(['reset', 'reset-mid-body', 'hang', 'garbage', 'truncate', 'missing-id', 'wrong-page', 'total-change', 'duplicate']);
+const SIMPLE = new Set(['reset', 'reset-mid-body', 'hang', 'garbage', 'truncate', 'missing-id', 'wrong-page', 'total-change', 'duplicate', 'schema-violation']);
 
 export class FaultSyntaxError extends Error {}
 

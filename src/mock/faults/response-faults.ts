@@ -21,6 +21,11 @@ function withoutId(record: unknown): unknown {
   return rest;
 }
 
+/** `updatedAt` as a number: still a record with an id, but not what the schema publishes. */
+function withWrongType(record: unknown): unknown {
+  return isObject(record) ? { ...record, updatedAt: 1_700_000_000 } : record;
+}
+
 function rewriteJson(value: unknown, shape: string, previous: JsonObject | undefined, fault: Fault): unknown {
   if (shape === 'collection' && isObject(value)) {
     const envelope = structuredClone(value) as unknown as Envelope;
@@ -32,6 +37,9 @@ function rewriteJson(value: unknown, shape: string, previous: JsonObject | undef
         return { items };
       case 'missing-id':
         if (items.length > 0) items[Math.floor(items.length / 2)] = withoutId(items[Math.floor(items.length / 2)]);
+        return envelope;
+      case 'schema-violation':
+        if (items.length > 0) items[Math.floor(items.length / 2)] = withWrongType(items[Math.floor(items.length / 2)]);
         return envelope;
       case 'wrong-page':
         if (pagination) pagination.page += 1;
@@ -56,11 +64,13 @@ function rewriteJson(value: unknown, shape: string, previous: JsonObject | undef
   if (shape === 'success' && isObject(value)) {
     if (fault.kind === 'malformed-envelope') return { success: true };
     if (fault.kind === 'missing-id') return { ...value, data: withoutId(value.data) };
+    if (fault.kind === 'schema-violation') return { ...value, data: withWrongType(value.data) };
     return value;
   }
   if (shape === 'record') {
     if (fault.kind === 'malformed-envelope') return [value];
     if (fault.kind === 'missing-id') return withoutId(value);
+    if (fault.kind === 'schema-violation') return withWrongType(value);
   }
   return value;
 }

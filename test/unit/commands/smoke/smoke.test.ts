@@ -66,7 +66,8 @@ function setup(options: Setup = {}) {
   });
   const dir = mkdtempSync(join(tmpdir(), 'smoke-'));
   const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals: { output: 'json', outputExplicit: true, ...options.globals } });
-  const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, args);
+  // The contract checks need a real description; they are tested end to end against the mock.
+  const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, [...args, '--no-contract']);
   return { ...fake, calls, run, dir, properties };
 }
 
