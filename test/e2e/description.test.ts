@@ -130,6 +130,22 @@ describe('a service whose description differs from our model', () => {
     expect(descriptionRequests(await admin.requests()).map((r) => `${r.path} ${r.status}`)).toEqual(['/api/v2/openapi.json 304']);
   });
 
+  it('auth login --spec-url keeps where the description is published in the profile', async () => {
+    const own = isolatedEnv({ APPRAISAL_CA_FILE: mock.env.APPRAISAL_CA_FILE });
+    const specUrl = `${mock.baseUrl}/api/v2/openapi.json`;
+    const login = await runCli(['auth', 'login', '--profile', 'alt', '--base-url', mock.baseUrl, '--with-key', '--insecure-storage', '--spec-url', specUrl], {
+      env: own,
+      input: `${mock.env.APPRAISAL_API_KEY}\n`,
+    });
+    expect(login.code).toBe(0);
+    await admin.clearRequests();
+    const shown = await runCli(['spec', 'show', '--profile', 'alt', '-o', 'json'], { env: own });
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ kind: 'profile', source: specUrl, version: '0.2.0-alternative' });
+    // Straight to the profile's URL: no discovery request for /api/openapi.json.
+    expect(descriptionRequests(await admin.requests()).map((r) => r.path)).toEqual(['/api/v2/openapi.json']);
+  });
+
   it('spec check lists exactly the differences, by command, and fails for the missing operation', async () => {
     const result = await cli(['spec', 'check', '-o', 'json']);
     expect(result.code).toBe(12);

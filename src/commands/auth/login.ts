@@ -19,6 +19,8 @@ import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export interface LoginOptions {
   withKey?: boolean;
+  /** Where this service's API description is published (URL or file), when discovery does not find it. */
+  specUrl?: string;
   environment?: Environment;
   insecureStorage?: boolean;
 }
@@ -56,6 +58,21 @@ function describeKey(prefix: string, record: KeyRecord | undefined): string {
   return `key ${prefix}${details.length ? ` (${details.join(', ')})` : ''}`;
 }
 
+/** `--spec-url`: an http(s) URL without credentials, or a local file (kept as an absolute path); '' clears it. */
+function checkSpecUrl(ctx: Context, raw: string): string | undefined {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  if (!/^https?:\/\//i.test(value)) return resolve(ctx.cwd, value);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--spec-url is not a valid URL: "${value.slice(0, 80)}"`);
+  }
+  if (url.username || url.password) throw new UsageError('--spec-url must not contain a user name or password');
+  return url.href;
+}
+
 export async function runLogin(ctx: Context, options: LoginOptions, deps: Partial<LoginDeps> = {}): Promise<void> {
   const config = await ctx.config();
   const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
@@ -82,6 +99,7 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   const caFlag = ctx.globals.caFile;
   const caFile = caFlag !== undefined ? resolve(ctx.cwd, caFlag) : sameOrigin ? existing.caFile : undefined;
 
+  const specUrl = options.specUrl === undefined ? (sameOrigin ? existing.specUrl : undefined) : checkSpecUrl(ctx, options.specUrl);
   const secret = await readCandidateKey(ctx, options);
   const { prefix } = holdSecret(ctx.io, secret, 'keychain');
 
@@ -114,6 +132,9 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
     (message) => ctx.io.warn(message),
   );
 
+  const saved = config.getProfile(profileName);
+  if (saved && saved.specUrl !== specUrl) config.saveProfile({ ...saved, specUrl });
+
   // What the service said about the key's expiry, for the once-a-day notice of every command.
   if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt, scopes: record.scopes });
 
@@ -129,6 +150,7 @@ export default function loginCommand(factory: Factory): Command {
     .description('check an API key against the service and store it for a profile (OS keychain)')
     .option('--with-key', 'read the key from stdin')
     .addOption(new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(ENVIRONMENTS))
+    .option('--spec-url <url|path>', "where this service publishes its API description, if not found by discovery (kept in the profile; '' clears it)")
     .option('--insecure-storage', 'keep the key in a 0600 file in the config dir instead of the OS keychain');
   takesOptions(command, ...SERVICE_OPTIONS);
   examples(command, [
