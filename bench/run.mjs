@@ -585,7 +585,7 @@ async function featureRows(mock, n, baseArgs, baseMs, baseSamples, out) {
     // --out keeps a partial file and fsyncs a checkpoint every 500 ms (then the file itself), against
     // the same export to stdout redirected to a file.
     { id: 'feature-resume', name: 'resume checkpoints (`--out`)', flag: '--resume', args: ['--out', join(RUN, 'checkpointed.ndjson')] },
-    { id: 'feature-contract', name: 'contract validation', flag: '--validate', args: undefined },
+    { id: 'feature-contract', name: 'contract validation (`--validate`)', flag: '--validate', args: ['--validate'] },
   ];
   for (const feature of features) {
     const row = { id: feature.id, benchmark: `Export ${int(n)} records with ${feature.name} vs the same export without it`, target: `≤ ${Math.round((TARGET.featureOverhead - 1) * 100)}% over` };
