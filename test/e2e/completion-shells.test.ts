@@ -2,13 +2,13 @@
 // way `appraisal completion --help` says (`source <(appraisal completion bash)`, …), and complete
 // typed words with Tab; the screen is read back. Profile names come from the built binary on PATH.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { openTerminal, requires, type Terminal } from '../helpers/terminal.js';
+import { tempDir } from '../helpers/temp.js';
 
-const work = mkdtempSync(join(tmpdir(), 'completion-shells-'));
+const work = tempDir('completion-shells-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The shell's environment: `appraisal` on PATH with a private config holding two profiles. */

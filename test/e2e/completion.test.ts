@@ -3,13 +3,14 @@
 // completion in a real terminal is completion-shells.test.ts); every command's --help has examples;
 // the help topics print the exit-code table the CLI itself maps errors with.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../../src/core/exit-codes.js';
 import { BIN, isolatedEnv, runCli } from '../helpers/cli.js';
 import { requires } from '../helpers/terminal.js';
+import { tempDir } from '../helpers/temp.js';
 
 const zsh = requires('zsh');
 const fish = requires('fish');
@@ -35,7 +36,7 @@ beforeAll(async () => {
   );
   const result = await runCli(['completion', 'bash'], { env: configEnv });
   expect(result.code, result.stderr).toBe(0);
-  work = mkdtempSync(join(tmpdir(), 'completion-e2e-'));
+  work = tempDir('completion-e2e-');
   scriptPath = join(work, 'appraisal.bash');
   writeFileSync(scriptPath, result.stdout);
   // `appraisal` on PATH, as after `npm install -g`, with the test's private config dir.

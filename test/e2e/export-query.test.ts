@@ -3,11 +3,11 @@
 // filter; a bad expression is exit 2 with its position.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 const QUERY = "[?propertyType=='office'].{id: id, city: address.city}";
 const JQ = '[.[] | select(.propertyType == "office") | {id: .id, city: .address.city}]';
@@ -23,7 +23,7 @@ const jq = (filter: string, input: string): string => execFileSync('jq', ['-c', 
 beforeAll(async () => {
   mock = await startMock({ records: 600, seed: 9 });
   env = { ...isolatedEnv(), ...mock.env };
-  scratch = mkdtempSync(join(tmpdir(), 'export-query-'));
+  scratch = tempDir('export-query-');
   const whole = await cli(['props', 'list', '-o', 'json', '--page-size', '100']);
   expect(whole.code).toBe(0);
   expected = JSON.parse(jq(JQ, whole.stdout)) as typeof expected;

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startCli } from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 const RECORDS = 1500;
 const PAGE = ['--page-size', '30', '--concurrency', '1'];
@@ -46,7 +46,7 @@ beforeAll(async () => {
   mock = await startMock({ records: RECORDS, seed: 5, latencyMs: 5 });
   admin = mockAdmin(mock);
   env = { ...isolatedEnv(), ...mock.env };
-  scratch = mkdtempSync(join(tmpdir(), 'export-resume-'));
+  scratch = tempDir('export-resume-');
 });
 afterAll(async () => {
   await admin?.close();

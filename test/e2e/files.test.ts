@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { FORMATS, readList, readRecord } from '../helpers/output-formats.js';
+import { tempDir } from '../helpers/temp.js';
 
 const COLUMNS = ['id', 'name', 'contentType', 'size', 'sha256', 'createdAt'];
 const BIG = 50 * 1024 * 1024;
@@ -59,7 +59,7 @@ function freshDir(): string {
 beforeAll(async () => {
   mock = await startMock({ records: 4 });
   env = { ...isolatedEnv(), ...mock.env };
-  dir = mkdtempSync(join(tmpdir(), 'appraisal-files-'));
+  dir = tempDir('appraisal-files-');
   writeFileSync(join(dir, 'report.pdf'), '%PDF-1.4\nappraisal report for Harbor Point\n%%EOF\n');
   writeFileSync(join(dir, 'notes.txt'), 'roof: fair\nHVAC: replaced 2019\n');
   mkdirSync(join(dir, 'a-directory'));

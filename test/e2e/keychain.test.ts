@@ -3,12 +3,12 @@
 // The "no keychain" tests need no Secret Service and always run on Linux.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, filesContaining, filesUnder } from './credentials-support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
 const inCI = process.env.CI === 'true';
@@ -127,7 +127,7 @@ describe.runIf(process.platform === 'linux')(`without a usable keychain${process
     let bus: Server;
     const sockets = new Set<Socket>();
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'appraisal-bus-'));
+      dir = tempDir('appraisal-bus-');
       // Accepts the connection and then says nothing: the D-Bus handshake never completes.
       bus = createServer((socket) => {
         sockets.add(socket);

@@ -3,13 +3,13 @@
 // `--detach` (returns once listening) and `--write-env FILE` (the file appears, complete, once listening).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp.js';
 
-const work = mkdtempSync(join(tmpdir(), 'mock-recipe-'));
+const work = tempDir('mock-recipe-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The ```sh block that follows "Try it without a service" in README.md. */

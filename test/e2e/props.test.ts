@@ -1,12 +1,12 @@
 // `appraisal props …` end to end: the built binary against `appraisal mock`, asserting stdout,
 // stderr and exit code (issue 3's "done when").
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 const RECORDS = 1200;
 let mock: MockServer;
@@ -52,7 +52,7 @@ describe('props list: exports', () => {
   });
 
   it('writes --out atomically and says how many records it wrote', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'props-out-'));
+    const dir = tempDir('props-out-');
     const out = join(dir, 'props.ndjson');
     const result = await cli(['props', 'list', '--out', out, '--page-size', '100']);
     expect(result.code).toBe(0);
@@ -63,7 +63,7 @@ describe('props list: exports', () => {
   });
 
   it('leaves no file at --out when the export fails mid-way, only the resumable partial beside it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'props-out-'));
+    const dir = tempDir('props-out-');
     const out = join(dir, 'props.csv');
     await admin.queueFaults([{ path: '/api/properties', query: { page: '5' }, fault: 'status=401' }]);
     const result = await cli(['props', 'list', '--out', out, '--page-size', '100', '--concurrency', '1']);

@@ -8,14 +8,14 @@
 // variants need no keychain and always run.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
 import { clearFaults, clearRequestLog, expectNoSecrets, keyByPrefix, prefixesIn, queueFault, statusWith, waitForRequest } from './keys-support.js';
 import { startPrivateKeyring, type PrivateKeyring } from './private-keyring.js';
+import { tempDir } from '../helpers/temp.js';
 
 const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
 const inCI = process.env.CI === 'true';
@@ -161,7 +161,7 @@ describe('keychain availability', () => {
 /** Whether this machine can make a directory unwritable even for root (chattr +i). */
 function immutableDirsWork(): boolean {
   if (process.platform !== 'linux') return false;
-  const dir = mkdtempSync(join(tmpdir(), 'appraisal-chattr-'));
+  const dir = tempDir('appraisal-chattr-');
   try {
     execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
     try {

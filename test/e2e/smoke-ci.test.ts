@@ -1,9 +1,8 @@
 // `appraisal smoke` as a CI pipeline runs it (issue 18): env-only setup, valid JUnit, quiet stdout,
 // readiness, latency budgets, verdicts that cannot lie, reproducible failures, a checks file and
 // GitHub Actions annotations — the built binary against the bundled mock.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/cli-process.js';
@@ -12,12 +11,13 @@ import { readValidJUnit } from '../helpers/junit.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
 let scratch: string;
 beforeAll(async () => {
   mock = await startMock({ records: 20, seed: 18 });
-  scratch = mkdtempSync(join(tmpdir(), 'smoke-ci-'));
+  scratch = tempDir('smoke-ci-');
 });
 afterAll(async () => {
   await mock?.stop();

@@ -1,6 +1,5 @@
 // `appraisal smoke` with the built binary against the bundled mock.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
@@ -8,6 +7,7 @@ import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 import { readValidJUnit } from '../helpers/junit.js';
+import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ interface Report {
 describe('appraisal smoke', () => {
   it('passes against the mock with an admin key, with --write, and writes a clean JUnit report', async () => {
     const env = withProfile('staging');
-    const reports = mkdtempSync(join(tmpdir(), 'smoke-junit-'));
+    const reports = tempDir('smoke-junit-');
     const result = await runCli(['smoke', '--profile', 'ci', '--write', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as Report;
@@ -92,7 +92,7 @@ describe('appraisal smoke', () => {
 
   it('fails when the service answers 503: exit 8, the table and the JUnit report show the failures', async () => {
     const env = withProfile('staging');
-    const reports = mkdtempSync(join(tmpdir(), 'smoke-junit-'));
+    const reports = tempDir('smoke-junit-');
     expect((await mockAdmin('POST', '/__mock/faults', { path: '/api/*', fault: 'status=503', count: 1000 })).status).toBe(201);
     try {
       const result = await runCli(['smoke', '--retries', '0', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
@@ -118,7 +118,7 @@ describe('appraisal smoke', () => {
   it('refuses a production profile with exit 10 before any request', async () => {
     const env = withProfile('production');
     expect((await mockAdmin('DELETE', '/__mock/requests')).status).toBe(204);
-    const reports = mkdtempSync(join(tmpdir(), 'smoke-junit-'));
+    const reports = tempDir('smoke-junit-');
     const result = await runCli(['smoke', '--profile', 'ci', '--junit', join(reports, 'smoke.xml')], { env });
     expect(result.code).toBe(10);
     expect(result.stdout).toBe('');

@@ -2,14 +2,14 @@
 // events, a restart from the state file neither repeats nor misses, --exec failures hold the state,
 // 429 bursts are ridden out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
@@ -72,7 +72,7 @@ const parseEvents = (stdout: string): WatchEventLine[] =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as WatchEventLine);
 const kinds = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.id}`).sort();
-const dir = () => mkdtempSync(join(tmpdir(), 'appraisal-watch-'));
+const dir = () => tempDir('appraisal-watch-');
 
 function watch(args: string[], options: { cwd?: string; extraEnv?: Record<string, string> } = {}) {
   return runCli(['watch', ...args], { env: { ...env, ...options.extraEnv }, cwd: options.cwd, timeoutMs: 30_000 });

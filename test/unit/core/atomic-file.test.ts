@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../../../src/core/atomic-file.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -11,7 +11,7 @@ describe.each([
   ['sync', async (path: string, data: string, mode?: number) => writeFileAtomicSync(path, data, mode === undefined ? {} : { mode })],
 ])('writeFileAtomic (%s)', (_name, write) => {
   it('replaces the file with exactly the new content, 0600 by default even under umask 000', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'atomic-'));
+    const dir = tempDir('atomic-');
     const path = join(dir, 'config.json');
     writeFileSync(path, 'old content that is longer', { mode: 0o666 });
     const previous = process.umask(0);
@@ -26,14 +26,14 @@ describe.each([
   });
 
   it('honours an explicit mode', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'atomic-'));
+    const dir = tempDir('atomic-');
     const path = join(dir, 'report.xml');
     await write(path, '<x/>', 0o644);
     expect(modeOf(path)).toBe(0o644);
   });
 
   it('leaves no temp file and the old content when the write fails', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'atomic-'));
+    const dir = tempDir('atomic-');
     // Renaming a file over a directory fails after the temp file was written.
     const target = join(dir, 'taken');
     const { mkdirSync } = await import('node:fs');

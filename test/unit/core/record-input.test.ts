@@ -1,15 +1,15 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { locateJsonError, readRecordInput, type RecordInputOptions } from '../../../src/core/record-input/index.js';
 import { fakeContext, type FakeContextOptions } from '../../helpers/fake-context.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'appraisal-input-'));
+  dir = tempDir('appraisal-input-');
   await writeFile(join(dir, 'record.json'), '\ufeff{"name": "Main St", "address": {"city": "Leeds"}}\n');
   await writeFile(join(dir, 'broken.json'), '{\n  "name": "x",\n  "value": 12,,\n}\n');
   await writeFile(join(dir, 'empty.json'), '  \n');

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -9,12 +8,13 @@ import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { prepareDestination, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
 import { waitFor } from '../../helpers/wait.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const view: View = { label: 'properties', columns: ['id', 'value'] };
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'appraisal-out-'));
+  dir = tempDir('appraisal-out-');
 });
 
 async function* count(n: number, failAfter?: number) {

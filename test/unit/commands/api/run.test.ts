@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import apiCommand from '../../../../src/commands/api/index.js';
@@ -12,6 +11,7 @@ import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
 import { Reply, routeApi, type Handler } from './request-fake.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const SPEC = {
   openapi: '3.1.0',
@@ -26,7 +26,7 @@ const SESSION: Session = { profileName: 'dev', profile: undefined, baseUrl: 'htt
 
 function setup(routes: Record<string, Handler>, options: { globals?: Partial<GlobalOptions>; cwd?: string } = {}) {
   const { api, calls } = routeApi({ 'GET /api/openapi.json': () => SPEC, ...routes });
-  const dir = mkdtempSync(join(tmpdir(), 'api-cmd-'));
+  const dir = tempDir('api-cmd-');
   const config = { dir, path: join(dir, 'config.json') } as ConfigStore;
   const fake = fakeContext({ api, config, session: SESSION, globals: options.globals, cwd: options.cwd ?? dir });
   const run = (...args: string[]) => runNoun(apiCommand, fake.ctx, args);
@@ -141,7 +141,7 @@ describe('appraisal api (in-process)', () => {
   });
 
   it('--spec PATH checks against a local document instead', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'api-spec-'));
+    const dir = tempDir('api-spec-');
     writeFileSync(join(dir, 'spec.json'), JSON.stringify({ openapi: '3.1.0', paths: { '/api/internal/stats': { get: {} } } }));
     const t = setup({ 'GET /api/internal/stats': () => ({}) }, { globals: { spec: 'spec.json' }, cwd: dir });
     await t.run('GET', '/api/internal/stats', '--strict');
@@ -215,7 +215,7 @@ describe('appraisal api (in-process)', () => {
   });
 
   it('--out writes the body atomically', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'api-out-')), 'one.json');
+    const out = join(tempDir('api-out-'), 'one.json');
     const t = setup({ 'GET /api/properties/1': () => ({ id: '1' }) }, { globals: { out } });
     await t.run('GET', '/api/properties/1');
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ id: '1' });

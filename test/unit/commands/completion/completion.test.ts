@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,8 +9,9 @@ import { describeTree } from '../../../../src/commands/completion/tree.js';
 import { zshScript } from '../../../../src/commands/completion/zsh.js';
 import { OUTPUT_FORMATS } from '../../../../src/core/context.js';
 import { requires } from '../../../helpers/terminal.js';
+import { tempDir } from '../../../helpers/temp.js';
 
-const work = mkdtempSync(join(tmpdir(), 'completion-unit-'));
+const work = tempDir('completion-unit-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const zsh = requires('zsh');
@@ -200,7 +200,7 @@ describe('zsh and fish scripts', () => {
   it.skipIf(fish.skip)(`fish: parses (fish --no-execute)${fish.reason}`, () => {
     // From a file: fish 3.6 cannot read a script from a socket on stdin (which is what node gives a
     // child): "Unable to read input file: Is a directory".
-    const dir = mkdtempSync(join(tmpdir(), 'completion-fish-'));
+    const dir = tempDir('completion-fish-');
     try {
       writeFileSync(join(dir, 'appraisal.fish'), fishScript(tree, INFO));
       const result = spawnSync('fish', ['--no-execute', join(dir, 'appraisal.fish')], { encoding: 'utf8' });

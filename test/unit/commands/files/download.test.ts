@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { ContractError, UsageError } from '../../../../src/core/errors.js';
 import { runDownload } from '../../../../src/commands/files/download.js';
 import type { FakeContextOptions } from '../../../helpers/fake-context.js';
 import { apiContext } from '../fake-api.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const FILE_ID = '6b1f5f0e-3c1a-4f7e-9d3b-2a1c0e9f8d7c';
 const DATA = Buffer.from('%PDF-1.4 appraisal report');
@@ -30,7 +30,7 @@ function downloading(record: Record<string, unknown>, options: FakeContextOption
 
 describe('files download', () => {
   it('writes to --out atomically after checking size and sha256', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+    const dir = tempDir('appraisal-dl-');
     const fake = downloading({ size: DATA.length, sha256: SHA }, { cwd: dir, globals: { out: 'report.pdf' } });
     await runDownload(fake.ctx, FILE_ID);
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /api/files/${FILE_ID}`, `DOWNLOAD /api/files/${FILE_ID}/content`]);
@@ -63,7 +63,7 @@ describe('files download', () => {
   });
 
   it('fails at once when the announced length disagrees with the record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+    const dir = tempDir('appraisal-dl-');
     const fake = downloading({ size: 999 }, { cwd: dir, globals: { out: 'x.pdf' } });
     const error = await runDownload(fake.ctx, FILE_ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractError);
@@ -72,14 +72,14 @@ describe('files download', () => {
   });
 
   it('leaves no file when the sha256 does not match', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+    const dir = tempDir('appraisal-dl-');
     const fake = downloading({ sha256: 'e'.repeat(64) }, { cwd: dir, globals: { out: 'x.pdf' } }, undefined);
     await expect(runDownload(fake.ctx, FILE_ID)).rejects.toBeInstanceOf(ContractError);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('says when the record has no sha256 to check against', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+    const dir = tempDir('appraisal-dl-');
     const fake = downloading({}, { cwd: dir, globals: { out: 'x.pdf' } });
     await runDownload(fake.ctx, FILE_ID);
     expect(fake.stderr()).toContain(`sha256 ${SHA}; the file's record has none to check it against`);

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
 import { checkReadableFile } from '../../../../src/commands/files/transfer/local-file.js';
+import { tempDir } from '../../../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'appraisal-lf-'));
+const dir = tempDir('appraisal-lf-');
 
 describe('checkReadableFile', () => {
   it('returns the size of a readable file', async () => {

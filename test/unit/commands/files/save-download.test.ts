@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../../../../src/core/errors.js';
 import { receiveToFile, receiveToStream, type ByteBody } from '../../../../src/commands/files/transfer/save-download.js';
+import { tempDir as makeTempDir } from '../../../helpers/temp.js';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -26,7 +26,7 @@ function stalledBody(first: Buffer): ByteBody {
 }
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'appraisal-dl-'));
+  return makeTempDir('appraisal-dl-');
 }
 
 const DATA = Buffer.from('0123456789'.repeat(1000));

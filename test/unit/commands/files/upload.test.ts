@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UploadOptions } from '../../../../src/core/api-client.js';
 import { ContractError, UsageError } from '../../../../src/core/errors.js';
 import { runUpload } from '../../../../src/commands/files/upload.js';
 import { apiContext } from '../fake-api.js';
+import { tempDir } from '../../../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'appraisal-up-'));
+const dir = tempDir('appraisal-up-');
 writeFileSync(join(dir, 'report.pdf'), 'pdf bytes');
 writeFileSync(join(dir, 'blob'), 'opaque');
 const SHA = 'c'.repeat(64);

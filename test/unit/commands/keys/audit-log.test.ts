@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { openAuditLog, type AuditEntry } from '../../../../src/commands/keys/audit-log.js';
 import { SecretRedactor } from '../../../../src/core/redact.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const entry = (outcome: string): AuditEntry => ({
   at: '2026-03-01T00:00:00.000Z',
@@ -20,7 +20,7 @@ const entry = (outcome: string): AuditEntry => ({
 
 describe('--audit-log', () => {
   it('appends one JSON line per rotation to a 0600 file, redacted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-audit-'));
+    const dir = tempDir('appraisal-audit-');
     const path = join(dir, 'rotations.jsonl');
     writeFileSync(path, '{"earlier":true}\n', { mode: 0o644 });
     const redactor = new SecretRedactor();
@@ -38,7 +38,7 @@ describe('--audit-log', () => {
   });
 
   it('a path that cannot be a log file is exit 2 before anything happens', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'appraisal-audit-'));
+    const dir = tempDir('appraisal-audit-');
     mkdirSync(join(dir, 'adir'));
     await expect(openAuditLog('adir', dir, (t) => t)).rejects.toBeInstanceOf(LocalEnvironmentError);
     await expect(openAuditLog('missing/dir/log.jsonl', dir, (t) => t)).rejects.toThrow(/cannot open --audit-log missing\/dir\/log.jsonl: ENOENT/);

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { escapeXml, renderJUnit, writeJUnitReport, type JUnitSuite } from '../../../../src/commands/smoke/junit.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const SUITE: JUnitSuite = {
   name: 'appraisal smoke',
@@ -39,7 +40,7 @@ describe('renderJUnit', () => {
 
 describe('writeJUnitReport', () => {
   it('writes the file atomically and leaves no temp file behind', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    const dir = tempDir('junit-');
     await writeJUnitReport(join(dir, 'smoke.xml'), SUITE);
     expect(readdirSync(dir)).toEqual(['smoke.xml']);
     expect(readFileSync(join(dir, 'smoke.xml'), 'utf8')).toBe(renderJUnit(SUITE));

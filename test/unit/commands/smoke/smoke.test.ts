@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import smokeCommand from '../../../../src/commands/smoke/index.js';
@@ -12,6 +11,7 @@ import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
 import { Reply, routeApi, type Handler } from '../api/request-fake.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const page = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}` }));
@@ -64,7 +64,7 @@ function setup(options: Setup = {}) {
     },
     ...options.routes,
   });
-  const dir = mkdtempSync(join(tmpdir(), 'smoke-'));
+  const dir = tempDir('smoke-');
   const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals: { output: 'json', outputExplicit: true, ...options.globals } });
   // The contract checks need a real description; they are tested end to end against the mock.
   const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, [...args, '--no-contract']);

@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalEnvironmentError, UsageError } from '../../../../src/core/errors.js';
 import { fileStateStore, loadState, newState, parseState, serializeState, writeStateFile } from '../../../../src/commands/watch/state.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const props = { family: 'props' as const, scope: null };
-const dir = () => mkdtempSync(join(tmpdir(), 'watch-state-'));
+const dir = () => tempDir('watch-state-');
 
 function sample() {
   const state = newState('props', null);

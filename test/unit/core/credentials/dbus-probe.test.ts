@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeMessage, encodeCall, probeSecretService, sessionBusAddress } from '../../../../src/core/credentials/dbus-probe.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 /** A reply (METHOD_RETURN or ERROR) to `replySerial`, as a bus would send it. */
 function reply(type: 2 | 3, replySerial: number, errorName?: string): Buffer {
@@ -40,7 +39,7 @@ afterEach(async () => {
 });
 
 async function fakeBus(behaviour: Behaviour): Promise<{ path: string; seen: string[] }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'appraisal-dbus-')), 'bus');
+  const path = join(tempDir('appraisal-dbus-'), 'bus');
   const seen: string[] = [];
   server = createServer((socket: Socket) => {
     let authed = false;

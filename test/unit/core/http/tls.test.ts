@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 let dir: string;
 let caFile: string;
@@ -27,7 +27,7 @@ async function leaf(ca: { key: string; cert: string }, altNames: Array<{ type: 2
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'appraisal-tls-'));
+  dir = tempDir('appraisal-tls-');
   const ca = await generate([{ name: 'commonName', value: 'appraisal test CA' }], {
     keyType: 'ec',
     algorithm: 'sha256',

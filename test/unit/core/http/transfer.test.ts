@@ -1,8 +1,7 @@
 import busboy from 'busboy';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import {
 } from '../../../../src/core/errors.js';
 import { frameMultipart } from '../../../../src/core/http/multipart.js';
 import { KEY, type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 const servers: TestServer[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -40,7 +40,7 @@ let dir: string;
 let bigFile: string;
 let bigBytes: Buffer;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'appraisal-upload-'));
+  dir = tempDir('appraisal-upload-');
   bigBytes = randomBytes(6 * 1024 * 1024 + 123);
   bigFile = join(dir, 'report.pdf');
   writeFileSync(bigFile, bigBytes);
