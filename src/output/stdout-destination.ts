@@ -1,0 +1,126 @@
+// Output to stdout with backpressure, ending quietly when the reader goes away (as with `| head`);
+// and the Destination interface both stdout and `--out PATH` (destination.ts) implement.
+import type { Writable } from 'node:stream';
+import { LocalEnvironmentError } from '../core/errors.js';
+
+export interface Destination {
+  /** Write text; resolves once accepted. False when the reader has gone away: stop producing. */
+  write(text: string): Promise<boolean>;
+  /** Everything was written: flush, and for --out sync and move the file into place. */
+  finish(): Promise<void>;
+  /** Something failed: drop what was written (removes the temp file). Never throws. */
+  discard(): Promise<void>;
+  /** The path as the user gave it, for notices; undefined for stdout. */
+  readonly displayPath: string | undefined;
+}
+
+interface StreamState {
+  /** The reader went away (EPIPE) or the stream was destroyed. */
+  gone: boolean;
+  /** Any other stream error, reported by the next write. */
+  error: Error | undefined;
+}
+
+// One listener per stream however many times output is written, so no listener leak.
+const streamStates = new WeakMap<Writable, StreamState>();
+
+const READER_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+function stateOf(stream: Writable): StreamState {
+  let state = streamStates.get(stream);
+  if (!state) {
+    const created: StreamState = { gone: false, error: undefined };
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (READER_GONE.has(error.code ?? '')) created.gone = true;
+      else created.error ??= error;
+    });
+    stream.on('close', () => {
+      created.gone = true;
+    });
+    streamStates.set(stream, (state = created));
+  }
+  return state;
+}
+
+function waitForDrain(stream: Writable): Promise<void> {
+  return new Promise((resolveWait) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolveWait();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
+
+export interface StdoutOptions {
+  /**
+   * Gather what is written while records keep coming without waiting (a page already received) into
+   * one write: flushed when the producer next waits for I/O (the event loop turns), at 64 KiB, and
+   * at the end. One write per page instead of one per record (stdout to a file or a pipe is a
+   * syscall per write). For paged lists only: a producer that never waits would be stopped by a
+   * closed reader only a batch later.
+   */
+  batch?: boolean;
+}
+
+const BATCH_BYTES = 64 * 1024;
+
+export function stdoutDestination(stream: Writable, options: StdoutOptions = {}): Destination {
+  const state = stateOf(stream);
+  const gone = () => state.gone || stream.destroyed || stream.writableEnded;
+  const check = () => {
+    if (state.error) throw new LocalEnvironmentError(`could not write the output: ${state.error.message}`, { cause: state.error });
+  };
+  const writeNow = async (text: string): Promise<boolean> => {
+    check();
+    if (gone()) return false;
+    if (text === '') return true;
+    if (!stream.write(text)) {
+      // A destroyed stream answers false and will never drain.
+      if (gone()) return false;
+      await waitForDrain(stream);
+      check();
+    }
+    return !gone();
+  };
+  if (!options.batch) return { displayPath: undefined, write: writeNow, finish: async () => check(), discard: async () => {} };
+
+  let batch = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  // A flush the event loop started; the next write waits for it, so order and backpressure hold.
+  let flushing: Promise<boolean> = Promise.resolve(true);
+  const flush = (): Promise<boolean> => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    const text = batch;
+    batch = '';
+    flushing = flushing.then((open) => (open ? writeNow(text) : false));
+    return flushing;
+  };
+  return {
+    displayPath: undefined,
+    async write(text) {
+      if (!(await flushing)) return false;
+      check();
+      if (gone()) return false;
+      batch += text;
+      if (batch.length >= BATCH_BYTES) return flush();
+      // Stream errors surface on the next write or at finish(); a failed flush must not go unhandled.
+      scheduled ??= setImmediate(() => void flush().catch(() => undefined));
+      return true;
+    },
+    async finish() {
+      await flush();
+      check();
+    },
+    async discard() {
+      if (scheduled) clearImmediate(scheduled);
+      scheduled = undefined;
+      batch = '';
+    },
+  };
+}
