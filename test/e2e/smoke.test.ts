@@ -134,6 +134,12 @@ describe('appraisal smoke', () => {
     expect(requests.filter((r) => r.path !== '/__mock/requests')).toEqual([]);
   });
 
+  it('refuses an APPRAISAL_ENVIRONMENT that contradicts the stored profile (exit 2), before any request', async () => {
+    const result = await runCli(['smoke', '--profile', 'ci'], { env: withProfile('production', { APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: profile "ci" is a production profile; APPRAISAL_ENVIRONMENT\/--environment says staging$/m);
+  });
+
   it('refuses a profile of unknown environment with exit 10', async () => {
     const result = await runCli(['smoke'], { env: withProfile('qa') });
     expect(result.code).toBe(10);
