@@ -156,9 +156,15 @@ export interface TerminalFacts {
   stdoutIsTTY: boolean;
 }
 
+/** An environment variable's value; set but empty (`APPRAISAL_BASE_URL=`) counts as unset, as for the proxy variables. */
+function setting(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 export function readGlobalOptions(raw: Record<string, unknown>, env: Env, terminal: TerminalFacts): GlobalOptions {
   const outputRaw = raw.output as OutputFormat | undefined;
-  const timeoutRaw = raw.timeout ?? env.APPRAISAL_TIMEOUT;
+  const timeoutRaw = raw.timeout ?? setting(env, 'APPRAISAL_TIMEOUT');
   let timeoutMs = 30_000;
   if (timeoutRaw !== undefined) {
     const seconds = Number(String(timeoutRaw).trim());
@@ -171,8 +177,8 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
   const fields = fieldsRaw === undefined ? undefined : fieldsRaw.split(',').map((f) => f.trim()).filter(Boolean);
   if (fields !== undefined && fields.length === 0) throw new UsageError('--fields needs at least one field name');
   return {
-    profile: (raw.profile as string | undefined) ?? env.APPRAISAL_PROFILE,
-    baseUrl: (raw.baseUrl as string | undefined) ?? env.APPRAISAL_BASE_URL,
+    profile: (raw.profile as string | undefined) ?? setting(env, 'APPRAISAL_PROFILE'),
+    baseUrl: (raw.baseUrl as string | undefined) ?? setting(env, 'APPRAISAL_BASE_URL'),
     output: outputRaw ?? (terminal.stdoutIsTTY ? 'table' : 'json'),
     outputExplicit: outputRaw !== undefined,
     fields,
@@ -183,7 +189,7 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     out: raw.out as string | undefined,
     timeoutMs,
     retries: integer('--retries', raw.retries, 0, 20) ?? 3,
-    caFile: (raw.caFile as string | undefined) ?? env.APPRAISAL_CA_FILE,
+    caFile: (raw.caFile as string | undefined) ?? setting(env, 'APPRAISAL_CA_FILE'),
     apiKeyFile: raw.apiKeyFile as string | undefined,
     allowPartial: raw.allowPartial === true,
     verbose: raw.verbose === true || truthy(env.APPRAISAL_DEBUG),

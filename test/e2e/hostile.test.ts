@@ -4,6 +4,8 @@
 // the secret never appears in any form.
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { exitProblems, removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
@@ -198,5 +200,109 @@ describe('item 6: locks and files that cannot trap the user', () => {
     expect(result.stderr).toMatch(/is a symbolic link to .*precious\.txt; refusing to write through it/);
     expect(readFileSync(join(dir, 'precious.txt'), 'utf8')).toBe('keep me');
     expect(lstatSync(join(dir, 'export.json')).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('item 10: messages that say what to do', () => {
+  let expired: HostileServer;
+  let expiredCa: string;
+  beforeAll(async () => {
+    // A certificate that expired yesterday, trusted through --ca-file: trust cannot fix it.
+    const day = 24 * 60 * 60 * 1000;
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      notBeforeDate: new Date(Date.now() - 30 * day),
+      notAfterDate: new Date(Date.now() - day),
+      extensions: [
+        { name: 'basicConstraints', cA: true },
+        { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+      ],
+    });
+    expired = await startHostile({ tls: { key: pems.private, cert: pems.cert } });
+    expiredCa = join(scratchDir('hostile-ca'), 'ca.pem');
+    writeFileSync(expiredCa, pems.cert);
+  });
+  afterAll(() => expired.close());
+
+  const noKey = () => env({ APPRAISAL_API_KEY: undefined });
+
+  it('--api-key-file on a missing path: exit 2, "no such file" and what to do (not ENOENT)', async () => {
+    const result = await cli(['props', 'list', '--api-key-file', 'no-such-key-file'], noKey());
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(/^error: cannot read --api-key-file no-such-key-file: no such file$/m);
+    expect(result.stderr).toMatch(/^hint: check the path/m);
+  });
+
+  it('--api-key-file on a directory: exit 2, "is a directory" (not "too large to be an API key")', async () => {
+    const result = await cli(['props', 'list', '--api-key-file', scratchDir('hostile-keydir')], noKey());
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(/is a directory/);
+    expect(result.stderr).not.toMatch(/too large/);
+  });
+
+  it('http:// to an HTTPS port: exit 3 with a hint to use https://', async () => {
+    const result = await cli(['props', 'list', '--base-url', `http://127.0.0.1:${expired.port}`], env());
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toContain(`hint: if the service speaks HTTPS on this port, use https://127.0.0.1:${expired.port}`);
+  });
+
+  it('an expired certificate with --ca-file given: exit 3, the hint says renew, not "trust its CA"', async () => {
+    const result = await cli(['props', 'list', '--base-url', expired.url, '--ca-file', expiredCa], env());
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toMatch(/has expired \(CERT_HAS_EXPIRED\)/);
+    expect(result.stderr).toMatch(/^hint: .*must be renewed/m);
+    expect(result.stderr).not.toMatch(/trust its CA/);
+  });
+
+  it('a base URL that already ends in /api: exit 2, before any request, with the URL to use', async () => {
+    const before = server.requests.length;
+    const result = await cli(['props', 'list', '--base-url', `${server.url}/api/`], env());
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toContain(`hint: drop the /api: ${server.url}`);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a proxy answering 407: exit 3 naming the proxy and how to give it credentials', async () => {
+    const proxy = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const result = await cli(['props', 'list', '--base-url', 'https://service.invalid'], env({ HTTPS_PROXY: proxyUrl }));
+      expectCleanFailure(result, 3);
+      expect(result.stderr).toMatch(/wants credentials \(407 Proxy Authentication Required\)/);
+      expect(result.stderr).toMatch(/^hint: put them in the proxy URL/m);
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it('-H with a control character or a non-ASCII value: exit 2 naming it (not exit 3, not "content-length")', async () => {
+    const control = await cli(['api', 'GET', '/api/x', '-H', 'x-note: a\u0001b'], env());
+    expectCleanFailure(control, 2);
+    expect(control.stderr).toMatch(/-H x-note: the value holds a control character \(U\+0001\)/);
+    const nonAscii = await cli(['api', 'GET', '/api/x', '-H', 'x-note: café'], env());
+    expectCleanFailure(nonAscii, 2);
+    expect(nonAscii.stderr).not.toMatch(/content-length/i);
+  });
+
+  it('APPRAISAL_BASE_URL="" counts as unset', async () => {
+    const result = await cli(['props', 'list'], env({ APPRAISAL_BASE_URL: '' }));
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(/^error: no base URL: no profile is set up/m);
+  });
+
+  it('a watch state file with a mistyped mark is refused with exit 2 before any request', async () => {
+    const state = join(scratchDir('hostile-state'), 'props.state');
+    writeFileSync(state, JSON.stringify({ version: 1, family: 'props', scope: null, mark: '1', latest: '1', polls: 1, lastFullPoll: 1, seen: { a: '1' } }));
+    const before = server.requests.length;
+    const result = await cli(['watch', 'props', '--once', '--state-file', state], env());
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toMatch(/is not a usable watch state: mark or latest is not an ISO 8601 timestamp/);
+    expect(server.requests.length).toBe(before);
   });
 });

@@ -62,8 +62,11 @@ function invalid(path: string, why: string): UsageError {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+// An ISO 8601 date-time with a zone, as the service writes updatedAt: Date.parse alone takes "1" (the
+// year 2001), which then makes every poll fail with 422.
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const isTimestampOrNull = (value: unknown): value is string | null =>
-  value === null || (typeof value === 'string' && Number.isFinite(Date.parse(value)));
+  value === null || (typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value)));
 
 /** Parse and check a state file's text; `expected` is the watch it must belong to. */
 export function parseState(text: string, path: string, expected: { family: FamilyName; scope: string | null }): WatchState {
@@ -87,12 +90,14 @@ export function parseState(text: string, path: string, expected: { family: Famil
       hint: 'use one state file per watched collection',
     });
   }
-  if (!isTimestampOrNull(raw.mark) || !isTimestampOrNull(raw.latest)) throw invalid(path, 'mark or latest is not a timestamp');
+  if (!isTimestampOrNull(raw.mark) || !isTimestampOrNull(raw.latest)) {
+    throw invalid(path, `mark or latest is not an ISO 8601 timestamp with a zone (mark ${JSON.stringify(raw.mark)?.slice(0, 40)})`);
+  }
   if (!isCount(raw.polls) || !isCount(raw.lastFullPoll) || raw.lastFullPoll > raw.polls) throw invalid(path, 'poll counters are wrong');
   if (!isObject(raw.seen)) throw invalid(path, '"seen" is not an object');
   const seen = new Map<string, string>();
   for (const [id, version] of Object.entries(raw.seen)) {
-    if (typeof version !== 'string') throw invalid(path, `the version of ${id.slice(0, 40)} is not a string`);
+    if (typeof version !== 'string' || version === '' || id === '') throw invalid(path, `the version of ${JSON.stringify(id.slice(0, 40))} is not a non-empty string`);
     seen.set(id, version);
   }
   return {

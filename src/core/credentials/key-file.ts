@@ -43,15 +43,28 @@ export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promi
   try {
     const handle = await open(path, 'r');
     try {
-      const { size } = await handle.stat();
-      if (size > MAX_KEY_BYTES) throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key`);
+      const info = await handle.stat();
+      if (info.isDirectory()) {
+        throw new UsageError(`--api-key-file ${pathOrDash} is a directory, not a file`, { hint: 'give the path of the file that holds the key (one line), or - to read it from stdin' });
+      }
+      if (info.size > MAX_KEY_BYTES) {
+        throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key (${info.size} bytes)`, { hint: 'the file must hold only the key, on one line' });
+      }
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read --api-key-file ${pathOrDash}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why: Record<string, [string, string]> = {
+      ENOENT: ['no such file', `check the path (relative paths start at ${io.cwd}), or pass - to read the key from stdin`],
+      EACCES: ['permission denied', 'make the file readable by you (chmod 600 is enough), or pass - to read the key from stdin'],
+      EISDIR: ['it is a directory, not a file', 'give the path of the file that holds the key, or - to read it from stdin'],
+      ENOTDIR: ['a part of the path is not a directory', 'check the path'],
+    };
+    const [reason, hint] = why[code ?? ''] ?? [code ?? (error as Error).message, 'give a readable file that holds only the key, or - for stdin'];
+    throw new UsageError(`cannot read --api-key-file ${pathOrDash}: ${reason}`, { hint });
   }
   return cleanKey(text, `--api-key-file ${pathOrDash}`);
 }

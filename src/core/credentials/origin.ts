@@ -30,6 +30,12 @@ export function normalizeBaseUrl(raw: string, source = '--base-url'): string {
     });
   }
   const path = url.pathname.replace(/\/+$/, '');
+  if (/\/api$/i.test(path)) {
+    // Every operation path starts with /api/ already: this base URL would request /api/api/….
+    throw new UsageError(`${source} ends in /api, but every request adds /api/… itself (it would ask for ${path}/api/…)`, {
+      hint: `drop the /api: ${url.protocol}//${url.host}${path.slice(0, -4)}`,
+    });
+  }
   return `${url.protocol}//${url.host}${path}`;
 }
 

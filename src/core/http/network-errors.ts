@@ -107,7 +107,16 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
   }
   const validity = has(TLS_VALIDITY_CODES);
   if (validity) {
-    return fail(`the TLS certificate of ${host} is not valid now (${validity})`, false, 'a TLS error', CA_HINT);
+    // Trusting a CA cannot fix a certificate outside its validity period (or revoked).
+    const what = validity === 'CERT_HAS_EXPIRED' ? 'has expired' : validity === 'CERT_NOT_YET_VALID' ? 'is not valid yet' : 'was revoked';
+    return fail(
+      `the TLS certificate of ${host} ${what} (${validity})`,
+      false,
+      'a TLS error',
+      validity === 'CERT_REVOKED'
+        ? 'the service must get a new certificate; --ca-file cannot help'
+        : "the service's certificate must be renewed (--ca-file cannot help); also check this machine's clock",
+    );
   }
   if (codes.includes('EPROTO') || codes.some((code) => code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
     return fail(
@@ -131,6 +140,13 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     // Connecting, resolving and reaching are the proxy's business: name it, not the service.
     const proxy = site.proxy.replace(/\/\/[^@/]*@/, '//');
     const via = `the proxy ${proxy} (on the way to ${site.origin})`;
+    const refused = /Proxy response \((\d{3})\)/.exec(messageOf(error));
+    if (refused?.[1] === '407') {
+      return fail(`${via} wants credentials (407 Proxy Authentication Required)`, false, 'a proxy error', 'put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy.example.com:3128, or list the host in NO_PROXY');
+    }
+    if (refused?.[1] !== undefined) {
+      return fail(`${via} refused the connection (${refused[1]})`, refused[1].startsWith('5'), 'a proxy error', 'check HTTPS_PROXY / HTTP_PROXY and what the proxy allows, or list the host in NO_PROXY');
+    }
     const hint = 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to connect directly';
     if (codes.includes('ECONNREFUSED')) return fail(`cannot connect to ${via}: connection refused`, true, 'connection refused', hint);
     if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return fail(`cannot resolve the host name of ${via}`, codes.includes('EAI_AGAIN'), 'a DNS failure', hint);
@@ -158,6 +174,10 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
   const unreachable = has(UNREACHABLE_CODES);
   if (unreachable) return fail(`${site.origin} is unreachable (${unreachable})`, true, 'an unreachable host', 'check your network or proxy settings');
   const reset = has(RESET_CODES);
-  if (reset) return fail(`the connection to ${site.origin} was closed unexpectedly (${messageOf(error)})`, true, 'a connection reset');
+  if (reset) {
+    // Plain HTTP sent to a TLS port: the server hangs up on what it cannot parse.
+    const hint = site.origin.startsWith('http://') ? `if the service speaks HTTPS on this port, use ${site.origin.replace(/^http:/, 'https:')} in --base-url` : undefined;
+    return fail(`the connection to ${site.origin} was closed unexpectedly (${messageOf(error)})`, true, 'a connection reset', hint);
+  }
   return fail(`the request to ${site.origin} failed: ${messageOf(error)}`, false, 'a network error');
 }

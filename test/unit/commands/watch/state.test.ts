@@ -61,9 +61,9 @@ describe('state file', () => {
     ['truncated JSON', serializeState(sample()).slice(0, 40), /not valid JSON/],
     ['an array', '[]', /not a JSON object/],
     ['another version', JSON.stringify({ ...JSON.parse(serializeState(sample())), version: 2 }), /version 2 is not supported/],
-    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /not a timestamp/],
+    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /not an ISO 8601 timestamp/],
     ['bad counters', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }), /poll counters/],
-    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /version of a is not a string/],
+    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /version of "a" is not a non-empty string/],
   ])('refuses %s with a UsageError and a hint, never a stack trace', async (_what, text, message) => {
     const path = join(dir(), 'props.state');
     writeFileSync(path, text);
