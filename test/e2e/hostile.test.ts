@@ -87,8 +87,10 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
   it('the OpenAPI-load warning is sanitised; the json answer on stdout stays exact', async () => {
     server.on('GET', '/api/openapi.json', text(500, `spec down ${ALL_CONTROL}`)).on('GET', '/api/echo-data', json(200, { note: CONTROL.osc52 }));
     const result = await cli(['api', 'GET', '/api/echo-data'], env());
+    // Every later command loads the description too: from now on the service publishes none.
+    server.on('GET', '/api/openapi.json', serviceError(404, { code: 'NOT_FOUND', message: 'no description' }));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/warning: could not load the OpenAPI document/);
+    expect(result.stderr).toMatch(/warning: could not load the (OpenAPI document|service description)/);
     expect(result.stderr).not.toMatch(RAW_CONTROL);
     expect((JSON.parse(result.stdout) as { note: string }).note).toBe(CONTROL.osc52);
   });
