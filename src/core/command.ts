@@ -1,5 +1,6 @@
 // Glue between commander and command run functions: each verb declares its flags with commander and
 // hands a plain `run(options, ctx)` to `action()`, which builds the Context from the global options.
+import type { EventEmitter } from 'node:events';
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 
@@ -35,4 +36,20 @@ export function addNounExamples(noun: Command): void {
   if (examplesOf.has(noun) || noun.commands.length === 0) return;
   const lines = noun.commands.flatMap((verb) => examplesOf.get(verb)?.slice(0, 1) ?? []);
   if (lines.length > 0) examples(noun, lines);
+}
+
+/**
+ * The whole help text of a command as commander prints it (its text added before and after
+ * included), for a command that answers `--help` itself: `helpInformation()` alone leaves out what
+ * `addHelpText` added, such as the examples.
+ */
+export function fullHelp(command: Command): string {
+  const parts: string[] = [];
+  const context = { error: false, command, write: (text: string) => parts.push(text) };
+  // commander's Command is an EventEmitter at run time; its typings do not say so.
+  const events = command as unknown as EventEmitter;
+  events.emit('beforeHelp', context);
+  parts.push(command.helpInformation());
+  events.emit('afterHelp', context);
+  return parts.join('');
 }

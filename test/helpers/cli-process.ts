@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BIN, type CliOptions, type CliResult, ROOT } from './cli.js';
 
 /** Exit codes CLI.md documents, but 130 (only after a signal) and 1 ("a bug": never acceptable). */
-export const DOCUMENTED_EXIT_CODES: ReadonlySet<number> = new Set([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 20, 21]);
+export const DOCUMENTED_EXIT_CODES: ReadonlySet<number> = new Set([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 21]);
 
 export interface CliOutcome extends CliResult {
   /** stdout as bytes (a download to stdout is not text). */

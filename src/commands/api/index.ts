@@ -1,6 +1,6 @@
 // `appraisal api METHOD PATH`: raw access to the published operations the command tree does not cover.
 import { Command, Option } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
+import { action, examples, fullHelp, type Factory } from '../../core/command.js';
 import { addRecordInputOptions } from '../shared/crud.js';
 import { isOperationId, operationHelp } from './operation.js';
 import { runApi, type ApiOptions } from './run.js';
@@ -45,7 +45,7 @@ export default function apiCommand(factory: Factory): Command {
     action<ApiOptions>(factory, async (ctx, args, options) => {
       if (!options.help) return runApi(ctx, args, options);
       if (args.length === 1 && isOperationId(args)) ctx.io.stdout.write(await operationHelp(ctx, args[0]!));
-      else ctx.io.stdout.write(command.helpInformation());
+      else ctx.io.stdout.write(fullHelp(command));
     }),
   );
 }
