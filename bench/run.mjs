@@ -12,7 +12,7 @@
 //
 //   node bench/run.mjs            full run (the figures the README quotes), about 3-5 minutes
 //   node bench/run.mjs --quick    small sizes, to exercise the harness; writes bench/.work/partial/
-//   --only startup,latency,export,memory,files   run some sections (writes bench/.work/partial/)
+//   --only startup,latency,export,memory,files,scan   run some sections (writes bench/.work/partial/)
 //   --strict                      exit 1 when a target is missed (default: only when a run fails)
 //   --keep                        keep bench/.work/run (outputs, the test file) for inspection
 //   --node-arg=FLAG               run the CLI as `node FLAG bin/appraisal.js` (repeatable), to try an
@@ -49,7 +49,7 @@ function flagValue(name) {
   const inline = argv.find((a) => a.startsWith(`${name}=`));
   return inline?.slice(name.length + 1);
 }
-const SECTIONS = ['startup', 'latency', 'export', 'memory', 'files'];
+const SECTIONS = ['startup', 'latency', 'export', 'memory', 'files', 'scan'];
 const QUICK = argv.includes('--quick');
 const STRICT = argv.includes('--strict');
 const KEEP = argv.includes('--keep');
@@ -73,8 +73,8 @@ const OUT_DIR = PARTIAL ? join(WORK, 'partial') : join(ROOT, 'bench');
 
 const MiB = 1 << 20;
 const SIZE = QUICK
-  ? { startupRuns: 5, latencyRuns: 5, warmups: 1, exportRecords: 2_000, exportReps: 1, memSmall: 2_000, memLarge: 20_000, memReps: 1, fileBytes: 16 * MiB, fileReps: 1 }
-  : { startupRuns: 20, latencyRuns: 15, warmups: 2, exportRecords: 20_000, exportReps: 3, memSmall: 10_000, memLarge: 200_000, memReps: 2, fileBytes: 512 * MiB, fileReps: 3 };
+  ? { startupRuns: 5, latencyRuns: 5, warmups: 1, exportRecords: 2_000, exportReps: 1, memSmall: 2_000, memLarge: 20_000, memReps: 1, fileBytes: 16 * MiB, fileReps: 1, scanBytes: 8 * MiB, scanReps: 1 }
+  : { startupRuns: 20, latencyRuns: 15, warmups: 2, exportRecords: 20_000, exportReps: 3, memSmall: 10_000, memLarge: 200_000, memReps: 2, fileBytes: 512 * MiB, fileReps: 3, scanBytes: 100 * MiB, scanReps: 3 };
 const PAGE_SIZE = 100;
 const LATENCY_MS = 20;
 const CONCURRENCY = 8;
@@ -839,6 +839,54 @@ await section('files', filesPlanned, async () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// 5. keys scan: a large tree searched for leaked keys, against GNU grep doing the same search
+
+await section('scan', [{ id: 'scan-tree', benchmark: '`appraisal keys scan DIR` over a 100 MB tree vs `grep -rEo`', target: 'reference, no target' }], async () => {
+  const mock = await getSmallMock();
+  const tree = join(RUN, 'scan-tree');
+  rmSync(tree, { recursive: true, force: true });
+  // Source-like text: 400 files in 20 folders, three planted keys (not live on the mock).
+  const fileCount = 400;
+  const perFile = Math.ceil(SIZE.scanBytes / fileCount);
+  const line = 'export const settings = { retries: 3, timeoutMs: 30000, endpoint: "https://example.invalid/api" };\n';
+  const body = line.repeat(Math.ceil(perFile / line.length));
+  const planted = ['apk_AAAAAAAA_' + 'a'.repeat(32), 'apk_BBBBBBBB_' + 'b'.repeat(32), 'apk_CCCCCCCC_' + 'c'.repeat(32)];
+  for (let i = 0; i < fileCount; i++) {
+    const dir = join(tree, `pkg-${i % 20}`);
+    mkdirSync(dir, { recursive: true });
+    const extra = i % 133 === 0 ? `const leaked = "${planted[i / 133]}";\n` : '';
+    writeFileSync(join(dir, `module-${i}.ts`), body + extra);
+  }
+  const grep = which('grep');
+  const variants = [{ key: 'cli', label: '`appraisal keys scan DIR`' }, ...(grep ? [{ key: 'grep', label: '`grep -rEo PATTERN DIR`' }] : [])];
+  const samples = await alternate(variants, SIZE.scanReps, 1, async (variant) => {
+    const out = join(RUN, `scan-${variant.key}.txt`);
+    const run =
+      variant.key === 'cli'
+        ? await cli(['keys', 'scan', tree], { mock, stdout: out, timeoutMs: 300_000 })
+        : await runTimed({ cmd: grep, args: ['-rEo', 'apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}', tree], env: ENV, cwd: RUN, stdout: out, workDir: RUN, timeoutMs: 300_000 });
+    // keys scan exits 0 when none of the keys it found is live; grep exits 0 when it found any.
+    ensureOk(variant.label, run);
+    const text = readFileSync(out, 'utf8');
+    const want = variant.key === 'cli' ? planted.map((k) => k.slice(0, 12)) : planted;
+    for (const key of want) if (!text.includes(key)) throw new Error(`${variant.label} did not report ${key.slice(0, 12)}`);
+    if (variant.key === 'cli' && planted.some((k) => text.includes(k))) throw new Error('keys scan printed a whole key');
+    return run;
+  });
+  const cliMs = wallOf(samples.cli);
+  const mbPerS = SIZE.scanBytes / MiB / (cliMs / 1000);
+  const against = grep ? ` vs grep ${ms(wallOf(samples.grep))} (${r2(cliMs / wallOf(samples.grep))}x)` : '';
+  infoRow({ id: 'scan-tree', benchmark: `\`appraisal keys scan DIR\` over a ${(SIZE.scanBytes / MiB).toFixed(0)} MiB tree`, measured: `${ms(cliMs)}, ${mbPerS.toFixed(0)} MiB/s${against}`, cpu: cpuText(cpuOf(samples.cli)), value: cliMs });
+  details.scan = { bytes: SIZE.scanBytes, samples };
+  sections.push({
+    title: '5. keys scan',
+    about: `${fileCount} files (${(SIZE.scanBytes / MiB).toFixed(0)} MiB) with three planted keys, ${SIZE.scanReps} run(s) each after one warm-up, alternating; both must report every planted key (keys scan by prefix only, and asks the mock which are live).`,
+    table: { header: STATS_HEADER, rows: variants.map((v) => statsRow(v.label, samples[v.key])) },
+  });
+  rmSync(tree, { recursive: true, force: true });
+});
+
 await smallMock?.stop();
 
 // ---------------------------------------------------------------------------------------------
@@ -846,7 +894,7 @@ await smallMock?.stop();
 
 const order = [
   'export-floor', 'export-cpu', 'startup-help', 'latency-get', 'download-throughput', 'memory-ratio', 'memory-peak', 'memory-query', 'feature-query', 'feature-resume', 'feature-contract',
-  'startup-version', 'export-speedup', 'export-bound', 'export-curl', 'latency-https', 'latency-undici', 'download-node', 'download-curl', 'download-rss', 'upload-rss', 'upload-throughput',
+  'startup-version', 'scan-tree', 'export-speedup', 'export-bound', 'export-curl', 'latency-https', 'latency-undici', 'download-node', 'download-curl', 'download-rss', 'upload-rss', 'upload-throughput',
 ];
 rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 const sectionOrder = (s) => Number.parseInt(s.title, 10);
