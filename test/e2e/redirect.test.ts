@@ -128,6 +128,10 @@ describe.concurrent('redirects to another origin are not followed with the crede
             if (testCase.redirects(req)) {
               res.writeHead(status, { location: `${elsewhere.url}${req.url ?? '/'}`, 'content-length': 0 });
               res.end();
+            } else if ((req.url ?? '').startsWith('/api/openapi.json') && testCase.args[0] !== 'api') {
+              // This service publishes no description: the command runs on the CLI's own model.
+              res.writeHead(404, { 'content-length': 0 });
+              res.end();
             } else {
               res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(metadata) });
               res.end(metadata);

@@ -252,26 +252,9 @@ export async function loadDescription(ctx: Context, options: LoadOptions = {}): 
     await writeCache(ctx, renewed);
     return fromEntry(renewed, await contractOf(renewed));
   }
-  let unusable: string | undefined;
-  let parsed: PublishedContract | undefined;
-  if (fetched.kind === 'document' && !configured) {
-    // Found by discovery, not named by the user: an answer that is no OpenAPI document (a catch-all
-    // route, an HTML page) means the service publishes none we can read — tolerated, with a warning.
-    try {
-      parsed = parseDocument(fetched.body, fetched.url.href);
-    } catch (error) {
-      if (!(error instanceof ContractError)) throw error;
-      unusable = error.message;
-      if (entry) {
-        ctx.io.warn(`${unusable}; using the copy of ${entry.fetchedAt}`);
-        return fromEntry(entry, await contractOf(entry));
-      }
-      ctx.io.warn(`${unusable}; treating it as no published description`);
-    }
-  }
-  if (fetched.kind === 'document' && unusable === undefined) {
+  if (fetched.kind === 'document') {
     const source = fetched.url.href;
-    const contract = parsed ?? parseDocument(fetched.body, source);
+    const contract = parseDocument(fetched.body, source);
     const renewed: CacheEntry = {
       baseUrl,
       kind: 'service',
