@@ -126,6 +126,21 @@ describe('appraisal api', () => {
     expect(JSON.parse(result.stdout).success).toBe(true);
   });
 
+  it('--spec URL on another origin is fetched and checked against; an unreachable one is a warning naming it', async () => {
+    const other = await startMock({ records: 1, seed: 3, http: true });
+    try {
+      const checked = await api('GET', '/api/reference/enums', '--strict', '--spec', `${other.env.APPRAISAL_BASE_URL}/api/openapi.json`);
+      expect(checked.stderr).toBe('');
+      expect(checked.code).toBe(0);
+    } finally {
+      await other.stop();
+    }
+    const unreachable = await api('GET', '/api/reference/enums', '--spec', 'https://127.0.0.2:1/openapi.json');
+    expect(unreachable.code).toBe(0);
+    expect(unreachable.stderr).toMatch(/^warning: could not load the service description: GET https:\/\/127\.0\.0\.2:1\/openapi\.json: .*; skipping the public-contract check$/m);
+    expect(unreachable.stderr).not.toMatch(/constructor/);
+  });
+
   it.each([
     ['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'],
     ['Authorization: Bearer abc'],

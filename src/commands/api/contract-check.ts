@@ -43,7 +43,8 @@ export async function checkPublicContract(
       });
     }
     if (error instanceof UsageError && explicit) throw error;
-    if (requestWouldFailToo(error)) ctx.io.debug(`could not load the service description: ${reason}`);
+    // The service's own description unreachable: the request will say so. One named with --spec: say it here.
+    if (requestWouldFailToo(error) && !explicit) ctx.io.debug(`could not load the service description: ${reason}`);
     else ctx.io.warn(`could not load the service description: ${reason}; skipping the public-contract check`);
     return undefined;
   }

@@ -2,7 +2,6 @@
 // (discovery needs the Link header of a 404 too). Sent WITHOUT a credential: descriptions are
 // normally public. Only for the service's own origin, and only if it answers 401/403, does load.ts
 // ask again through the API client with the key; a key never goes to another origin.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { NetworkError } from '../errors.js';
@@ -20,28 +19,22 @@ const MAX_BYTES = 16 * 1024 * 1024;
 export type PlainGet = (ctx: Context, url: URL, headers: Record<string, string>) => Promise<PlainResponse>;
 
 export const plainGet: PlainGet = async (ctx, url, headers) => {
-  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
   let caFile: string | undefined;
   try {
     caFile = (await ctx.session()).caFile;
   } catch {
     caFile = ctx.globals.caFile ?? ctx.env.APPRAISAL_CA_FILE;
   }
-  let dispatcher;
-  if (caFile) {
-    const { rootCertificates } = await import('node:tls');
-    const ca = [...rootCertificates, await readFile(resolve(ctx.cwd, caFile), 'utf8')];
-    dispatcher = new Agent({ connect: { ca } });
-  } else {
-    dispatcher = new EnvHttpProxyAgent();
-  }
+  // The same dispatcher as every request (extra CA, proxies, loopback never proxied), but its own:
+  // this one carries no credential, and is closed after the one GET.
+  const { createDispatcher } = await import('../http/agent.js');
+  const dispatcher = createDispatcher({ caFile: caFile ? resolve(ctx.cwd, caFile) : undefined, env: ctx.env, timeoutMs: ctx.globals.timeoutMs });
   try {
-    const response = await request(url, {
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: 'GET',
       headers: { accept: 'application/openapi+json, application/json;q=0.9', 'user-agent': userAgent(ctx.version), ...headers },
-      dispatcher,
-      headersTimeout: ctx.globals.timeoutMs,
-      bodyTimeout: ctx.globals.timeoutMs,
       signal: ctx.signal,
     });
     const chunks: Buffer[] = [];
