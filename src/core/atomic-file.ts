@@ -37,8 +37,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   await syncDirectory(dirname(path));
 }
 
-/** Make the rename itself durable. Not every platform lets a directory be opened: best effort. */
-async function syncDirectory(dir: string): Promise<void> {
+/** Make a rename in `dir` durable. Not every platform lets a directory be opened: best effort. */
+export async function syncDirectory(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {

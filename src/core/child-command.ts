@@ -67,7 +67,7 @@ export function runChildCommand(options: ChildCommand): Promise<ChildOutcome> {
     child.stdin.end(options.input);
     child.on('error', (error) => finish({ ok: false, reason: `could not start: ${error.message}` }));
     child.on('close', (code, signal) => {
-      if (timedOut) finish({ ok: false, reason: `timed out after ${Math.round(options.timeoutMs / 1000)}s (--deliver-timeout)` });
+      if (timedOut) finish({ ok: false, reason: `timed out after ${Math.round(options.timeoutMs / 1000)}s` });
       else if (code === 0) finish({ ok: true });
       else if (code !== null) finish({ ok: false, reason: `exited with ${code}` });
       else finish({ ok: false, reason: `was killed by ${signal ?? 'a signal'}` });

@@ -7,6 +7,7 @@ import { unlinkSync } from 'node:fs';
 import { lstat, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Context } from '../core/context.js';
+import { syncDirectory } from '../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../core/errors.js';
 import { stdoutDestination, type Destination, type StdoutOptions } from './stdout-destination.js';
 
@@ -96,7 +97,8 @@ export async function checkOutPath(ctx: Context, out: string): Promise<OutTarget
 
 const FLUSH_BYTES = 64 * 1024;
 
-function writeFailure(out: string, error: unknown): LocalEnvironmentError {
+/** A failed write to `--out`, named for the user (a full disk, a quota, an I/O error). */
+export function writeFailure(out: string, error: unknown): LocalEnvironmentError {
   const code = describeCode(error);
   const reason =
     code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EIO' ? 'I/O error' : (error as Error).message;
@@ -169,20 +171,6 @@ export async function fileDestination(ctx: Context, out: string): Promise<Destin
       untrackTempFile(tempPath);
     },
   };
-}
-
-/** Make the rename durable. Best effort: some platforms cannot open a directory. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not supported here; the rename itself is still atomic.
-  }
 }
 
 /** The file `--out` names; undefined for stdout (no --out, or `--out -`). */

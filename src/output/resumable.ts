@@ -7,6 +7,7 @@
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
+import { syncDirectory } from '../core/atomic-file.js';
 import type { Context } from '../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../core/errors.js';
 import {
@@ -19,7 +20,7 @@ import {
   type CheckpointState,
   type ExportIdentity,
 } from './checkpoint.js';
-import { checkOutPath, type Destination } from './destination.js';
+import { checkOutPath, writeFailure, type Destination } from './destination.js';
 import { formatCount } from './progress.js';
 
 /** At most one checkpoint per interval: two fsyncs per page would cost more than they save. */
@@ -49,25 +50,6 @@ async function sizeOf(path: string): Promise<number | undefined> {
     (s) => s.size,
     () => undefined,
   );
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot open a directory; the renames are still atomic.
-  }
-}
-
-function writeFailure(out: string, error: unknown): LocalEnvironmentError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : (error as Error).message;
-  return new LocalEnvironmentError(`could not write ${out}: ${reason}`, { cause: error });
 }
 
 /** Decide between a fresh start and a resume, refusing a resume of another export (exit 2). */

@@ -40,7 +40,7 @@ export function deliveries(ctx: Context, commands: readonly string[], timeoutMs:
           output: (line) => ctx.io.writeErr(`deliver: ${line}`),
           signal: ctx.signal,
         });
-        if (!outcome.ok) throw new DeliveryError(`${label} ${outcome.reason}`);
+        if (!outcome.ok) throw new DeliveryError(`${label} ${outcome.reason}${/^timed out/.test(outcome.reason) ? ' (--deliver-timeout)' : ''}`);
       },
     };
   });
