@@ -13,7 +13,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_ENVIRONMENT', 'what a run without a stored profile targets: staging, development, local (unset: production)'],
   ['APPRAISAL_CA_FILE', 'extra trusted CA certificate (same as --ca-file)'],
   ['APPRAISAL_TIMEOUT', 'per-request timeout in seconds (same as --timeout)'],
-  ['APPRAISAL_MAX_RESPONSE_SIZE', 'largest JSON answer read, e.g. 256MiB (default 64MiB); a larger one ends with exit 9'],
+  ['APPRAISAL_MAX_RESPONSE_SIZE', 'largest JSON answer read (same as --max-response-size; default 64MiB)'],
   ['APPRAISAL_DEBUG', '1: request/response lines on stderr (same as --verbose)'],
   ['APPRAISAL_NO_INPUT', '1: never prompt (same as --no-input)'],
   ['APPRAISAL_SPEC', "the service's API description for this run, URL or file (same as --spec)"],

@@ -4,26 +4,11 @@
 import type { ApiClient } from './api-client.js';
 import type { Context } from './context.js';
 import type { ResolvedCredential } from './credentials/credential.js';
-import type { Env } from './env.js';
-import { UsageError } from './errors.js';
 import type { ClientSettings } from './http/client.js';
 
 /** Sent with every request the CLI makes. */
 export function userAgent(version: string): string {
   return `appraisal-cli/${version}`;
-}
-
-/** `APPRAISAL_MAX_RESPONSE_SIZE`: bytes, or with a unit (`256MiB`, `512KiB`, `1GiB`, `100MB`). */
-export function maxResponseBytes(env: Env): number | undefined {
-  const raw = env.APPRAISAL_MAX_RESPONSE_SIZE?.trim();
-  if (raw === undefined || raw === '') return undefined;
-  const match = /^(\d+(?:\.\d+)?)\s*(b|bytes|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(raw);
-  const unit = (match?.[2] ?? 'b').toLowerCase()[0] as 'b' | 'k' | 'm' | 'g';
-  const bytes = match ? Math.floor(Number(match[1]) * { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit]) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1024) {
-    throw new UsageError(`APPRAISAL_MAX_RESPONSE_SIZE="${raw}" is not a size of at least 1KiB`, { hint: 'e.g. APPRAISAL_MAX_RESPONSE_SIZE=256MiB (default 64MiB)' });
-  }
-  return bytes;
 }
 
 /** Where a client talks to and as whom; everything else comes from the context. */
@@ -48,7 +33,7 @@ export function clientSettings(ctx: ClientContext, target: ClientTarget): Client
     timeoutMs: ctx.globals.timeoutMs,
     retries: ctx.globals.retries,
     userAgent: userAgent(ctx.version),
-    maxResponseBytes: maxResponseBytes(ctx.env),
+    maxResponseBytes: ctx.globals.maxResponseBytes,
     io: ctx.io,
     env: ctx.env,
     signal: target.signal ?? ctx.signal,

@@ -26,6 +26,8 @@ export interface GlobalOptions {
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
   retries: number;
+  /** The most one JSON answer may hold (--max-response-size / APPRAISAL_MAX_RESPONSE_SIZE); unset, the client's default. */
+  maxResponseBytes?: number | undefined;
   caFile: string | undefined;
   apiKeyFile: string | undefined;
   allowPartial: boolean;

@@ -8,6 +8,7 @@ import type { Env } from './env.js';
 import { OUTPUT_FORMATS } from './context.js';
 import { UsageError } from './errors.js';
 import { ENVIRONMENTS, isEnvironment, type Environment } from './config.js';
+import { parseSize } from './size.js';
 
 /** Who takes an option: every command, or the commands that declare its group. */
 export type OptionGroup = 'general' | 'service' | 'output' | 'paging' | 'confirm';
@@ -33,6 +34,11 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   { group: 'output', flags: '--out <path>', description: 'write output to PATH atomically instead of stdout' },
   { group: 'service', flags: '--timeout <seconds>', description: 'per-request timeout in seconds (env APPRAISAL_TIMEOUT)' },
   { group: 'service', flags: '--retries <n>', description: 'retries for safe requests on 429/502/503/504 and network errors', defaultValue: '3' },
+  {
+    group: 'service',
+    flags: '--max-response-size <size>',
+    description: 'largest JSON answer read, e.g. 256MiB or 512KiB; a larger one ends with exit 9 (env APPRAISAL_MAX_RESPONSE_SIZE; default 64MiB)',
+  },
   { group: 'service', flags: '--ca-file <path>', description: 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)' },
   { group: 'service', flags: '--api-key-file <path>', description: 'read the API key from PATH, or - for stdin' },
   {
@@ -189,6 +195,7 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     out: raw.out as string | undefined,
     timeoutMs,
     retries: integer('--retries', raw.retries, 0, 20) ?? 3,
+    maxResponseBytes: maxResponseBytes(raw.maxResponseSize, env),
     caFile: (raw.caFile as string | undefined) ?? setting(env, 'APPRAISAL_CA_FILE'),
     apiKeyFile: raw.apiKeyFile as string | undefined,
     allowPartial: raw.allowPartial === true,
@@ -200,6 +207,16 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     environment: declaredEnvironment(raw.environment, env.APPRAISAL_ENVIRONMENT),
     spec: (raw.spec as string | undefined) ?? (env.APPRAISAL_SPEC || undefined),
   };
+}
+
+/** The smallest cap accepted: below it even an error envelope would not fit. */
+const MIN_RESPONSE_BYTES = 1024;
+
+/** --max-response-size, else APPRAISAL_MAX_RESPONSE_SIZE; unset, the client's default (64 MiB). */
+function maxResponseBytes(flag: unknown, env: Env): number | undefined {
+  if (flag !== undefined) return parseSize(String(flag), '--max-response-size', MIN_RESPONSE_BYTES);
+  const variable = setting(env, 'APPRAISAL_MAX_RESPONSE_SIZE');
+  return variable === undefined ? undefined : parseSize(variable, 'APPRAISAL_MAX_RESPONSE_SIZE', MIN_RESPONSE_BYTES);
 }
 
 /** --environment (smoke, auth login) or APPRAISAL_ENVIRONMENT: one of the known names, or unset. */

@@ -93,7 +93,28 @@ describe('item 3: bounded memory for any answer', () => {
 
     const bad = await runCli(['props', 'list'], { env: env({ APPRAISAL_MAX_RESPONSE_SIZE: 'lots' }) });
     expectCleanFailure(bad, 2);
-    expect(bad.stderr).toContain('APPRAISAL_MAX_RESPONSE_SIZE="lots" is not a size');
+    expect(bad.stderr).toContain('error: APPRAISAL_MAX_RESPONSE_SIZE must be a size of at least 1 KiB such as 64MiB or 512KiB, got "lots"');
+  });
+
+  it('--max-response-size lowers the cap over the environment, and the refusal names the size; a bad value is exit 2', async () => {
+    server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x"},'));
+    // The variable allows 4 MiB; the flag wins and stops the endless body at 512 KiB.
+    const lowered = await runCli(['props', 'list', '-o', 'json', '--retries', '0', '--max-response-size', '512KiB'], {
+      env: env({ APPRAISAL_MAX_RESPONSE_SIZE: '4MiB' }),
+    });
+    expectCleanFailure(lowered, 9);
+    expect(lowered.stderr).toContain('the answer is more than 512 KiB, larger than the 512 KiB limit for one JSON answer; stopped reading');
+    expect(lowered.stderr).toContain('hint: ask for smaller pages (--page-size), or raise the limit with --max-response-size 256MiB');
+    expect(lowered.stdout).toBe('');
+    expect(collectionRequests()).toHaveLength(1);
+
+    server.requests.length = 0;
+    for (const value of ['lots', '12 parsecs', '100', '-1MiB']) {
+      const bad = await runCli(['props', 'list', '--max-response-size', value], { env: env() });
+      expectCleanFailure(bad, 2);
+      expect(bad.stderr.trim()).toBe(`error: --max-response-size must be a size of at least 1 KiB such as 64MiB or 512KiB, got "${value}"`);
+    }
+    expect(collectionRequests()).toEqual([]);
   });
 
   it('an answer under a raised limit is read whole', async () => {

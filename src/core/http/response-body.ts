@@ -3,6 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ContractError } from '../errors.js';
+import { formatBytes } from '../size.js';
 import { statusLine } from './http-errors.js';
 import { BodyReadError } from './network-errors.js';
 
@@ -41,14 +42,6 @@ export async function readText(body: Readable, expected: number | undefined, lim
 /** A 2xx JSON answer larger than this is refused: far above any real page, far below what would exhaust memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** "64 MiB", "512 KiB", "1234 bytes", for messages. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}
-
 /**
  * Read a whole 2xx JSON body, at most `maxBytes` of it, counted on the bytes received (a
  * content-length is only used to refuse early, never trusted to bound the read): a huge or endless
@@ -64,7 +57,7 @@ export async function readJsonText(
     if (!body.destroyed) body.destroy();
     return new ContractError(
       `${request.method} ${request.target}: the answer is ${what}, larger than the ${formatBytes(maxBytes)} limit for one JSON answer; stopped reading`,
-      { hint: 'ask for smaller pages (--page-size), or raise the limit with APPRAISAL_MAX_RESPONSE_SIZE (e.g. 256MiB)' },
+      { hint: 'ask for smaller pages (--page-size), or raise the limit with --max-response-size 256MiB (or APPRAISAL_MAX_RESPONSE_SIZE)' },
     );
   };
   const expected = contentLengthOf(headers);

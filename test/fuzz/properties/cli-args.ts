@@ -109,6 +109,7 @@ function plausibleValues(fixture: CliFuzzFixture): Record<string, fc.Arbitrary<s
     '--profile': fc.constantFrom('default', 'nobody', 'staging'),
     '--base-url': fc.constantFrom(fixture.mock.baseUrl, 'https://127.0.0.1:1', 'http://user:pw@127.0.0.1:1', 'ftp://x', 'not a url'),
     '--ca-file': fc.constantFrom('report.pdf', 'missing.pem', 'a-directory'),
+    '--max-response-size': fc.constantFrom('64MiB', '1KiB', '512', 'lots'),
     '--api-key-file': fc.constantFrom('-', 'missing.key', 'report.pdf', 'a-directory'),
     '--data': fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.constantFrom('{"name":"Fuzz Tower"}', '@record.json', '@broken.json', '-', '{"id":1}')),
     '--field': fc.tuple(fc.constantFrom('name', 'address.city', 'a.b.c', 'x', 'fee.amount', '__proto__.x'), fc.string({ maxLength: 8 })).map(([k, v]) => `${k}=${safeArg(v)}`),
