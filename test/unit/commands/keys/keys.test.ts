@@ -1,5 +1,5 @@
 // The keys commands in-process: a real config dir and session, an in-memory keychain, and an
-// in-memory model of the service's key routes.
+// in-process copy of the service's key routes over the mock's own key store.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { runList } from '../../../../src/commands/keys/list.js';
 import { runRevoke } from '../../../../src/commands/keys/revoke.js';
 import { runRotate } from '../../../../src/commands/keys/rotate.js';
 import { FakeKeychain, fakeContext, type FakeContextOptions } from '../../core/credentials/fakes.js';
-import { FakeKeyService } from './fake-service.js';
+import { MockKeyRoutes } from './mock-key-routes.js';
 
 const BASE = 'https://api.test';
 const ORIGIN = 'https://api.test:443';
@@ -30,8 +30,8 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-function setup(options: FakeContextOptions & { client?: (service: FakeKeyService) => ApiClient } = {}) {
-  const service = new FakeKeyService(() => new Date());
+function setup(options: FakeContextOptions & { client?: (service: MockKeyRoutes) => ApiClient } = {}) {
+  const service = new MockKeyRoutes();
   const admin = service.addKey({ name: 'admin', scopes: ['api:admin'] });
   const keychain = (options.keychain as FakeKeychain | undefined) ?? new FakeKeychain();
   const fake = fakeContext({ globals: { baseUrl: BASE }, env: { APPRAISAL_API_KEY: admin.secret }, ...options, keychain });
@@ -44,7 +44,7 @@ function setup(options: FakeContextOptions & { client?: (service: FakeKeyService
       get: (path: string) => (requests++, inner.get(path)),
       async *paginate() {
         requests++;
-        const records = [...service.keys.values()].map((key) => ({ ...key }));
+        const records = service.keys(); // with their secrets: the CLI must not print them
         yield* records;
         return { count: records.length, total: records.length, duplicatesDropped: 0, warnings: [] };
       },
@@ -65,7 +65,7 @@ describe('keys create', () => {
   it('prints the secret alone on stdout; metadata and the notice on stderr', async () => {
     const t = setup();
     await runCreate(t.ctx, { name: 'ci', scope: ['api:read', 'files:write'], expiresIn: '90d' });
-    const created = [...t.service.keys.values()].find((key) => key.name === 'ci')!;
+    const created = t.service.keys().find((key) => key.name === 'ci')!;
     expect(t.stdout()).toBe(`${created.secret}\n`);
     expect(t.stderr()).toContain(`Created key ${created.prefix} (ci): id ${created.id}`);
     expect(t.stderr()).toContain('scopes: api:read files:write');
@@ -106,7 +106,7 @@ describe('keys create', () => {
     const config = await t.ctx.config();
     config.saveProfile({ name: 'bot', baseUrl: `${BASE}/`, environment: 'staging' });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot', expiresIn: '10d' }, { keychain: () => t.keychain });
-    const created = [...t.service.keys.values()].find((key) => key.name === 'bot')!;
+    const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(t.stdout()).toBe(`${created.prefix}\n`);
     expect(t.keychain.entries.get(`bot@${ORIGIN}`)).toBe(created.secret);
     expect(config.getProfile('bot')).toMatchObject({ keyPrefix: created.prefix, keyStorage: 'keychain', environment: 'staging' });
@@ -119,7 +119,7 @@ describe('keys create', () => {
     const config = await t.ctx.config();
     config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyStorage: 'insecure-file', keyPrefix: 'apk_OLDOLDOL', keyOrigin: ORIGIN });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => t.keychain });
-    const created = [...t.service.keys.values()].find((key) => key.name === 'bot')!;
+    const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8').trim()).toBe(created.secret);
     expect(t.keychain.calls).toEqual([]);
   });
@@ -144,10 +144,10 @@ describe('keys create', () => {
       (e: unknown) => e,
     )) as Error;
     expect(error.message).toContain('the OS keychain is locked');
-    const created = [...t.service.keys.values()].find((key) => key.name === 'bot')!;
+    const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(error).toBeInstanceOf(LocalEnvironmentError);
     expect(error.message).toContain(`the new key ${created.prefix} was revoked; profile bot is unchanged`);
-    expect(created.revokedAt).not.toBeNull();
+    expect(t.service.key(created.id).revokedAt).not.toBeNull();
     expect(t.stdout()).toBe('');
     expect(t.visible()).not.toContain(created.secret);
   });
@@ -176,8 +176,8 @@ describe('keys revoke', () => {
     const b = t.service.addKey({ name: 'b' });
     await runRevoke(t.ctx, a.prefix, {});
     await runRevoke(t.ctx, b.id, {});
-    expect(a.revokedAt).not.toBeNull();
-    expect(b.revokedAt).not.toBeNull();
+    expect(t.service.key(a.id).revokedAt).not.toBeNull();
+    expect(t.service.key(b.id).revokedAt).not.toBeNull();
     expect(t.stderr()).toContain(`Revoked key ${a.prefix} (a)`);
     await runRevoke(t.ctx, a.prefix, {});
     expect(t.stderr()).toContain(`key ${a.prefix} (a) was already revoked`);
@@ -187,11 +187,11 @@ describe('keys revoke', () => {
     const t = setup();
     const a = t.service.addKey({ name: 'a' });
     await expect(runRevoke(t.ctx, a.prefix, {})).rejects.toThrow(/confirmation needed; pass --yes/);
-    expect(a.revokedAt).toBeNull();
+    expect(t.service.key(a.id).revokedAt).toBeNull();
     const tty = setup({ tty: true, answers: ['n'] });
     const b = tty.service.addKey({ name: 'b' });
     await expect(runRevoke(tty.ctx, b.prefix, {})).rejects.toThrow(/cancelled/);
-    expect(b.revokedAt).toBeNull();
+    expect(tty.service.key(b.id).revokedAt).toBeNull();
   });
 
   it('refuses the key in use (exit 10) unless --force; names profiles that store the key', async () => {
@@ -201,7 +201,7 @@ describe('keys revoke', () => {
     expect(exitCodeFor(error)).toBe(10);
     expect((error as SafetyError).message).toMatch(/it is the key this command is using \(profile default, from APPRAISAL_API_KEY\)/);
     expect((error as SafetyError).hint).toMatch(/keys rotate/);
-    expect(t.admin.revokedAt).toBeNull();
+    expect(t.service.key(t.admin.id).revokedAt).toBeNull();
 
     const stored = t.service.addKey({ name: 'stored' });
     (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyPrefix: stored.prefix, keyStorage: 'keychain' });
@@ -209,7 +209,7 @@ describe('keys revoke', () => {
     expect(t.stderr()).toContain(`warning: profile bot stores key ${stored.prefix}; it stops working once it is revoked`);
 
     await runRevoke(t.ctx, t.admin.prefix, { force: true });
-    expect(t.admin.revokedAt).not.toBeNull();
+    expect(t.service.key(t.admin.id).revokedAt).not.toBeNull();
   });
 });
 
@@ -230,16 +230,16 @@ describe('keys rotate (wiring)', () => {
     writeInsecureKey(config.dir, 'default', old.secret);
     const auditLog = join(t.configDir, '..', 'audit.jsonl');
     await runRotate(t.ctx, { auditLog }, { client: async (_ctx, _session, credential) => t.service.client(credential.secret) });
-    const fresh = [...t.service.keys.values()].find((key) => key.name?.startsWith('bot (rotated'))!;
+    const fresh = t.service.keys().find((key) => key.name?.startsWith('bot (rotated'))!;
     expect(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8').trim()).toBe(fresh.secret);
     expect(config.getProfile('default')?.keyPrefix).toBe(fresh.prefix);
-    expect(old.revokedAt).not.toBeNull();
+    expect(t.service.key(old.id).revokedAt).not.toBeNull();
     expect(JSON.parse(t.stdout())).toMatchObject({ profile: 'default', oldPrefix: old.prefix, newPrefix: fresh.prefix, oldKey: 'revoked' });
     expect(t.stderr()).toContain(`Rotated profile default: ${old.prefix} → ${fresh.prefix} (${old.prefix} revoked)`);
     const audit = JSON.parse(readFileSync(auditLog, 'utf8'));
     expect(audit).toMatchObject({ profile: 'default', origin: ORIGIN, oldPrefix: old.prefix, newPrefix: fresh.prefix, outcome: 'rotated' });
     const visible = t.visible().replace(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8'), '') + readFileSync(auditLog, 'utf8');
-    for (const key of t.service.keys.values()) expect(visible).not.toContain(key.secret);
+    for (const key of t.service.keys()) expect(visible).not.toContain(key.secret);
   });
 
   it('a failed rotation writes the audit line and exits with the cause\u2019s code', async () => {

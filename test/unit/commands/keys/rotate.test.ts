@@ -1,4 +1,4 @@
-// The rotation state machine against an in-memory service and key slot: the happy path, and a
+// The rotation state machine against the mock's key store (in process) and an in-memory key slot: the happy path, and a
 // failure at every step, checking what the slot, the profile and the service are left with.
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, ContractError, DeliveryError, LocalEnvironmentError, NetworkError, PermissionError, ServiceUnavailableError } from '../../../../src/core/errors.js';
@@ -14,13 +14,14 @@ import {
   type RotationReport,
   type RotationRequest,
 } from '../../../../src/commands/keys/rotation/rotate.js';
-import { FakeKeyService, FakeSlot, type FaultFn, type ServiceKey } from './fake-service.js';
+import { FakeSlot } from '../../core/credentials/fakes.js';
+import { MockKeyRoutes, type FaultFn, type IssuedKey, type NewTestKey } from './mock-key-routes.js';
 
 const NOW = new Date('2026-03-01T00:00:00.000Z');
 
 interface Setup {
-  service: FakeKeyService;
-  old: ServiceKey;
+  service: MockKeyRoutes;
+  old: IssuedKey;
   slot: FakeSlot;
   profilePrefix: string[];
   progress: string[];
@@ -35,8 +36,8 @@ interface Setup {
   }): Promise<RotationReport>;
 }
 
-function setup(fault?: FaultFn, oldFields: Partial<ServiceKey> = {}): Setup {
-  const service = new FakeKeyService(() => NOW);
+function setup(fault?: FaultFn, oldFields: NewTestKey = {}): Setup {
+  const service = new MockKeyRoutes(() => NOW);
   const old = service.addKey({ name: 'ci bot', ...oldFields });
   const slot = new FakeSlot(old.secret);
   const profilePrefix: string[] = [];
@@ -79,7 +80,7 @@ function setup(fault?: FaultFn, oldFields: Partial<ServiceKey> = {}): Setup {
   };
 }
 
-const newKeyOf = (s: Setup) => [...s.service.keys.values()].find((key) => key.id !== s.old.id);
+const newKeyOf = (s: Setup) => s.service.keys().find((key) => key.id !== s.old.id);
 
 /** Everything the user or a log could see: no secret may be in it. */
 function visible(s: Setup, report: RotationReport): string {
@@ -89,7 +90,7 @@ function visible(s: Setup, report: RotationReport): string {
 
 function expectNoSecrets(s: Setup, report: RotationReport): void {
   const text = visible(s, report);
-  for (const key of s.service.keys.values()) expect(text).not.toContain(key.secret);
+  for (const key of s.service.keys()) expect(text).not.toContain(key.secret);
 }
 
 describe('rotateKey: success', () => {
@@ -144,7 +145,7 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     const s = setup((method, path) => (path === '/api/keys/current' ? new NetworkError('connect ECONNREFUSED') : undefined));
     const report = await s.run();
     expect(report).toMatchObject({ outcome: 'rolled-back', failedStep: 'read-current' });
-    expect(s.service.keys.size).toBe(1);
+    expect(s.service.keys()).toHaveLength(1);
     expect(s.slot.calls).toEqual([]);
     expect(exitCodeFor(rotationError(report, { profileName: 'default' }))).toBe(3);
   });
@@ -198,18 +199,11 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
   });
 
   it('3 verify-new fails (401 for the new key): the new key is revoked with the old one; the slot is untouched', async () => {
-    let created: string | undefined;
+    // Any key but the old one is the new key.
     const s = setup((method, path, prefix) => {
-      if (method === 'POST') return undefined;
-      if (path === '/api/keys/current' && created && prefix === created) return new AuthenticationError('GET /api/keys/current: 401', { status: 401, method, path });
+      if (path === '/api/keys/current' && prefix !== s.old.prefix) return new AuthenticationError('GET /api/keys/current: 401', { status: 401, method, path });
       return undefined;
     });
-    const origAdd = s.service.addKey.bind(s.service);
-    s.service.addKey = (fields) => {
-      const key = origAdd(fields);
-      created = key.prefix;
-      return key;
-    };
     const report = await s.run();
     const fresh = newKeyOf(s)!;
     expect(report).toMatchObject({ outcome: 'rolled-back', failedStep: 'verify-new', oldKeyWorks: true });
@@ -339,19 +333,13 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
   });
 
   it('the new key cannot be revoked during the roll-back: it is named with the command to revoke it', async () => {
-    let created: string | undefined;
     const s = setup((method, path, prefix) => {
-      if (path === '/api/keys/current' && prefix === created) return new AuthenticationError('401', { status: 401, method, path });
+      if (path === '/api/keys/current' && prefix !== s.old.prefix) return new AuthenticationError('401', { status: 401, method, path });
       if (method === 'DELETE') return new ServiceUnavailableError('503', { status: 503, method, path });
       return undefined;
     });
-    const origAdd = s.service.addKey.bind(s.service);
-    s.service.addKey = (fields) => {
-      const key = origAdd(fields);
-      created = key.prefix;
-      return key;
-    };
     const report = await s.run();
+    const created = newKeyOf(s)!.prefix;
     expect(report.outcome).toBe('rolled-back-new-key-active');
     const failure = rotationFailure(report, { profileName: 'default' });
     expect(failure.message).toContain(`The new key ${created} could not be revoked and still works (it is stored nowhere)`);

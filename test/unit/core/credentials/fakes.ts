@@ -1,9 +1,11 @@
 // A Context over in-memory streams and a private config dir, and an in-memory keychain, for the
-// credential unit tests.
+// credential unit tests, and an in-memory key slot whose writes and reads can be made to fail (rotation).
 import { join } from 'node:path';
 import type { Context, GlobalOptions } from '../../../../src/core/context.js';
 import type { Env } from '../../../../src/core/env.js';
 import { KeychainUnavailableError, type SecretStore } from '../../../../src/core/credentials/keychain.js';
+import { KeyWriteError, type KeySlot } from '../../../../src/core/credentials/key-slot.js';
+import { LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { resolveSession } from '../../../../src/core/session.js';
 import { DEFAULT_GLOBALS, fakeContext as sharedFakeContext } from '../../../helpers/fake-context.js';
 import { tempDir } from '../../../helpers/temp.js';
@@ -79,3 +81,42 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
 export const KEY_A = 'apk_AAAAaaaa_0123456789abcdefghijABCDEFGHIJ';
 export const KEY_B = 'apk_BBBBbbbb_0123456789abcdefghijABCDEFGHIJ';
 export const KEY_ENV = 'apk_EEEEeeee_0123456789abcdefghijABCDEFGHIJ';
+
+export type SlotFailure = 'refused' | 'timeout-unwritten' | 'timeout-written' | undefined;
+
+/** A key slot in memory. `writeFailures` fail the next writes in order; `readOverride` replaces what reads return. */
+export class FakeSlot implements KeySlot {
+  readonly profileName = 'default';
+  readonly storage = 'keychain' as const;
+  readonly where = 'the OS keychain (default@https://api.test:443)';
+  readonly calls: string[] = [];
+  writeFailures: SlotFailure[] = [];
+  readFailure: Error | undefined;
+  readOverride: string | undefined;
+
+  constructor(public value: string | undefined) {}
+
+  async read(): Promise<string | undefined> {
+    this.calls.push('read');
+    if (this.readFailure) throw this.readFailure;
+    return this.readOverride ?? this.value;
+  }
+
+  async write(secret: string): Promise<void> {
+    this.calls.push(`write ${secret.slice(0, 12)}`);
+    const failure = this.writeFailures.shift();
+    if (failure === 'timeout-written') this.value = secret;
+    if (failure) {
+      const problem = new LocalEnvironmentError(`could not write the key: the OS keychain ${failure === 'refused' ? 'is locked' : 'did not answer'}`);
+      throw new KeyWriteError(problem, failure === 'refused');
+    }
+    this.value = secret;
+  }
+
+  async remove(): Promise<boolean> {
+    this.calls.push('remove');
+    const had = this.value !== undefined;
+    this.value = undefined;
+    return had;
+  }
+}
