@@ -105,6 +105,17 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
     const piped = await cli(['props', 'list', '-o', 'csv', '--fields', 'id,name'], env());
     expect(piped.stdout).toContain(CONTROL.osc52);
   });
+
+  it("smoke's table shows an ESC in a service message visibly (U+FFFD), through the same sanitiser as every table", async () => {
+    // Everything else is the server's 404.
+    server.on('GET', '/api/keys/current', serviceError(401, { code: 'UNAUTHORIZED', message: `key refused ${ALL_CONTROL}`, requestId: `rid-${CONTROL.clear}` }));
+    const result = await cli(['smoke', '-o', 'json'], env());
+    expectCleanFailure(result, 4);
+    const row = result.stderr.split('\n').find((line) => /^credential\s+FAIL\b/.test(line));
+    expect(row, result.stderr).toContain('key refused \uFFFD]52;c;cHduZWQ=\uFFFD');
+    expect(result.stderr).toMatch(/^\s+service said: key refused \uFFFD]52;c;/m);
+    expect(result.stderr).toMatch(/request id rid-\uFFFD\[2J\uFFFD\[H/);
+  });
 });
 
 describe('item 5: child processes never inherit the key', () => {

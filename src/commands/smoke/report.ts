@@ -2,6 +2,7 @@
 // machines, and JUnit XML for CI dashboards.
 import type { JUnitSuite } from './junit.js';
 import type { CheckResult, FailureDetails } from './check.js';
+import { safeText } from '../../output/table.js';
 import { detailLines } from './details.js';
 
 export interface SmokeReport {
@@ -98,8 +99,6 @@ export function junitSuite(results: readonly CheckResult[], facts: RunFacts): JU
   };
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 function formatMs(ms: number): string {
   if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.round(ms)} ms`;
@@ -110,21 +109,25 @@ const COLORS: Readonly<Record<CheckResult['status'], string>> = { pass: '\u001b[
 
 /** One aligned row per check: name, result, time, detail. */
 export function renderTable(results: readonly CheckResult[], options: { color: boolean; width?: number | undefined }): string {
-  const nameWidth = Math.max(5, ...results.map((r) => r.name.length));
+  // Names too: a check may be named after an operation of the service's own description.
+  const names = results.map((r) => safeText(r.name));
+  const nameWidth = Math.max(5, ...names.map((name) => name.length));
   const timeWidth = Math.max(4, ...results.map((r) => formatMs(r.ms).length));
   const header = `${'CHECK'.padEnd(nameWidth)}  RESULT  ${'TIME'.padStart(timeWidth)}  DETAIL`;
   const lines = [header];
-  for (const r of results) {
+  results.forEach((r, index) => {
     const label = LABELS[r.status].padEnd(6);
     const shown = options.color ? `${COLORS[r.status]}${label}\u001b[0m` : label;
     const time = r.status === 'skip' ? '-'.padStart(timeWidth) : formatMs(r.ms).padStart(timeWidth);
-    let detail = r.detail.replace(CONTROL, ' ');
+    // Service text, shown as every table shows it (output/table.ts safeText, i.e. core/terminal-text.ts):
+    // control characters visibly as U+FFFD, a line break as ↵, so a row stays one row.
+    let detail = safeText(r.detail);
     const room = options.width === undefined ? undefined : options.width - (nameWidth + timeWidth + 14);
     if (room !== undefined && room > 20 && detail.length > room && r.status !== 'fail') detail = `${detail.slice(0, room - 1)}…`;
-    lines.push(`${r.name.padEnd(nameWidth)}  ${shown}  ${time}  ${detail}`);
+    lines.push(`${names[index]!.padEnd(nameWidth)}  ${shown}  ${time}  ${detail}`);
     // A failure's reproduction, indented under its row.
-    for (const extra of r.failure ? detailLines(r.failure) : []) lines.push(`${' '.repeat(nameWidth + timeWidth + 12)}${extra.replace(CONTROL, ' ')}`);
-  }
+    for (const extra of r.failure ? detailLines(r.failure) : []) lines.push(`${' '.repeat(nameWidth + timeWidth + 12)}${safeText(extra)}`);
+  });
   return `${lines.join('\n')}\n`;
 }
 
