@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { locateJsonError, readRecordInput, type RecordInputOptions } from '../../../src/core/record-input/index.js';
 import { fakeContext, type FakeContextOptions } from '../../helpers/fake-context.js';
@@ -51,8 +51,11 @@ describe('--data', () => {
 
   it('stops waiting for stdin on Ctrl-C', async () => {
     const controller = new AbortController();
-    const reading = read({ data: '-' }, { stdin: new PassThrough(), signal: controller.signal });
-    setTimeout(() => controller.abort(new InterruptedError()), 20);
+    const stdin = new PassThrough();
+    const reading = read({ data: '-' }, { stdin, signal: controller.signal });
+    // Interrupted while it waits: once it listens on stdin.
+    await vi.waitFor(() => expect(stdin.listenerCount('data') + stdin.listenerCount('readable')).toBeGreaterThan(0));
+    controller.abort(new InterruptedError());
     await expect(reading).rejects.toBeInstanceOf(InterruptedError);
   });
 

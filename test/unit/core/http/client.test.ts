@@ -436,8 +436,7 @@ describe('retries', () => {
   it('treats a truncated body as a network error, retried, and names it', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"id": "trunc');
-      setTimeout(() => res.socket?.destroy(), 10);
+      res.write('{"id": "trunc', () => res.socket?.destroy());
     });
     const { client: api } = client(server.url, { retries: 1 });
     const error = await rejection(api.get('/api/properties/1'));

@@ -32,6 +32,10 @@ interface Collection {
   pagesRequested(): number[];
   limitsRequested(): Array<string | null>;
   aborted(): number;
+  /** Pages whose answer was written in full. */
+  answered(): number;
+  /** A request to /ping and back: once it is answered, the server has read what was sent before it. */
+  roundTrip(): Promise<void>;
 }
 
 const servers: TestServer[] = [];
@@ -50,9 +54,11 @@ async function collection(count: number, options: CollectionOptions = {}): Promi
   let active = 0;
   let most = 0;
   let aborted = 0;
+  let answered = 0;
   const pages: number[] = [];
   const limits: Array<string | null> = [];
   const server = await startServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/ping') return json(res, 200, {});
     active++;
     most = Math.max(most, active);
     let done = false;
@@ -81,6 +87,7 @@ async function collection(count: number, options: CollectionOptions = {}): Promi
       ? options.alter(served)
       : { items: served.items, pagination: { page, limit, total: served.total, pages: served.pages } };
     done = true;
+    res.once('finish', () => answered++);
     json(res, 200, body);
   });
   servers.push(server);
@@ -91,6 +98,8 @@ async function collection(count: number, options: CollectionOptions = {}): Promi
     pagesRequested: () => pages,
     limitsRequested: () => limits,
     aborted: () => aborted,
+    answered: () => answered,
+    roundTrip: async () => void (await (await fetch(`${server.url}/ping`)).arrayBuffer()),
   };
 }
 
@@ -150,10 +159,12 @@ describe('paginate', () => {
     const c = await collection(1000);
     const { generator } = list(c, { concurrency: 3 });
     await generator.next();
-    // Page 1 plus the window ahead of it: pages 2 and 3 — and no more, however long we wait.
-    await expect.poll(() => c.pagesRequested().length, { timeout: 10_000 }).toBe(3);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(c.pagesRequested().length).toBe(3);
+    // Page 1 plus the window ahead of it: pages 2 and 3 — and no more once they have arrived (an
+    // arrival is the only thing besides the consumer that could start another page).
+    await expect.poll(() => c.answered(), { timeout: 10_000 }).toBe(3);
+    await c.roundTrip(); // the client has read the answers written before this one
+    await c.roundTrip(); // and the server has read any request the client sent on reading them
+    expect([...c.pagesRequested()].sort()).toEqual([1, 2, 3]);
     await generator.return(undefined as never);
   });
 

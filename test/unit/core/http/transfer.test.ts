@@ -262,8 +262,8 @@ describe('download', () => {
   it('gives the consumer a NetworkError when the body is cut short', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
-      res.write(Buffer.alloc(300));
-      setTimeout(() => res.socket?.destroy(), 20);
+      // Cut once the 300 bytes are handed to the socket.
+      res.write(Buffer.alloc(300), () => res.socket?.destroy());
     });
     const { client: api } = client(server.url);
     const response = await api.download('/api/files/1/content');
@@ -280,8 +280,11 @@ describe('download', () => {
     const { client: api } = client(server.url);
     const controller = new AbortController();
     const response = await api.download('/api/files/1/content', controller.signal);
-    setTimeout(() => controller.abort(), 30);
-    expect(await rejection(collect(response))).toBeInstanceOf(InterruptedError);
+    // Interrupted mid-stream: once the first bytes have arrived, with 900 still to come.
+    const reading = (async () => {
+      for await (const _chunk of response.body) controller.abort();
+    })();
+    expect(await rejection(reading)).toBeInstanceOf(InterruptedError);
   });
 
   it('closes promptly even when a download body is left unread', async () => {
