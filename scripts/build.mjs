@@ -1,9 +1,10 @@
-// Bundles src/ into dist/ with esbuild. Code splitting keeps the entry chunk tiny: every command,
-// the HTTP core and the mock are separate chunks loaded on demand (start-up time is a feature).
+// Bundles src/ into dist/ with esbuild: a tiny entry (dist/cli.js) and every command in one
+// CommonJS bundle with a V8 code cache (dist/main-HASH.cjs[.cache]; start-up time is a feature).
 // `--if-stale` skips the build when dist/ is newer than every source file.
 import { build } from 'esbuild';
 import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { basename, join, dirname } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,43 +24,109 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'package.json')),
     newestMtime(join(root, 'openapi.json')),
     newestMtime(join(root, 'scripts', 'build.mjs')),
+    newestMtime(join(root, 'scripts', 'code-cache.mjs')),
   );
   if (statSync(stamp).mtimeMs >= sources) process.exit(0);
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// Build beside dist/ and move files in one by one, chunks before the entry, so a CLI process that
-// is running while a rebuild happens never sees a missing file.
+// Build beside dist/ and move files in one by one, the command bundle and its cache before the
+// entry, so a CLI process that is running while a rebuild happens never sees a missing file.
 const dist = join(root, 'dist');
 const staging = join(root, `.dist-${process.pid}`);
 rmSync(staging, { recursive: true, force: true });
-await build({
-  entryPoints: { cli: join(root, 'src', 'cli.ts'), 'help-render': join(root, 'src', 'help-render.ts') },
-  outdir: staging,
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.18',
   // The keychain binding is a native addon: it must be resolved from node_modules at run time.
   external: ['@napi-rs/keyring'],
   define: { __APPRAISAL_VERSION__: JSON.stringify(pkg.version) },
-  // Bundled CommonJS dependencies may call require() for Node built-ins.
-  banner: { js: "import { createRequire as __appraisalCreateRequire } from 'node:module'; const require = __appraisalCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: false,
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+
+// 1. Every command, in one CommonJS file named after a hash of its content (main-HASH.cjs): loaded
+// by src/bundle-loader.ts with a V8 code cache, which Node 20 offers only to scripts, not to ES
+// modules. Modules still initialize lazily (esbuild wraps each one), so a command runs only the
+// code it imports. undici's HTTP/2 client is never used (no allowH2) but loads node:http2 at its
+// top (~10 ms): it gets an empty stand-in instead.
+const noHttp2 = {
+  name: 'no-http2',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+      args.importer.includes(`${join('undici', 'lib', 'dispatcher', 'client-h2.js')}`) ? { path: 'http2', namespace: 'no-http2' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({ contents: 'module.exports = { constants: {} };', loader: 'js' }));
+  },
+};
+const bundled = await build({
+  ...common,
+  entryPoints: { main: join(root, 'src', 'main.ts') },
+  outdir: staging,
+  format: 'cjs',
+  entryNames: '[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  // import() of a bundled module or of the keychain addon becomes require(): a vm.Script has no
+  // module loader for import().
+  supported: { 'dynamic-import': false },
+  define: { ...common.define, 'import.meta.url': '__appraisalBundleUrl' },
+  banner: { js: "var __appraisalBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [noHttp2],
+  metafile: true,
+});
+const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));
+
+// 2. The entry (dist/cli.js, ES module, tiny): answers --version and pre-rendered --help itself
+// and loads the command bundle for everything else.
+const commandBundle = {
+  name: 'command-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (args.importer === join(root, 'src', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'command-bundle' }, () => ({
+      resolveDir: join(root, 'src'),
+      loader: 'js',
+      contents: `import { loadBundle } from './bundle-loader.ts';
+const loaded = loadBundle(new URL(${JSON.stringify(`./${mainFile}`)}, import.meta.url)).exports;
+export const main = loaded.main;
+export const InterruptedError = loaded.InterruptedError;`,
+    }));
+  },
+};
+await build({ ...common, entryPoints: { cli: join(root, 'src', 'cli.ts') }, outdir: staging, format: 'esm', plugins: [commandBundle] });
+
+// 3. Build-time helpers (removed below): help rendering, and the loader for the cache producer.
+await build({
+  ...common,
+  entryPoints: { 'help-render': join(root, 'src', 'help-render.ts'), 'bundle-loader': join(root, 'src', 'bundle-loader.ts') },
+  outdir: staging,
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'build-chunks/[name]-[hash]',
+  // Bundled CommonJS dependencies may call require() for Node built-ins.
+  banner: { js: "import { createRequire as __appraisalCreateRequire } from 'node:module'; const require = __appraisalCreateRequire(import.meta.url);" },
 });
 // Every command's --help, pre-rendered by commander itself (src/help-render.ts): cli.ts answers
-// `appraisal PATH --help` from it without loading commander. Only the build uses help-render.js.
+// `appraisal PATH --help` from it without loading the command bundle.
 const { renderAllHelp } = await import(pathToFileURL(join(staging, 'help-render.js')).href);
 writeFileSync(join(staging, 'help.json'), JSON.stringify(await renderAllHelp(pkg.version)));
-rmSync(join(staging, 'help-render.js'));
-mkdirSync(join(dist, 'chunks'), { recursive: true });
-for (const name of readdirSync(join(staging, 'chunks'))) renameSync(join(staging, 'chunks', name), join(dist, 'chunks', name));
-renameSync(join(staging, 'help.json'), join(dist, 'help.json'));
-renameSync(join(staging, 'cli.js'), join(dist, 'cli.js'));
+
+// 4. The V8 code cache of the command bundle, written by a fresh process (scripts/code-cache.mjs)
+// with the same V8 flags a run has. Best effort: without it the CLI works, only starts slower.
+const cached = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.mjs'), join(staging, 'bundle-loader.js'), join(staging, mainFile)], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 60_000 });
+if (cached.status !== 0) process.stderr.write(`build: warning: no V8 code cache for ${mainFile} (exit ${cached.status ?? cached.signal}); the CLI starts slower without it\n`);
+
+mkdirSync(dist, { recursive: true });
+rmSync(join(dist, 'chunks'), { recursive: true, force: true });
+for (const name of [mainFile, `${mainFile}.cache`, 'help.json', 'cli.js']) {
+  if (existsSync(join(staging, name))) renameSync(join(staging, name), join(dist, name));
+}
+// Older command bundles (a process started before this build may still be loading one: they are
+// removed only by the next build).
+const previous = existsSync(stamp) ? readFileSync(stamp, 'utf8').split('\n')[1] : undefined;
+for (const name of readdirSync(dist)) {
+  if (/^main-.*\.cjs(\.cache)?$/.test(name) && !name.startsWith(mainFile) && (previous === undefined || !name.startsWith(previous))) rmSync(join(dist, name), { force: true });
+}
 rmSync(staging, { recursive: true, force: true });
-writeFileSync(stamp, new Date().toISOString());
+writeFileSync(stamp, `${new Date().toISOString()}\n${mainFile}\n`);
