@@ -22,6 +22,7 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate', load: () => import('./keys/index.js') },
   { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
   { name: 'spec', summary: "The service's published API description: sync, show, check, diff", load: () => import('./spec/index.js') },
+  { name: 'export', summary: 'Snapshot several collections into a directory with a manifest (whole or incremental)', load: () => import('./export/index.js') },
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
   { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },

@@ -68,8 +68,16 @@ export async function paginateWithGlobals(
   });
 }
 
+/** What a list wrote: records written (all runs of a resumed export) and the service's account. */
+export interface ListResult {
+  written: number;
+  /** `pagination.total` as last reported; undefined for a list answered in one piece without one. */
+  total: number | undefined;
+  warnings: readonly string[];
+}
+
 /** Stream every record of a collection to the output; the one list runner all commands share. */
-export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<void> {
+export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<ListResult> {
   if (Object.keys(query).length > 0) {
     // Only parameters the service publishes for this operation; refused before any request otherwise.
     const published = await publishedQuery(ctx, path);
@@ -97,6 +105,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     throw error;
   }
   const source = pages;
+  let summary: PaginateSummary | undefined;
   async function* records(): AsyncGenerator<Record<string, unknown>> {
     let finished = false;
     try {
@@ -104,7 +113,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
         const step = await source.next();
         if (step.done) {
           finished = true;
-          const summary: PaginateSummary = step.value;
+          summary = step.value;
           progress.stop();
           for (const warning of summary.warnings) ctx.io.warn(warning);
           return;
@@ -139,6 +148,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     progress.stop();
   }
   checker?.finish();
+  return { written, total: summary?.total, warnings: summary?.warnings ?? [] };
 }
 
 export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {

@@ -19,6 +19,15 @@ export function calls<C extends Command>(command: C, ...operations: Operation[])
   return command;
 }
 
+/**
+ * Keep only the declared operations `keep` accepts. For a command whose flags choose what it calls
+ * (`export --families`): it declares everything it may call (for `spec check`), then narrows to what
+ * this run calls before its context is made, so an operation it will not call is not required.
+ */
+export function narrowCalls(command: Command, keep: (operation: Operation) => boolean): void {
+  declared.set(command, (declared.get(command) ?? []).filter(keep));
+}
+
 export function declaredOperations(command: Command): readonly Operation[] {
   return declared.get(command) ?? [];
 }

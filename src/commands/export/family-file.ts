@@ -1,0 +1,70 @@
+// One family of a snapshot written to its file: through the same list runner as `<family> list
+// --out FILE` (the bound operation, paginate's integrity checks, the resumable partial and
+// checkpoint), with the updatedSince watermark when the operation publishes it. Contacts, listed
+// per client, have their own reader (contacts.ts).
+import type { Query } from '../../core/api-client.js';
+import type { Context, OutputFormat } from '../../core/context.js';
+import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
+import { partialPaths } from '../../output/resumable.js';
+import { existsSync } from 'node:fs';
+import { listCollection } from '../shared/list.js';
+import { exportContacts } from './contacts.js';
+import { updatedSincePublished } from './incremental.js';
+import type { FamilyDone } from './snapshot-dir.js';
+
+/** The file a family is written to: `props.ndjson`. */
+export function fileName(family: ResourceFamily, format: OutputFormat): string {
+  return `${family.name}.${format}`;
+}
+
+/** The context of one family's file: its path as --out, the snapshot's format, whole records. */
+export function fileContext(ctx: Context, path: string, format: OutputFormat): Context {
+  return {
+    ...ctx,
+    globals: { ...ctx.globals, out: path, output: format, outputExplicit: true, fields: undefined, page: undefined, maxItems: undefined },
+  };
+}
+
+export interface FamilyRun {
+  family: ResourceFamily;
+  file: string;
+  path: string;
+  format: OutputFormat;
+  /** The updatedSince watermark of an incremental run. */
+  watermark: string | null;
+  /** Continue the family's partial file when one was kept (--resume). */
+  resume: boolean;
+}
+
+export async function exportFamily(ctx: Context, run: FamilyRun): Promise<FamilyDone> {
+  const { family, watermark } = run;
+  const query: Record<string, string> = {};
+  let full: string | undefined;
+  if (watermark !== null) {
+    const { published, operation } = await updatedSincePublished(ctx, collectionTemplate(family));
+    if (published) query.updatedSince = watermark;
+    else {
+      full = `${operation} publishes no updatedSince filter: exported in full`;
+      ctx.io.notice(`${family.view.label}: ${full}`);
+    }
+  }
+  const fileCtx = fileContext(ctx, run.path, run.format);
+  let result: { written: number; total: number | undefined; warnings: readonly string[] };
+  if (family.parent !== undefined) {
+    result = await exportContacts(fileCtx, family, query as Query);
+  } else {
+    // Resumed only when this family's checkpoint is there: the others start without a notice.
+    const resume = run.resume && existsSync(partialPaths(run.path).checkpoint);
+    result = await listCollection(fileCtx, family.path, query, family.view, resume ? { resume: true } : { restart: true });
+  }
+  return {
+    family: family.name,
+    file: run.file,
+    records: result.written,
+    total: result.total ?? null,
+    filters: { ...query },
+    since: full === undefined ? watermark : null,
+    ...(full === undefined ? {} : { full }),
+    ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+  };
+}

@@ -1,0 +1,94 @@
+// What one `appraisal export` run is asked to do, checked before anything is read or written: the
+// families (in a fixed order), the format, the directory and what to do with an existing one or an
+// interrupted run, and the incremental start (`--since-last` / `--since`, `--overlap`).
+import { resolve } from 'node:path';
+import type { Context, OutputFormat } from '../../core/context.js';
+import { parseDuration } from '../../core/duration.js';
+import { UsageError } from '../../core/errors.js';
+import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
+import { requireTimestamp } from '../shared/query.js';
+
+/** What a snapshot holds when --families is not given (the organization's own data). */
+export const DEFAULT_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
+export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json'];
+export const DEFAULT_OVERLAP = '5m';
+const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;
+
+export interface ExportFlags {
+  dir?: string;
+  families?: string;
+  resume?: boolean;
+  restart?: boolean;
+  replace?: boolean;
+  sinceLast?: string;
+  since?: string;
+  overlap?: string;
+}
+
+/** Where the incremental run starts, before the overlap is taken off. */
+export type SinceSource = { kind: 'since-last'; dir: string; given: string } | { kind: 'since'; at: string };
+
+export interface ExportPlan {
+  /** As given, for messages. */
+  dirGiven: string;
+  /** Absolute. */
+  dir: string;
+  families: readonly ResourceFamily[];
+  format: OutputFormat;
+  mode: 'resume' | 'restart' | 'auto';
+  replace: boolean;
+  since: SinceSource | undefined;
+  overlapMs: number;
+  overlapGiven: string;
+}
+
+/** `--families props,clients` → the table's rows, in the table's order, each once. */
+export function parseFamilies(raw: string | undefined): readonly ResourceFamily[] {
+  if (raw === undefined) return DEFAULT_FAMILIES.map((name) => findFamily(name)!);
+  const chosen = new Set<FamilyName>();
+  for (const token of raw.split(',').map((part) => part.trim())) {
+    if (token === '') continue;
+    const family = findFamily(token);
+    if (!family) throw new UsageError(`--families: no family "${token.slice(0, 40)}"; choose from ${FAMILY_NAMES.join(', ')}`);
+    chosen.add(family.name);
+  }
+  if (chosen.size === 0) throw new UsageError(`--families needs at least one of ${FAMILY_NAMES.join(', ')}`);
+  return FAMILY_NAMES.filter((name) => chosen.has(name)).map((name) => findFamily(name)!);
+}
+
+function exportFormat(ctx: Context): OutputFormat {
+  // Without -o, a snapshot is NDJSON (one record per line: what loaders and `jq -c` read).
+  if (!ctx.globals.outputExplicit) return 'ndjson';
+  const format = ctx.globals.output;
+  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')} files; -o ${format} is not one of them`);
+  return format;
+}
+
+export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
+  const dirGiven = flags.dir;
+  if (dirGiven === undefined || dirGiven.trim() === '') throw new UsageError('export needs --dir DIR: the directory the snapshot is written to');
+  if (flags.resume && flags.restart) throw new UsageError('--resume and --restart cannot be used together');
+  if (flags.sinceLast !== undefined && flags.since !== undefined) throw new UsageError('--since-last and --since are alternatives: pass one');
+  if (flags.overlap !== undefined && flags.sinceLast === undefined && flags.since === undefined) {
+    throw new UsageError('--overlap applies to an incremental run: add --since-last PREVIOUS_DIR or --since ISO');
+  }
+  const families = parseFamilies(flags.families);
+  const overlapGiven = flags.overlap ?? DEFAULT_OVERLAP;
+  const overlapMs = parseDuration(overlapGiven, '--overlap', { minMs: 0, maxMs: MAX_OVERLAP_MS });
+  let since: SinceSource | undefined;
+  if (flags.sinceLast !== undefined) since = { kind: 'since-last', dir: resolve(ctx.cwd, flags.sinceLast), given: flags.sinceLast };
+  else if (flags.since !== undefined) since = { kind: 'since', at: requireTimestamp(flags.since, '--since') };
+  const dir = resolve(ctx.cwd, dirGiven);
+  if (since?.kind === 'since-last' && since.dir === dir) throw new UsageError('--since-last names --dir itself: give the previous snapshot, and a new --dir for this one');
+  return {
+    dirGiven,
+    dir,
+    families,
+    format: exportFormat(ctx),
+    mode: flags.resume ? 'resume' : flags.restart ? 'restart' : 'auto',
+    replace: flags.replace === true,
+    since,
+    overlapMs,
+    overlapGiven,
+  };
+}

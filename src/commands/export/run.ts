@@ -1,0 +1,82 @@
+// One `appraisal export` run: check everything local (flags, --dir, the previous manifest) before
+// any request, bind the chosen families' operations, write each family into the hidden sibling
+// directory (skipping those an interrupted run finished, with --resume), then the manifest, and
+// rename the whole directory into place. A failure keeps what is finished for --resume.
+import type { Context } from '../../core/context.js';
+import { originOf } from '../../core/credentials/origin.js';
+import { UnpublishedOperationError } from '../../core/errors.js';
+import { formatCount } from '../../output/progress.js';
+import { exportFamily, fileName } from './family-file.js';
+import { resolveIncremental } from './incremental.js';
+import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Manifest } from './manifest.js';
+import { planExport, type ExportFlags } from './plan.js';
+import { checkTarget, SnapshotDir } from './snapshot-dir.js';
+
+/** Bind the families' operations now, so an unpublished one is refused before anything is written. */
+async function bindFamilies(ctx: Context, families: readonly string[]): Promise<void> {
+  try {
+    await ctx.api();
+  } catch (error) {
+    if (!(error instanceof UnpublishedOperationError)) throw error;
+    throw new UnpublishedOperationError(error.message, {
+      hint: `leave that family out with --families (this run asked for ${families.join(',')}); \`appraisal api --list\` shows what the service publishes`,
+    });
+  }
+}
+
+export async function runExport(ctx: Context, flags: ExportFlags): Promise<void> {
+  const plan = planExport(ctx, flags);
+  const session = await ctx.session();
+  const origin = originOf(session.baseUrl);
+  const incremental = await resolveIncremental(plan, origin);
+  const target = await checkTarget(plan);
+  const names = plan.families.map((family) => family.name);
+  await bindFamilies(ctx, names);
+  const watermark = incremental?.watermark ?? null;
+  const snapshot = await SnapshotDir.open(ctx, plan, target, {
+    origin,
+    profile: session.profileName,
+    format: plan.format,
+    families: names,
+    pageSize: ctx.globals.pageSize ?? null,
+    watermark,
+  });
+  if (incremental) ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
+
+  const entries: FamilyEntry[] = [];
+  try {
+    for (const family of plan.families) {
+      const file = fileName(family, plan.format);
+      const path = snapshot.pathOf(file);
+      const done =
+        (plan.mode === 'resume' ? await snapshot.finished(family.name, file) : undefined) ??
+        (await exportFamily(ctx, { family, file, path, format: plan.format, watermark, resume: plan.mode === 'resume' }));
+      await snapshot.markFinished(done);
+      entries.push({ ...done, ...(await fileDigest(path)) });
+    }
+  } catch (error) {
+    if (await snapshot.hasProgress()) {
+      ctx.io.notice(`${plan.dirGiven} was not created; what was exported is kept in ${snapshot.temp}: run the same command with --resume to continue`);
+    } else {
+      await snapshot.discard();
+    }
+    throw error;
+  }
+
+  const manifest: Manifest = {
+    kind: MANIFEST_KIND,
+    version: MANIFEST_VERSION,
+    cliVersion: ctx.version,
+    origin,
+    profile: session.profileName,
+    environment: session.environment,
+    format: plan.format,
+    startedAt: snapshot.startedAt,
+    finishedAt: ctx.now().toISOString(),
+    incremental,
+    families: entries,
+  };
+  await snapshot.complete(manifest);
+  const records = entries.reduce((sum, entry) => sum + entry.records, 0);
+  ctx.io.notice(`Wrote a snapshot of ${entries.map((entry) => `${formatCount(entry.records)} ${entry.family}`).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`);
+}

@@ -1,0 +1,192 @@
+// The snapshot directory appears only when every family is complete: the run builds it under a
+// hidden sibling (`.NAME.export-partial`), which holds what the run is (`.export-run.json`), each
+// finished family's file with a marker (`.FAMILY.done.json`), and the partial of the family being
+// read (the resumable-export pair). At the end manifest.json is written, the markers go, the
+// directory is fsynced and renamed to DIR. A failed run keeps the sibling for `--resume`.
+// An existing DIR is refused (exit 2) unless --replace names a previous snapshot there.
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Context } from '../../core/context.js';
+import { syncDirectory, writeFileAtomic } from '../../core/atomic-file.js';
+import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
+import type { ExportPlan } from './plan.js';
+
+const RUN_FILE = '.export-run.json';
+const RUN_KIND = 'appraisal-export-run';
+
+/** What an interrupted run was; a resumed run must be the same. */
+export interface RunIdentity {
+  origin: string;
+  profile: string;
+  format: string;
+  families: readonly string[];
+  pageSize: number | null;
+  /** The updatedSince watermark (null: a full snapshot). */
+  watermark: string | null;
+}
+
+interface RunState extends RunIdentity {
+  kind: typeof RUN_KIND;
+  version: 1;
+  startedAt: string;
+}
+
+/** A finished family, as recorded beside its file until the manifest is written. */
+export type FamilyDone = Omit<FamilyEntry, 'bytes' | 'sha256'>;
+
+const doneName = (family: string) => `.${family}.done.json`;
+
+async function entryType(path: string): Promise<'missing' | 'directory' | 'other'> {
+  try {
+    return (await lstat(path)).isDirectory() ? 'directory' : 'other';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw new UsageError(`cannot use ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function mismatch(was: RunIdentity, now: RunIdentity): string | undefined {
+  const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark'];
+  for (const key of keys) {
+    if (JSON.stringify(was[key]) !== JSON.stringify(now[key])) return `${key} was ${JSON.stringify(was[key])}, this run has ${JSON.stringify(now[key])}`;
+  }
+  return undefined;
+}
+
+/**
+ * Check --dir before any request: its parent exists, and DIR does not (or, with --replace, is a
+ * previous snapshot). No side effect.
+ */
+export async function checkTarget(plan: ExportPlan): Promise<{ parent: string; temp: string; replacing: boolean }> {
+  const parent = dirname(plan.dir);
+  if ((await entryType(parent)) !== 'directory') throw new UsageError(`--dir ${plan.dirGiven}: ${parent} is not an existing directory`);
+  const temp = join(parent, `.${basename(plan.dir)}.export-partial`);
+  const existing = await entryType(plan.dir);
+  if (existing === 'missing') return { parent, temp, replacing: false };
+  if (!plan.replace) {
+    throw new UsageError(`--dir ${plan.dirGiven} already exists; a snapshot is written to a new directory`, {
+      hint: 'name a new one (e.g. with the date), or pass --replace to replace a previous snapshot there',
+    });
+  }
+  const previous = existing === 'directory' ? ((await readJson(join(plan.dir, MANIFEST_FILE))) as Partial<Manifest> | undefined) : undefined;
+  if (previous?.kind !== MANIFEST_KIND) {
+    throw new UsageError(`--replace: ${plan.dirGiven} is not a snapshot written by \`appraisal export\` (no ${MANIFEST_FILE}); refusing to replace it`);
+  }
+  return { parent, temp, replacing: true };
+}
+
+export class SnapshotDir {
+  private constructor(
+    private readonly plan: ExportPlan,
+    private readonly target: { parent: string; temp: string; replacing: boolean },
+    /** When the run began (the interrupted run's start, when resumed). */
+    readonly startedAt: string,
+  ) {}
+
+  get temp(): string {
+    return this.target.temp;
+  }
+
+  /** Start a new run, or take up an interrupted one (--resume), or replace it (with a notice). */
+  static async open(ctx: Context, plan: ExportPlan, target: Awaited<ReturnType<typeof checkTarget>>, identity: RunIdentity): Promise<SnapshotDir> {
+    const { temp } = target;
+    const where = `${plan.dirGiven} (in ${basename(temp)} beside it)`;
+    if ((await entryType(temp)) !== 'missing') {
+      const state = (await readJson(join(temp, RUN_FILE))) as RunState | undefined;
+      if (state?.kind !== RUN_KIND) {
+        throw new UsageError(`${temp} is in the way and is not an interrupted export`, { hint: 'remove it, then run the export again' });
+      }
+      const names = await readdir(temp);
+      const finished = identity.families.filter((family) => names.includes(doneName(family)));
+      if (plan.mode === 'resume') {
+        const differs = mismatch(state, identity);
+        if (differs !== undefined) {
+          throw new UsageError(`--resume: the interrupted export to ${where} is another export (${differs})`, {
+            hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
+          });
+        }
+        ctx.io.notice(`Resuming the export to ${plan.dirGiven} started ${state.startedAt}${finished.length > 0 ? `: ${finished.join(', ')} finished and are not fetched again` : ''}`);
+        return new SnapshotDir(plan, target, state.startedAt);
+      }
+      if (plan.mode === 'auto') {
+        ctx.io.notice(`An interrupted export to ${where}, started ${state.startedAt}, is replaced; run with --resume to continue such an export instead`);
+      }
+      await rm(temp, { recursive: true, force: true });
+    } else if (plan.mode === 'resume') {
+      ctx.io.notice(`Nothing to resume for ${plan.dirGiven}: starting from the beginning`);
+    }
+    const startedAt = ctx.now().toISOString();
+    try {
+      await mkdir(temp, { mode: 0o755 });
+      const state: RunState = { kind: RUN_KIND, version: 1, startedAt, ...identity };
+      await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o644 });
+      await syncDirectory(target.parent);
+    } catch (error) {
+      throw new LocalEnvironmentError(`--dir ${plan.dirGiven}: cannot create ${temp} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    }
+    return new SnapshotDir(plan, target, startedAt);
+  }
+
+  pathOf(file: string): string {
+    return join(this.temp, file);
+  }
+
+  /** The family's record, when an earlier attempt of this run finished it. */
+  async finished(family: string, file: string): Promise<FamilyDone | undefined> {
+    const done = (await readJson(join(this.temp, doneName(family)))) as FamilyDone | undefined;
+    if (done?.family !== family || done.file !== file) return undefined;
+    return (await entryType(this.pathOf(file))) === 'other' ? done : undefined;
+  }
+
+  async markFinished(done: FamilyDone): Promise<void> {
+    await writeFileAtomic(join(this.temp, doneName(done.family)), `${JSON.stringify(done)}\n`, { mode: 0o644 });
+  }
+
+  /** Whether anything of this run is worth keeping for --resume. */
+  async hasProgress(): Promise<boolean> {
+    const names = await readdir(this.temp).catch(() => [] as string[]);
+    return names.some((name) => name !== RUN_FILE);
+  }
+
+  /** A run that failed before anything was kept leaves nothing behind. */
+  async discard(): Promise<void> {
+    await rm(this.temp, { recursive: true, force: true });
+  }
+
+  /** Write the manifest, drop the run's own files, fsync, and rename the whole directory to DIR. */
+  async complete(manifest: Manifest): Promise<void> {
+    const { temp, parent } = this.target;
+    try {
+      await writeFileAtomic(join(temp, MANIFEST_FILE), manifestText(manifest), { mode: 0o644 });
+      for (const entry of manifest.families) await rm(join(temp, doneName(entry.family)), { force: true });
+      await rm(join(temp, RUN_FILE), { force: true });
+      await syncDirectory(temp);
+      if (this.target.replacing) {
+        // No rename replaces a non-empty directory: the old snapshot steps aside first, and goes
+        // only once the new one is in place.
+        const old = join(parent, `.${basename(this.plan.dir)}.replaced-${randomBytes(4).toString('hex')}`);
+        await rename(this.plan.dir, old);
+        await rename(temp, this.plan.dir);
+        await syncDirectory(parent);
+        await rm(old, { recursive: true, force: true });
+      } else {
+        await rename(temp, this.plan.dir);
+      }
+      await syncDirectory(parent);
+    } catch (error) {
+      throw new LocalEnvironmentError(`could not put the snapshot in place at ${this.plan.dirGiven}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+}
