@@ -3,9 +3,9 @@
 // mid-way leaves no DIR, and --resume finishes it without fetching the finished families again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { exitProblems } from '../helpers/cli-process.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -89,6 +89,19 @@ describe('appraisal export', () => {
     expect(exitProblems(again)).toEqual([]);
     expect(again.stderr).toContain('--dir full already exists');
     expect(again.stderr).toContain('--replace');
+  });
+
+  it('a family the service does not publish is refused before anything is written (exit 12)', async () => {
+    const description = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    delete description.paths['/api/clients/{id}/contacts']!.get;
+    const spec = join(scratch, 'no-contacts.json');
+    writeFileSync(spec, JSON.stringify(description));
+    const refused = await cli(['export', '--dir', 'unpublished', '--spec', spec]);
+    expect(refused.code).toBe(12);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toContain('needs GET /api/clients/{id}/contacts (listClientContacts), which the service does not publish');
+    expect(refused.stderr).toContain('leave that family out with --families');
+    expect(readdirSync(scratch).filter((name) => name.includes('unpublished'))).toEqual([]);
   });
 
   it('an incremental run after creating and updating records holds exactly those records', async () => {
