@@ -3,43 +3,20 @@
 // everything was written and synced. A failed or interrupted export never leaves a file at PATH
 // that looks complete, and never a stray temp file.
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
 import { lstat, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Context } from '../core/context.js';
 import { syncDirectory } from '../core/atomic-file.js';
-import { LocalEnvironmentError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
+import { trackTempFile, untrackTempFile } from '../core/temp-files.js';
+import { BufferedFileWriter, writeFailure, type BufferedWriterOptions } from './buffered-writer.js';
 import { stdoutDestination, type Destination, type StdoutOptions } from './stdout-destination.js';
 
 export type { Destination, StdoutOptions } from './stdout-destination.js';
 export { stdoutDestination } from './stdout-destination.js';
+export { writeFailure } from './buffered-writer.js';
 
 // ---- --out PATH -----------------------------------------------------------------------------
-
-// Temp files being written. A second Ctrl-C (or any process.exit) skips the normal clean-up, so
-// while one exists an exit hook removes it: never a stray temp file.
-const liveTempFiles = new Set<string>();
-
-/** Remove temp files of exports still in progress. Synchronous, for exit paths; never throws. */
-export function removeTempFilesSync(): void {
-  for (const path of liveTempFiles) {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-  }
-  liveTempFiles.clear();
-}
-
-function trackTempFile(path: string): void {
-  if (liveTempFiles.size === 0) process.once('exit', removeTempFilesSync);
-  liveTempFiles.add(path);
-}
-
-function untrackTempFile(path: string): void {
-  if (liveTempFiles.delete(path) && liveTempFiles.size === 0) process.off('exit', removeTempFilesSync);
-}
 
 function describeCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -95,80 +72,68 @@ export async function checkOutPath(ctx: Context, out: string): Promise<OutTarget
   return { path, mode: existing ? existing.mode & 0o7777 : undefined };
 }
 
-const FLUSH_BYTES = 64 * 1024;
-
-/** A failed write to `--out`, named for the user (a full disk, a quota, an I/O error). */
-export function writeFailure(out: string, error: unknown): LocalEnvironmentError {
-  const code = describeCode(error);
-  const reason =
-    code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EIO' ? 'I/O error' : (error as Error).message;
-  return new LocalEnvironmentError(`could not write ${out}: ${reason}`, { cause: error });
+export interface TempFile {
+  path: string;
+  writer: BufferedFileWriter;
+  /** The file was renamed into place: the exit hook no longer removes it. */
+  placed(): void;
+  /** Close and remove it (a failed export). Never throws. */
+  remove(): Promise<void>;
 }
 
-export async function fileDestination(ctx: Context, out: string): Promise<Destination> {
-  const target = await checkOutPath(ctx, out);
-  const dir = dirname(target.path);
-  const tempPath = join(dir, `.${basename(target.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+/**
+ * A new hidden temp file beside `target` (`.NAME.PID.RANDOM.tmp`), removed by an exit hook if the
+ * process ends before it is renamed into place or removed. UsageError (exit 2) when the directory
+ * takes no new file. `out` is the path as the user gave it, for messages.
+ */
+export async function createTempBeside(target: string, out: string, options: BufferedWriterOptions = {}): Promise<TempFile> {
+  const dir = dirname(target);
+  const path = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let handle: FileHandle;
   try {
-    handle = await open(tempPath, 'wx', 0o644);
+    handle = await open(path, 'wx', 0o644);
   } catch (error) {
     const code = describeCode(error);
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`--out ${out}: cannot create files in ${dir} (permission denied)`);
     if (code === 'EROFS') throw new UsageError(`--out ${out}: ${dir} is on a read-only file system`);
     throw new UsageError(`--out ${out}: cannot create a file in ${dir} (${code ?? 'unknown error'})`);
   }
-  trackTempFile(tempPath);
-
-  let pending: string[] = [];
-  let pendingBytes = 0;
-  let isOpen = true;
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    const text = pending.join('');
-    pending = [];
-    pendingBytes = 0;
-    try {
-      await handle.write(text);
-    } catch (error) {
-      throw writeFailure(out, error);
-    }
+  trackTempFile(path);
+  const writer = new BufferedFileWriter(handle, out, options);
+  return {
+    path,
+    writer,
+    placed: () => untrackTempFile(path),
+    async remove() {
+      writer.drop();
+      await writer.close();
+      await unlink(path).catch(() => undefined);
+      untrackTempFile(path);
+    },
   };
-  const close = async () => {
-    if (!isOpen) return;
-    isOpen = false;
-    await handle.close();
-  };
+}
 
+export async function fileDestination(ctx: Context, out: string): Promise<Destination> {
+  const target = await checkOutPath(ctx, out);
+  const temp = await createTempBeside(target.path, out);
   return {
     displayPath: out,
     async write(text) {
-      if (text === '') return true;
-      pending.push(text);
-      pendingBytes += text.length;
-      if (pendingBytes >= FLUSH_BYTES) await flush();
+      await temp.writer.write(text);
       return true;
     },
     async finish() {
       try {
-        await flush();
-        await handle.sync();
-        if (target.mode !== undefined) await handle.chmod(target.mode);
-        await close();
-        await rename(tempPath, target.path);
+        await temp.writer.complete(target.mode);
+        await rename(temp.path, target.path);
       } catch (error) {
-        if (error instanceof LocalEnvironmentError) throw error;
         throw writeFailure(out, error);
       }
-      untrackTempFile(tempPath);
-      await syncDirectory(dir);
+      temp.placed();
+      await syncDirectory(dirname(target.path));
     },
     async discard() {
-      pending = [];
-      pendingBytes = 0;
-      await close().catch(() => undefined);
-      await unlink(tempPath).catch(() => undefined);
-      untrackTempFile(tempPath);
+      await temp.remove();
     },
   };
 }

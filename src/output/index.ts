@@ -2,7 +2,7 @@
 // the user chose (-o, --fields), on stdout or atomically in --out PATH. Every format streams except
 // table, which buffers bounded chunks (see table.ts).
 import type { Context, OutputFormat } from '../core/context.js';
-import { ContractError, InterruptedError } from '../core/errors.js';
+import { ContractError, InterruptedError, UsageError } from '../core/errors.js';
 import { csvListEncoder, csvRow } from './csv.js';
 import { checkOutPath, openDestination, outPath, type Destination, type StdoutOptions } from './destination.js';
 import type { ListEncoder } from './encoder.js';
@@ -11,10 +11,13 @@ import { flattenRecord, getField, pickFields } from './fields.js';
 import { jsonDocument, jsonListEncoder } from './json.js';
 import { ndjsonLine, ndjsonListEncoder } from './ndjson.js';
 import { formatCount } from './progress.js';
+import { encoderSink, type RecordSink } from './sink.js';
+import { openFilesSink, type FilePart, type FilesSink, type FilesTarget } from './split.js';
 import { keyValueTable, tableListEncoder } from './table.js';
 
 export { createProgress, type Progress } from './progress.js';
 export { outputFormat } from './format.js';
+export { manifestPath, partPath, type FilePart, type FilesTarget, type SplitLimits } from './split.js';
 
 export interface View {
   /** Plural noun for progress and notices: "properties". */
@@ -61,7 +64,7 @@ function terminalWidth(ctx: Context): number | undefined {
   return Number.isInteger(columns) && columns >= 20 ? columns : undefined;
 }
 
-async function listEncoder(ctx: Context, format: OutputFormat, view: View, options: WriteOptions): Promise<ListEncoder> {
+async function listEncoder(ctx: Context, format: OutputFormat, view: View, options: WriteOptions, toFile = false): Promise<ListEncoder> {
   switch (format) {
     case 'json':
       return jsonListEncoder(projection(ctx));
@@ -69,7 +72,7 @@ async function listEncoder(ctx: Context, format: OutputFormat, view: View, optio
       return ndjsonListEncoder(projection(ctx));
     case 'csv': {
       const { names, paths } = columnFields(ctx, view.columns);
-      return csvListEncoder(names, paths, { terminal: toTerminal(ctx) });
+      return csvListEncoder(names, paths, { terminal: !toFile && toTerminal(ctx) });
     }
     case 'table': {
       const { names, paths } = columnFields(ctx, view.columns);
@@ -98,17 +101,11 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 /**
- * Feed every record through the encoder into the destination. Stops early, quietly, when the reader
+ * Feed every record into the sink (an encoder and its destination, or split files). Stops early, quietly, when the reader
  * goes away; in that case and on any failure the records' iterator is closed (return()), so the
  * producer stops fetching. An abort (Ctrl-C) fails at once even while a record is still awaited.
  */
-async function pump(
-  ctx: Context,
-  records: AsyncIterable<Record<string, unknown>>,
-  encoder: ListEncoder,
-  destination: Destination,
-  resumedCount: number | undefined,
-): Promise<number> {
+async function pump(ctx: Context, records: AsyncIterable<Record<string, unknown>>, sink: RecordSink, resumedCount: number | undefined): Promise<number> {
   const signal = ctx.signal;
   const iterator = records[Symbol.asyncIterator]();
   let count = resumedCount ?? 0;
@@ -144,16 +141,16 @@ async function pump(
 
   try {
     if (resumedCount === undefined) {
-      if (!(await destination.write(encoder.begin()))) return count;
-    } else encoder.resume?.(resumedCount);
+      if (!(await sink.begin())) return count;
+    } else sink.resume(resumedCount);
     for (;;) {
       const step = await next();
       if (step.done) break;
       count++;
-      if (!(await destination.write(encoder.record(step.value)))) return count;
+      if (!(await sink.record(step.value))) return count;
     }
     if (signal.aborted) throw abortReason(signal);
-    await destination.write(encoder.end(count));
+    await sink.end(count);
     return count;
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -169,6 +166,8 @@ async function pump(
 export interface WriteOptions {
   /** Where to write instead of stdout / --out (a resumable export's partial file). */
   destination?: Destination | undefined;
+  /** Files instead of stdout / --out, optionally split into parts (split.ts; --split-*, `export`). */
+  files?: FilesTarget | undefined;
   /** Records already written there by an interrupted run (--resume); undefined for a fresh start. */
   resumedCount?: number | undefined;
   /** --wide: a table keeps every column whatever the terminal's width (undefined: no such option). */
@@ -197,36 +196,47 @@ function watchFields(ctx: Context, records: AsyncIterable<Record<string, unknown
   };
 }
 
-/** Stream records in the chosen format to stdout or --out. Resolves with how many were written. */
+/**
+ * Stream records in the chosen format to stdout, --out, or `target.files`. Resolves with how many
+ * were written, and with `files` the files written (name, records, bytes, sha256).
+ */
 export async function writeRecords(
   ctx: Context,
   records: AsyncIterable<Record<string, unknown>>,
   view: View,
   target: WriteOptions = {},
   stdout: StdoutOptions = {},
-): Promise<{ count: number }> {
-  const format = outputFormat(ctx);
-  let encoder: ListEncoder;
+): Promise<{ count: number; files?: FilePart[] }> {
+  const format = target.files?.format ?? outputFormat(ctx);
+  const toFile = target.files !== undefined;
+  let sink: RecordSink;
+  let files: FilesSink | undefined;
   try {
-    encoder = await listEncoder(ctx, format, view, target);
+    if (target.files) {
+      if (format === 'table') throw new UsageError(`${target.files.displayPath}: a table cannot be written to files in parts; use -o json, ndjson or csv`);
+      sink = files = openFilesSink(target.files, () => listEncoder(ctx, format, view, target, toFile));
+    } else {
+      const encoder = await listEncoder(ctx, format, view, target, toFile);
+      sink = encoderSink(encoder, target.destination ?? (await openDestination(ctx, stdout)));
+    }
   } catch (error) {
     await target.destination?.discard();
     throw error;
   }
-  const destination = target.destination ?? (await openDestination(ctx, stdout));
   const fields = watchFields(ctx, records);
   let count: number;
   try {
-    count = await pump(ctx, fields.records, encoder, destination, target.resumedCount);
-    await destination.finish();
+    count = await pump(ctx, fields.records, sink, target.resumedCount);
+    await sink.finish();
   } catch (error) {
-    await destination.discard();
+    await sink.discard();
     throw error;
   }
   fields.report(count);
-  if (destination.displayPath !== undefined) ctx.io.notice(`Wrote ${countOf(count, view.label)} to ${destination.displayPath}`);
+  if (files) ctx.io.notice(`Wrote ${countOf(count, view.label)} to ${files.describe()}`);
+  else if (sink.displayPath !== undefined) ctx.io.notice(`Wrote ${countOf(count, view.label)} to ${sink.displayPath}`);
   else if (format === 'table' && count === 0) ctx.io.notice(`No ${view.label} found`);
-  return { count };
+  return files ? { count, files: files.files() } : { count };
 }
 
 async function encodeRecord(ctx: Context, format: OutputFormat, record: Record<string, unknown>, view: View): Promise<string> {

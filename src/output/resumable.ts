@@ -9,7 +9,8 @@ import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import type { Context } from '../core/context.js';
-import { LocalEnvironmentError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
+import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
 import {
   CHECKPOINT_KIND,
   CheckpointJournal,
@@ -20,12 +21,11 @@ import {
   type CheckpointState,
   type ExportIdentity,
 } from './checkpoint.js';
-import { checkOutPath, writeFailure, type Destination } from './destination.js';
+import { checkOutPath, type Destination } from './destination.js';
 import { formatCount } from './progress.js';
 
 /** At most one checkpoint per interval: two fsyncs per page would cost more than they save. */
 export const CHECKPOINT_INTERVAL_MS = 500;
-const FLUSH_BYTES = 64 * 1024;
 
 export type ResumeMode = 'resume' | 'restart' | 'auto';
 
@@ -132,8 +132,7 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
     throw new UsageError(`--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const writer = new BufferedFileWriter(handle, out, { position });
   let pendingIds: string[] = [];
   // The first page is checkpointed at once, later ones at most every CHECKPOINT_INTERVAL_MS.
   let lastCheckpointAt = 0;
@@ -143,23 +142,9 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
   let progressed = false;
   let isOpen = true;
 
-  const flush = async (): Promise<void> => {
-    if (pendingBytes === 0) return;
-    const data = Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    try {
-      let offset = 0;
-      while (offset < data.length) offset += (await handle.write(data, offset)).bytesWritten;
-    } catch (error) {
-      throw writeFailure(out, error);
-    }
-    position += data.length;
-  };
   const record = async (entry: CheckpointEntry): Promise<void> => {
-    await flush();
+    await writer.sync();
     try {
-      await handle.sync();
       await journal.append(entry);
     } catch (error) {
       throw writeFailure(out, error);
@@ -174,29 +159,22 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
   const closeAll = async (): Promise<void> => {
     if (!isOpen) return;
     isOpen = false;
-    await handle.close().catch(() => undefined);
+    await writer.close();
     await journal.close();
   };
 
   const destination: Destination = {
     displayPath: out,
     async write(text) {
-      if (text === '') return true;
-      const chunk = Buffer.from(text, 'utf8');
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (pendingBytes >= FLUSH_BYTES) await flush();
+      await writer.write(text);
       return true;
     },
     async finish() {
       try {
-        await flush();
-        await handle.sync();
-        if (target.mode !== undefined) await handle.chmod(target.mode);
+        await writer.complete(target.mode);
         await closeAll();
         await rename(paths.partial, target.path);
       } catch (error) {
-        if (error instanceof LocalEnvironmentError) throw error;
         throw writeFailure(out, error);
       }
       await syncDirectory(dirname(target.path));
@@ -229,7 +207,7 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
       for (const id of done.ids) pendingIds.push(id);
       const { page, pages, limit, total, count } = done;
       // Everything handed to write() so far belongs to complete pages.
-      unrecorded = { page, pages, limit, total, records: count, written, bytes: position + pendingBytes, ids: pendingIds };
+      unrecorded = { page, pages, limit, total, records: count, written, bytes: writer.bytes, ids: pendingIds };
       if (Date.now() - lastCheckpointAt >= CHECKPOINT_INTERVAL_MS) await record(unrecorded);
     },
   };

@@ -10,11 +10,12 @@ import { calls, fillPath } from '../../core/description/operations.js';
 import { checkPublishedQuery, filterQuery, paramQuery } from './query.js';
 import { compileRecordQuery, queryView } from './record-query.js';
 import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
+import { addSplitOptions, splitExport, type SplitFlags } from './split-export.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
 import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
-export interface ListFlags extends ResumeFlags {
+export interface ListFlags extends ResumeFlags, SplitFlags {
   /** --query: a JMESPath expression applied record by record. */
   query?: string;
   /** --wide: a table keeps every column. */
@@ -37,9 +38,10 @@ async function publishedQuery(ctx: Context, path: string): Promise<{ names: stri
   return { names: queryParameterNames(published), operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}` };
 }
 
-/** --resume, --restart and --query: the options of every list that exports a collection. */
+/** --resume, --restart, --split-* and --query: the options of every list that exports a collection. */
 export function addListOptions(command: Command): Command {
   addResumeOptions(command);
+  addSplitOptions(command);
   return command
     .option('--query <expression>', 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)')
     .option('--wide', 'tables keep every column instead of fitting the terminal width');
@@ -78,6 +80,8 @@ export interface ListResult {
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
 export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<ListResult> {
+  // Checked before any request (a bad --split-size is exit 2 at once).
+  const split = await splitExport(ctx, flags);
   if (Object.keys(query).length > 0) {
     // Only parameters the service publishes for this operation; refused before any request otherwise.
     const published = await publishedQuery(ctx, path);
@@ -90,7 +94,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   const wrap = shaped.wrap && ['csv', 'table'].includes(outputFormat(ctx));
   // With --query, --max-items counts what the query gives, not what the service sends.
   const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
-  const exported = await resumableExport(ctx, path, query, flags, recordQuery?.expression ?? null);
+  const exported = split ? undefined : await resumableExport(ctx, path, query, flags, recordQuery?.expression ?? null);
   const progress = createProgress(ctx, view.label);
   // Records handed to the writer: when paginate reports a page done, all of them are written.
   let written = exported?.resumedWritten ?? 0;
@@ -141,7 +145,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
       ctx,
       records(),
       shaped.view,
-      { destination: exported?.destination, resumedCount: exported?.resumeFrom && exported.resumedWritten, wide: flags.wide === true },
+      { files: split, destination: exported?.destination, resumedCount: exported?.resumeFrom && exported.resumedWritten, wide: flags.wide === true },
       { batch: true },
     );
   } finally {

@@ -1,0 +1,61 @@
+// `--split-rows N` / `--split-size SIZE`: an export to `--out PATH` written as numbered parts beside
+// PATH with a manifest (output/split.ts). The options and their checks, shared by every list and by
+// `appraisal export`. A split export is not resumable: --resume/--restart with it are refused, and
+// it writes no partial file or checkpoint.
+import type { Command } from 'commander';
+import { sizeInBytes } from '../../core/size.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { outputFormat, type FilesTarget, type SplitLimits } from '../../output/index.js';
+import { checkOutPath, outPath } from '../../output/destination.js';
+
+export interface SplitFlags {
+  splitRows?: string;
+  splitSize?: string;
+}
+
+export function addSplitOptions(command: Command): Command {
+  return command
+    .option('--split-rows <n>', 'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json')
+    .option('--split-size <size>', 'with --out PATH: parts of at most SIZE bytes (500MiB, 2GB, 64K; a record is never cut)');
+}
+
+/** The limits the flags ask for; undefined when neither is given. UsageError (exit 2) for a bad value. */
+export function splitLimits(flags: SplitFlags): SplitLimits | undefined {
+  const { splitRows, splitSize } = flags;
+  if (splitRows === undefined && splitSize === undefined) return undefined;
+  let rows: number | undefined;
+  if (splitRows !== undefined) {
+    rows = /^\s*\d+\s*$/.test(splitRows) ? Number(splitRows) : NaN;
+    if (!Number.isSafeInteger(rows) || rows < 1) throw new UsageError(`--split-rows must be a whole number of records, at least 1; got "${splitRows.slice(0, 40)}"`);
+  }
+  let bytes: number | undefined;
+  if (splitSize !== undefined) {
+    bytes = sizeInBytes(splitSize);
+    if (bytes === undefined || bytes < 1) {
+      throw new UsageError(`--split-size must be a size such as 500MiB, 2GB, 64K or a number of bytes; got "${splitSize.slice(0, 40)}"`);
+    }
+  }
+  return { rows, bytes };
+}
+
+/**
+ * The split export this command asks for, checked before any request; undefined without
+ * --split-rows/--split-size. Needs --out PATH and a file format; refuses --resume/--restart.
+ */
+export async function splitExport(ctx: Context, flags: SplitFlags & { resume?: boolean; restart?: boolean }): Promise<FilesTarget | undefined> {
+  const split = splitLimits(flags);
+  if (split === undefined) return undefined;
+  const flag = flags.splitRows !== undefined ? '--split-rows' : '--split-size';
+  const out = outPath(ctx);
+  if (out === undefined) throw new UsageError(`${flag} needs --out PATH: the parts are written beside it (PATH-0001.ext, …)`);
+  if (flags.resume || flags.restart) {
+    throw new UsageError(`${flag} cannot be combined with ${flags.resume ? '--resume' : '--restart'}: a split export is not resumable`, {
+      hint: 'run it again without --resume; it writes nothing until every part is complete',
+    });
+  }
+  const target = await checkOutPath(ctx, out);
+  const format = outputFormat(ctx);
+  if (format === 'table') throw new UsageError(`${flag} needs -o json, ndjson or csv: a table is not split into files`);
+  return { path: target.path, displayPath: out, format, split, manifest: true };
+}

@@ -1,0 +1,228 @@
+// Export files with checksums, optionally split into numbered parts: the destination behind
+// `--split-rows N` / `--split-size 500MiB` on list commands, and what `appraisal export` calls once
+// per family. API:
+//
+//   const { count, files } = await writeRecords(ctx, records, view, {
+//     files: { path: '/abs/dir/props.ndjson', displayPath: 'dir/props.ndjson', format: 'ndjson',
+//              split: { rows: 100_000, bytes: undefined } /* or undefined: one file */, manifest: true },
+//   });
+//   // files: [{ file: 'props-0001.ndjson', records, bytes, sha256 }, …]
+//
+// With `split`, records go to `props-0001.ndjson`, `props-0002.ndjson`, … beside `path` (4 digits,
+// more past 9999), each complete in itself: csv parts repeat the header, json parts are each one
+// array, ndjson parts end on a record boundary. A part ends before the record that would take it past
+// `rows` records or `bytes` bytes (header and closing bracket included); a record is never cut, and a
+// record larger than `bytes` goes alone in its part. No records still give one (empty) part. Without
+// `split`, `path` itself is written, still with its sha256 (a snapshot's manifest needs it).
+//
+// Atomic like --out: every part is written to a hidden temp file and fsynced; only when the whole
+// export succeeded are they renamed into place, then stale parts of a previous run (from its
+// manifest) removed, then `props.ndjson.manifest.json` written atomically — last, so a set of parts without
+// its manifest is never taken for a complete one. A failure removes every temp file: nothing appears.
+import { readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
+import type { OutputFormat } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { writeFailure } from './buffered-writer.js';
+import { createTempBeside, type TempFile } from './destination.js';
+import type { ListEncoder } from './encoder.js';
+import type { RecordSink } from './sink.js';
+
+export const SPLIT_MANIFEST_KIND = 'appraisal-split-manifest';
+
+/** When a part is full; either or both. */
+export interface SplitLimits {
+  /** At most this many records per part. */
+  rows: number | undefined;
+  /** At most this many bytes per part (a single larger record goes alone). */
+  bytes: number | undefined;
+}
+
+/** One file written, as a manifest lists it. */
+export interface FilePart {
+  /** Base name, relative to the directory of `path`. */
+  file: string;
+  records: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface FilesTarget {
+  /** Absolute path of the export: the file itself, or what the parts are named after. */
+  path: string;
+  /** The path as the user gave it, for messages. */
+  displayPath: string;
+  format: OutputFormat;
+  /** Undefined: one file at `path`. */
+  split: SplitLimits | undefined;
+  /** Write `NAME.EXT.manifest.json` beside the parts (ignored without `split`). */
+  manifest: boolean;
+  /** Mode for the file(s); default 0644 less the umask. */
+  mode?: number | undefined;
+}
+
+/** `props.ndjson`, 3 → `props-0003.ndjson` (same directory). */
+export function partPath(path: string, index: number): string {
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  return `${stem}-${String(index).padStart(4, '0')}${ext}`;
+}
+
+/**
+ * `props.ndjson` → `props.ndjson.manifest.json` (same directory). The whole name, extension
+ * included: `props.csv` and `props.json` split in one directory must not share a manifest.
+ */
+export function manifestPath(path: string): string {
+  return `${path}.manifest.json`;
+}
+
+/** The parts a previous manifest at `manifest` lists, by base name; none when it is absent or not one. */
+async function previousParts(manifest: string, path: string): Promise<string[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(manifest, 'utf8'));
+  } catch {
+    return [];
+  }
+  const parts = (parsed as { kind?: unknown; parts?: unknown } | null)?.kind === SPLIT_MANIFEST_KIND ? (parsed as { parts: unknown }).parts : undefined;
+  if (!Array.isArray(parts)) return [];
+  // Only names this export would give its own parts: a manifest never makes us remove other files.
+  const ext = extname(path);
+  const stem = basename(path).slice(0, basename(path).length - ext.length);
+  const own = (name: unknown): name is string =>
+    typeof name === 'string' && name.startsWith(`${stem}-`) && name.endsWith(ext) && /^\d{4,}$/.test(name.slice(stem.length + 1, name.length - ext.length));
+  return parts.map((part: { file?: unknown } | null) => part?.file).filter(own);
+}
+
+interface OpenPart {
+  temp: TempFile;
+  /** Where it goes. */
+  path: string;
+  records: number;
+}
+
+interface DonePart {
+  temp: TempFile;
+  path: string;
+  summary: FilePart;
+}
+
+export interface FilesSink extends RecordSink {
+  /** The files written, once finish() resolved. */
+  files(): FilePart[];
+  /** What the notice names: `props-0001.ndjson … props-0003.ndjson (3 parts, manifest props.ndjson.manifest.json)`. */
+  describe(): string;
+}
+
+/** Write records to `target` with a fresh encoder per file (each part is a complete document). */
+export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<ListEncoder>): FilesSink {
+  const { split } = target;
+  const dir = dirname(target.path);
+  const shownDir = dirname(target.displayPath);
+  const shown = (file: string) => (shownDir === '.' ? file : join(shownDir, file));
+  const done: DonePart[] = [];
+  let encoder: ListEncoder | undefined;
+  let current: OpenPart | undefined;
+  let placed = false;
+
+  const openPart = async (): Promise<OpenPart> => {
+    const path = split ? partPath(target.path, done.length + 1) : target.path;
+    encoder = await newEncoder();
+    const temp = await createTempBeside(path, target.displayPath, { hash: true });
+    current = { temp, path, records: 0 };
+    await temp.writer.write(encoder.begin());
+    return current;
+  };
+  const closePart = async (part: OpenPart): Promise<void> => {
+    await part.temp.writer.write(encoder!.end(part.records));
+    await part.temp.writer.complete(target.mode);
+    done.push({ temp: part.temp, path: part.path, summary: { file: basename(part.path), records: part.records, bytes: part.temp.writer.bytes, sha256: part.temp.writer.sha256() } });
+    current = undefined;
+  };
+  /** Whether `text` (one record) would take `part` past a limit. A part's first record always fits. */
+  const overflows = (part: OpenPart, text: string): boolean => {
+    if (!split || part.records === 0) return false;
+    if (split.rows !== undefined && part.records >= split.rows) return true;
+    if (split.bytes === undefined) return false;
+    const closing = Buffer.byteLength(encoder!.end(part.records + 1), 'utf8');
+    return part.temp.writer.bytes + Buffer.byteLength(text, 'utf8') + closing > split.bytes;
+  };
+
+  const writeManifest = async (): Promise<void> => {
+    const files = done.map((part) => part.summary);
+    const manifest = {
+      kind: SPLIT_MANIFEST_KIND,
+      version: 1,
+      format: target.format,
+      records: files.reduce((sum, part) => sum + part.records, 0),
+      bytes: files.reduce((sum, part) => sum + part.bytes, 0),
+      splitRows: split?.rows ?? null,
+      splitSize: split?.bytes ?? null,
+      parts: files,
+    };
+    await writeFileAtomic(manifestPath(target.path), `${JSON.stringify(manifest, null, 2)}\n`, { mode: target.mode ?? 0o644 });
+  };
+
+  return {
+    displayPath: target.displayPath,
+    async begin() {
+      await openPart();
+      return true;
+    },
+    resume() {
+      // Callers refuse --resume with split output before opening one (split-export.ts).
+      throw new UsageError('a split export cannot be resumed');
+    },
+    async record(record) {
+      let part = current ?? (await openPart());
+      let text = encoder!.record(record);
+      if (overflows(part, text)) {
+        await closePart(part);
+        part = await openPart();
+        // Encoded again: the first record of a json part opens its array.
+        text = encoder!.record(record);
+      }
+      await part.temp.writer.write(text);
+      part.records++;
+      return true;
+    },
+    async end() {
+      await closePart(current ?? (await openPart()));
+    },
+    async finish() {
+      const manifest = split && target.manifest ? manifestPath(target.path) : undefined;
+      try {
+        const stale = manifest ? await previousParts(manifest, target.path) : [];
+        // The old manifest goes first: from here until the new one is written, no manifest claims
+        // a set of parts that is half old, half new.
+        if (manifest) await rm(manifest, { force: true });
+        for (const part of done) {
+          await rename(part.temp.path, part.path);
+          part.temp.placed();
+        }
+        placed = true;
+        const current = new Set(done.map((part) => part.summary.file));
+        for (const name of stale) if (!current.has(name)) await rm(join(dir, name), { force: true });
+        await syncDirectory(dir);
+        if (manifest) await writeManifest();
+      } catch (error) {
+        throw writeFailure(manifest ? shown(basename(manifest)) : target.displayPath, error);
+      }
+    },
+    async discard() {
+      const parts: TempFile[] = done.map((part) => part.temp);
+      if (current) parts.push(current.temp);
+      current = undefined;
+      if (!placed) for (const temp of parts) await temp.remove();
+    },
+    files: () => done.map((part) => part.summary),
+    describe() {
+      if (!split) return target.displayPath;
+      const first = shown(done[0]?.summary.file ?? basename(partPath(target.path, 1)));
+      const range = done.length > 1 ? `${first} … ${done.at(-1)!.summary.file}` : first;
+      const manifest = target.manifest ? `, manifest ${shown(basename(manifestPath(target.path)))}` : '';
+      return `${range} (${done.length} ${done.length === 1 ? 'part' : 'parts'}${manifest})`;
+    },
+  };
+}

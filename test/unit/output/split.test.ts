@@ -1,0 +1,113 @@
+// Split output (output/split.ts) through writeRecords: part boundaries, complete parts per format,
+// the manifest, and atomicity (nothing appears when the export fails).
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { OutputFormat } from '../../../src/core/context.js';
+import { manifestPath, partPath, writeRecords, type SplitLimits, type View } from '../../../src/output/index.js';
+import { fakeContext } from '../../helpers/fake-context.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const view: View = { label: 'properties', columns: ['id', 'value'] };
+let dir: string;
+beforeEach(() => {
+  dir = tempDir('appraisal-split-');
+});
+
+async function* count(n: number, failAfter?: number, big?: number) {
+  for (let i = 1; i <= n; i++) {
+    if (failAfter !== undefined && i > failAfter) throw new Error(`page failed after ${failAfter}`);
+    yield { id: `p${i}`, value: i === big ? 'x'.repeat(500) : i };
+  }
+}
+
+function split(format: OutputFormat, limits: Partial<SplitLimits>, manifest = true) {
+  const fake = fakeContext({ globals: { output: format, outputExplicit: true }, cwd: dir });
+  const path = join(dir, `props.${format}`);
+  return { fake, target: { path, displayPath: `props.${format}`, format, split: { rows: limits.rows, bytes: limits.bytes }, manifest } };
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+describe('split output', () => {
+  it('ndjson parts of N rows concatenate to the whole export; the manifest lists each with its sha256', async () => {
+    const { fake, target } = split('ndjson', { rows: 4 });
+    const result = await writeRecords(fake.ctx, count(10), view, { files: target });
+    expect(result.count).toBe(10);
+    expect(result.files!.map((f) => [f.file, f.records])).toEqual([
+      ['props-0001.ndjson', 4],
+      ['props-0002.ndjson', 4],
+      ['props-0003.ndjson', 2],
+    ]);
+    const parts = await Promise.all(result.files!.map((f) => readFile(join(dir, f.file))));
+    expect(Buffer.concat(parts).toString()).toBe([...Array(10)].map((_, i) => `{"id":"p${i + 1}","value":${i + 1}}\n`).join(''));
+    const manifest = JSON.parse(await readFile(manifestPath(target.path), 'utf8'));
+    expect(manifest.records).toBe(10);
+    expect(manifest.parts).toEqual(result.files);
+    for (const [i, part] of manifest.parts.entries()) expect(part.sha256).toBe(sha256(parts[i]!));
+    expect(fake.stderr()).toBe('Wrote 10 properties to props-0001.ndjson … props-0003.ndjson (3 parts, manifest props.ndjson.manifest.json)\n');
+    expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-0003.ndjson', 'props.ndjson.manifest.json']);
+  });
+
+  it('csv parts each repeat the header; json parts are each one array', async () => {
+    const csv = split('csv', { rows: 3 });
+    await writeRecords(csv.fake.ctx, count(7), view, { files: csv.target });
+    for (const [n, rows] of [[1, 'p1,1\r\np2,2\r\np3,3\r\n'], [3, 'p7,7\r\n']] as const) {
+      expect(await readFile(partPath(csv.target.path, n), 'utf8')).toBe(`id,value\r\n${rows}`);
+    }
+    const json = split('json', { rows: 3 });
+    await writeRecords(json.fake.ctx, count(7), view, { files: json.target });
+    const arrays = await Promise.all([1, 2, 3].map(async (n) => JSON.parse(await readFile(partPath(json.target.path, n), 'utf8')) as unknown[]));
+    expect(arrays.map((a) => a.length)).toEqual([3, 3, 1]);
+    expect(arrays.flat()).toEqual([...Array(7)].map((_, i) => ({ id: `p${i + 1}`, value: i + 1 })));
+  });
+
+  it('--split-size never cuts a record or passes the size; a larger record goes alone', async () => {
+    const { fake, target } = split('json', { bytes: 120 });
+    const result = await writeRecords(fake.ctx, count(20, undefined, 9), view, { files: target });
+    const texts = await Promise.all(result.files!.map((f) => readFile(join(dir, f.file), 'utf8')));
+    const records = texts.map((text) => JSON.parse(text) as Array<{ id: string }>);
+    expect(records.flat().map((r) => r.id)).toEqual([...Array(20)].map((_, i) => `p${i + 1}`));
+    for (const [i, text] of texts.entries()) {
+      if (records[i]!.some((r) => r.id === 'p9')) expect(records[i]).toHaveLength(1);
+      else expect(Buffer.byteLength(text)).toBeLessThanOrEqual(120);
+      expect(result.files![i]!.bytes).toBe(Buffer.byteLength(text));
+    }
+  });
+
+  it('no records still give one complete part', async () => {
+    const { fake, target } = split('json', { rows: 5 });
+    const result = await writeRecords(fake.ctx, count(0), view, { files: target });
+    expect(result.files).toHaveLength(1);
+    expect(await readFile(partPath(target.path, 1), 'utf8')).toBe('[]\n');
+  });
+
+  it('a failure mid-way leaves nothing, and the parts of an earlier run as they were', async () => {
+    const first = split('ndjson', { rows: 2 });
+    await writeRecords(first.fake.ctx, count(5), view, { files: first.target });
+    const before = await readdir(dir);
+    const again = split('ndjson', { rows: 2 });
+    await expect(writeRecords(again.fake.ctx, count(10, 7), view, { files: again.target })).rejects.toThrow('page failed after 7');
+    expect((await readdir(dir)).sort()).toEqual(before.sort());
+    expect(await readFile(partPath(first.target.path, 3), 'utf8')).toBe('{"id":"p5","value":5}\n');
+  });
+
+  it('a later run with fewer parts removes the earlier run’s extra parts, and nothing else', async () => {
+    const first = split('ndjson', { rows: 2 });
+    await writeRecords(first.fake.ctx, count(7), view, { files: first.target });
+    await writeFile(join(dir, 'props-notes.ndjson'), 'mine');
+    const second = split('ndjson', { rows: 5 });
+    await writeRecords(second.fake.ctx, count(7), view, { files: second.target });
+    expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-notes.ndjson', 'props.ndjson.manifest.json']);
+  });
+
+  it('without split, one file at the path with its sha256 (what a snapshot manifest needs)', async () => {
+    const fake = fakeContext({ globals: { output: 'table' }, cwd: dir });
+    const path = join(dir, 'clients.csv');
+    const result = await writeRecords(fake.ctx, count(3), view, { files: { path, displayPath: 'clients.csv', format: 'csv', split: undefined, manifest: false } });
+    const text = await readFile(path);
+    expect(result.files).toEqual([{ file: 'clients.csv', records: 3, bytes: text.length, sha256: sha256(text) }]);
+    expect(await readdir(dir)).toEqual(['clients.csv']);
+  });
+});
