@@ -158,7 +158,7 @@ describe('keys rotate --deliver', () => {
     const newPrefix = readFileSync(got, 'utf8').slice(0, 12);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: key rotation failed at step 6/7 \\(deliver the new key\\): delivery 2/2 \\(echo refused >&2; exit 3\\) exited with 3\\. Rolled back: the new key ${newPrefix} was revoked\\. Delivery \`cat > "[^"]+"\` already received the new key, which is now revoked: .* Profile default still uses the old key ${p.old.prefix}, which works$`,
+        `^error: key rotation failed at step 6/7 \\(deliver the new key\\): delivery 2/2 \\(echo refused >&2; exit 3\\) exited with code 3\\. Rolled back: the new key ${newPrefix} was revoked\\. Delivery \`cat > "[^"]+"\` already received the new key, which is now revoked: .* Profile default still uses the old key ${p.old.prefix}, which works$`,
         'm',
       ),
     );

@@ -10,6 +10,8 @@ import { waitFor } from '../helpers/wait.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
+import { processGone } from '../helpers/processes.js';
+import { shellQuote, startOnPty } from '../hostile/terminal.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
@@ -211,6 +213,30 @@ describe('appraisal watch', () => {
     expect(code).toBe(130);
     expect(stateOf(state)!.polls).toBeGreaterThanOrEqual(1);
     expect(run.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('Ctrl-C on a terminal while --exec runs: the command is interrupted and cleans up, the watch exits 130 before that event', async () => {
+    const cwd = dir();
+    const state = join(cwd, 'props.state');
+    const pidFile = join(cwd, 'hook.pid');
+    await watch(['props', '--once', '--state-file', state]);
+    const created = await createProperty();
+    // The hook runs in a process group of its own, so the terminal's Ctrl-C reaches only the watch;
+    // the watch passes it on.
+    const hook = `echo $$ > ${shellQuote(pidFile)}; trap 'echo "hook cleaned up" >&2; exit 130' INT; echo "hook started $APPRAISAL_EVENT_ID" >&2; while :; do sleep 1; done`;
+    const session = startOnPty(['watch', 'props', '--interval', '1s', '--state-file', state, '--exec', hook], env);
+    await session.waitFor(new RegExp(`hook started ${created}`));
+    session.type('\x03');
+    const result = await session.result;
+    expect(result.code, result.screen).toBe(130);
+    expect(result.screen).toContain('hook cleaned up');
+    expect(result.screen).toMatch(/^error: interrupted$/m);
+    expect(result.screen).not.toMatch(/\n\s+at /);
+    expect(result.screen).not.toContain(`"id":"${created}"`);
+    expect(processGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    // The event was not handled, so the state stays before it: the next run delivers it.
+    const next = await watch(['props', '--once', '--state-file', state]);
+    expect(parseEvents(next.stdout).map((e) => `${e.type} ${e.id}`)).toEqual([`created ${created}`]);
   });
 
   it.each([

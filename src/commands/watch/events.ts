@@ -2,9 +2,9 @@
 // backpressure), after the --exec command, if any, has handled the event.
 import type { Writable } from 'node:stream';
 import type { ApiRecord } from '../../core/api-client.js';
+import type { ChildOutcome } from '../../core/child-command.js';
 import { InterruptedError, LocalEnvironmentError } from '../../core/errors.js';
 import type { ChangeType } from './differ.js';
-import type { ExecResult } from './exec.js';
 import type { FamilyName } from './families.js';
 
 export interface WatchEvent {
@@ -45,7 +45,7 @@ export interface SinkOptions {
   stdout: Writable;
   signal: AbortSignal;
   /** --exec: run the command for each event first; a failure stops the watch. */
-  exec?: ((event: WatchEvent, line: string) => Promise<ExecResult>) | undefined;
+  exec?: ((event: WatchEvent, line: string) => Promise<ChildOutcome>) | undefined;
   /** For the failure message: whether the state file keeps the place. */
   stateFile?: string | undefined;
 }
@@ -55,9 +55,11 @@ export function eventSink(options: SinkOptions): EventSink {
     const line = `${JSON.stringify(event)}\n`;
     if (options.exec) {
       const result = await options.exec(event, line);
-      if (result.code !== 0) {
-        const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-        throw new LocalEnvironmentError(`--exec command ${how} on the ${event.type} event for ${event.family} ${event.id}`, {
+      // Ctrl-C stopped the command (and the watch): the event is not handled, so not written, and
+      // the state stays before it.
+      if (options.signal.aborted) throw new InterruptedError();
+      if (!result.ok) {
+        throw new LocalEnvironmentError(`--exec command ${result.reason} on the ${event.type} event for ${event.family} ${event.id}`, {
           hint: options.stateFile
             ? `the state file was not advanced past this event: fix the command and run the same watch again to resume from it`
             : 'without --state-file nothing is kept: the next run starts from a new baseline',

@@ -10,8 +10,8 @@ import { requireUuid } from '../../core/ids.js';
 import { systemClock } from './clock.js';
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import { eventSink } from './events.js';
-import { runShellCommand } from './exec.js';
 import { childEnvironment } from '../../core/child-env.js';
+import { runChildCommand } from '../../core/child-command.js';
 import { FAMILY_NAMES, findFamily, scopeOf } from './families.js';
 import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
@@ -89,11 +89,12 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
         ? undefined
         : (event, line) => {
             status.clear();
-            return runShellCommand({
+            return runChildCommand({
               command,
               input: line,
               cwd: ctx.cwd,
-              writeLine: (text) => ctx.io.writeErr(text),
+              output: (text) => ctx.io.writeErr(text),
+              signal: ctx.signal,
               env: childEnvironment(ctx.env, ctx.io.redactor, {
                 APPRAISAL_EVENT_TYPE: event.type,
                 APPRAISAL_EVENT_FAMILY: event.family,
@@ -163,7 +164,9 @@ How it polls:
   (and after every handled event with --exec), so a restart neither repeats nor misses a change.
   Polls start at least --interval apart. On 429, 5xx or network failures it waits (Retry-After, else
   exponential backoff up to 5m) and carries on; 401 and 403 stop it (exit 4, 5); Ctrl-C saves and
-  exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.`;
+  exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.
+  Ctrl-C (or SIGTERM) while an --exec command runs sends it and whatever it started SIGINT, kills
+  them if they are still running 5 s later, and leaves the state before that event.`;
 
 export default function watchCommand(factory: Factory): Command {
   const command = new Command('watch')

@@ -5,7 +5,7 @@
 import { runChildCommand } from '../../../core/child-command.js';
 import { childEnvironment } from '../../../core/child-env.js';
 import type { Context } from '../../../core/context.js';
-import { DeliveryError, UsageError } from '../../../core/errors.js';
+import { DeliveryError, InterruptedError, UsageError } from '../../../core/errors.js';
 import { quoteInput } from '../../../core/ids.js';
 import type { Delivery } from './types.js';
 
@@ -40,7 +40,8 @@ export function deliveries(ctx: Context, commands: readonly string[], timeoutMs:
           output: (line) => ctx.io.writeErr(`deliver: ${line}`),
           signal: ctx.signal,
         });
-        if (!outcome.ok) throw new DeliveryError(`${label} ${outcome.reason}${/^timed out/.test(outcome.reason) ? ' (--deliver-timeout)' : ''}`);
+        if (!outcome.ok && outcome.interrupted) throw new InterruptedError();
+        if (!outcome.ok) throw new DeliveryError(`${label} ${outcome.reason}${outcome.timedOut ? ' (--deliver-timeout)' : ''}`);
       },
     };
   });

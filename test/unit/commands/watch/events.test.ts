@@ -2,7 +2,6 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { eventSink, writeLine, type WatchEvent } from '../../../../src/commands/watch/events.js';
-import { runShellCommand } from '../../../../src/commands/watch/exec.js';
 import { formatStatus, statusLine } from '../../../../src/commands/watch/progress.js';
 
 const event: WatchEvent = {
@@ -77,7 +76,7 @@ describe('eventSink', () => {
       stateFile: '/x/props.state',
       exec: async (_event, line) => {
         inputs.push(line);
-        return { code, signal: null };
+        return code === 0 ? { ok: true } : { ok: false, reason: `exited with code ${code}`, code, signal: null, timedOut: false, interrupted: false };
       },
     });
     await sink(event);
@@ -90,27 +89,20 @@ describe('eventSink', () => {
     expect((error as LocalEnvironmentError).hint).toMatch(/not advanced past this event/);
     expect(out.text()).toBe(inputs[0]);
   });
-});
 
-describe('runShellCommand', () => {
-  it('runs through the shell with the event on stdin and the given env; its output comes back line by line', async () => {
-    const lines: string[] = [];
-    const result = await runShellCommand({
-      command: 'read line; echo "got $APPRAISAL_EVENT_ID: $line"; echo oops >&2; printf "no newline"; exit 0',
-      input: '{"id":"p1"}\n',
-      env: { PATH: process.env.PATH, APPRAISAL_EVENT_ID: 'p1' },
-      cwd: process.cwd(),
-      writeLine: (line) => lines.push(line),
+  it('with --exec, Ctrl-C during the command neither writes the event nor reports the command failing', async () => {
+    const out = collector();
+    const controller = new AbortController();
+    const sink = eventSink({
+      stdout: out.stream,
+      signal: controller.signal,
+      exec: async () => {
+        controller.abort();
+        return { ok: false, reason: 'was interrupted', code: null, signal: 'SIGINT', timedOut: false, interrupted: true };
+      },
     });
-    expect(result).toEqual({ code: 0, signal: null });
-    expect(lines).toContain('got p1: {"id":"p1"}');
-    expect(lines).toContain('oops');
-    expect(lines).toContain('no newline');
-  });
-
-  it('reports the exit code of a failing command, even one that never reads its stdin', async () => {
-    const result = await runShellCommand({ command: 'exit 7', input: 'x'.repeat(1 << 20), env: { PATH: process.env.PATH }, cwd: process.cwd(), writeLine: () => {} });
-    expect(result.code).toBe(7);
+    expect(await sink(event).catch((e: unknown) => e)).toBeInstanceOf(InterruptedError);
+    expect(out.text()).toBe('');
   });
 });
 
