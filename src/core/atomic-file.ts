@@ -154,3 +154,29 @@ export function withFileLock<T>(lockPath: string, work: () => T): T {
     rmSync(lockPath, { force: true });
   }
 }
+
+/**
+ * Take `lockPath` for a long asynchronous run (an export), without waiting: created exclusively
+ * with our pid in it. Resolves to the function that releases it, or to the pid of the live process
+ * holding it (0: unknown). A lock whose process is gone (`kill -9`) is taken over.
+ */
+export async function takeRunLock(lockPath: string): Promise<(() => Promise<void>) | number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o644);
+      try {
+        await handle.writeFile(`${process.pid}\n`);
+      } finally {
+        await handle.close();
+      }
+      return () => rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(readLockOwner(lockPath) ?? '', 10);
+      const owner = Number.isInteger(pid) && pid > 0 ? pid : 0;
+      // Taken again by someone else since the stale one was removed: theirs.
+      if ((owner > 0 && isAlive(owner)) || attempt > 0) return owner;
+      await rm(lockPath, { force: true });
+    }
+  }
+}

@@ -104,6 +104,22 @@ describe('appraisal export', () => {
     expect(readdirSync(scratch).filter((name) => name.includes('unpublished'))).toEqual([]);
   });
 
+  it('one run at a time per DIR: a live lock is exit 2, one left by a dead process is taken over', async () => {
+    const lock = join(scratch, '.locked.export-lock');
+    writeFileSync(lock, `${process.pid}\n`);
+    const refused = await cli(['export', '--dir', 'locked', '--families', 'designations']);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toContain(`another \`appraisal export\` to locked is running (pid ${process.pid})`);
+    expect(existsSync(join(scratch, '.locked.export-partial'))).toBe(false);
+    // A pid no process has (above the kernel's pid_max).
+    writeFileSync(lock, '99999999\n');
+    const taken = await cli(['export', '--dir', 'locked', '--families', 'designations']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(join(scratch, 'locked')).sort()).toEqual(['designations.ndjson', 'manifest.json']);
+  });
+
   it('an incremental run after creating and updating records holds exactly those records', async () => {
     await admin.reset();
     const base = await cli(['export', '--dir', 'base', '--families', 'props,clients,contacts,designations']);

@@ -4,13 +4,14 @@
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
-import { UnpublishedOperationError } from '../../core/errors.js';
+import { takeRunLock } from '../../core/atomic-file.js';
+import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
 import { formatCount } from '../../output/progress.js';
 import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
-import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Manifest } from './manifest.js';
-import { planExport, type ExportFlags } from './plan.js';
-import { checkTarget, SnapshotDir } from './snapshot-dir.js';
+import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';
+import { planExport, type ExportFlags, type ExportPlan } from './plan.js';
+import { checkTarget, SnapshotDir, type Target } from './snapshot-dir.js';
 
 /** Bind the families' operations now, so an unpublished one is refused before anything is written. */
 async function bindFamilies(ctx: Context, families: readonly string[]): Promise<void> {
@@ -32,10 +33,44 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
   const target = await checkTarget(plan);
   const names = plan.families.map((family) => family.name);
   await bindFamilies(ctx, names);
+  const release = await lockRun(target.lock, plan.dirGiven);
+  try {
+    await snapshotRun(ctx, plan, target, { origin, profile: session.profileName, environment: session.environment, names, incremental });
+  } finally {
+    await release();
+  }
+}
+
+/** One run at a time per DIR: a second one would take the first one's partial directory for its own. */
+async function lockRun(lock: string, dirGiven: string): Promise<() => Promise<void>> {
+  let taken;
+  try {
+    taken = await takeRunLock(lock);
+  } catch (error) {
+    throw new LocalEnvironmentError(`--dir ${dirGiven}: cannot create the lock ${lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  if (typeof taken === 'number') {
+    throw new UsageError(`another \`appraisal export\` to ${dirGiven} is running${taken > 0 ? ` (pid ${taken})` : ''}`, {
+      hint: `wait for it to finish; if none is running, remove ${lock}`,
+    });
+  }
+  return taken;
+}
+
+interface RunSession {
+  origin: string;
+  profile: string;
+  environment: string;
+  names: string[];
+  incremental: Incremental | null;
+}
+
+async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: RunSession): Promise<void> {
+  const { origin, names, incremental } = run;
   const watermark = incremental?.watermark ?? null;
   const snapshot = await SnapshotDir.open(ctx, plan, target, {
     origin,
-    profile: session.profileName,
+    profile: run.profile,
     format: plan.format,
     families: names,
     pageSize: ctx.globals.pageSize ?? null,
@@ -68,8 +103,8 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
     version: MANIFEST_VERSION,
     cliVersion: ctx.version,
     origin,
-    profile: session.profileName,
-    environment: session.environment,
+    profile: run.profile,
+    environment: run.environment,
     format: plan.format,
     startedAt: snapshot.startedAt,
     finishedAt: ctx.now().toISOString(),

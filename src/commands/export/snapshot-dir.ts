@@ -63,16 +63,26 @@ function mismatch(was: RunIdentity, now: RunIdentity): string | undefined {
   return undefined;
 }
 
+/** Where a run works: DIR's parent, the hidden sibling, the run's lock beside it. */
+export interface Target {
+  parent: string;
+  temp: string;
+  lock: string;
+  /** DIR holds a previous snapshot that --replace replaces. */
+  replacing: boolean;
+}
+
 /**
  * Check --dir before any request: its parent exists, and DIR does not (or, with --replace, is a
  * previous snapshot). No side effect.
  */
-export async function checkTarget(plan: ExportPlan): Promise<{ parent: string; temp: string; replacing: boolean }> {
+export async function checkTarget(plan: ExportPlan): Promise<Target> {
   const parent = dirname(plan.dir);
   if ((await entryType(parent)) !== 'directory') throw new UsageError(`--dir ${plan.dirGiven}: ${parent} is not an existing directory`);
   const temp = join(parent, `.${basename(plan.dir)}.export-partial`);
+  const lock = join(parent, `.${basename(plan.dir)}.export-lock`);
   const existing = await entryType(plan.dir);
-  if (existing === 'missing') return { parent, temp, replacing: false };
+  if (existing === 'missing') return { parent, temp, lock, replacing: false };
   if (!plan.replace) {
     throw new UsageError(`--dir ${plan.dirGiven} already exists; a snapshot is written to a new directory`, {
       hint: 'name a new one (e.g. with the date), or pass --replace to replace a previous snapshot there',
@@ -82,13 +92,13 @@ export async function checkTarget(plan: ExportPlan): Promise<{ parent: string; t
   if (previous?.kind !== MANIFEST_KIND) {
     throw new UsageError(`--replace: ${plan.dirGiven} is not a snapshot written by \`appraisal export\` (no ${MANIFEST_FILE}); refusing to replace it`);
   }
-  return { parent, temp, replacing: true };
+  return { parent, temp, lock, replacing: true };
 }
 
 export class SnapshotDir {
   private constructor(
     private readonly plan: ExportPlan,
-    private readonly target: { parent: string; temp: string; replacing: boolean },
+    private readonly target: Target,
     /** When the run began (the interrupted run's start, when resumed). */
     readonly startedAt: string,
   ) {}
@@ -98,7 +108,7 @@ export class SnapshotDir {
   }
 
   /** Start a new run, or take up an interrupted one (--resume), or replace it (with a notice). */
-  static async open(ctx: Context, plan: ExportPlan, target: Awaited<ReturnType<typeof checkTarget>>, identity: RunIdentity): Promise<SnapshotDir> {
+  static async open(ctx: Context, plan: ExportPlan, target: Target, identity: RunIdentity): Promise<SnapshotDir> {
     const { temp } = target;
     const where = `${plan.dirGiven} (in ${basename(temp)} beside it)`;
     if ((await entryType(temp)) !== 'missing') {
