@@ -20,6 +20,8 @@ export interface ClientTarget {
   credential: ResolvedCredential | undefined;
   /** Default: the context's (Ctrl-C aborts requests). */
   signal?: AbortSignal | undefined;
+  /** Sees the headers of every answer (see ClientSettings). */
+  onAnswer?: ClientSettings['onAnswer'];
 }
 
 export type ClientContext = Pick<Context, 'globals' | 'io' | 'env' | 'signal' | 'version'>;
@@ -37,6 +39,7 @@ export function clientSettings(ctx: ClientContext, target: ClientTarget): Client
     io: ctx.io,
     env: ctx.env,
     signal: target.signal ?? ctx.signal,
+    onAnswer: target.onAnswer,
   };
 }
 

@@ -98,6 +98,14 @@ export class ContractError extends AppError {
 }
 
 /**
+ * A 2xx answer whose body is not JSON at all (a web page, a proxy's notice): a ContractError (exit 9)
+ * like any other, told apart so that description discovery can take it as "no description here".
+ */
+export class NotJsonError extends ContractError {
+  override readonly name: string = 'NotJsonError';
+}
+
+/**
  * A check's own expectation was not met although the service answered (`smoke`: a latency budget,
  * an expected status or item count, a run whose checks proved nothing). Exit 9.
  */

@@ -57,6 +57,14 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
   let session: Promise<Session> | undefined;
   let api: Promise<ApiClient> | undefined;
   let interruptIsNormalEnd = false;
+  // Cache writes for a service-desc Link seen on an answer, awaited before the process ends.
+  const announcements: Array<Promise<void>> = [];
+  const onAnswer = (headers: Readonly<Record<string, string | undefined>>, url: URL) => {
+    const link = headers.link;
+    // Rare (most answers carry no Link): only then is the description code loaded.
+    if (link === undefined || !/service-desc/i.test(link)) return;
+    announcements.push(import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url)).catch(() => undefined));
+  };
 
   const context: Context = {
     io,
@@ -77,7 +85,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
         const { buildClient } = await import('./client-builder.js');
-        const client = await buildClient(context, resolved);
+        const client = await buildClient(context, { ...resolved, onAnswer });
         // A command that declares its operations talks to them where the service publishes them,
         // or is refused before any request when it does not (description/bind.ts).
         if (!command || command.operations.length === 0) return client;
@@ -97,6 +105,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
       return interruptIsNormalEnd;
     },
     async dispose() {
+      await Promise.all(announcements);
       if (api) await (await api.catch(() => undefined))?.close();
     },
   };

@@ -195,3 +195,61 @@ describe('a service whose description differs from our model', () => {
     }
   });
 });
+
+describe('an RFC 8631 service-desc Link on any answer', () => {
+  const show = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
+
+  it('is remembered when it differs from the description in use, and the next run asks there first (same origin)', async () => {
+    const own = { ...isolatedEnv(), ...mock.env };
+    const run = (args: string[]) => runCli([...args, '--max-items', '1', '-o', 'json'], { env: own });
+    await admin.call('POST', '/__mock/description', { variant: 'standard' });
+    try {
+      expect((await run(['props', 'list'])).code).toBe(0); // cached: /api/openapi.json, fresh for a day
+      // The deployment changes: assignments move, the description is at /api/v2/openapi.json, and
+      // every answer says so. The cached copy is still fresh, so nobody asks for the description…
+      await admin.call('POST', '/__mock/description', { variant: 'alternative' });
+      await admin.clearRequests();
+      const seen = await run(['props', 'list']);
+      expect(seen.stderr).toBe('');
+      expect(seen.code).toBe(0);
+      expect(show(await apiRequests())).toEqual([expect.stringMatching(/^GET \/api\/properties 200 apk_/)]);
+      // …but the Link on that answer was remembered: the next run fetches the announced document
+      // first (without the key) and the moved operation works. Without it: a fresh cache, a 404.
+      await admin.clearRequests();
+      const next = await run(['assignments', 'list']);
+      expect(next.stderr).toBe('');
+      expect(next.code).toBe(0);
+      expect(show(await apiRequests())).toEqual(['GET /api/v2/openapi.json 200 -', expect.stringMatching(/^GET \/api\/appraisal-assignments 200 apk_/)]);
+      // The same Link again is the description in use now: nothing more to remember, no request.
+      await admin.clearRequests();
+      expect((await run(['assignments', 'list'])).code).toBe(0);
+      expect(descriptionRequests(await apiRequests())).toEqual([]);
+    } finally {
+      await admin.call('POST', '/__mock/description', { variant: 'alternative' });
+    }
+  });
+
+  it('announcing another origin: the next run fetches it there without the key', async () => {
+    const other = await startMock({ records: 1, seed: 3, http: true });
+    const otherAdmin = mockAdmin(other);
+    const own = { ...isolatedEnv(), ...mock.env };
+    const run = (args: string[]) => runCli([...args, '--max-items', '1', '-o', 'json'], { env: own });
+    try {
+      await admin.call('POST', '/__mock/description', { variant: 'standard' });
+      expect((await run(['props', 'list'])).code).toBe(0);
+      await admin.call('POST', '/__mock/description', { variant: 'standard', link: `${other.baseUrl}/api/openapi.json` });
+      expect((await run(['props', 'list'])).code).toBe(0);
+      await admin.clearRequests();
+      await otherAdmin.clearRequests();
+      const next = await runCli(['spec', 'show', '-o', 'json'], { env: own });
+      expect(next.stderr).toBe('');
+      expect(JSON.parse(next.stdout)).toMatchObject({ kind: 'service', source: `${other.baseUrl}/api/openapi.json` });
+      expect(show(await otherAdmin.apiRequests())).toEqual(['GET /api/openapi.json 200 -']);
+      expect(descriptionRequests(await apiRequests())).toEqual([]);
+    } finally {
+      await admin.call('POST', '/__mock/description', { variant: 'alternative' });
+      await otherAdmin.close();
+      await other.stop();
+    }
+  });
+});

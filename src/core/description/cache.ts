@@ -23,6 +23,11 @@ export interface CacheEntry {
   /** When the service was last asked (a 200 or 304); freshness counts from here. */
   checkedAt: string;
   document?: unknown;
+  /**
+   * Where an answer of a later run announced the description (an RFC 8631 service-desc Link that
+   * differs from `url`): the next run asks there first, fresh or not (announced.ts).
+   */
+  announced?: string | undefined;
   /** Profiles already told that the CLI uses its own model for this service. */
   noticed?: string[] | undefined;
 }

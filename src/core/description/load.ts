@@ -1,20 +1,23 @@
 // Where the service's description comes from, in order:
 //   1. `--spec URL|PATH` (or APPRAISAL_SPEC): this run only, never cached;
 //   2. the profile's `--spec-url` (auth login), cached;
-//   3. discovery: an RFC 8631 `Link: <…>; rel="service-desc"` on the answer, then GET /api/openapi.json;
-//   4. the bundled openapi.json when the service publishes none (said once per profile).
+//   3. discovery (discover.ts): where an RFC 8631 `Link: <…>; rel="service-desc"` on any answer of
+//      an earlier run announced it (announced.ts), else GET /api/openapi.json, following its Link;
+//   4. the bundled openapi.json when the service publishes none (said once per profile) — or answers
+//      something that is no OpenAPI description there (an HTML page: said with a warning).
 // Cached per service with its ETag (cache.ts): fresh for a day without any request, revalidated when
-// stale, and the last good copy is used, with a warning, when the service cannot be asked.
+// stale, and the last good copy is used, with a warning, when the service cannot be asked or answers
+// no description. A description the user named (--spec, --spec-url) that is none is an error.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api-client.js';
 import type { Context } from '../context.js';
-import { AuthenticationError, ContractError, HttpError, NetworkError, PermissionError, UsageError } from '../errors.js';
+import { ContractError, HttpError, NetworkError, UsageError } from '../errors.js';
 import { isFresh, readCache, writeCache, type CacheEntry } from './cache.js';
+import { discover, fetchOne, type Fetched } from './discover.js';
 import { readContract, type PublishedContract } from './document.js';
-import { plainGet, serviceDescLink, type PlainGet } from './fetch.js';
+import { plainGet, type PlainGet } from './fetch.js';
 
-export const OPENAPI_PATH = '/api/openapi.json';
 export const BUNDLED_SOURCE = "the CLI's own model (bundled openapi.json)";
 
 export type DescriptionKind = 'option' | 'profile' | 'service' | 'bundled';
@@ -100,78 +103,6 @@ function parseUrl(raw: string, label: string): URL | undefined {
   return url;
 }
 
-type Fetched =
-  | { kind: 'document'; body: unknown; headers: Readonly<Record<string, string | undefined>>; url: URL }
-  | { kind: 'not-modified'; url: URL }
-  | { kind: 'none'; status: number; headers: Readonly<Record<string, string | undefined>>; url: URL };
-
-function underBase(url: URL, baseUrl: string): boolean {
-  const base = baseUrl.replace(/\/+$/, '');
-  return url.href === base || url.href.startsWith(`${base}/`);
-}
-
-/** A 304 to our conditional GET, however the client chose to report it. */
-function notModified(error: unknown): boolean {
-  if (error instanceof HttpError) return error.status === 304;
-  return error instanceof ContractError && /\b304 Not Modified\b/.test(error.message);
-}
-
-/**
- * GET one description URL. The service's own origin is asked through its API client, first without
- * the key (descriptions are normally public), with it only after a 401/403. Any other origin is
- * fetched without any credential, ever.
- */
-async function fetchOne(ctx: Context, url: URL, conditional: Record<string, string>, baseUrl: string, api: () => Promise<ApiClient>, get: PlainGet): Promise<Fetched> {
-  if (!underBase(url, baseUrl)) {
-    const response = await get(ctx, url, conditional);
-    if (response.status === 304) return { kind: 'not-modified', url };
-    if (response.status >= 200 && response.status < 300) return { kind: 'document', body: response.text, headers: response.headers, url };
-    if (response.status === 404 || response.status === 410) return { kind: 'none', status: response.status, headers: response.headers, url };
-    throw new NetworkError(`GET ${url.origin}${url.pathname}: the service answered ${response.status}`);
-  }
-  const client = await api();
-  const path = url.href.slice(baseUrl.replace(/\/+$/, '').length) || '/';
-  const ask = async (auth: boolean): Promise<Fetched> => {
-    try {
-      const answer = await client.request({ method: 'GET', path, headers: conditional, auth, signal: ctx.signal });
-      if (answer.status === 304) return { kind: 'not-modified', url };
-      return { kind: 'document', body: answer.body, headers: answer.headers, url };
-    } catch (error) {
-      if (notModified(error)) return { kind: 'not-modified', url };
-      if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return { kind: 'none', status: error.status, headers: { link: error.link }, url };
-      if (!auth && (error instanceof AuthenticationError || error instanceof PermissionError) && client.credential) return ask(true);
-      throw error;
-    }
-  };
-  return ask(false);
-}
-
-function conditionalFor(entry: CacheEntry | undefined, url: URL): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (entry?.kind !== 'service' || entry.url !== url.href) return headers;
-  if (entry.etag) headers['if-none-match'] = entry.etag;
-  if (entry.lastModified) headers['if-modified-since'] = entry.lastModified;
-  return headers;
-}
-
-/** Discovery (or the profile's URL): follows a service-desc Link once; `none` when nothing is published. */
-async function discover(ctx: Context, baseUrl: string, configured: URL | undefined, entry: CacheEntry | undefined, api: () => Promise<ApiClient>, get: PlainGet): Promise<Fetched> {
-  const base = baseUrl.replace(/\/+$/, '');
-  // Where it was last time first: a stale copy revalidates with one conditional request.
-  const first = configured ?? (entry?.kind === 'service' && entry.url ? new URL(entry.url) : new URL(`${base}${OPENAPI_PATH}`));
-  let fetched = await fetchOne(ctx, first, conditionalFor(entry, first), baseUrl, api, get);
-  if (fetched.kind === 'not-modified' || configured) return fetched;
-  const link = fetched.kind === 'document' || fetched.kind === 'none' ? serviceDescLink(fetched.headers, first) : undefined;
-  if (link && link.href !== first.href) {
-    ctx.io.debug(`service-desc link: ${link.href}`);
-    fetched = await fetchOne(ctx, link, conditionalFor(entry, link), baseUrl, api, get);
-  } else if (fetched.kind === 'none' && first.pathname !== `${new URL(base).pathname.replace(/\/+$/, '')}${OPENAPI_PATH}`) {
-    // The last known place is gone: start discovery again from the well-known path.
-    return discover(ctx, baseUrl, undefined, undefined, api, get);
-  }
-  return fetched;
-}
-
 function fromEntry(entry: CacheEntry, contract: PublishedContract): LoadedDescription {
   return {
     contract,
@@ -197,7 +128,41 @@ function noticeBundled(ctx: Context, baseUrl: string): void {
   ctx.io.notice(`${baseUrl} publishes no API description; using ${BUNDLED_SOURCE} (see \`appraisal spec show\`)`);
 }
 
+/** The answer as a contract, or why it is none: no JSON, or JSON without `paths` (an HTML page, a catch-all route). */
+function readFetched(fetched: Fetched): { contract: PublishedContract } | { unusable: string } | undefined {
+  if (fetched.kind === 'unusable') return { unusable: fetched.reason };
+  if (fetched.kind !== 'document') return undefined;
+  try {
+    return { contract: parseDocument(fetched.body, fetched.url.href) };
+  } catch (error) {
+    if (!(error instanceof ContractError)) throw error;
+    return { unusable: error.message };
+  }
+}
+
+/** The description a run of a command uses, per context: an answer's service-desc Link is compared with it (announced.ts). */
+export interface InUse {
+  baseUrl: string;
+  /** The discovered document's URL; undefined for the bundled model. */
+  url: string | undefined;
+}
+
+const inUse = new WeakMap<Context, InUse>();
+
+/** The discovered (or bundled) description this run uses; undefined when the user named one (--spec, --spec-url) or none was loaded. */
+export function descriptionInUse(ctx: Context): InUse | undefined {
+  return inUse.get(ctx);
+}
+
 export async function loadDescription(ctx: Context, options: LoadOptions = {}): Promise<LoadedDescription> {
+  const loaded = await load(ctx, options);
+  if (loaded.kind === 'service' || loaded.kind === 'bundled') {
+    inUse.set(ctx, { baseUrl: (await ctx.session()).baseUrl, url: loaded.kind === 'service' ? loaded.source : undefined });
+  }
+  return loaded;
+}
+
+async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescription> {
   const get = options.get ?? plainGet;
   const spec = ctx.globals.spec ?? ctx.env.APPRAISAL_SPEC;
   if (spec !== undefined && spec !== '') {
@@ -211,6 +176,8 @@ export async function loadDescription(ctx: Context, options: LoadOptions = {}): 
     }
     const api = () => options.api ? Promise.resolve(options.api) : ctx.api();
     const fetched = await fetchOne(ctx, url, {}, baseUrl || 'http://no-service.invalid', api, get);
+    // Named by the user: a document that is no description is an error, never replaced by another.
+    if (fetched.kind === 'unusable') throw new ContractError(`--spec ${url.href}: ${fetched.reason}`);
     if (fetched.kind !== 'document') throw new UsageError(`--spec ${url.href} answered ${fetched.kind === 'none' ? fetched.status : 304}`);
     return { contract: parseDocument(fetched.body, `--spec ${url.href}`), source: url.href, kind: 'option', fromCache: false, fetchedAt: undefined, checkedAt: undefined, etag: undefined };
   }
@@ -226,7 +193,9 @@ export async function loadDescription(ctx: Context, options: LoadOptions = {}): 
   const api = () => (options.api ? Promise.resolve(options.api) : ctx.api());
   const cached = await readCache(ctx, baseUrl);
   const entry = cached && cached.configured === (profileSpec ?? null) ? cached : undefined;
-  if (entry && !options.refresh && isFresh(ctx, entry)) {
+  // An answer of an earlier run announced the description elsewhere: ask there now, fresh or not.
+  const announcedElsewhere = entry?.announced !== undefined && entry.announced !== entry.url;
+  if (entry && !options.refresh && isFresh(ctx, entry) && !announcedElsewhere) {
     ctx.io.debug(`service description: cached copy of ${entry.fetchedAt} (${entry.kind})`);
     if (entry.kind === 'bundled' && !(entry.noticed ?? []).includes(session.profileName)) {
       noticeBundled(ctx, baseUrl);
@@ -248,34 +217,51 @@ export async function loadDescription(ctx: Context, options: LoadOptions = {}): 
   }
 
   if (fetched.kind === 'not-modified' && entry) {
-    const renewed = { ...entry, checkedAt: now };
+    const renewed = { ...entry, checkedAt: now, announced: undefined };
     await writeCache(ctx, renewed);
     return fromEntry(renewed, await contractOf(renewed));
   }
-  if (fetched.kind === 'document') {
+  const read = readFetched(fetched);
+  if (read && 'unusable' in read) {
+    // Something answered where the description should be, but it is no OpenAPI description (a web
+    // page, a catch-all route, a maintenance page). The last good copy if there is one (and ask
+    // again next run); else the service publishes none this CLI can read: our own model.
+    if (entry?.kind === 'service') {
+      ctx.io.warn(`${read.unusable}; that is not an OpenAPI description: using the copy of ${entry.fetchedAt}`);
+      return fromEntry(entry, await contractOf(entry));
+    }
+    if (configured) throw new ContractError(`the profile's spec URL ${configured.href}: ${read.unusable}`, { hint: 'set another with `appraisal auth login --spec-url URL|PATH`' });
+    ctx.io.warn(`${read.unusable}; that is not an OpenAPI description, so the service publishes none this CLI can read: using ${BUNDLED_SOURCE}`);
+    return useBundled(ctx, baseUrl, session.profileName, profileSpec, entry, now, true);
+  }
+  if (read && fetched.kind === 'document') {
     const source = fetched.url.href;
-    const contract = parseDocument(fetched.body, source);
+    const headers = fetched.headers;
     const renewed: CacheEntry = {
       baseUrl,
       kind: 'service',
       configured: profileSpec ?? null,
       url: source,
-      etag: fetched.headers.etag,
-      lastModified: fetched.headers['last-modified'],
+      etag: headers.etag,
+      lastModified: headers['last-modified'],
       fetchedAt: now,
       checkedAt: now,
-      document: contract.document,
+      document: read.contract.document,
     };
     await writeCache(ctx, renewed);
     const previous = entry ? await contractOf(entry).catch(() => undefined) : undefined;
-    return { ...fromEntry(renewed, contract), fromCache: false, previous };
+    return { ...fromEntry(renewed, read.contract), fromCache: false, previous };
   }
   if (configured) throw new UsageError(`the profile's spec URL ${configured.href} answered ${fetched.kind === 'none' ? fetched.status : 304}`);
-  // The service publishes none: our own model, said once per profile.
+  return useBundled(ctx, baseUrl, session.profileName, profileSpec, entry, now, false);
+}
+
+/** The service publishes none: our own model, said once per profile (`warned`: a warning already said so). */
+async function useBundled(ctx: Context, baseUrl: string, profileName: string, profileSpec: string | undefined, entry: CacheEntry | undefined, now: string, warned: boolean): Promise<LoadedDescription> {
   const noticed = new Set(entry?.kind === 'bundled' ? (entry.noticed ?? []) : []);
-  if (!noticed.has(session.profileName)) {
-    noticeBundled(ctx, baseUrl);
-    noticed.add(session.profileName);
+  if (!noticed.has(profileName)) {
+    if (!warned) noticeBundled(ctx, baseUrl);
+    noticed.add(profileName);
   }
   const renewed: CacheEntry = { baseUrl, kind: 'bundled', configured: profileSpec ?? null, fetchedAt: entry?.kind === 'bundled' ? entry.fetchedAt : now, checkedAt: now, noticed: [...noticed] };
   await writeCache(ctx, renewed);

@@ -26,7 +26,7 @@ import { unwrapObject } from './envelope.js';
 import { paginate } from './paginate.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-body.js';
 import { retryPolicy } from './retry.js';
-import { type ClientCredential, Transport } from './transport.js';
+import { type AnswerObserver, type ClientCredential, Transport } from './transport.js';
 import { uploadFile } from './upload.js';
 import { parseBaseUrl } from './url-guard.js';
 
@@ -53,6 +53,8 @@ export interface ClientSettings {
   env: Env;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /** Sees the headers of every answer (the context's client: a service-desc Link, description/announced.ts). */
+  onAnswer?: AnswerObserver | undefined;
 }
 
 export function createApiClient(settings: ClientSettings): ApiClient {
@@ -70,6 +72,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     signal: settings.signal,
     dispatcher,
     proxyFor: (url) => proxyFor(url, settings.env),
+    onAnswer: settings.onAnswer,
   });
   return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
 }

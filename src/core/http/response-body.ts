@@ -2,7 +2,7 @@
 // parsed as JSON with a depth limit, failures reported with how far the read got.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { ContractError } from '../errors.js';
+import { ContractError, NotJsonError } from '../errors.js';
 import { formatBytes } from '../size.js';
 import { statusLine } from './http-errors.js';
 import { BodyReadError } from './network-errors.js';
@@ -128,7 +128,7 @@ export function parseJsonBody(text: string, status: number, headers: ResponseHea
     return JSON.parse(text) as unknown;
   } catch {
     const type = headers['content-type'] ?? 'none';
-    throw new ContractError(
+    throw new NotJsonError(
       `${prepared.method} ${prepared.target}: the service answered with a body that is not JSON (${statusLine(status)}, content-type ${type}, ${Buffer.byteLength(text)} bytes)`,
       { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
     );

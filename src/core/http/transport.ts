@@ -34,7 +34,12 @@ export interface TransportConfig {
   dispatcher: Dispatcher;
   /** The proxy a URL is reached through, if any (failure messages name it). */
   proxyFor?: ((url: URL) => string | undefined) | undefined;
+  /** Sees the headers of every answer, whatever its status (the description's service-desc Link). */
+  onAnswer?: AnswerObserver | undefined;
 }
+
+/** Must not throw and must not wait: it is called on the request's path. */
+export type AnswerObserver = (headers: ResponseHeaders, url: URL) => void;
 
 export interface OutgoingBody {
   /** Produce the bytes for one attempt (a string can be sent again; a stream only once). */
@@ -224,6 +229,7 @@ export class Transport {
       });
       const headers = flattenHeaders(response.headers);
       traceResponse(io, response.statusCode, performance.now() - started, headers['x-request-id']);
+      this.config.onAnswer?.(headers, prepared.url);
       if (response.statusCode >= 200 && response.statusCode < 300) {
         return { kind: 'done', value: await onSuccess(response, { prepared, headers, scope, site }) };
       }

@@ -12,7 +12,9 @@
 //   POST   /__mock/keys                {name?, scopes, expiresAt?} → 201 key + secret (any scopes, past expiry allowed)
 //   POST   /__mock/keys/{id}/revoke    → 200 the revoked key
 //   PATCH  /__mock/keys/{id}           {createdAt?, lastUsedAt?, expiresAt?} (ISO or null) → 200 the key
-//   POST   /__mock/description         {variant: "standard"|"alternative"} → 200: serve that description and its routes
+//   POST   /__mock/description         {variant?: "standard"|"alternative", link?: URL|null} → 200: serve that description
+//                                       and its routes; `link` replaces the service-desc Link sent on every /api answer
+//                                       (null: none)
 import { FaultSyntaxError, parseFault } from '../faults/fault-syntax.js';
 import { invalidParameter, notFound, validationFailed, type FieldProblem } from '../http/http-error.js';
 import { DESCRIPTION_VARIANTS, type DescriptionVariant } from '../description/document.js';
@@ -165,15 +167,25 @@ const setKeyDates: AdminHandler = async (ctx) => {
   return recordResponse(200, changed);
 };
 
-/** `{variant: "standard" | "alternative"}`: serve another description (and its routes) from now on. */
+/**
+ * `{variant?, link?}`: serve another description (and its routes) from now on; `link` (a URL or path,
+ * or null) replaces the RFC 8631 service-desc Link the mock sends on every /api answer.
+ */
 const switchDescription: AdminHandler = async (ctx) => {
   const body = await readJsonObject(ctx.req);
-  const variant = body.variant;
+  const variant = body.variant ?? ctx.description.current.variant;
   if (typeof variant !== 'string' || !(DESCRIPTION_VARIANTS as readonly string[]).includes(variant)) {
     throw invalidParameter('variant', `must be one of ${DESCRIPTION_VARIANTS.join(', ')}`);
   }
-  ctx.description.current = routingFor(variant as DescriptionVariant);
-  return jsonResponse(200, { variant });
+  const routing = routingFor(variant as DescriptionVariant);
+  if (body.link !== undefined) {
+    if (body.link !== null && (typeof body.link !== 'string' || body.link === '' || /[<>\s]/.test(body.link))) {
+      throw invalidParameter('link', 'must be a URL or path without spaces or angle brackets, or null');
+    }
+    routing.link = body.link === null ? undefined : `<${body.link}>; rel="service-desc"`;
+  }
+  ctx.description.current = routing;
+  return jsonResponse(200, { variant, link: routing.link ?? null });
 };
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [

@@ -111,14 +111,21 @@ describe('appraisal api (in-process)', () => {
     expect(t.stderr()).toBe('');
   });
 
-  it('warns once and goes on when the document cannot be loaded; --strict then refuses', async () => {
-    const t = setup({
-      'GET /api/openapi.json': () => new Reply(200, 'not json'),
-      'GET /api/properties': () => ({ ok: 1 }),
-    });
+  it('a discovered document that is no OpenAPI description counts as none published: one warning naming it, the check uses the CLI\'s own model', async () => {
+    const t = setup({ 'GET /api/openapi.json': () => new Reply(200, 'not json'), 'GET /api/properties': () => ({ ok: 1 }) });
     await t.run('GET', '/api/properties');
-    expect(t.stderr().match(/could not load the service description: .*; skipping the public-contract check/g)).toHaveLength(1);
-    const strict = setup({ 'GET /api/openapi.json': () => new Reply(200, 'not json') });
+    expect(t.stderr().match(/warning: https:\/\/api\.test\/api\/openapi\.json is not a JSON OpenAPI document; that is not an OpenAPI description, so the service publishes none this CLI can read: using the CLI's own model/g)).toHaveLength(1);
+    expect(t.stderr()).not.toContain('internal path');
+    await t.run('GET', '/api/properties', '--strict');
+    await expect(t.run('GET', '/api/internal/stats', '--strict')).rejects.toThrow(/refusing GET \/api\/internal\/stats: internal path/);
+  });
+
+  it('warns once and goes on when a description named with --spec cannot be loaded; --strict then refuses', async () => {
+    const routes = { 'GET /api/spec.json': () => new Reply(200, 'not json'), 'GET /api/properties': () => ({ ok: 1 }) };
+    const t = setup(routes, { globals: { spec: 'https://api.test/api/spec.json' } });
+    await t.run('GET', '/api/properties');
+    expect(t.stderr().match(/could not load the service description: .*spec\.json is not a JSON OpenAPI document; skipping the public-contract check/g)).toHaveLength(1);
+    const strict = setup(routes, { globals: { spec: 'https://api.test/api/spec.json' } });
     await expect(strict.run('GET', '/api/properties', '--strict')).rejects.toThrow(/cannot check GET \/api\/properties against the public contract/);
   });
 
