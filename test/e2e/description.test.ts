@@ -161,12 +161,18 @@ describe('a service whose description differs from our model', () => {
         'assignments properties: moved GET /api/appraisal-assignments/{id}/properties',
         'assignments unlink: moved DELETE /api/appraisal-assignments/{id}/properties/{propertyId}',
         'assignments update: moved PATCH /api/appraisal-assignments/{id}',
+        // `export --dir` reads every family: the moved one at its published path, the changed ones as
+        // changed, and it needs listFiles too.
+        'export: changed (query parameters added: yearBuiltFrom)',
+        'export: changed (response schema changed; query parameters removed: page, limit)',
+        'export: missing',
+        'export: moved GET /api/appraisal-assignments',
         'files list: missing',
         'props list: changed (query parameters added: yearBuiltFrom)',
         'ref designations: changed (response schema changed; query parameters removed: page, limit)',
       ].sort(),
     );
-    expect(result.stderr).toMatch(/error: 1 command cannot run against this service: files list/);
+    expect(result.stderr).toMatch(/error: 2 commands cannot run against this service: (export, files list|files list, export)/);
   });
 
   it('spec diff shows what changed since the cached copy, breaking changes first', async () => {
