@@ -8,6 +8,9 @@
 //   });
 //   // files: [{ file: 'props-0001.ndjson', records, bytes, sha256 }, …]
 //
+// A list command gets it from `--split-rows`/`--split-size` (commands/shared/split-export.ts:
+// addSplitOptions, splitLimits, splitExport), and listCollection returns the same `files`.
+//
 // With `split`, records go to `props-0001.ndjson`, `props-0002.ndjson`, … beside `path` (4 digits,
 // more past 9999), each complete in itself: csv parts repeat the header, json parts are each one
 // array, ndjson parts end on a record boundary. A part ends before the record that would take it past

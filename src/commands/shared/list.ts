@@ -5,7 +5,7 @@ import type { PaginateOptions, PaginateSummary, Query } from '../../core/api-cli
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, outputFormat, writeRecords, type Progress, type View } from '../../output/index.js';
+import { createProgress, outputFormat, writeRecords, type FilePart, type Progress, type View } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { checkPublishedQuery, filterQuery, paramQuery } from './query.js';
 import { compileRecordQuery, queryView } from './record-query.js';
@@ -76,6 +76,8 @@ export interface ListResult {
   /** `pagination.total` as last reported; undefined for a list answered in one piece without one. */
   total: number | undefined;
   warnings: readonly string[];
+  /** With --split-rows/--split-size: the parts written (name, records, bytes, sha256). */
+  files?: FilePart[];
 }
 
 /** Stream every record of a collection to the output; the one list runner all commands share. */
@@ -139,20 +141,21 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
       if (!finished) await source.return(undefined as never).catch(() => undefined);
     }
   }
+  let files: FilePart[] | undefined;
   try {
     // Pages arrive whole: stdout gets one write per page, not one per record.
-    await writeRecords(
+    ({ files } = await writeRecords(
       ctx,
       records(),
       shaped.view,
       { files: split, destination: exported?.destination, resumedCount: exported?.resumeFrom && exported.resumedWritten, wide: flags.wide === true },
       { batch: true },
-    );
+    ));
   } finally {
     progress.stop();
   }
   checker?.finish();
-  return { written, total: summary?.total, warnings: summary?.warnings ?? [] };
+  return { written, total: summary?.total, warnings: summary?.warnings ?? [], ...(files ? { files } : {}) };
 }
 
 export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {

@@ -1,7 +1,7 @@
 // `--split-rows N` / `--split-size SIZE`: an export to `--out PATH` written as numbered parts beside
 // PATH with a manifest (output/split.ts). The options and their checks, shared by every list and by
-// `appraisal export`. A split export is not resumable: --resume/--restart with it are refused, and
-// it writes no partial file or checkpoint.
+// `appraisal export`. A split export is not resumable: --resume with it is refused (--restart, which
+// starts from the beginning, is what it does anyway), and it writes no partial file or checkpoint.
 import type { Command } from 'commander';
 import { sizeInBytes } from '../../core/size.js';
 import type { Context } from '../../core/context.js';
@@ -41,16 +41,16 @@ export function splitLimits(flags: SplitFlags): SplitLimits | undefined {
 
 /**
  * The split export this command asks for, checked before any request; undefined without
- * --split-rows/--split-size. Needs --out PATH and a file format; refuses --resume/--restart.
+ * --split-rows/--split-size. Needs --out PATH and a file format; refuses --resume.
  */
-export async function splitExport(ctx: Context, flags: SplitFlags & { resume?: boolean; restart?: boolean }): Promise<FilesTarget | undefined> {
+export async function splitExport(ctx: Context, flags: SplitFlags & { resume?: boolean }): Promise<FilesTarget | undefined> {
   const split = splitLimits(flags);
   if (split === undefined) return undefined;
   const flag = flags.splitRows !== undefined ? '--split-rows' : '--split-size';
   const out = outPath(ctx);
   if (out === undefined) throw new UsageError(`${flag} needs --out PATH: the parts are written beside it (PATH-0001.ext, …)`);
-  if (flags.resume || flags.restart) {
-    throw new UsageError(`${flag} cannot be combined with ${flags.resume ? '--resume' : '--restart'}: a split export is not resumable`, {
+  if (flags.resume) {
+    throw new UsageError(`${flag} cannot be combined with --resume: a split export is not resumable`, {
       hint: 'run it again without --resume; it writes nothing until every part is complete',
     });
   }
