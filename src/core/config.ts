@@ -3,9 +3,10 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { withFileLock, writeFileAtomicSync } from './atomic-file.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { withFileLock, type LockWaitOptions } from './file-lock.js';
 import type { Env } from './env.js';
-import { LocalEnvironmentError, UsageError } from './errors.js';
+import { InterruptedError, LocalEnvironmentError, UsageError } from './errors.js';
 
 export type Environment = 'production' | 'staging' | 'development' | 'local';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'staging', 'development', 'local'];
@@ -36,9 +37,10 @@ export interface ConfigStore {
   activeProfileName(): string;
   getProfile(name: string): Profile | undefined;
   listProfiles(): Profile[];
-  saveProfile(profile: Profile): void;
-  removeProfile(name: string): void;
-  setActiveProfile(name: string): void;
+  /** The writes wait for another command's lock on config.json (at most 5 s; Ctrl-C ends the wait). */
+  saveProfile(profile: Profile): Promise<void>;
+  removeProfile(name: string): Promise<void>;
+  setActiveProfile(name: string): Promise<void>;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -152,7 +154,7 @@ function readStored(path: string): StoredShape {
 
 // A small JSON file read with one readFileSync: conf (with ajv and an exit hook that re-raises
 // signals) cost every command ~50 ms of start-up and disturbed Ctrl-C handling.
-export async function loadConfig(env: Env): Promise<ConfigStore> {
+export async function loadConfig(env: Env, lockWait: LockWaitOptions = {}): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   let stored = readStored(path);
@@ -165,21 +167,25 @@ export async function loadConfig(env: Env): Promise<ConfigStore> {
    * Change the file under a lock: read it afresh, apply `change`, write it atomically. Two commands
    * saving profiles at the same moment then both keep their profile.
    */
-  const update = (change: (data: StoredShape) => void): void => {
+  const update = async (change: (data: StoredShape) => void): Promise<void> => {
     ensurePrivateDir(dir);
     try {
-      withFileLock(`${path}.lock`, () => {
-      const next: StoredShape = { ...readStored(path) };
-      change(next);
-      try {
-        writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-      } catch (error) {
-        throw new LocalEnvironmentError(`cannot write the config file ${path}: ${(error as Error).message}`, { cause: error });
-      }
-      stored = next;
-      });
+      await withFileLock(
+        `${path}.lock`,
+        () => {
+          const next: StoredShape = { ...readStored(path) };
+          change(next);
+          try {
+            writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+          } catch (error) {
+            throw new LocalEnvironmentError(`cannot write the config file ${path}: ${(error as Error).message}`, { cause: error });
+          }
+          stored = next;
+        },
+        lockWait,
+      );
     } catch (error) {
-      if (error instanceof LocalEnvironmentError) throw error;
+      if (error instanceof LocalEnvironmentError || error instanceof InterruptedError) throw error;
       throw new LocalEnvironmentError(`cannot update the config file ${path}: ${(error as Error).message}`, { cause: error });
     }
   };
@@ -203,26 +209,26 @@ export async function loadConfig(env: Env): Promise<ConfigStore> {
         .filter((profile): profile is Profile => profile !== undefined)
         .sort((a, b) => a.name.localeCompare(b.name));
     },
-    saveProfile(profile) {
+    async saveProfile(profile) {
       validateProfileName(profile.name);
       if (!isEnvironment(profile.environment)) throw new UsageError(`unknown environment "${String(profile.environment)}"`);
       assertNoSecret(profile);
-      update((data) => {
+      await update((data) => {
         data.profiles = { ...profilesOf(data), [profile.name]: toStored(profile) };
       });
     },
-    removeProfile(name) {
+    async removeProfile(name) {
       if (!Object.hasOwn(profiles(), name)) return;
-      update((data) => {
+      await update((data) => {
         const all = profilesOf(data);
         delete all[name];
         data.profiles = all;
         if (data.activeProfile === name) delete data.activeProfile;
       });
     },
-    setActiveProfile(name) {
+    async setActiveProfile(name) {
       validateProfileName(name);
-      update((data) => {
+      await update((data) => {
         data.activeProfile = name;
       });
     },

@@ -77,7 +77,13 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     runUntilInterrupted: () => {
       interruptIsNormalEnd = true;
     },
-    config: () => (config ??= import('./config.js').then((m) => m.loadConfig(deps.env))),
+    config: () =>
+      (config ??= import('./config.js').then((m) =>
+        m.loadConfig(deps.env, {
+          signal: deps.signal,
+          onWait: (holder) => io.notice(`waiting for another appraisal command${holder ? ` (pid ${holder})` : ''} to finish changing the profiles…`),
+        }),
+      )),
     session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),
     api: () =>
       (api ??= (async () => {

@@ -8,7 +8,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
-import { exitProblems, removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
+import { entriesOf, exitProblems, removeScratchDirs, scratchDir, startCli } from '../helpers/cli-process.js';
+import { waitFor } from '../helpers/wait.js';
 import { ALL_CONTROL, CONTROL, ENCODINGS, RAW_CONTROL, echoCredential, json, page, record, serviceError, text } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 import { runOnPty } from '../hostile/terminal.js';
@@ -201,6 +202,34 @@ describe('item 6: locks and files that cannot trap the user', () => {
     expectCleanFailure(result, 2);
     expect(result.stderr).toMatch(new RegExp(`^error: .*config\\.json\\.lock is held by another appraisal process \\(pid ${process.pid}\\)`, 'm'));
     expect(result.stderr).toMatch(/^hint: wait for that command to finish/m);
+    // The key was stored before the profile could be saved: it is taken back, no secret stays on disk.
+    expect(existsSync(join(dir, 'credentials', 'locked.key'))).toBe(false);
+    expect(readFileSync(join(dir, 'config.json.lock'), 'utf8')).toBe(`${process.pid}\n`);
+  });
+
+  it('Ctrl-C while waiting for a held lock: exit 130 at once (not at the 5 s deadline), nothing written, the holder keeps its lock', async () => {
+    const environment = env({ APPRAISAL_API_KEY: undefined });
+    const dir = environment.APPRAISAL_CONFIG_DIR!;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const config = `${JSON.stringify({ activeProfile: 'one', profiles: { one: { baseUrl: server.url, environment: 'local' }, two: { baseUrl: server.url, environment: 'local' } } }, null, 2)}\n`;
+    writeFileSync(join(dir, 'config.json'), config, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json.lock'), `${process.pid}\n`);
+    const running = startCli(['profiles', 'use', 'two'], { env: environment, timeoutMs: 30_000 });
+    // The condition: it says it is waiting (after 250 ms of waiting), then Ctrl-C.
+    await waitFor(() => running.stderr().includes('waiting for another appraisal command'), 'the wait for the lock');
+    const interruptedAt = Date.now();
+    running.child.kill('SIGINT');
+    const result = await running.result;
+    const tookMs = Date.now() - interruptedAt;
+    expect(exitProblems(result, { interrupted: true }), result.stderr).toEqual([]);
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^error: interrupted$/m);
+    expect(result.stderr).not.toContain('gave up');
+    // A blocking wait only noticed the Ctrl-C at its 5 s deadline, ~4.7 s after this point.
+    expect(tookMs).toBeLessThan(2_500);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(config);
+    expect(readFileSync(join(dir, 'config.json.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(entriesOf(dir).sort()).toEqual(['config.json', 'config.json.lock']);
   });
 
   it('--out onto a symbolic link is refused with exit 2; the link and its target are untouched', async () => {

@@ -133,7 +133,7 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   );
 
   const saved = config.getProfile(profileName);
-  if (saved && saved.specUrl !== specUrl) config.saveProfile({ ...saved, specUrl });
+  if (saved && saved.specUrl !== specUrl) await config.saveProfile({ ...saved, specUrl });
 
   // What the service said about the key's expiry, for the once-a-day notice of every command.
   if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt, scopes: record.scopes });

@@ -25,7 +25,7 @@ export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): P
   if (!removed) {
     ctx.io.notice(`profile ${profileName} has no stored key; nothing to remove`);
   } else {
-    config.saveProfile({ ...profile, keyPrefix: undefined, keyStorage: undefined, keyOrigin: undefined });
+    await config.saveProfile({ ...profile, keyPrefix: undefined, keyStorage: undefined, keyOrigin: undefined });
     const key = profile.keyPrefix ? `key ${profile.keyPrefix}…` : 'the key';
     ctx.io.writeErr(
       removed.removed

@@ -4,7 +4,7 @@
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
-import { takeRunLock } from '../../core/atomic-file.js';
+import { takeRunLock } from '../../core/file-lock.js';
 import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
 import { formatCount } from '../../output/progress.js';
 import { exportFamily, fileName } from './family-file.js';

@@ -141,8 +141,8 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
           oldClient: client,
           clientFor: (secret) => client.withSecret(secret, slot.storage),
           slot,
-          saveProfilePrefix: (prefix, record) => {
-            config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
+          saveProfilePrefix: async (prefix, record) => {
+            await config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
             rememberKeyExpiry(config.dir, profile.name, { prefix, expiresAt: record?.expiresAt, scopes: record?.scopes });
           },
           schedulePending: (pending) =>

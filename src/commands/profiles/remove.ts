@@ -29,7 +29,7 @@ export async function runRemove(ctx: Context, name: string, deps: Partial<Remove
   // The key first: if the keychain cannot be used, the profile stays, so nothing is orphaned.
   const removed = await removeStoredKey(config, lazyKeychain(ctx.env, deps.keychain), profile);
   const wasActive = config.activeProfileName() === profile.name;
-  config.removeProfile(profile.name);
+  await config.removeProfile(profile.name);
   ctx.io.writeErr(`Removed profile ${profile.name}${removed?.removed ? `${key} (from ${removed.where})` : ''}`);
   if (profile.keyPrefix) {
     ctx.io.notice(`note: the key ${profile.keyPrefix} itself still works on the service until it is revoked (appraisal keys revoke ${profile.keyPrefix} --yes, with another admin key)`);

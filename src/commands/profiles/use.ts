@@ -15,7 +15,7 @@ export async function runUse(ctx: Context, name: string): Promise<void> {
       hint: names.length ? `the profiles are: ${names.join(', ')}` : 'create one with `appraisal auth login --profile NAME --base-url URL`',
     });
   }
-  config.setActiveProfile(profile.name);
+  await config.setActiveProfile(profile.name);
   ctx.io.writeErr(`Now using profile ${profile.name} (${profile.environment}, ${profile.baseUrl})`);
 }
 

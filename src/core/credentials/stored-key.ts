@@ -62,6 +62,17 @@ export async function storeProfileKey(
 
   const storage: KeyStorage = request.insecure ? 'insecure-file' : 'keychain';
   const slot = keySlot(config, keychain, { profileName, origin, storage });
+  // Should the profile not be saved (a held config lock, Ctrl-C), the slot is put back as it was: a
+  // new key that no profile names must not stay behind. Read first only when the profile names this
+  // very slot (a slot no profile names holds nothing worth keeping); unreadable: left as written.
+  const namesThisSlot =
+    hasStoredKey(existing) && existing.keyStorage === storage && (storage === 'insecure-file' || storedKeyOrigin(existing) === origin);
+  const before = namesThisSlot
+    ? await slot.read().then(
+        (previous) => ({ known: true as const, secret: previous }),
+        () => ({ known: false as const, secret: undefined }),
+      )
+    : { known: true as const, secret: undefined };
   try {
     await slot.write(secret);
   } catch (error) {
@@ -69,17 +80,6 @@ export async function storeProfileKey(
       throw keychainProblem(error.cause, 'store the key in the OS keychain; nothing was stored', profileName);
     }
     throw error;
-  }
-  if (storage === 'insecure-file') warn(insecureStorageWarning(profileName, slot.where));
-
-  if (existing?.keyStorage !== undefined) {
-    // The insecure file's path does not depend on the origin: it was just overwritten.
-    const stale = existing.keyStorage !== storage || (storage === 'keychain' && storedKeyOrigin(existing) !== origin);
-    if (stale) {
-      await removeStoredKey(config, keychain, existing).catch((error: unknown) => {
-        warn(`could not remove the previous key of profile ${profileName}: ${(error as Error).message}`);
-      });
-    }
   }
 
   const madeActive = config.listProfiles().length === 0;
@@ -92,7 +92,28 @@ export async function storeProfileKey(
     keyStorage: storage,
     keyOrigin: origin,
   };
-  config.saveProfile(profile);
-  if (madeActive) config.setActiveProfile(profileName);
+  try {
+    await config.saveProfile(profile);
+  } catch (error) {
+    if (before.known) {
+      await (before.secret === undefined ? slot.remove() : slot.write(before.secret)).catch((undo: unknown) => {
+        warn(`the new key stays in ${slot.where}, which no profile names: ${(undo as Error).message}`);
+      });
+    }
+    throw error;
+  }
+  if (storage === 'insecure-file') warn(insecureStorageWarning(profileName, slot.where));
+  if (madeActive) await config.setActiveProfile(profileName);
+
+  // Only now that the profile names the new place: the key it named before, if elsewhere, goes.
+  if (existing?.keyStorage !== undefined) {
+    // The insecure file's path does not depend on the origin: it was just overwritten.
+    const stale = existing.keyStorage !== storage || (storage === 'keychain' && storedKeyOrigin(existing) !== origin);
+    if (stale) {
+      await removeStoredKey(config, keychain, existing).catch((error: unknown) => {
+        warn(`could not remove the previous key of profile ${profileName}: ${(error as Error).message}`);
+      });
+    }
+  }
   return { profile, storage, madeActive };
 }

@@ -38,9 +38,9 @@ describe('loadConfig', () => {
     expect(config.dir).toBe(dir);
     expect(config.activeProfileName()).toBe('default');
     expect(config.listProfiles()).toEqual([]);
-    config.saveProfile(profile('staging.eu', { keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', keyOrigin: 'https://api.example.com:443' }));
-    config.saveProfile(profile('prod', { environment: 'production', caFile: '/etc/ca.pem' }));
-    config.setActiveProfile('staging.eu');
+    await config.saveProfile(profile('staging.eu', { keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', keyOrigin: 'https://api.example.com:443' }));
+    await config.saveProfile(profile('prod', { environment: 'production', caFile: '/etc/ca.pem' }));
+    await config.setActiveProfile('staging.eu');
 
     const again = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
     expect(again.activeProfileName()).toBe('staging.eu');
@@ -64,10 +64,10 @@ describe('loadConfig', () => {
     savedUmask = process.umask(0o000);
     const dir = tempConfigDir();
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-    config.saveProfile(profile('default'));
+    await config.saveProfile(profile('default'));
     expect(mode(dir)).toBe(0o700);
     expect(mode(config.path)).toBe(0o600);
-    config.setActiveProfile('default');
+    await config.setActiveProfile('default');
     expect(mode(config.path)).toBe(0o600);
   });
 
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: {} }), { mode: 0o644 });
     chmodSync(join(dir, 'config.json'), 0o644);
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-    config.saveProfile(profile('default'));
+    await config.saveProfile(profile('default'));
     expect(mode(dir)).toBe(0o700);
     expect(mode(config.path)).toBe(0o600);
   });
@@ -95,9 +95,9 @@ describe('loadConfig', () => {
   it('refuses to write anything that looks like a key', async () => {
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
     const key = 'apk_AAAAaaaa_0123456789abcdefghijABCDEFGHIJ';
-    expect(() => config.saveProfile(profile('default', { keyPrefix: key }))).toThrow(UsageError);
-    expect(() => config.saveProfile(profile('default', { caFile: `/tmp/${key}` }))).toThrow(/looks like an API key/);
-    expect(() => config.saveProfile(profile('default', { keyPrefix: 'abcdefghijklmnop' }))).toThrow(UsageError);
+    await expect(config.saveProfile(profile('default', { keyPrefix: key }))).rejects.toThrow(UsageError);
+    await expect(config.saveProfile(profile('default', { caFile: `/tmp/${key}` }))).rejects.toThrow(/looks like an API key/);
+    await expect(config.saveProfile(profile('default', { keyPrefix: 'abcdefghijklmnop' }))).rejects.toThrow(UsageError);
     expect(config.listProfiles()).toEqual([]);
   });
 
@@ -107,8 +107,8 @@ describe('loadConfig', () => {
       expect(() => validateProfileName(bad), bad).toThrow(UsageError);
     }
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
-    expect(() => config.saveProfile(profile('../evil'))).toThrow(UsageError);
-    expect(() => config.setActiveProfile('a b')).toThrow(UsageError);
+    await expect(config.saveProfile(profile('../evil'))).rejects.toThrow(UsageError);
+    await expect(config.setActiveProfile('a b')).rejects.toThrow(UsageError);
   });
 
   it('reads a hand-edited file tolerantly: an unknown environment counts as production', async () => {
@@ -129,12 +129,12 @@ describe('loadConfig', () => {
 
   it('removing the active profile falls back to default', async () => {
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
-    config.saveProfile(profile('one'));
-    config.setActiveProfile('one');
-    config.removeProfile('one');
+    await config.saveProfile(profile('one'));
+    await config.setActiveProfile('one');
+    await config.removeProfile('one');
     expect(config.getProfile('one')).toBeUndefined();
     expect(config.activeProfileName()).toBe('default');
-    config.removeProfile('never-existed');
+    await config.removeProfile('never-existed');
   });
 
   it('reports a corrupt config file as a local problem (exit 2), not a crash', async () => {
@@ -150,8 +150,8 @@ describe('loadConfig: two commands writing at once', () => {
     const dir = tempConfigDir();
     const first = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
     const second = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-    first.saveProfile(profile('alpha'));
-    second.saveProfile(profile('beta'));
+    await first.saveProfile(profile('alpha'));
+    await second.saveProfile(profile('beta'));
     const fresh = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
     expect(fresh.listProfiles().map((p) => p.name)).toEqual(['alpha', 'beta']);
     expect(existsSync(`${fresh.path}.lock`)).toBe(false);
@@ -164,7 +164,7 @@ describe('loadConfig: two commands writing at once', () => {
     writeFileSync(`${config.path}.lock`, '');
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${config.path}.lock`, old, old);
-    config.saveProfile(profile('gamma'));
+    await config.saveProfile(profile('gamma'));
     expect(config.getProfile('gamma')?.name).toBe('gamma');
     expect(existsSync(`${config.path}.lock`)).toBe(false);
   });

@@ -179,7 +179,7 @@ const store: RotationStepDef = {
       throw error;
     }
     state.profileTouched = true;
-    deps.saveProfilePrefix(prefix, record);
+    await deps.saveProfilePrefix(prefix, record);
     deps.progress(progress.stored(prefix, deps.slot.where));
   },
   async undo(state, rollback) {
@@ -198,7 +198,7 @@ const store: RotationStepDef = {
       }
     }
     if (state.profileTouched && rollback.slotHoldsOld) {
-      await rollback.timed('restore-profile', async () => deps.saveProfilePrefix(request.oldPrefix, report.oldKey)).catch(() => undefined);
+      await rollback.timed('restore-profile', () => deps.saveProfilePrefix(request.oldPrefix, report.oldKey)).catch(() => undefined);
     }
   },
 };

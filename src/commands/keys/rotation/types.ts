@@ -53,7 +53,7 @@ export interface RotationDeps {
   /** The profile's keychain entry or insecure file. */
   slot: KeySlot;
   /** Record a prefix as the profile's key (the new one, or the old one when rolling back). */
-  saveProfilePrefix(prefix: string, record: KeyRecord | undefined): void;
+  saveProfilePrefix(prefix: string, record: KeyRecord | undefined): Promise<void>;
   /** With --grace: remember that the old key is to be revoked later. */
   schedulePending?(pending: PendingRevocation): void;
   /** Register a secret with the redactor the moment it exists. */

@@ -104,7 +104,7 @@ describe('keys create', () => {
   it('--store-as puts the key in that profile\u2019s keychain entry and prints only the prefix', async () => {
     const t = setup();
     const config = await t.ctx.config();
-    config.saveProfile({ name: 'bot', baseUrl: `${BASE}/`, environment: 'staging' });
+    await config.saveProfile({ name: 'bot', baseUrl: `${BASE}/`, environment: 'staging' });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot', expiresIn: '10d' }, { keychain: () => t.keychain });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(t.stdout()).toBe(`${created.prefix}\n`);
@@ -117,7 +117,7 @@ describe('keys create', () => {
   it('--store-as into an insecure-storage profile writes its file', async () => {
     const t = setup();
     const config = await t.ctx.config();
-    config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyStorage: 'insecure-file', keyPrefix: 'apk_OLDOLDOL', keyOrigin: ORIGIN });
+    await config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyStorage: 'insecure-file', keyPrefix: 'apk_OLDOLDOL', keyOrigin: ORIGIN });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => t.keychain });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8').trim()).toBe(created.secret);
@@ -127,7 +127,7 @@ describe('keys create', () => {
   it('--store-as refuses a missing profile (exit 2) and another origin (exit 10) before any request', async () => {
     const t = setup();
     await expect(runCreate(t.ctx, { name: 'x', scope: ['api:read'], storeAs: 'nope' })).rejects.toThrow(/no profile "nope"/);
-    (await t.ctx.config()).saveProfile({ name: 'prod', baseUrl: 'https://api.example.com', environment: 'production' });
+    await (await t.ctx.config()).saveProfile({ name: 'prod', baseUrl: 'https://api.example.com', environment: 'production' });
     const error = await runCreate(t.ctx, { name: 'x', scope: ['api:read'], storeAs: 'prod' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SafetyError);
     expect(exitCodeFor(error)).toBe(10);
@@ -139,7 +139,7 @@ describe('keys create', () => {
     const keychain = new FakeKeychain();
     keychain.failure = new KeychainUnavailableError('locked', 'is locked');
     const t = setup({ keychain });
-    (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local' });
+    await (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local' });
     const error = (await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => keychain }).catch(
       (e: unknown) => e,
     )) as Error;
@@ -204,7 +204,7 @@ describe('keys revoke', () => {
     expect(t.service.key(t.admin.id).revokedAt).toBeNull();
 
     const stored = t.service.addKey({ name: 'stored' });
-    (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyPrefix: stored.prefix, keyStorage: 'keychain' });
+    await (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyPrefix: stored.prefix, keyStorage: 'keychain' });
     await runRevoke(t.ctx, stored.prefix, {});
     expect(t.stderr()).toContain(`warning: profile bot stores key ${stored.prefix}; it stops working once it is revoked`);
 
@@ -226,7 +226,7 @@ describe('keys rotate (wiring)', () => {
     const t = setup({ env: {}, globals: { baseUrl: undefined, yes: true } });
     const old = t.service.addKey({ name: 'bot', scopes: ['api:read', 'keys:admin'] });
     const config = await t.ctx.config();
-    config.saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'insecure-file', keyOrigin: ORIGIN });
+    await config.saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'insecure-file', keyOrigin: ORIGIN });
     writeInsecureKey(config.dir, 'default', old.secret);
     const auditLog = join(t.configDir, '..', 'audit.jsonl');
     await runRotate(t.ctx, { auditLog }, { client: async (_ctx, _session, credential) => t.service.client(credential.secret) });
@@ -247,7 +247,7 @@ describe('keys rotate (wiring)', () => {
     const t = setup({ env: {}, keychain, globals: { baseUrl: undefined, yes: true } });
     const old = t.service.addKey({ name: 'bot', scopes: ['keys:admin'] });
     keychain.entries.set(`default@${ORIGIN}`, old.secret);
-    (await t.ctx.config()).saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'keychain', keyOrigin: ORIGIN });
+    await (await t.ctx.config()).saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'keychain', keyOrigin: ORIGIN });
     const originalSet = keychain.set.bind(keychain);
     keychain.set = async (account, secret) => {
       if (secret !== old.secret) throw new KeychainUnavailableError('locked', 'is locked or refused access (prompt dismissed)');

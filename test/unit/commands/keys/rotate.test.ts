@@ -67,7 +67,7 @@ function setup(fault?: FaultFn, oldFields: NewTestKey = {}): Setup {
           oldClient: service.client(old.secret),
           clientFor: (secret) => service.client(secret),
           slot,
-          saveProfilePrefix: (prefix) => profilePrefix.push(prefix),
+          saveProfilePrefix: async (prefix) => void profilePrefix.push(prefix),
           register: (secret) => registered.push(secret),
           progress: (line) => progress.push(line),
           now: () => NOW,
@@ -280,7 +280,7 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     let saves = 0;
     const report = await s.run({
       deps: {
-        saveProfilePrefix: () => {
+        saveProfilePrefix: async () => {
           if (saves++ === 0) throw new LocalEnvironmentError('cannot write config.json: ENOSPC');
         },
       },

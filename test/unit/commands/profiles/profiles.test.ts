@@ -12,7 +12,7 @@ import { FakeKeychain, fakeContext, KEY_A, tempConfigDir } from '../../core/cred
 async function twoProfiles() {
   const dir = tempConfigDir();
   const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-  config.saveProfile({
+  await config.saveProfile({
     name: 'prod',
     baseUrl: 'https://api.example.com',
     environment: 'production',
@@ -20,9 +20,9 @@ async function twoProfiles() {
     keyStorage: 'keychain',
     keyOrigin: 'https://api.example.com:443',
   });
-  config.saveProfile({ name: 'local', baseUrl: 'https://localhost:4000', environment: 'local', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file' });
+  await config.saveProfile({ name: 'local', baseUrl: 'https://localhost:4000', environment: 'local', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file' });
   writeInsecureKey(dir, 'local', KEY_A);
-  config.setActiveProfile('prod');
+  await config.setActiveProfile('prod');
   const keychain = new FakeKeychain();
   keychain.entries.set('prod@https://api.example.com:443', KEY_A);
   return { dir, keychain, env: { APPRAISAL_CONFIG_DIR: dir } };

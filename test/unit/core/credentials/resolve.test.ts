@@ -15,7 +15,7 @@ const ORIGIN = 'https://api.example.com:443';
 
 async function withProfile(dir: string, profile: Partial<Profile> & { name: string }) {
   const config = await loadConfig({ APPRAISAL_CONFIG_DIR: dir });
-  config.saveProfile({ baseUrl: 'https://api.example.com', environment: 'staging', ...profile });
+  await config.saveProfile({ baseUrl: 'https://api.example.com', environment: 'staging', ...profile });
   return config;
 }
 
@@ -232,7 +232,7 @@ describe('environment', () => {
   it('the active profile is used unless --profile names another; an unknown named profile needs a base URL', async () => {
     const dir = tempConfigDir();
     const config = await withProfile(dir, { name: 'one', environment: 'development' });
-    config.setActiveProfile('one');
+    await config.setActiveProfile('one');
     const active = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir } });
     expect(await active.ctx.session()).toMatchObject({ profileName: 'one', environment: 'development' });
     const named = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'two' } });
