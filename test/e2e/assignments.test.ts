@@ -2,9 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
-import { FORMATS, readList } from '../helpers/output-formats.js';
-
-const PROPERTY_COLUMNS = ['id', 'name', 'propertyType', 'address.line1', 'address.city', 'address.region', 'address.postalCode', 'updatedAt'];
+import { FORMATS } from '../helpers/output-formats.js';
 
 interface Assignment {
   id: string;
@@ -74,16 +72,6 @@ describe('assignments', () => {
     const result = await cli('assignments', 'update', id, '-f', 'status=draft');
     expect(result).toMatchObject({ code: 7, stdout: '' });
     expect(result.stderr).toMatch(/is completed and cannot go back to draft/);
-  });
-
-  it.each(FORMATS)('properties ID (%s) lists the linked properties', async (format) => {
-    const assignment = seeded[0]!;
-    const result = await cli('assignments', 'properties', assignment.id, '-o', format);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const { columns, records } = readList(format, result.stdout);
-    if (columns) expect(columns).toEqual(PROPERTY_COLUMNS);
-    expect(records.map((r) => r.id)).toEqual(assignment.propertyIds);
   });
 
   it.each(FORMATS)('link and unlink a property (%s)', async (format) => {
