@@ -144,28 +144,109 @@ describe('smoke in CI', () => {
     expect(never.stderr).toMatch(/^credential\s+skip\s+-\s+the service was not ready$/m);
   });
 
-  it('adds the checks of a --checks file, and refuses an unknown key naming it and where', async () => {
+  it('adds the checks of a --checks file: any operationId or METHOD /path of the description, params onto its parameters, answers validated', async () => {
+    const admin = mockAdmin(mock);
+    const [propertyId] = await admin.ids('/api/properties');
     const file = join(scratch, 'smoke.json');
+    const nobody = '00000000-0000-4000-8000-000000000000';
     writeFileSync(
       file,
       JSON.stringify({
         checks: [
           { name: 'offices exist', operation: 'listProperties', params: { propertyType: 'office' }, expectStatus: 200, minItems: 1, maxLatency: '30s' },
           { name: 'enums answer', operation: 'GET /api/reference/enums', expectStatus: 200 },
-          { name: 'no such property', operation: 'getProperty', params: { id: '00000000-0000-4000-8000-000000000000' }, expectStatus: 404 },
+          { name: 'no such property', operation: 'getProperty', params: { id: nobody }, expectStatus: 404 },
+          { name: 'my key', operation: 'getCurrentApiKey' },
+          { name: 'one property', operation: 'GET /api/properties/{id}', params: { id: propertyId } },
+          { name: 'delete nothing', operation: 'DELETE /api/properties/{id}', params: { id: nobody }, allowWrite: true, expectStatus: 404 },
         ],
       }),
     );
-    const result = await runCli(['smoke', '--checks', file, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
-    expect(result.code, result.stderr).toBe(0);
-    const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
-    expect(checks.slice(-3).map((c) => `${c.name}:${c.status}`)).toEqual(['offices exist:pass', 'enums answer:pass', 'no such property:pass']);
-    expect(checks.at(-3)).toMatchObject({ budgetMs: 30_000, detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\)$/) });
+    // The answer of "one property" breaks the published schema (the mock's fault): that check fails.
+    await admin.queueFaults([{ path: `/api/properties/${propertyId}`, fault: 'schema-violation', count: 1 }]);
+    try {
+      const result = await runCli(['smoke', '--checks', file, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      expect(result.code, result.stderr).toBe(9);
+      const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+      expect(checks.slice(-6).map((c) => `${c.name}:${c.status}`)).toEqual([
+        'offices exist:pass',
+        'enums answer:pass',
+        'no such property:pass',
+        'my key:pass',
+        'one property:fail',
+        'delete nothing:pass',
+      ]);
+      expect(checks.at(-6)).toMatchObject({ budgetMs: 30_000, detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\), valid against the published schema$/) });
+      expect(checks.at(-3)!.detail).toBe('answered HTTP 200, valid against the published schema');
+      expect(checks.at(-2)).toMatchObject({
+        detail: `the answer breaks the published schema of getProperty: ${propertyId} $.updatedAt must be string`,
+        failure: { method: 'GET', path: `/api/properties/${propertyId}` },
+      });
+    } finally {
+      await admin.clearFaults();
+    }
+
+    // YAML too; a check that does not fit the description is refused before the data checks, naming it.
+    const yaml = join(scratch, 'smoke.yaml');
+    writeFileSync(yaml, 'checks:\n  - name: clients exist  # any list operation\n    operation: listClients\n    minItems: 1\n');
+    const fromYaml = await runCli(['smoke', '--checks', yaml, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(fromYaml.code, fromYaml.stderr).toBe(0);
+    expect((JSON.parse(fromYaml.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'clients exist', status: 'pass' });
+    writeFileSync(yaml, 'checks:\n  - name: red ones\n    operation: listProperties\n    params: {colour: red}\n  - name: create one\n    operation: createProperty\n');
+    const misfit = await runCli(['smoke', '--checks', yaml], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(misfit.code).toBe(2);
+    expect(misfit.stderr).toMatch(/^error: --checks .*smoke\.yaml: checks\[0\] "red ones"\.params: "colour" is not a parameter of listProperties \(GET \/api\/properties\)$/m);
 
     writeFileSync(file, JSON.stringify({ checks: [{ name: 'typo', operation: 'listProperties', expectStatuss: 200 }] }));
     const bad = await runCli(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: --checks .*smoke\.json: unknown key "expectStatuss" at checks\[0\]$/m);
+  });
+
+  it('binds to the description the service publishes, as every command does: a moved operation is called where published, a missing one fails (exit 12)', async () => {
+    const admin = mockAdmin(mock);
+    // Assignments under /api/appraisal-assignments, no listFiles, designations as {success, data}, found by its Link header.
+    await admin.call('POST', '/__mock/description', { variant: 'alternative' });
+    try {
+      const result = await runCli(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      expect(result.code).toBe(12);
+      const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+      expect(checks.find((c) => c.name === 'spec check')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/^the description \(https:\/\/127\.0\.0\.1:\d+\/api\/v2\/openapi\.json\) lacks 1 operation the CLI calls: GET \/api\/files \(listFiles\)$/),
+      });
+      expect(checks.find((c) => c.name === 'list assignments')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^page 1: 10 records of \d+, valid against the published schema$/) });
+      expect(checks.find((c) => c.name === 'list designations')).toMatchObject({ status: 'pass', detail: expect.stringContaining('valid against the published schema') });
+      expect(checks.find((c) => c.name === 'list files')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^`appraisal smoke` needs GET \/api\/files \(listFiles\), which the service does not publish/) });
+    } finally {
+      await admin.call('POST', '/__mock/description', { variant: 'standard' });
+    }
+  });
+
+  it('binds to the description --spec or APPRAISAL_SPEC names (a local file), not the one the service serves', async () => {
+    const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
+      info: { title: string };
+      paths: Record<string, Record<string, { operationId?: string }>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    document.info.title = 'Local contract';
+    // Stricter than the service: a client's name must be a number; listClients is called listCustomers.
+    document.components.schemas.Client!.properties.name = { type: 'integer' };
+    document.paths['/api/clients']!.get!.operationId = 'listCustomers';
+    const spec = join(scratch, 'local-openapi.json');
+    writeFileSync(spec, JSON.stringify(document));
+    const result = await runCli(['smoke', '--spec', spec, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    expect(result.code).toBe(9);
+    const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+    expect(checks.find((c) => c.name === 'spec check')!.detail).toMatch(new RegExp(`^Local contract 0\\.1\\.0 \\(${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\): \\d+ operations, all \\d+ the CLI calls published$`));
+    expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^10 of 10 records break the published schema of listCustomers: [0-9a-f-]{36} \$\.name must be integer/) });
+    expect(checks.find((c) => c.name === 'list properties')!.status).toBe('pass');
+
+    const checksFile = join(scratch, 'customers.json');
+    writeFileSync(checksFile, JSON.stringify({ checks: [{ name: 'customers', operation: 'listCustomers', minItems: 1 }] }));
+    const viaEnv = await runCli(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_SPEC: spec }) });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect((JSON.parse(viaEnv.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'customers', status: 'pass', detail: 'page 1: 10 items (at least 1 expected)' });
   });
 
   it('checks the published description and reports a schema violation injected by the mock; --no-contract skips both', async () => {

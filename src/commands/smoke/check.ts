@@ -2,7 +2,9 @@
 import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { Session } from '../../core/session-types.js';
-import type { PublishedOperation } from '../../core/description/document.js';
+import type { Binding, BoundOperation } from '../../core/description/bind.js';
+import type { LoadedDescription } from '../../core/description/load.js';
+import type { Operation } from '../../core/description/operations.js';
 import type { Validator } from '../../core/description/validate.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
@@ -46,23 +48,38 @@ export interface FailureDetails {
 /** The service's published description, as the contract checks use it. */
 export interface ContractState {
   validator: Validator;
-  operation(operationId: string): PublishedOperation | undefined;
+}
+
+export interface SmokeDescription {
+  loaded: LoadedDescription;
+  /** The modelled operations the service publishes, and where. */
+  bound: BoundOperation[];
+  /** The modelled operations it does not publish (with their modelled operationId). */
+  missing: Array<{ declared: Operation; operationId: string | undefined }>;
 }
 
 /** What the checks learn as they go, for the checks after them. */
 export interface SmokeState {
   readonly ctx: Context;
   readonly session: Session;
-  /** The API client, built on first use (the environment check makes no request). */
+  /**
+   * The API client, built on first use (the environment check makes no request); once smoke has bound
+   * its operations to the description, requests go where the service publishes them.
+   */
   client(): Promise<ApiClient>;
-  /** The reachable check passed (it reads the same description the spec check does). */
+  /** The description every command binds to, read once (a rejected promise when it could not be). */
+  describe(): Promise<SmokeDescription>;
+  /** The reachable check passed. */
   reached?: boolean;
+  /** The description, once read; and smoke's operations (with the checks file's) bound to it. */
+  description?: SmokeDescription;
+  binding?: Binding;
   /** The calling key's record and scopes, once the credential check passed. */
   key?: Record<string, unknown>;
   scopes?: string[];
   /** From `get enums`, for the throwaway property of --write. */
   propertyTypes: string[];
-  /** The published description and its validator, once the spec check passed (not with --no-contract). */
+  /** The description's validator, once the spec check read it (not with --no-contract). */
   contract?: ContractState;
   /** The throwaway property of --write, once created. */
   created?: { id: string; name: string; path: string };

@@ -5,7 +5,8 @@ import { allows, canManageKeys, needs } from '../../core/scopes.js';
 import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../core/errors.js';
 import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
 import { WRITE_CHECKS } from './write-checks.js';
-import { SPEC_CHECK, recordChecker } from './contract.js';
+import { SPEC_CHECK, schemaChecker } from './contract.js';
+import { CURRENT_KEY_PATH, ENUMS_PATH, KEYS_PATH, requirePublished } from './description.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** One page of this many records is enough to prove a collection reads and parses. */
@@ -47,7 +48,7 @@ const reachable: SmokeCheck = {
 // The credential works, and says what it may do.
 const credential: SmokeCheck = {
   name: 'credential',
-  request: () => ({ method: 'GET', path: '/api/keys/current' }),
+  request: () => ({ method: 'GET', path: CURRENT_KEY_PATH }),
   async run(state) {
     const { session } = state;
     if (!session.credential) {
@@ -55,12 +56,16 @@ const credential: SmokeCheck = {
         hint: `set APPRAISAL_API_KEY, pass --api-key-file, or run \`appraisal auth login --profile ${session.profileName}\``,
       });
     }
-    const current = await (await state.client()).get<unknown>('/api/keys/current');
+    requirePublished(state, 'GET', CURRENT_KEY_PATH);
+    const current = await (await state.client()).get<unknown>(CURRENT_KEY_PATH);
     if (!isObject(current) || !Array.isArray(current.scopes) || !current.scopes.every((s) => typeof s === 'string')) {
-      throw new ContractError('GET /api/keys/current did not answer a key record with a scopes list');
+      throw new ContractError(`GET ${CURRENT_KEY_PATH} did not answer a key record with a scopes list`);
     }
     state.key = current;
     state.scopes = current.scopes as string[];
+    const schema = schemaChecker(state, 'GET', CURRENT_KEY_PATH);
+    schema.record(current);
+    schema.finish();
     const prefix = typeof current.prefix === 'string' ? current.prefix : session.credential.prefix;
     return `key ${prefix}… works; scopes: ${state.scopes.join(', ') || '(none)'}`;
   },
@@ -95,20 +100,20 @@ const keyExpiry: SmokeCheck = {
 };
 
 /** Page 1 of a collection through paginate(), so the envelope is checked; "page 1: 3 records of 40". */
-export async function firstPage(state: SmokeState, path: string, noun: string, operationId?: string): Promise<string> {
+export async function firstPage(state: SmokeState, path: string, noun: string): Promise<string> {
+  requirePublished(state, 'GET', path);
   const pages = (await state.client()).paginate(path, { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
-  const schema = operationId === undefined ? undefined : recordChecker(state, operationId);
+  const schema = schemaChecker(state, 'GET', path);
   let count = 0;
   let step = await pages.next();
   while (!step.done) {
     count++;
-    schema?.check(step.value);
+    schema.record(step.value);
     step = await pages.next();
   }
-  schema?.finish();
+  const checked = schema.finish();
   const total = step.value.total;
-  const checked = schema && state.contract ? ', valid against the published schema' : '';
-  return `page 1: ${plural(count, noun)}${total === undefined ? '' : ` of ${total}`}${checked}`;
+  return `page 1: ${plural(count, noun)}${total === undefined ? '' : ` of ${total}`}${checked ? `, ${checked}` : ''}`;
 }
 
 /** One page of a family the key may read. Families listed per parent record need a parent id: not checked. */
@@ -120,19 +125,23 @@ function listFamily(family: ResourceFamily): SmokeCheck {
     skip: (state) =>
       withoutCredential(state) ??
       (allows(state.scopes!, family.scope, 'read') ? undefined : `the key cannot read ${family.scope} (${needs(family.scope, 'read')})`),
-    run: (state) => firstPage(state, family.path, 'record', family.operations.list),
+    run: (state) => firstPage(state, family.path, 'record'),
   };
 }
 
 const getEnums: SmokeCheck = {
   name: 'get enums',
   probe: true,
-  request: () => ({ method: 'GET', path: '/api/reference/enums' }),
+  request: () => ({ method: 'GET', path: ENUMS_PATH }),
   skip: (state) =>
     withoutCredential(state) ?? (allows(state.scopes!, 'reference', 'read') ? undefined : `the key cannot read reference data (${needs('reference', 'read')})`),
   async run(state) {
-    const enums = await (await state.client()).get<unknown>('/api/reference/enums');
-    if (!isObject(enums)) throw new ContractError('GET /api/reference/enums did not answer an object of lists');
+    requirePublished(state, 'GET', ENUMS_PATH);
+    const enums = await (await state.client()).get<unknown>(ENUMS_PATH);
+    if (!isObject(enums)) throw new ContractError(`GET ${ENUMS_PATH} did not answer an object of lists`);
+    const schema = schemaChecker(state, 'GET', ENUMS_PATH);
+    schema.record(enums);
+    schema.finish();
     const lists = Object.entries(enums).filter(([, value]) => Array.isArray(value));
     if (Array.isArray(enums.propertyTypes)) state.propertyTypes = enums.propertyTypes.filter((t): t is string => typeof t === 'string');
     return lists.map(([name, value]) => `${name} ${(value as unknown[]).length}`).join(', ') || 'no lists';
@@ -142,25 +151,30 @@ const getEnums: SmokeCheck = {
 const listKeys: SmokeCheck = {
   name: 'list keys',
   probe: true,
-  request: () => ({ method: 'GET', path: `/api/keys?page=1&limit=${PAGE_SIZE}` }),
+  request: () => ({ method: 'GET', path: `${KEYS_PATH}?page=1&limit=${PAGE_SIZE}` }),
   skip: (state) => withoutCredential(state) ?? (canManageKeys(state.scopes) ? undefined : 'the key cannot manage keys (needs api:admin or keys:admin)'),
-  run: (state) => firstPage(state, '/api/keys', 'key'),
+  run: (state) => firstPage(state, KEYS_PATH, 'key'),
 };
 
-/** Every built-in check, in the order they run. */
-export const BUILT_IN_CHECKS: readonly SmokeCheck[] = [
-  environment,
-  reachable,
+/** The built-in checks before smoke binds to the service's description (and resolves a checks file). */
+const BEFORE_BINDING: readonly SmokeCheck[] = [environment, reachable, SPEC_CHECK];
+
+/** Every built-in check after them, in the order they run. */
+const AFTER_BINDING: readonly SmokeCheck[] = [
   credential,
   keyExpiry,
-  SPEC_CHECK,
   ...FAMILIES.filter((family) => family.parent === undefined).map(listFamily),
   getEnums,
   listKeys,
   ...WRITE_CHECKS,
 ];
 
-/** The checks of one run: the write checks only with --write, the spec check unless --no-contract. */
-export function selectChecks(options: { write: boolean; contract: boolean }): SmokeCheck[] {
-  return BUILT_IN_CHECKS.filter((check) => (options.write || !check.write) && (options.contract || check !== SPEC_CHECK));
+/**
+ * The built-in checks of one run, before and after binding: the write checks only with --write, the
+ * spec check unless --no-contract, the readiness wait (--wait-ready) right after the environment.
+ */
+export function selectChecks(options: { write: boolean; contract: boolean; ready?: SmokeCheck | undefined }): { before: SmokeCheck[]; after: SmokeCheck[] } {
+  const wanted = (check: SmokeCheck) => (options.write || !check.write) && (options.contract || check !== SPEC_CHECK);
+  const [first, ...rest] = BEFORE_BINDING.filter(wanted);
+  return { before: [first!, ...(options.ready ? [options.ready] : []), ...rest], after: AFTER_BINDING.filter(wanted) };
 }

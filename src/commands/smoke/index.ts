@@ -15,8 +15,8 @@ export default function smokeCommand(factory: Factory): Command {
     )
     .option('--wait-ready <duration>', 'first wait up to DURATION (e.g. 2m) for the service to answer, with backoff')
     .option('--max-latency <duration>', 'fail any check slower than DURATION (e.g. 800ms)')
-    .option('--checks <file>', "add the team's own read-only checks from a JSON file")
-    .option('--no-contract', "skip the contract checks (the published description, and each record read against its schema)");
+    .option('--checks <file>', "add the team's own checks from a JSON or YAML (.yaml, .yml) file")
+    .option('--no-contract', 'skip the contract checks (the spec check, and each record read against its published schema)');
   command.addHelpText(
     'after',
     '\nChecks: the service answers over TLS, the credential works (GET /api/keys/current), the key is not\n' +
@@ -31,9 +31,15 @@ export default function smokeCommand(factory: Factory): Command {
       '\nA failed check shows its request, status, request id, the service message and a curl command that\n' +
       'reproduces it (the key as $APPRAISAL_API_KEY). Under GITHUB_ACTIONS=true failures are also\n' +
       '::error annotations and a summary is appended to $GITHUB_STEP_SUMMARY.\n' +
+      '\nSmoke binds to the same service description as every command (--spec, APPRAISAL_SPEC, the\n' +
+      "profile's spec URL, discovery, the cache). The spec check reports it and fails (exit 12) when an\n" +
+      'operation the CLI calls is not published; every record smoke reads is validated against its\n' +
+      "operation's response schema (violations fail the check, exit 9). --no-contract skips both.\n" +
       '\n--checks FILE: {"checks": [{"name": "offices exist", "operation": "listProperties",\n' +
       '  "params": {"propertyType": "Office"}, "expectStatus": 200, "minItems": 1, "maxLatency": "500ms"}]}\n' +
-      '  operation is an operationId of a list or get operation, or "GET /api/...".\n',
+      '  operation is any operationId of the description, or "METHOD /path"; params are its published\n' +
+      '  path and query parameters. Smoke reads: a check of another method than GET or HEAD needs\n' +
+      '  "allowWrite": true (and may send "body"). A check that does not fit is refused (exit 2).\n',
   );
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
   examples(command, [

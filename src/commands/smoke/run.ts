@@ -9,16 +9,18 @@ import { writeJUnitReport } from './junit.js';
 import { openDestination } from '../../output/destination.js';
 import { jsonDocument } from '../../output/json.js';
 import { outputFormat, prepareDestination, writeRecords } from '../../output/index.js';
-import type { CheckResult } from './check.js';
+import { Binding } from '../../core/description/bind.js';
+import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './check.js';
 import { selectChecks } from './checks.js';
-import { loadChecksFile } from './checks-file.js';
+import { loadChecksFile, type ChecksFile } from './checks-file.js';
+import { resolveChecks, unresolvedChecks } from './custom-check.js';
 import { reportToGitHub } from './github.js';
 import { verdictOf } from './verdict.js';
 import { waitReadyCheck } from './wait-ready.js';
 import { parseDuration } from '../../core/duration.js';
 import { originOf } from '../../core/credentials/origin.js';
 import type { Session } from '../../core/session-types.js';
-import { firstFailure, newState, runChecks } from './runner.js';
+import { closedGate, firstFailure, newState, runChecks } from './runner.js';
 import { buildReport, junitSuite, renderTable, summaryLine, type RunFacts } from './report.js';
 
 export interface SmokeCommandOptions {
@@ -85,6 +87,28 @@ function refusalOf(session: Session, declared: string | undefined): SafetyError 
   });
 }
 
+/**
+ * Between the checks that need no description and the rest: bind smoke's operations, and the
+ * checks file's, to the description every command binds to. A checks file that does not fit the
+ * description is refused here (exit 2), before the checks that read data run.
+ */
+async function bindToDescription(ctx: Context, state: SmokeState, file: ChecksFile | undefined, contract: boolean, closed: string | undefined): Promise<SmokeCheck[]> {
+  if (closed !== undefined || !state.reached) return file ? unresolvedChecks(file, { skip: closed ?? 'the reachable check failed' }) : [];
+  let description: SmokeDescription;
+  try {
+    description = await state.describe();
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    // With the contract checks on, the spec check failed with it already.
+    if (!contract) ctx.io.warn(`could not read the service description (${(error as Error).message}); the built-in checks use the CLI's own paths`);
+    return file ? unresolvedChecks(file, { error }) : [];
+  }
+  state.description = description;
+  const resolved = file ? await resolveChecks(file, description.loaded) : { checks: [], bound: [] };
+  state.binding = new Binding('smoke', description.loaded, [...description.bound, ...resolved.bound]);
+  return resolved.checks;
+}
+
 function durationOption(raw: string | undefined, flag: string, limits: { minMs: number; maxMs: number }): number | undefined {
   return raw === undefined ? undefined : parseDuration(raw, flag, limits);
 }
@@ -96,7 +120,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
   const junitPath = options.junit === undefined ? undefined : await checkJUnitPath(ctx, options.junit);
   const waitReadyMs = durationOption(options.waitReady, '--wait-ready', { minMs: 1_000, maxMs: 3_600_000 });
   const maxLatencyMs = durationOption(options.maxLatency, '--max-latency', { minMs: 1, maxMs: 600_000 });
-  const custom = options.checks === undefined ? [] : await loadChecksFile(ctx, options.checks);
+  const checksFile = options.checks === undefined ? undefined : await loadChecksFile(ctx, options.checks);
   await prepareDestination(ctx);
   const session = await ctx.session();
   const facts = (): RunFacts => ({
@@ -118,11 +142,16 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
     throw refusal;
   }
 
-  const builtIn = selectChecks({ write: options.write === true, contract: options.contract !== false });
-  const checks = [...builtIn.slice(0, 1), ...(waitReadyMs === undefined ? [] : [waitReadyCheck(waitReadyMs)]), ...builtIn.slice(1), ...custom];
-  const results = await runChecks(newState(ctx, session), checks, { maxLatencyMs }, (result) =>
-    ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`),
-  );
+  const contract = options.contract !== false;
+  const ready = waitReadyMs === undefined ? undefined : waitReadyCheck(waitReadyMs);
+  const { before, after } = selectChecks({ write: options.write === true, contract, ready });
+  const state = newState(ctx, session);
+  const onResult = (result: CheckResult) => ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`);
+  const results = await runChecks(state, before, { maxLatencyMs }, onResult);
+  const closed = closedGate(before, results);
+  const custom = await bindToDescription(ctx, state, checksFile, contract, closed);
+  results.push(...(await runChecks(state, [...after, ...custom], { maxLatencyMs, closed }, onResult)));
+  const checks = [...before, ...after, ...custom];
   const verdict = verdictOf(checks, results);
   if (verdict) results.push(verdict);
   const done = facts();

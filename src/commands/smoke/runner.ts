@@ -7,12 +7,16 @@ import type { Context } from '../../core/context.js';
 import { formatDuration } from '../../core/duration.js';
 import { ExpectationError, InterruptedError } from '../../core/errors.js';
 import type { Session } from '../../core/session-types.js';
-import type { CheckResult, SmokeCheck, SmokeState } from './check.js';
+import { bindClient } from '../../core/description/bound-client.js';
+import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './check.js';
+import { readDescription } from './description.js';
 import { failureDetails } from './details.js';
 
 export interface RunOptions {
   /** --max-latency: the budget of every timed check without one of its own. */
   maxLatencyMs?: number | undefined;
+  /** An earlier run's gate that closed (--wait-ready failed): every check is skipped with it. */
+  closed?: string | undefined;
 }
 
 function elapsed(start: number): number {
@@ -24,8 +28,24 @@ function messageOf(error: unknown): string {
 }
 
 export function newState(ctx: Context, session: Session): SmokeState {
-  let api: ApiClient | undefined;
-  return { ctx, session, propertyTypes: [], client: async () => (api ??= await ctx.api()) };
+  // smoke declares no operations of its own to the factory: ctx.api() is the client as built, and
+  // smoke binds it here, operation by operation (description.ts), once it has read the description.
+  let raw: Promise<ApiClient> | undefined;
+  let bound: { client: ApiClient; binding: SmokeState['binding'] } | undefined;
+  let description: Promise<SmokeDescription> | undefined;
+  const unbound = () => (raw ??= ctx.api());
+  const state: SmokeState = {
+    ctx,
+    session,
+    propertyTypes: [],
+    async client() {
+      if (!state.binding) return unbound();
+      if (bound?.binding !== state.binding) bound = { client: bindClient(await unbound(), state.binding), binding: state.binding };
+      return bound.client;
+    },
+    describe: () => (description ??= unbound().then((api) => readDescription(ctx, api))),
+  };
+  return state;
 }
 
 async function runOne(check: SmokeCheck, state: SmokeState, options: RunOptions): Promise<CheckResult> {
@@ -70,7 +90,7 @@ export async function runChecks(
 ): Promise<CheckResult[]> {
   const { signal } = state.ctx;
   const results: CheckResult[] = [];
-  let closed: string | undefined;
+  let closed = options.closed;
   for (const check of checks) {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError();
     const result: CheckResult = closed === undefined ? await runOne(check, state, options) : { name: check.name, status: 'skip', ms: 0, detail: closed };
@@ -79,6 +99,11 @@ export async function runChecks(
     onResult?.(result);
   }
   return results;
+}
+
+/** The reason every later check is skipped, when a gate among these checks failed. */
+export function closedGate(checks: readonly SmokeCheck[], results: readonly CheckResult[]): string | undefined {
+  return checks.find((check, index) => check.gate !== undefined && results[index]?.status === 'fail')?.gate;
 }
 
 /** The error whose class picks the exit code: the first failure's. */

@@ -1,9 +1,11 @@
 // --write: a throwaway property, created, read back, changed and deleted. Never created unless the
 // key may also delete it; deleted whatever the read and update checks found.
 import { ContractError } from '../../core/errors.js';
-import { RESOURCES, recordPath } from '../../core/resources.js';
+import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
 import { allows, needs } from '../../core/scopes.js';
 import { isObject, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
+import { schemaChecker } from './contract.js';
+import { requirePublished } from './description.js';
 
 const PROPERTIES = RESOURCES.props;
 
@@ -20,6 +22,13 @@ function writeRefusal(state: SmokeState): string | undefined {
 
 const afterCreate = (state: SmokeState) => writeRefusal(state) ?? (state.created ? undefined : 'nothing was created');
 
+/** The record a write check read, against its operation's published response schema (contract checks). */
+function checkRecord(state: SmokeState, method: 'GET' | 'POST' | 'PATCH', path: string, record: unknown): void {
+  const schema = schemaChecker(state, method, path);
+  schema.record(record);
+  schema.finish();
+}
+
 export const WRITE_CHECKS: readonly SmokeCheck[] = [
   {
     name: 'create property',
@@ -28,6 +37,7 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
     request: () => ({ method: 'POST', path: PROPERTIES.path }),
     skip: writeRefusal,
     async run(state) {
+      requirePublished(state, 'POST', PROPERTIES.path);
       const name = `appraisal-smoke ${state.ctx.now().toISOString()}`;
       const record = await (await state.client()).send<unknown>('POST', PROPERTIES.path, {
         name,
@@ -38,6 +48,7 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
         throw new ContractError(`POST ${PROPERTIES.path} did not answer a record with an id`);
       }
       state.created = { id: record.id, name, path: recordPath(PROPERTIES, record.id) };
+      checkRecord(state, 'POST', PROPERTIES.path, record);
       return `created ${record.id}`;
     },
   },
@@ -49,9 +60,11 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
     skip: afterCreate,
     async run(state) {
       const { id, name, path } = state.created!;
+      requirePublished(state, 'GET', recordTemplate(PROPERTIES));
       const record = await (await state.client()).get<unknown>(path);
       if (!isObject(record) || record.id !== id) throw new ContractError(`GET ${path} answered another record`);
       if (record.name !== name) throw new ContractError(`GET ${path}: the name read back differs from the one created`);
+      checkRecord(state, 'GET', path, record);
       return `read back ${id}`;
     },
   },
@@ -64,9 +77,11 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
     async run(state) {
       const { id, name, path } = state.created!;
       const changed = `${name} (updated)`;
+      requirePublished(state, 'PATCH', recordTemplate(PROPERTIES));
       const record = await (await state.client()).send<unknown>('PATCH', path, { name: changed });
       if (!isObject(record) || record.id !== id) throw new ContractError(`PATCH ${path} answered another record`);
       if (record.name !== changed) throw new ContractError(`PATCH ${path}: the change did not stick`);
+      checkRecord(state, 'PATCH', path, record);
       return `renamed ${id}`;
     },
   },
@@ -78,6 +93,7 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
     skip: afterCreate,
     async run(state) {
       const { id, path } = state.created!;
+      requirePublished(state, 'DELETE', recordTemplate(PROPERTIES));
       await (await state.client()).send('DELETE', path);
       return `deleted ${id}`;
     },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import smokeCommand from '../../../../src/commands/smoke/index.js';
 import { allows } from '../../../../src/core/scopes.js';
@@ -14,6 +15,7 @@ import { Reply, routeApi, type Handler } from '../api/request-fake.js';
 import { tempDir } from '../../../helpers/temp.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
+const OPENAPI = fileURLToPath(new URL('../../../../openapi.json', import.meta.url));
 const page = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}` }));
 
 function session(environment: Environment): Session {
@@ -65,8 +67,10 @@ function setup(options: Setup = {}) {
     ...options.routes,
   });
   const dir = tempDir('smoke-');
-  const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals: { output: 'json', outputExplicit: true, ...options.globals } });
-  // The contract checks need a real description; they are tested end to end against the mock.
+  // Smoke binds to the description (here the repository's own, as --spec); the contract checks,
+  // which need records the schemas allow, are tested end to end against the mock.
+  const globals = { output: 'json' as const, outputExplicit: true, spec: OPENAPI, ...options.globals };
+  const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals });
   const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, [...args, '--no-contract']);
   return { ...fake, calls, run, dir, properties };
 }
