@@ -179,7 +179,7 @@ describe('smoke in CI', () => {
       expect(checks.at(-6)).toMatchObject({ budgetMs: 30_000, detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\), valid against the published schema$/) });
       expect(checks.at(-3)!.detail).toBe('answered HTTP 200, valid against the published schema');
       expect(checks.at(-2)).toMatchObject({
-        detail: `the answer breaks the published schema of getProperty: ${propertyId} $.updatedAt must be string`,
+        detail: `the answer breaks the published schema of getProperty (1 violation): ${propertyId} $.updatedAt must be string`,
         failure: { method: 'GET', path: `/api/properties/${propertyId}` },
       });
     } finally {

@@ -70,28 +70,30 @@ export function schemaChecker(state: SmokeState, method: HttpMethod, path: strin
   const found: string[] = [];
   let read = 0;
   let broken = 0;
+  let total = 0;
   let whole = false;
-  const note = (value: unknown, violations: readonly Violation[], id: (violation: Violation) => string | undefined) => {
+  const note = (violations: readonly Violation[], id: (violation: Violation) => string | undefined) => {
     read++;
     if (violations.length === 0) return;
     broken++;
+    total += violations.length;
     for (const violation of violations) if (found.length < SHOWN) found.push(`${id(violation) ?? '(no id)'} ${violation.path} ${violation.message}`);
   };
   return {
     record(record) {
       if (!validator || !operation) return;
-      note(record, validator.record(operation, record), () => idAt(record, '$'));
+      note(validator.record(operation, record), () => idAt(record, '$'));
     },
     answer(body) {
       if (!validator || !operation) return;
       whole = true;
-      note(body, validator.response(operation, body), (violation) => idAt(body, violation.path));
+      note(validator.response(operation, body), (violation) => idAt(body, violation.path));
     },
     finish() {
       if (!validator || !operation || read === 0) return '';
       if (broken === 0) return 'valid against the published schema';
-      const what = whole ? 'the answer breaks' : `${broken} of ${plural(read, 'record')} break`;
-      throw new ContractError(`${what} the published schema of ${label}: ${found.join('; ')}`, {
+      const what = whole ? `the answer breaks the published schema of ${label} (${plural(total, 'violation')})` : `${broken} of ${plural(read, 'record')} break the published schema of ${label}`;
+      throw new ContractError(`${what}: ${found.join('; ')}`, {
         hint: 'the service answers what its own description does not allow; report it with the ids above',
       });
     },
