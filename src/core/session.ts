@@ -1,10 +1,9 @@
 // Resolves which profile, base URL, environment and credential a command uses, with the guards
 // applied before any request: a stored key never leaves its origin, an unknown environment is
 // production, and every keychain call is bounded in time.
-import type { CredentialInfo } from './api-client.js';
 import type { Context } from './context.js';
 import { validateProfileName } from './config.js';
-import { holdSecret, type ResolvedCredential } from './credentials/credential.js';
+import { describeSource, holdSecret, type ResolvedCredential } from './credentials/credential.js';
 import type { Session } from './session-types.js';
 import { UsageError } from './errors.js';
 import { readApiKeyFile } from './credentials/key-file.js';
@@ -71,20 +70,6 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   );
 
   return { profileName, profile, baseUrl, environment, caFile, credential };
-}
-
-/** Where a credential came from, for people: `auth status` and --verbose say it. */
-export function describeSource(credential: CredentialInfo, apiKeyFile?: string): string {
-  switch (credential.source) {
-    case 'api-key-file':
-      return apiKeyFile === '-' ? '--api-key-file - (stdin)' : `--api-key-file ${apiKeyFile ?? ''}`.trim();
-    case 'env':
-      return credential.kind === 'bearer' ? 'APPRAISAL_TOKEN' : 'APPRAISAL_API_KEY';
-    case 'keychain':
-      return 'the OS keychain';
-    case 'insecure-file':
-      return 'the insecure-storage file';
-  }
 }
 
 /** The session's credential, or exit 4 with the commands that would fix it. */

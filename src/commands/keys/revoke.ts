@@ -7,6 +7,7 @@ import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { NotFoundError, SafetyError, UsageError } from '../../core/errors.js';
 import { isDue, pendingFor, removePending } from '../../core/credentials/pending-revocations.js';
+import { describeSource } from '../../core/credentials/credential.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { confirmDestructive } from '../../core/guards.js';
 import {
@@ -28,13 +29,6 @@ export interface RevokeOptions {
   force?: boolean;
   due?: boolean;
 }
-
-const SOURCE_TEXT: Readonly<Record<string, string>> = {
-  env: 'from APPRAISAL_API_KEY',
-  'api-key-file': 'from --api-key-file',
-  keychain: 'from the OS keychain',
-  'insecure-file': 'from the insecure-storage file',
-};
 
 /** Whether `key` is the credential this command runs with: by prefix, or by asking the service. */
 async function isKeyInUse(api: ApiClient, session: Session, key: KeyRecord): Promise<boolean> {
@@ -113,7 +107,7 @@ export async function runRevoke(ctx: Context, reference: string | undefined, opt
   const credential = session.credential;
   if (inUse && !options.force) {
     throw new SafetyError(
-      `refusing to revoke key ${label}: it is the key this command is using (profile ${session.profileName}, ${SOURCE_TEXT[credential!.source] ?? credential!.source})`,
+      `refusing to revoke key ${label}: it is the key this command is using (profile ${session.profileName}, from ${describeSource(credential!, ctx.globals.apiKeyFile)})`,
       {
         hint: `replace it without downtime with \`appraisal keys rotate --profile ${session.profileName}\`; to revoke it anyway pass --force (everything using it stops working at once)`,
       },

@@ -24,3 +24,17 @@ export function holdSecret(
   rememberSecret(io, secret);
   return { secret, prefix: keyPrefix(secret), source, kind };
 }
+
+/** Where a credential came from, for people: --verbose, HTTP error messages and `keys revoke` say it (one wording). */
+export function describeSource(credential: Pick<CredentialInfo, 'source' | 'kind'>, apiKeyFile?: string): string {
+  switch (credential.source) {
+    case 'api-key-file':
+      return apiKeyFile === '-' ? '--api-key-file - (stdin)' : `--api-key-file ${apiKeyFile ?? ''}`.trim();
+    case 'env':
+      return credential.kind === 'bearer' ? 'APPRAISAL_TOKEN' : 'APPRAISAL_API_KEY';
+    case 'keychain':
+      return 'the OS keychain';
+    case 'insecure-file':
+      return 'the insecure-storage file';
+  }
+}

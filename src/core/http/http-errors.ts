@@ -3,6 +3,7 @@
 // which credential was refused and what to do next, naming the key by its prefix only.
 import { STATUS_CODES } from 'node:http';
 import type { CredentialInfo } from '../api-client.js';
+import { describeSource } from '../credentials/credential.js';
 import { scopeFamilyOfPath } from '../resources.js';
 import {
   AuthenticationError,
@@ -133,22 +134,9 @@ function orList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
-function sourceText(credential: CredentialInfo): string {
-  switch (credential.source) {
-    case 'env':
-      return credential.kind === 'bearer' ? 'from APPRAISAL_TOKEN' : 'from APPRAISAL_API_KEY';
-    case 'api-key-file':
-      return 'from --api-key-file';
-    case 'keychain':
-      return 'from the keychain';
-    case 'insecure-file':
-      return 'from the insecure-storage file';
-  }
-}
-
 function credentialText(credential: CredentialInfo, profileName: string): string {
   const what = credential.kind === 'bearer' ? 'access token' : 'API key';
-  return `the ${what} ${credential.prefix} (profile "${profileName}", ${sourceText(credential)})`;
+  return `the ${what} ${credential.prefix} (profile "${profileName}", from ${describeSource(credential)})`;
 }
 
 /** What to do after a 401, depending on where the credential came from. */
