@@ -193,9 +193,12 @@ describe('smoke in CI', () => {
     expect(fromYaml.code, fromYaml.stderr).toBe(0);
     expect((JSON.parse(fromYaml.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'clients exist', status: 'pass' });
     writeFileSync(yaml, 'checks:\n  - name: red ones\n    operation: listProperties\n    params: {colour: red}\n  - name: create one\n    operation: createProperty\n');
-    const misfit = await runCli(['smoke', '--checks', yaml], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const junit = reportPath();
+    const misfit = await runCli(['smoke', '--checks', yaml, '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(misfit.code).toBe(2);
     expect(misfit.stderr).toMatch(/^error: --checks .*smoke\.yaml: checks\[0\] "red ones"\.params: "colour" is not a parameter of listProperties \(GET \/api\/properties\)$/m);
+    const report = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
+    expect(report.cases.at(-1)).toMatchObject({ name: 'checks file', status: 'fail', message: expect.stringContaining('"colour" is not a parameter') });
 
     writeFileSync(file, JSON.stringify({ checks: [{ name: 'typo', operation: 'listProperties', expectStatuss: 200 }] }));
     const bad = await runCli(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });

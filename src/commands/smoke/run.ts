@@ -149,7 +149,17 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
   const onResult = (result: CheckResult) => ctx.io.debug(`smoke: ${result.name}: ${result.status} (${result.ms} ms) ${result.detail}`);
   const results = await runChecks(state, before, { maxLatencyMs }, onResult);
   const closed = closedGate(before, results);
-  const custom = await bindToDescription(ctx, state, checksFile, contract, closed);
+  let custom: SmokeCheck[];
+  try {
+    custom = await bindToDescription(ctx, state, checksFile, contract, closed);
+  } catch (error) {
+    // A checks file that does not fit the description: exit 2, and a CI dashboard still gets a report.
+    if (junitPath !== undefined && error instanceof UsageError) {
+      const result: CheckResult = { name: 'checks file', status: 'fail', ms: 0, detail: error.message, error };
+      await writeJUnit(ctx, junitPath, options.junit!, [...results, result], facts());
+    }
+    throw error;
+  }
   results.push(...(await runChecks(state, [...after, ...custom], { maxLatencyMs, closed }, onResult)));
   const checks = [...before, ...after, ...custom];
   const verdict = verdictOf(checks, results);
