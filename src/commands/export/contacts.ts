@@ -8,7 +8,7 @@ import type { Context } from '../../core/context.js';
 import { ContractError, NotFoundError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
 import { listPath, parentFamily, type ResourceFamily } from '../../core/resources.js';
-import { createProgress, writeRecords } from '../../output/index.js';
+import { createProgress, writeRecords, type FilePart, type FilesTarget } from '../../output/index.js';
 
 interface ClientContacts {
   records: ApiRecord[];
@@ -25,7 +25,13 @@ async function clientIds(ctx: Context, family: ResourceFamily, signal: AbortSign
   return ids;
 }
 
-export async function exportContacts(ctx: Context, family: ResourceFamily, query: Query): Promise<{ written: number; total: number; warnings: string[] }> {
+/** `files`: numbered parts (--split-*); else the one file --out names in `ctx`. */
+export async function exportContacts(
+  ctx: Context,
+  family: ResourceFamily,
+  query: Query,
+  files: FilesTarget | undefined,
+): Promise<{ written: number; total: number; warnings: string[]; files?: FilePart[] }> {
   const api = await ctx.api();
   const { globals } = ctx;
   // Aborted when the writer stops early or fails: the lists still in flight stop too.
@@ -98,13 +104,16 @@ export async function exportContacts(ctx: Context, family: ResourceFamily, query
   }
 
   let written: number;
+  let parts: FilePart[] | undefined;
   try {
-    written = (await writeRecords(ctx, records(), family.view)).count;
+    const result = await writeRecords(ctx, records(), family.view, files ? { files } : {});
+    written = result.count;
+    parts = result.files;
   } finally {
     progress.stop();
     controller.abort();
     ctx.signal.removeEventListener('abort', onAbort);
   }
   for (const warning of warnings) ctx.io.warn(warning);
-  return { written, total, warnings };
+  return { written, total, warnings, ...(parts ? { files: parts } : {}) };
 }

@@ -8,6 +8,8 @@ import { collectionTemplate, type ResourceFamily } from '../../core/resources.js
 import { partialPaths } from '../../output/resumable.js';
 import { existsSync } from 'node:fs';
 import { listCollection } from '../shared/list.js';
+import type { SplitFlags } from '../shared/split-export.js';
+import type { FilePart, FilesTarget, SplitLimits } from '../../output/index.js';
 import { exportContacts } from './contacts.js';
 import { updatedSincePublished } from './incremental.js';
 import type { FamilyDone } from './snapshot-dir.js';
@@ -34,6 +36,8 @@ export interface FamilyRun {
   watermark: string | null;
   /** Continue the family's partial file when one was kept (--resume). */
   resume: boolean;
+  /** --split-rows/--split-size as given (a split family is not resumed: it starts over). */
+  split: SplitFlags & { limits: SplitLimits | undefined };
 }
 
 export async function exportFamily(ctx: Context, run: FamilyRun): Promise<FamilyDone> {
@@ -49,9 +53,13 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
     }
   }
   const fileCtx = fileContext(ctx, run.path, run.format);
-  let result: { written: number; total: number | undefined; warnings: readonly string[] };
+  const { limits, splitRows, splitSize } = run.split;
+  let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    result = await exportContacts(fileCtx, family, query as Query);
+    const files: FilesTarget | undefined = limits && { path: run.path, displayPath: run.path, format: run.format, split: limits, manifest: true };
+    result = await exportContacts(fileCtx, family, query as Query, files);
+  } else if (limits) {
+    result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });
   } else {
     // Resumed only when this family's checkpoint is there: the others start without a notice.
     const resume = run.resume && existsSync(partialPaths(run.path).checkpoint);
@@ -65,6 +73,7 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
     filters: { ...query },
     since: full === undefined ? watermark : null,
     ...(full === undefined ? {} : { full }),
+    ...(limits && result.files ? { parts: result.files } : {}),
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
   };
 }

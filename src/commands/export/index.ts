@@ -47,7 +47,9 @@ export default function exportCommand(factory: Factory): Command {
     .option('--overlap <duration>', `how far before the previous start to read again (default ${DEFAULT_OVERLAP}; 0 for none)`)
     .option('--resume', 'continue an interrupted export to DIR: finished families are not fetched again')
     .option('--restart', 'throw away an interrupted export to DIR and start from the beginning')
-    .option('--replace', 'replace the previous snapshot at DIR (only a directory holding an export manifest)');
+    .option('--replace', 'replace the previous snapshot at DIR (only a directory holding an export manifest)')
+    .option('--split-rows <n>', 'each family in numbered parts of at most N records (props-0001.ndjson, …), listed in the manifest')
+    .option('--split-size <size>', 'each family in numbered parts of at most SIZE bytes (500MiB, 2GB; a record is never cut)');
   // Every operation it may call, for `spec check`; a run needs only those of its families.
   calls(command, ...listOperations(FAMILIES));
   takesOptions(command, ...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial');

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import type { FilePart } from '../../output/index.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_KIND = 'appraisal-export';
@@ -18,8 +19,12 @@ export interface FamilyEntry {
   records: number;
   /** `pagination.total` the service reported (the sum over clients for contacts). */
   total: number | null;
+  /** The file's size; with parts, their sum. */
   bytes: number;
-  sha256: string;
+  /** The file's sha256; null with parts (each part has its own). */
+  sha256: string | null;
+  /** --split-rows/--split-size: the numbered parts `file` was split into, in order. */
+  parts?: FilePart[];
   /** Query parameters sent. */
   filters: Readonly<Record<string, string>>;
   /** The `updatedSince` watermark this family was read with; null when it holds every record. */

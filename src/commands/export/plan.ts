@@ -7,6 +7,8 @@ import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
 import { requireTimestamp } from '../shared/query.js';
+import { splitLimits, type SplitFlags } from '../shared/split-export.js';
+import type { SplitLimits } from '../../output/index.js';
 
 /** What a snapshot holds when --families is not given (the organization's own data). */
 export const DEFAULT_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
@@ -14,7 +16,7 @@ export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json']
 export const DEFAULT_OVERLAP = '5m';
 const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;
 
-export interface ExportFlags {
+export interface ExportFlags extends SplitFlags {
   dir?: string;
   families?: string;
   resume?: boolean;
@@ -40,6 +42,9 @@ export interface ExportPlan {
   since: SinceSource | undefined;
   overlapMs: number;
   overlapGiven: string;
+  /** --split-rows/--split-size: each family in numbered parts. */
+  split: SplitLimits | undefined;
+  splitFlags: SplitFlags;
 }
 
 /** `--families props,clients` → the table's rows, in the table's order, each once. */
@@ -90,5 +95,7 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     since,
     overlapMs,
     overlapGiven,
+    split: splitLimits(flags),
+    splitFlags: { splitRows: flags.splitRows, splitSize: flags.splitSize },
   };
 }

@@ -11,7 +11,8 @@ import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
 import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';
 import { planExport, type ExportFlags, type ExportPlan } from './plan.js';
-import { checkTarget, SnapshotDir, type Target } from './snapshot-dir.js';
+import { checkTarget, SnapshotDir, type FamilyDone, type Target } from './snapshot-dir.js';
+import type { FilePart } from '../../output/index.js';
 
 /** Bind the families' operations now, so an unpublished one is refused before anything is written. */
 async function bindFamilies(ctx: Context, families: readonly string[]): Promise<void> {
@@ -23,6 +24,14 @@ async function bindFamilies(ctx: Context, families: readonly string[]): Promise<
       hint: `leave that family out with --families (this run asked for ${families.join(',')}); \`appraisal api --list\` shows what the service publishes`,
     });
   }
+}
+
+/** A finished family's entry with the size and sha256 of what is on disk (each part's, when split). */
+async function withDigests(snapshot: SnapshotDir, done: FamilyDone, path: string): Promise<FamilyEntry> {
+  if (!done.parts) return { ...done, ...(await fileDigest(path)) };
+  const parts: FilePart[] = [];
+  for (const part of done.parts) parts.push({ file: part.file, records: part.records, ...(await fileDigest(snapshot.pathOf(part.file))) });
+  return { ...done, parts, bytes: parts.reduce((sum, part) => sum + part.bytes, 0), sha256: null };
 }
 
 export async function runExport(ctx: Context, flags: ExportFlags): Promise<void> {
@@ -75,6 +84,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     families: names,
     pageSize: ctx.globals.pageSize ?? null,
     watermark,
+    split: plan.split ? { rows: plan.split.rows ?? null, bytes: plan.split.bytes ?? null } : null,
   });
   if (incremental) ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
 
@@ -85,9 +95,9 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
       const path = snapshot.pathOf(file);
       const done =
         (plan.mode === 'resume' ? await snapshot.finished(family.name, file) : undefined) ??
-        (await exportFamily(ctx, { family, file, path, format: plan.format, watermark, resume: plan.mode === 'resume' }));
+        (await exportFamily(ctx, { family, file, path, format: plan.format, watermark, resume: plan.mode === 'resume', split: { ...plan.splitFlags, limits: plan.split } }));
       await snapshot.markFinished(done);
-      entries.push({ ...done, ...(await fileDigest(path)) });
+      entries.push(await withDigests(snapshot, done, path));
     }
   } catch (error) {
     if (await snapshot.hasProgress()) {

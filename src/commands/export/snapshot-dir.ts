@@ -25,6 +25,8 @@ export interface RunIdentity {
   pageSize: number | null;
   /** The updatedSince watermark (null: a full snapshot). */
   watermark: string | null;
+  /** --split-rows/--split-size (null: one file per family). */
+  split: { rows: number | null; bytes: number | null } | null;
 }
 
 interface RunState extends RunIdentity {
@@ -56,7 +58,7 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 function mismatch(was: RunIdentity, now: RunIdentity): string | undefined {
-  const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark'];
+  const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark', 'split'];
   for (const key of keys) {
     if (JSON.stringify(was[key]) !== JSON.stringify(now[key])) return `${key} was ${JSON.stringify(was[key])}, this run has ${JSON.stringify(now[key])}`;
   }
@@ -155,7 +157,9 @@ export class SnapshotDir {
   async finished(family: string, file: string): Promise<FamilyDone | undefined> {
     const done = (await readJson(join(this.temp, doneName(family)))) as FamilyDone | undefined;
     if (done?.family !== family || done.file !== file) return undefined;
-    return (await entryType(this.pathOf(file))) === 'other' ? done : undefined;
+    const files = done.parts ? done.parts.map((part) => part.file) : [file];
+    for (const name of files) if ((await entryType(this.pathOf(name))) !== 'other') return undefined;
+    return done;
   }
 
   async markFinished(done: FamilyDone): Promise<void> {
