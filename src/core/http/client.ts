@@ -118,7 +118,7 @@ class HttpApiClient implements ApiClient {
   paginate(path: string, options: PaginateOptions = {}): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
     const fetchPage = async (page: number, limit: number | undefined, signal: AbortSignal): Promise<unknown> => {
       const query: Query = { ...options.query, page, limit };
-      return (await this.transport.json({ method: 'GET', path, query, signal })).body;
+      return (await this.transport.jsonDeferred({ method: 'GET', path, query, signal })).body;
     };
     return paginate(fetchPage, path, options);
   }

@@ -5,15 +5,28 @@
 // pages than the first page announced, and never runs more than `concurrency` pages ahead of its
 // consumer. Integrity warnings
 // go into the summary (the generator's return value) and are printed by the caller, once.
+import { setFlagsFromString } from 'node:v8';
 import type { ApiRecord, PaginateOptions, PaginateResume, PaginateSummary } from '../api-client.js';
 import { ContractError } from '../errors.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
+import { DeferredJson } from './response-body.js';
 import { IdSet } from './id-set.js';
 
-/** Fetch one page's raw body; `limit` undefined lets the service choose. */
+/**
+ * Fetch one page's body; `limit` undefined lets the service choose. A DeferredJson is parsed when the
+ * page is consumed, so pages fetched ahead wait as bytes rather than as records.
+ */
 export type PageFetcher = (page: number, limit: number | undefined, signal: AbortSignal) => Promise<unknown>;
 
 export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * From this many records on, V8 is asked to favour a small heap (`--optimize-for-size`, set at run
+ * time): otherwise its young generation and heap limits grow with a long export's allocation rate,
+ * and peak RSS with the record count (200,000 records: ~138 → ~92 MiB, 10,000: ~79 MiB either
+ * way). It costs ~6% of CPU, so shorter exports keep V8's defaults.
+ */
+export const SMALL_HEAP_FROM_RECORDS = 50_000;
 
 function noop(): void {}
 
@@ -81,10 +94,11 @@ export async function* paginate(
   const warn = (message: string): void => void summary.warnings.push(message);
   // The page count the first page announced: it bounds how many pages this export requests.
   let announcedPages: number | undefined;
-  const load = (page: number, limit: number | undefined): Promise<CollectionPage> => {
+  /** Start fetching a page; the promise gives a function that parses and checks it, called when it is consumed. */
+  const load = (page: number, limit: number | undefined): Promise<() => CollectionPage> => {
     const where = `page ${page} of ${path}`;
-    const loaded = fetchPage(page, limit, controller.signal).then((body) => {
-      const parsed = parseCollectionPage(body, where);
+    const loaded = fetchPage(page, limit, controller.signal).then((body) => (): CollectionPage => {
+      const parsed = parseCollectionPage(body instanceof DeferredJson ? body.parse() : body, where);
       if (parsed.pagination.page !== page) {
         throw new ContractError(`${where}: asked for page ${page}, the service answered page ${parsed.pagination.page}`, {
           hint: 'the service does not page as published; report it with the request id from --verbose',
@@ -157,7 +171,7 @@ export async function* paginate(
 
   try {
     if (options.page !== undefined) {
-      const page = await load(options.page, options.pageSize);
+      const page = (await load(options.page, options.pageSize))();
       noteTotal(page);
       yield* fresh(page);
       options.onProgress?.({ fetched: summary.count, total: summary.total });
@@ -166,16 +180,18 @@ export async function* paginate(
     }
 
     const start = resume ? resume.afterPage + 1 : 1;
-    const first = await load(start, resume ? resume.limit : options.pageSize);
+    const first = (await load(start, resume ? resume.limit : options.pageSize))();
     if (resume) checkResumable(first, resume, path);
     noteTotal(first);
     // The duplicate check's table sized once from the total the service reports.
-    seen.reserve(Math.min(first.pagination.total, maxItems ?? Infinity));
+    const expectedRecords = Math.min(first.pagination.total, maxItems ?? Infinity);
+    seen.reserve(expectedRecords);
+    if (expectedRecords >= SMALL_HEAP_FROM_RECORDS) setFlagsFromString('--optimize-for-size');
     const pages = first.pagination.pages;
     announcedPages = pages;
     // The page size the service used (it may clamp what was asked); later pages ask for the same.
     const limit = first.pagination.limit;
-    const inFlight = new Map<number, Promise<CollectionPage>>();
+    const inFlight = new Map<number, Promise<() => CollectionPage>>();
     let next = start + 1;
     const pageDone = async (page: CollectionPage): Promise<void> => {
       if (!options.onPageDone || pageIds === undefined || page.pagination.page >= pages || full()) return;
@@ -206,7 +222,7 @@ export async function* paginate(
       topUp(current);
       const pending = inFlight.get(current);
       if (pending === undefined) break;
-      const page = await pending;
+      const page = (await pending)();
       inFlight.delete(current);
       expectedAhead += page.items.length - limit;
       noteTotal(page);

@@ -53,6 +53,16 @@ export async function readJsonText(
   maxBytes: number,
   request: { method: string; target: string },
 ): Promise<string> {
+  return (await readJsonBytes(body, headers, maxBytes, request)).toString('utf8');
+}
+
+/** readJsonText's bytes, not yet decoded: outside V8's heap until someone parses them. */
+export async function readJsonBytes(
+  body: Readable,
+  headers: ResponseHeaders,
+  maxBytes: number,
+  request: { method: string; target: string },
+): Promise<Buffer> {
   const tooLarge = (what: string): ContractError => {
     if (!body.destroyed) body.destroy();
     return new ContractError(
@@ -75,7 +85,7 @@ export async function readJsonText(
     if (error instanceof ContractError) throw error;
     throw new BodyReadError(received, expected, error);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks, received);
 }
 
 /**
@@ -113,6 +123,25 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
     } else if (c === 0x5d || c === 0x7d) depth--; // ] or }
   }
   return false;
+}
+
+/**
+ * A 2xx JSON body read whole but not parsed yet: kept as bytes, outside V8's heap, until it is used.
+ * Pages an export fetches ahead wait as bytes instead of as record objects, which outlived young-
+ * generation collections and grew the old generation with the record count (bench/: memory).
+ */
+export class DeferredJson {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly status: number,
+    private readonly headers: ResponseHeaders,
+    private readonly request: { method: string; target: string },
+  ) {}
+
+  /** parseJsonBody of the text: the same checks and errors, at the time of use. */
+  parse(): unknown {
+    return parseJsonBody(this.bytes.toString('utf8'), this.status, this.headers, this.request);
+  }
 }
 
 /** Parse a 2xx body: empty → undefined; anything else must be JSON, nested at most MAX_JSON_DEPTH deep. */

@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
 import type { FailureSite } from './network-errors.js';
-import { contentLengthOf, flattenHeaders, parseJsonBody, readJsonText, readText, type ResponseHeaders } from './response-body.js';
+import { contentLengthOf, DeferredJson, flattenHeaders, parseJsonBody, readJsonBytes, readText, type ResponseHeaders } from './response-body.js';
 import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
@@ -165,6 +165,15 @@ export class Transport {
 
   /** A JSON request: the `request()` of ApiClient. */
   json<T>(options: RequestOptions): Promise<ApiResponse<T>> {
+    return this.exchange(options, (bytes, status, headers, prepared) => parseJsonBody(bytes.toString('utf8'), status, headers, prepared) as T);
+  }
+
+  /** A JSON request whose 2xx body is parsed only when used (pages fetched ahead of their consumer). */
+  jsonDeferred(options: RequestOptions): Promise<ApiResponse<DeferredJson>> {
+    return this.exchange(options, (bytes, status, headers, prepared) => new DeferredJson(bytes, status, headers, prepared));
+  }
+
+  private exchange<T>(options: RequestOptions, decode: (bytes: Buffer, status: number, headers: ResponseHeaders, prepared: Prepared) => T): Promise<ApiResponse<T>> {
     let body: OutgoingBody | undefined;
     if (options.body !== undefined) {
       let text: string;
@@ -187,11 +196,11 @@ export class Transport {
       timeout: 'exchange',
     };
     return this.perform(out, async (response, { headers, prepared }) => {
-      const text = await readJsonText(response.body, headers, this.config.maxResponseBytes, prepared);
+      const bytes = await readJsonBytes(response.body, headers, this.config.maxResponseBytes, prepared);
       return {
         status: response.statusCode,
         headers,
-        body: parseJsonBody(text, response.statusCode, headers, prepared) as T,
+        body: decode(bytes, response.statusCode, headers, prepared),
         requestId: headers['x-request-id'],
       };
     });
