@@ -344,7 +344,28 @@ describe('item 10: messages that say what to do', () => {
     const before = server.requests.length;
     const result = await cli(['watch', 'props', '--once', '--state-file', state], env());
     expectCleanFailure(result, 2);
-    expect(result.stderr).toMatch(/is not a usable watch state: mark or latest is not an ISO 8601 timestamp/);
+    expect(result.stderr).toMatch(/is not a usable watch state: mark must be null or an ISO 8601 timestamp with a zone \(got "1"\)/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a watch state file with seen: {} beside its mark, or of the wrong shape, is refused with exit 2 before any request', async () => {
+    const state = join(scratchDir('hostile-state'), 'props.state');
+    const valid = { version: 1, family: 'props', scope: null, mark: '2026-03-01T12:00:00Z', latest: '2026-03-01T12:00:00Z', polls: 4, lastFullPoll: 1, seen: { a: '2026-03-01T12:00:00Z' } };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ seen: {} }, /seen is empty while mark\/latest say records were seen \(truncated or edited\?\)/],
+      [{ seen: [['a', '2026-03-01T12:00:00Z']] }, /seen must be an object of id → version/],
+      [{ seen: { a: 7 } }, /the version of "a" in seen must be a non-empty string \(got 7\)/],
+      [{ polls: '4' }, /polls must be a whole number, 0 or more \(got "4"\)/],
+      [{ mark: undefined }, /mark must be null or an ISO 8601 timestamp with a zone \(it is missing\)/],
+    ];
+    const before = server.requests.length;
+    for (const [change, message] of cases) {
+      writeFileSync(state, JSON.stringify({ ...valid, ...change }));
+      const result = await cli(['watch', 'props', '--once', '--state-file', state], env());
+      expectCleanFailure(result, 2);
+      expect(result.stderr).toMatch(new RegExp(`^error: state file .*props\\.state is not a usable watch state: ${message.source}`, 'm'));
+      expect(result.stderr).toMatch(/^hint: delete it, or pass another --state-file/m);
+    }
     expect(server.requests.length).toBe(before);
   });
 });

@@ -2,6 +2,7 @@
 // mark, and the poll count. Kept on disk (--state-file) as one small JSON document, replaced
 // atomically (temp file, fsync, rename) so a crash leaves the old state or the new, never half.
 import { readFile } from 'node:fs/promises';
+import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import type { FamilyName } from './families.js';
@@ -44,8 +45,10 @@ export function serializeState(state: WatchState): string {
     version: STATE_VERSION,
     family: state.family,
     scope: state.scope,
-    mark: state.mark,
-    latest: state.latest,
+    // Nothing seen (an empty collection, or every record deleted): nothing to be incremental about,
+    // so no mark either; the next run starts with a full poll. See the check in stateFileSchema.
+    mark: state.seen.size > 0 ? state.mark : null,
+    latest: state.seen.size > 0 ? state.latest : null,
     polls: state.polls,
     lastFullPoll: state.lastFullPoll,
     seen: Object.fromEntries(state.seen),
@@ -59,14 +62,71 @@ function invalid(path: string, why: string): UsageError {
   return new UsageError(`state file ${path} is not a usable watch state: ${why}`, { hint: HINT });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 // An ISO 8601 date-time with a zone, as the service writes updatedAt: Date.parse alone takes "1" (the
 // year 2001), which then makes every poll fail with 422.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-const isTimestampOrNull = (value: unknown): value is string | null =>
-  value === null || (typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value)));
+const timestamp = z.nullable(
+  z.string().check(
+    z.refine((value) => ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value))),
+  ),
+);
+const count = z.int().check(z.minimum(0));
+const nonEmpty = z.string().check(z.minLength(1));
+
+/**
+ * The file's whole shape, checked before anything in it is used: every field present with its type,
+ * no other field (a hand-edited or foreign file is refused, not half-read), and the fields
+ * consistent with one another as the poller writes them (poller.ts).
+ */
+const stateFileSchema = z
+  .strictObject({
+    version: z.literal(STATE_VERSION),
+    family: nonEmpty,
+    scope: z.nullable(nonEmpty),
+    mark: timestamp,
+    latest: timestamp,
+    polls: count,
+    lastFullPoll: count,
+    seen: z.record(nonEmpty, nonEmpty),
+  })
+  .check(
+    z.refine((file) => file.lastFullPoll <= file.polls, { message: 'is after polls (the poll counters disagree)', path: ['lastFullPoll'] }),
+    // serializeState writes no mark or latest beside an empty "seen", so an empty "seen" beside
+    // them is a truncated or edited file: read as it is, every record would be reported again as
+    // created.
+    z.refine((file) => Object.keys(file.seen).length > 0 || (file.mark === null && file.latest === null), {
+      message: 'is empty while mark/latest say records were seen (truncated or edited?)',
+      path: ['seen'],
+    }),
+  );
+
+/** What each field must hold, for the message (zod/mini carries no message texts). */
+const EXPECTED: Readonly<Record<string, string>> = {
+  family: 'a non-empty string',
+  scope: 'null or a non-empty string',
+  mark: 'null or an ISO 8601 timestamp with a zone',
+  latest: 'null or an ISO 8601 timestamp with a zone',
+  polls: 'a whole number, 0 or more',
+  lastFullPoll: 'a whole number, 0 or more',
+  seen: 'an object of id → version',
+};
+
+function shown(value: unknown): string {
+  return value === undefined ? 'it is missing' : `got ${(JSON.stringify(value) ?? typeof value).slice(0, 40)}`;
+}
+
+/** The first thing wrong, in words: which field, what it must hold, what it holds. */
+function describeIssue(issue: z.core.$ZodIssue, file: Record<string, unknown>): string {
+  if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((key) => JSON.stringify(key.slice(0, 40))).join(', ')}`;
+  const [field, id] = issue.path.map(String);
+  // The consistency checks word their own message; a timestamp's check leaves it to EXPECTED.
+  if (issue.code === 'custom' && field !== 'mark' && field !== 'latest') return `${field} ${issue.message}`;
+  if (field === 'seen' && id !== undefined) {
+    const name = JSON.stringify(id.slice(0, 40));
+    return id === '' ? 'seen holds an empty id' : `the version of ${name} in seen must be a non-empty string (${shown((file.seen as Record<string, unknown>)[id])})`;
+  }
+  return `${field} must be ${EXPECTED[field ?? ''] ?? 'something else'} (${shown(file[field ?? ''])})`;
+}
 
 /** Parse and check a state file's text; `expected` is the watch it must belong to. */
 export function parseState(text: string, path: string, expected: { family: FamilyName; scope: string | null }): WatchState {
@@ -76,38 +136,32 @@ export function parseState(text: string, path: string, expected: { family: Famil
   } catch {
     throw invalid(path, 'it is not valid JSON (truncated or edited?)');
   }
-  if (!isObject(raw)) throw invalid(path, 'it is not a JSON object');
-  if (raw.version !== STATE_VERSION) {
-    throw invalid(path, `version ${JSON.stringify(raw.version)} is not supported (this appraisal reads version ${STATE_VERSION})`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(path, 'it is not a JSON object');
+  const object = raw as Record<string, unknown>;
+  if (object.version !== STATE_VERSION) {
+    throw invalid(path, `version ${JSON.stringify(object.version)} is not supported (this appraisal reads version ${STATE_VERSION})`);
   }
-  if (typeof raw.family !== 'string' || !(raw.scope === null || typeof raw.scope === 'string')) {
-    throw invalid(path, 'family or scope is missing');
+  // Whose state it is comes first: "another watch's file" is the more useful message.
+  if (typeof object.family === 'string' && (object.scope === null || typeof object.scope === 'string')) {
+    if (object.family !== expected.family || object.scope !== expected.scope) {
+      const theirs = `${object.family.slice(0, 40)}${object.scope ? ` (${object.scope.slice(0, 60)})` : ''}`;
+      const ours = `${expected.family}${expected.scope ? ` (${expected.scope})` : ''}`;
+      throw new UsageError(`state file ${path} belongs to a watch of ${theirs}, not ${ours}`, {
+        hint: 'use one state file per watched collection',
+      });
+    }
   }
-  if (raw.family !== expected.family || raw.scope !== expected.scope) {
-    const theirs = `${raw.family}${raw.scope ? ` (${raw.scope})` : ''}`;
-    const ours = `${expected.family}${expected.scope ? ` (${expected.scope})` : ''}`;
-    throw new UsageError(`state file ${path} belongs to a watch of ${theirs}, not ${ours}`, {
-      hint: 'use one state file per watched collection',
-    });
-  }
-  if (!isTimestampOrNull(raw.mark) || !isTimestampOrNull(raw.latest)) {
-    throw invalid(path, `mark or latest is not an ISO 8601 timestamp with a zone (mark ${JSON.stringify(raw.mark)?.slice(0, 40)})`);
-  }
-  if (!isCount(raw.polls) || !isCount(raw.lastFullPoll) || raw.lastFullPoll > raw.polls) throw invalid(path, 'poll counters are wrong');
-  if (!isObject(raw.seen)) throw invalid(path, '"seen" is not an object');
-  const seen = new Map<string, string>();
-  for (const [id, version] of Object.entries(raw.seen)) {
-    if (typeof version !== 'string' || version === '' || id === '') throw invalid(path, `the version of ${JSON.stringify(id.slice(0, 40))} is not a non-empty string`);
-    seen.set(id, version);
-  }
+  const parsed = stateFileSchema.safeParse(raw);
+  if (!parsed.success) throw invalid(path, describeIssue(parsed.error.issues[0]!, object));
+  const file = parsed.data;
   return {
     family: expected.family,
     scope: expected.scope,
-    mark: raw.mark,
-    latest: raw.latest,
-    polls: raw.polls,
-    lastFullPoll: raw.lastFullPoll,
-    seen,
+    mark: file.mark,
+    latest: file.latest,
+    polls: file.polls,
+    lastFullPoll: file.lastFullPoll,
+    seen: new Map(Object.entries(file.seen)),
   };
 }
 

@@ -61,9 +61,14 @@ describe('state file', () => {
     ['truncated JSON', serializeState(sample()).slice(0, 40), /not valid JSON/],
     ['an array', '[]', /not a JSON object/],
     ['another version', JSON.stringify({ ...JSON.parse(serializeState(sample())), version: 2 }), /version 2 is not supported/],
-    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /not an ISO 8601 timestamp/],
-    ['bad counters', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }), /poll counters/],
-    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /version of "a" is not a non-empty string/],
+    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /mark must be null or an ISO 8601 timestamp with a zone \(got "yesterday"\)/],
+    ['bad counters', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }), /polls must be a whole number, 0 or more \(got -1\)/],
+    ['counters that disagree', JSON.stringify({ ...JSON.parse(serializeState(sample())), lastFullPoll: 9 }), /lastFullPoll is after polls/],
+    ['a missing field', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: undefined }), /polls must be .* \(it is missing\)/],
+    ['an unknown field', JSON.stringify({ ...JSON.parse(serializeState(sample())), sen: {} }), /unknown field "sen"/],
+    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /the version of "a" in seen must be a non-empty string \(got 1\)/],
+    ['seen as a list', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: [] }), /seen must be an object of id → version \(got \[\]\)/],
+    ['seen: {} beside a mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: {} }), /seen is empty while mark\/latest say records were seen/],
   ])('refuses %s with a UsageError and a hint, never a stack trace', async (_what, text, message) => {
     const path = join(dir(), 'props.state');
     writeFileSync(path, text);
@@ -72,6 +77,16 @@ describe('state file', () => {
     expect((error as UsageError).message).toMatch(message);
     expect((error as UsageError).message).toContain(path);
     expect((error as UsageError).hint).toMatch(/new baseline/);
+  });
+
+  it('writes no mark beside an empty seen (every record deleted), so what it writes it reads back', async () => {
+    const path = join(dir(), 'props.state');
+    const emptied = sample();
+    emptied.seen.clear();
+    await fileStateStore(path).save(emptied);
+    const loaded = (await loadState(path, props))!;
+    expect(loaded).toMatchObject({ mark: null, latest: null, polls: 7, lastFullPoll: 2 });
+    expect(loaded.seen.size).toBe(0);
   });
 
   it('refuses the state of another family or another client', async () => {
