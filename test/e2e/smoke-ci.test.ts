@@ -1,7 +1,7 @@
 // `appraisal smoke` as a CI pipeline runs it (issue 18): env-only setup, valid JUnit, quiet stdout,
 // readiness, latency budgets, verdicts that cannot lie, reproducible failures, a checks file and
 // GitHub Actions annotations — the built binary against the bundled mock.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,7 +226,7 @@ describe('smoke in CI', () => {
     }
   });
 
-  it('binds to the description --spec or APPRAISAL_SPEC names (a local file), not the one the service serves', async () => {
+  it("binds to the description --spec, APPRAISAL_SPEC or the profile names (a local file), else the service's own, cached", async () => {
     const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
       info: { title: string };
       paths: Record<string, Record<string, { operationId?: string }>>;
@@ -245,11 +245,30 @@ describe('smoke in CI', () => {
     expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^10 of 10 records break the published schema of listCustomers: [0-9a-f-]{36} \$\.name must be integer/) });
     expect(checks.find((c) => c.name === 'list properties')!.status).toBe('pass');
 
+    // The profile's spec URL (here a path) is honoured the same way.
+    const withProfile = envOnly({ APPRAISAL_ENVIRONMENT: undefined });
+    mkdirSync(withProfile.APPRAISAL_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    const config = { activeProfile: 'ci', profiles: { ci: { baseUrl: mock.baseUrl, environment: 'staging', specUrl: spec } } };
+    writeFileSync(join(withProfile.APPRAISAL_CONFIG_DIR!, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    const fromProfile = await runCli(['smoke', '-o', 'json'], { env: { ...withProfile, APPRAISAL_BASE_URL: undefined } });
+    expect(fromProfile.code).toBe(9);
+    expect((JSON.parse(fromProfile.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail).toContain(`Local contract 0.1.0 (${spec})`);
+
     const checksFile = join(scratch, 'customers.json');
     writeFileSync(checksFile, JSON.stringify({ checks: [{ name: 'customers', operation: 'listCustomers', minItems: 1 }] }));
     const viaEnv = await runCli(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_SPEC: spec }) });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
     expect((JSON.parse(viaEnv.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'customers', status: 'pass', detail: 'page 1: 10 items (at least 1 expected)' });
+
+    // Without --spec: the service's own description, then the cached copy on the next run (no download).
+    const sameMachine = envOnly({ APPRAISAL_ENVIRONMENT: 'staging' });
+    const specDetail = async () => {
+      const run = await runCli(['smoke', '-o', 'json'], { env: sameMachine });
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail;
+    };
+    expect(await specDetail()).toMatch(/^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json\): /);
+    expect(await specDetail()).toMatch(/^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json \(cached copy of \d{4}-\d\d-\d\dT[\d:.]+Z\)\): /);
   });
 
   it('checks the published description and reports a schema violation injected by the mock; --no-contract skips both', async () => {
