@@ -3,7 +3,7 @@
 // designations as {success, data} without pages, an extra yearBuiltFrom filter, the document at
 // /api/v2/openapi.json announced by a service-desc Link). One config dir for the whole file, so the
 // description cache is shared between runs; the mock's request log counts what was sent.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
@@ -257,5 +257,81 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
       await otherAdmin.close();
       await other.stop();
     }
+  });
+});
+
+describe('spec sync, validation and lists answered in one piece', () => {
+  const show = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
+
+  it('spec sync fetches now, fresh cache or not, and says what it did', async () => {
+    const own = { ...isolatedEnv(), ...mock.env };
+    await admin.clearRequests();
+    const first = await runCli(['spec', 'sync', '-o', 'json'], { env: own });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe(`synced: downloaded ${mock.baseUrl}/api/v2/openapi.json (36 operations)\n`);
+    expect(JSON.parse(first.stdout)).toMatchObject({ kind: 'service', version: '0.2.0-alternative', fromCache: false });
+    expect(show(await apiRequests())).toEqual(['GET /api/openapi.json 404 -', 'GET /api/v2/openapi.json 200 -']);
+    await admin.clearRequests();
+    const again = await runCli(['spec', 'sync', '-o', 'json'], { env: own });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/^synced: \S+\/api\/v2\/openapi\.json is unchanged since \S+ \(the service answered 304 Not Modified\)\n$/);
+    expect(show(await apiRequests())).toEqual(['GET /api/v2/openapi.json 304 -']);
+  });
+
+  it('get --validate: a record that breaks the response schema is printed, then exit 9 naming the field', async () => {
+    const [id] = await admin.ids('/api/properties');
+    await admin.call('POST', '/__mock/faults', { path: `/api/properties/${id}`, fault: 'schema-violation' });
+    const result = await cli(['props', 'get', id!, '--validate', '-o', 'json']);
+    expect(result.code).toBe(9);
+    expect((JSON.parse(result.stdout) as { id: string }).id).toBe(id);
+    expect(result.stderr).toMatch(/\$\.updatedAt must be string/);
+    expect(result.stderr).toMatch(/^error: .*getProperty/m);
+  });
+
+  it('api: a body breaking the published request schema is exit 2 before any request; --no-validate sends it', async () => {
+    await admin.clearRequests();
+    const refused = await cli(['api', 'POST', '/api/clients', '--data', '{"name":"","clientType":"bank"}']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/m);
+    // (The description may be fetched: the shared cache came from the spec diff test's service.)
+    const sentToService = async () => (await apiRequests()).filter((r) => !r.path.endsWith('openapi.json')).map((r) => `${r.method} ${r.path} ${r.status}`);
+    expect(await sentToService()).toEqual([]);
+    const sent = await cli(['api', 'POST', '/api/clients', '--data', '{"name":"","clientType":"bank"}', '--no-validate']);
+    expect(sent.code).toBe(7); // the service's own 422
+    expect(await sentToService()).toEqual(['POST /api/clients 422']);
+  });
+
+  it('a list answered in one piece refuses --page, --page-size and --resume it cannot honour, before any request', async () => {
+    await admin.clearRequests();
+    const page = await cli(['ref', 'designations', '--page', '2']);
+    expect(page.code).toBe(2);
+    expect(page.stderr).toMatch(
+      /^error: --page: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece \(its published answer is not paged\) and publishes no "page" query parameter\nhint: drop --page; --max-items N stops after N records\n$/,
+    );
+    const size = await cli(['ref', 'designations', '--page-size', '5']);
+    expect(size.code).toBe(2);
+    expect(size.stderr).toMatch(/^error: --page-size: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece/);
+    const dir = scratchDir('one-piece');
+    const resumed = await cli(['ref', 'designations', '--resume', '--out', join(dir, 'designations.ndjson'), '-o', 'ndjson']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/^error: --resume: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece .*; there is no page to continue after/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect((await apiRequests()).filter((r) => !r.path.endsWith('openapi.json'))).toEqual([]);
+  });
+
+  it('a list answered in one piece that publishes page and limit gets --page and --page-size as those parameters', async () => {
+    // The alternative designations answer in one piece; this description says so and publishes page/limit.
+    const dir = scratchDir('one-piece-spec');
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+    document.paths['/api/reference/designations']!.get.responses['200'] = {
+      description: 'every designation',
+      content: { 'application/json': { schema: { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: { $ref: '#/components/schemas/Designation' } } } } } },
+    };
+    writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
+    await admin.clearRequests();
+    const result = await cli(['ref', 'designations', '--page', '1', '--page-size', '2', '-o', 'ndjson', '--spec', join(dir, 'spec.json')]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect((await apiRequests()).map((r) => `${r.path} ${JSON.stringify(r.query)}`)).toEqual(['/api/reference/designations {"page":"1","limit":"2"}']);
   });
 });

@@ -84,6 +84,9 @@ export interface ListResult {
 export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<ListResult> {
   // Checked before any request (a bad --split-size is exit 2 at once).
   const split = await splitExport(ctx, flags);
+  // A list answered in one piece: --page/--page-size only as its published page/limit, no --resume.
+  const { checkOnePiecePaging } = await import('../../core/description/bound-client.js');
+  checkOnePiecePaging(await ctx.api(), path, { page: ctx.globals.page, pageSize: ctx.globals.pageSize, resume: flags.resume === true });
   if (Object.keys(query).length > 0) {
     // Only parameters the service publishes for this operation; refused before any request otherwise.
     const published = await publishedQuery(ctx, path);

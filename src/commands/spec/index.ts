@@ -6,14 +6,20 @@ import { loadDescription } from '../../core/description/load.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 import { runCheck } from './check.js';
 import { runDiff } from './diff.js';
-import { printDescription } from './show.js';
+import { printDescription, reportSync } from './show.js';
 
 export default function specCommand(factory: Factory): Command {
   const spec = new Command('spec').description("The service's published API description: sync, show, check, diff");
 
   const sync = new Command('sync').description('fetch the description now (a conditional request when cached) and cache it');
   examples(sync, ['appraisal spec sync', 'appraisal spec sync --profile staging -o json']);
-  sync.action(action(factory, async (ctx) => printDescription(ctx, await loadDescription(ctx, { refresh: true }))));
+  sync.action(
+    action(factory, async (ctx) => {
+      const loaded = await loadDescription(ctx, { refresh: true });
+      reportSync(ctx, loaded);
+      await printDescription(ctx, loaded);
+    }),
+  );
 
   const show = new Command('show').description('where the description comes from: source, version, fetched at, operation count');
   examples(show, ['appraisal spec show', 'appraisal spec show -o json']);

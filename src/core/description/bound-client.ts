@@ -17,12 +17,19 @@ import type {
 } from '../api-client.js';
 import { listRecordsOf, unwrapObject } from '../http/envelope.js';
 import type { Binding, Route } from './bind.js';
+import { answersInOnePiece, onePieceQuery, type PagingAsked } from './one-piece.js';
 
 const bindings = new WeakMap<ApiClient, Binding>();
 
 /** The binding behind a client, when the command's operations were bound (commands use it for --param, --validate). */
 export function bindingOf(api: ApiClient): Binding | undefined {
   return bindings.get(api);
+}
+
+/** List commands call it first: paging options a one-piece list cannot honour are refused before any request. */
+export function checkOnePiecePaging(api: ApiClient, path: string, asked: PagingAsked): void {
+  const published = bindingOf(api)?.route('GET', path)?.bound.published;
+  if (published && answersInOnePiece(published)) onePieceQuery(published, asked);
 }
 
 class BoundApiClient implements ApiClient {
@@ -67,12 +74,17 @@ class BoundApiClient implements ApiClient {
     const route = this.route('GET', path);
     const form = route?.bound.published.envelope;
     if (!route || form === undefined || form === 'collection' || form === 'unknown' || form === 'record') return this.inner.paginate(route?.path ?? path, options);
-    return this.wholeList(route.path, form, options);
+    return this.wholeList(route, form, options);
   }
 
-  /** A list the service answers in one piece (no pages): a bare array or `{success, data: [...]}`. */
-  private async *wholeList(path: string, form: 'data' | 'array', options: PaginateOptions): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
-    const response = await this.inner.request({ method: 'GET', path, query: options.query, signal: options.signal });
+  /**
+   * A list the service answers in one piece (no pages): a bare array or `{success, data: [...]}`.
+   * --page/--page-size go as the operation's published page/limit, or are refused (one-piece.ts).
+   */
+  private async *wholeList(route: Route, form: 'data' | 'array', options: PaginateOptions): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+    const { path } = route;
+    const paging = onePieceQuery(route.bound.published, { page: options.page, pageSize: options.pageSize, resume: options.resume !== undefined });
+    const response = await this.inner.request({ method: 'GET', path, query: { ...options.query, ...paging }, signal: options.signal });
     const records = listRecordsOf(response.body, form, { status: response.status, method: 'GET', path });
     const wanted = options.maxItems === undefined ? records : records.slice(0, options.maxItems);
     options.onProgress?.({ fetched: wanted.length, total: records.length });

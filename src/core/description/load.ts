@@ -34,6 +34,8 @@ export interface LoadedDescription {
   etag: string | undefined;
   /** The cached copy this run replaced, for `spec diff`. */
   previous?: PublishedContract | undefined;
+  /** The service was asked in this run and answered that the cached copy is current (304). */
+  revalidated?: boolean | undefined;
 }
 
 export interface LoadOptions {
@@ -219,7 +221,7 @@ async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescripti
   if (fetched.kind === 'not-modified' && entry) {
     const renewed = { ...entry, checkedAt: now, announced: undefined };
     await writeCache(ctx, renewed);
-    return fromEntry(renewed, await contractOf(renewed));
+    return { ...fromEntry(renewed, await contractOf(renewed)), revalidated: true };
   }
   const read = readFetched(fetched);
   if (read && 'unusable' in read) {
