@@ -11,7 +11,8 @@ import { cleanKey, readApiKeyFile, readStream } from '../../core/credentials/key
 import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
-import { verifyKey, type KeyRecord } from '../../core/credentials/verify.js';
+import type { KeyRecord } from '../../core/credentials/key-record.js';
+import { verifyKey } from '../../core/credentials/verify.js';
 import { holdSecret } from '../../core/credentials/credential.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';

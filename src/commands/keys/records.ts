@@ -1,19 +1,12 @@
 // API key records as the keys commands see them, and finding one by id or by prefix. A record
 // printed or logged never carries a secret: `withoutSecret` is applied to everything read back.
-import type { ApiClient, ApiRecord } from '../../core/api-client.js';
+import type { ApiClient } from '../../core/api-client.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { isUuid, quoteInput } from '../../core/ids.js';
 import { keyPrefix } from '../../core/redact.js';
+import type { KeyRecord } from '../../core/credentials/key-record.js';
 
-export interface KeyRecord extends ApiRecord {
-  name?: string;
-  prefix?: string;
-  scopes?: string[];
-  expiresAt?: string | null;
-  createdAt?: string;
-  lastUsedAt?: string | null;
-  revokedAt?: string | null;
-}
+export type { KeyRecord };
 
 /** The answer to `POST /api/keys`: the record and, this once, the secret. */
 export interface CreatedKeyRecord extends KeyRecord {

@@ -1,17 +1,11 @@
 // Checks a candidate key against the service before it is stored: `GET /api/keys/current`, or, where
 // a deployment lacks that route, a one-record read. Builds its own client because the context's
 // client carries the session's credential, not the candidate.
-import type { ApiClient, ApiRecord, CredentialSource } from '../api-client.js';
+import type { ApiClient, CredentialSource } from '../api-client.js';
 import type { Context } from '../context.js';
 import { NotFoundError, PermissionError } from '../errors.js';
 import { holdSecret } from './credential.js';
-
-export interface KeyRecord extends ApiRecord {
-  name?: string;
-  prefix?: string;
-  scopes?: string[];
-  expiresAt?: string | null;
-}
+import type { KeyRecord } from './key-record.js';
 
 export interface VerifyTarget {
   baseUrl: string;
