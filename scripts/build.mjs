@@ -68,6 +68,8 @@ const bundled = await build({
   format: 'cjs',
   entryNames: '[name]-[hash]',
   outExtension: { '.js': '.cjs' },
+  // Non-ASCII characters escaped (esbuild's default, made explicit): the loader reads it as latin1.
+  charset: 'ascii',
   // import() of a bundled module or of the keychain addon becomes require(): a vm.Script has no
   // module loader for import().
   supported: { 'dynamic-import': false },
@@ -77,6 +79,9 @@ const bundled = await build({
   metafile: true,
 });
 const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));
+if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
+  throw new Error(`${mainFile} holds non-ASCII bytes: src/bundle-loader.ts reads it as latin1`);
+}
 
 // 2. The entry (dist/cli.js, ES module, tiny): answers --version and pre-rendered --help itself
 // and loads the command bundle for everything else.

@@ -32,7 +32,9 @@ export interface LoadedBundle {
 export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean } = {}): LoadedBundle {
   for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
   const file = fileURLToPath(url);
-  const source = readFileSync(file, 'utf8');
+  // The bundle is ASCII (scripts/build.mjs: charset ascii), so latin1 reads it exactly, without the
+  // UTF-8 decoding that took ~6 ms of CPU for 2 MB.
+  const source = readFileSync(file, 'latin1');
   let cachedData: Buffer | undefined;
   if (useCache) {
     try {
