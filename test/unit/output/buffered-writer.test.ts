@@ -1,0 +1,46 @@
+// The one buffered file writer: exact byte offsets before anything reaches the disk (resumable
+// checkpoints and split parts depend on them), its sha256, and failures named for the user.
+import { createHash } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalEnvironmentError } from '../../../src/core/errors.js';
+import { BufferedFileWriter, FLUSH_BYTES, writeFailure } from '../../../src/output/buffered-writer.js';
+import { tempDir } from '../../helpers/temp.js';
+
+describe('BufferedFileWriter', () => {
+  it('counts UTF-8 bytes exactly while buffering, flushes past 64 KiB, and hashes what it wrote', async () => {
+    const path = join(tempDir('appraisal-writer-'), 'out.ndjson');
+    const writer = new BufferedFileWriter(await open(path, 'w'), 'out.ndjson', { hash: true });
+    const line = '{"city":"Zürich","note":"€ – ✓"}\n';
+    let expected = 0;
+    for (let i = 0; i < 5000; i++) {
+      await writer.write(line);
+      expected += Buffer.byteLength(line);
+      expect(writer.bytes).toBe(expected);
+    }
+    // Past FLUSH_BYTES some of it is on disk already, before complete().
+    expect(expected).toBeGreaterThan(FLUSH_BYTES);
+    expect((await readFile(path)).length).toBeGreaterThan(0);
+    await writer.complete();
+    const data = await readFile(path);
+    expect(data.length).toBe(expected);
+    expect(writer.sha256()).toBe(createHash('sha256').update(data).digest('hex'));
+  });
+
+  it('starts counting at a resumed position', async () => {
+    const path = join(tempDir('appraisal-writer-'), 'partial');
+    const writer = new BufferedFileWriter(await open(path, 'w'), 'p', { position: 100 });
+    await writer.write('ab');
+    expect(writer.bytes).toBe(102);
+    await writer.close();
+  });
+
+  it('names a full disk and an I/O error for the user, and passes its own errors through', () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    expect(writeFailure('props.csv', full).message).toBe('could not write props.csv: no space left on device');
+    expect(writeFailure('props.csv', Object.assign(new Error('x'), { code: 'EIO' })).message).toBe('could not write props.csv: I/O error');
+    const own = new LocalEnvironmentError('could not write a: quota');
+    expect(writeFailure('b', own)).toBe(own);
+  });
+});
