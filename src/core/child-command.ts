@@ -11,6 +11,7 @@
 // Ctrl-C), whatever is still running is killed on the way out, never left behind.
 import { spawn } from 'node:child_process';
 import { lineForwarder } from './child-env.js';
+import { formatDuration } from './duration.js';
 
 export interface ChildCommand {
   /** A shell command line, as the user wrote it. */
@@ -59,7 +60,7 @@ function killRunningOnExit(): void {
 }
 
 function failureReason(code: number | null, signal: NodeJS.Signals | null, timeoutMs: number | undefined, timedOut: boolean, interrupted: boolean): string {
-  if (timedOut) return `timed out after ${Math.round((timeoutMs ?? 0) / 1000)}s`;
+  if (timedOut) return `timed out after ${formatDuration(timeoutMs ?? 0)}`;
   if (interrupted) return 'was interrupted';
   if (code !== null) return `exited with code ${code}`;
   return `was killed by ${signal ?? 'a signal'}`;
