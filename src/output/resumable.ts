@@ -8,6 +8,7 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
+import { takeRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
@@ -39,10 +40,34 @@ export interface ResumableExport {
   pageDone(done: PageDone, written: number): Promise<void>;
 }
 
-export function partialPaths(target: string): { partial: string; checkpoint: string } {
+export function partialPaths(target: string): { partial: string; checkpoint: string; lock: string } {
   const dir = dirname(target);
   const name = basename(target);
-  return { partial: join(dir, `.${name}.partial`), checkpoint: join(dir, `.${name}.checkpoint`) };
+  return { partial: join(dir, `.${name}.partial`), checkpoint: join(dir, `.${name}.checkpoint`), lock: join(dir, `.${name}.lock`) };
+}
+
+/**
+ * One export at a time per --out (overlapping cron runs): a second one would cut back or append to
+ * the first one's partial file. A live holder is exit 2 at once; a killed run's lock is taken over.
+ */
+async function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
+  let taken;
+  try {
+    taken = await takeRunLock(lock);
+  } catch (error) {
+    throw new UsageError(`--out ${out}: cannot create the lock ${lock} beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (typeof taken === 'number') {
+    throw new UsageError(`--out ${out} is being written by another appraisal export${taken > 0 ? ` (pid ${taken})` : ''}`, {
+      hint: `wait for it to finish; if none is running, remove ${lock}`,
+    });
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await taken().catch(() => undefined);
+  };
 }
 
 async function sizeOf(path: string): Promise<number | undefined> {
@@ -94,7 +119,14 @@ async function existingCheckpoint(ctx: Context, out: string, paths: { partial: s
 export async function openResumableExport(ctx: Context, out: string, identity: ExportIdentity, mode: ResumeMode): Promise<ResumableExport> {
   const target = await checkOutPath(ctx, out);
   const paths = partialPaths(target.path);
-  const state: CheckpointState | undefined = await existingCheckpoint(ctx, out, paths, identity, mode);
+  const release = await lockOut(out, paths.lock);
+  let state: CheckpointState | undefined;
+  try {
+    state = await existingCheckpoint(ctx, out, paths, identity, mode);
+  } catch (error) {
+    await release();
+    throw error;
+  }
 
   let handle: FileHandle;
   let journal: CheckpointJournal;
@@ -128,6 +160,7 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
       checkpointed = false;
     }
   } catch (error) {
+    await release();
     if (error instanceof UsageError) throw error;
     throw new UsageError(`--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
@@ -180,16 +213,22 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
       await syncDirectory(dirname(target.path));
       // A checkpoint left by a crash right here has no partial beside it: the next run ignores it.
       await removeCheckpoint(paths.checkpoint);
+      await release();
     },
     async discard() {
-      if (unrecorded && isOpen) await record(unrecorded).catch(() => undefined);
-      await closeAll();
-      if (!checkpointed) {
-        await rm(paths.partial, { force: true });
-        await removeCheckpoint(paths.checkpoint);
-        return;
+      // The lock goes last: another run may start once the partial is settled, not before.
+      try {
+        if (unrecorded && isOpen) await record(unrecorded).catch(() => undefined);
+        await closeAll();
+        if (!checkpointed) {
+          await rm(paths.partial, { force: true });
+          await removeCheckpoint(paths.checkpoint);
+          return;
+        }
+        if (progressed) ctx.io.notice(`Kept the ${formatCount(records)} records exported before the failure beside ${out}; run the same command with --resume to continue`);
+      } finally {
+        await release();
       }
-      if (progressed) ctx.io.notice(`Kept the ${formatCount(records)} records exported before the failure beside ${out}; run the same command with --resume to continue`);
     },
   };
 

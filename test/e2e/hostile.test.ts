@@ -232,6 +232,30 @@ describe('item 6: locks and files that cannot trap the user', () => {
     expect(entriesOf(dir).sort()).toEqual(['config.json', 'config.json.lock']);
   });
 
+  it('a second export to the same --out while one runs: exit 2 at once naming its pid; the first ends whole, no lock left', async () => {
+    const dir = scratchDir('hostile-out-lock');
+    const out = join(dir, 'props.ndjson');
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    server.on('GET', '/api/properties', async (req, res) => {
+      const number = Number(new URL(req.path, server.url).searchParams.get('page'));
+      // Page 2 of the first export waits until the second one has been refused.
+      if (number === 2) await held;
+      json(200, { items: [{ id: `p${number}` }], pagination: { page: number, limit: 1, total: 2, pages: 2 } })(req, res);
+    });
+    const args = ['props', 'list', '-o', 'ndjson', '--out', out, '--page-size', '1', '--concurrency', '1', '--retries', '0'];
+    const first = startCli(args, { env: env(), timeoutMs: 30_000 });
+    await waitFor(() => server.requests.some((request) => request.path.startsWith('/api/properties?page=2')), 'the first export to be under way');
+    const second = await runCli(args, { env: env() });
+    expectCleanFailure(second, 2);
+    expect(second.stderr).toMatch(new RegExp(`^error: --out .*props\\.ndjson is being written by another appraisal export \\(pid ${first.child.pid}\\)$`, 'm'));
+    letGo();
+    const result = await first.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['p1', 'p2']);
+    expect(entriesOf(dir)).toEqual(['props.ndjson']);
+  });
+
   it('--out onto a symbolic link is refused with exit 2; the link and its target are untouched', async () => {
     const dir = scratchDir('hostile-out');
     writeFileSync(join(dir, 'precious.txt'), 'keep me');
