@@ -12,7 +12,7 @@ import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
 import type { KeyRecord } from '../../core/credentials/key-record.js';
-import { verifyKey } from '../../core/credentials/verify.js';
+import { verifyKey } from './verify.js';
 import { holdSecret } from '../../core/credentials/credential.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
-import { currentKey } from '../../core/credentials/verify.js';
+import { currentKey } from './verify.js';
 import { isDue, pendingFor } from '../../core/credentials/pending-revocations.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';

@@ -1,11 +1,11 @@
 // Checks a candidate key against the service before it is stored: `GET /api/keys/current`, or, where
 // a deployment lacks that route, a one-record read. Builds its own client because the context's
 // client carries the session's credential, not the candidate.
-import type { ApiClient, CredentialSource } from '../api-client.js';
-import type { Context } from '../context.js';
-import { NotFoundError, PermissionError } from '../errors.js';
-import { holdSecret } from './credential.js';
-import type { KeyRecord } from './key-record.js';
+import type { ApiClient, CredentialSource } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { NotFoundError, PermissionError } from '../../core/errors.js';
+import { holdSecret } from '../../core/credentials/credential.js';
+import type { KeyRecord } from '../../core/credentials/key-record.js';
 
 export interface VerifyTarget {
   baseUrl: string;
@@ -16,7 +16,7 @@ export interface VerifyTarget {
 }
 
 export async function clientFor(ctx: Context, target: VerifyTarget): Promise<ApiClient> {
-  const { buildClient } = await import('../client-builder.js');
+  const { buildClient } = await import('../../core/client-builder.js');
   const credential = holdSecret(ctx.io, target.secret, target.source ?? 'keychain');
   return buildClient(ctx, { baseUrl: target.baseUrl, profileName: target.profileName, caFile: target.caFile, credential });
 }
