@@ -16,7 +16,8 @@
 //   --strict                      exit 1 when a target is missed (default: only when a run fails)
 //   --keep                        keep bench/.work/run (outputs, the test file) for inspection
 //   --node-arg=FLAG               run the CLI as `node FLAG bin/appraisal.js` (repeatable), to try an
-//                                 idea without changing src/ (e.g. --node-arg=--liftoff-only)
+//                                 idea without changing src/ (e.g. --node-arg=--max-semi-space-size=4;
+//                                 a V8 flag the build did not set makes V8 reject the code cache)
 //   --cli=PATH                    measure another build of the CLI (e.g. a patched copy's
 //                                 bin/appraisal.js); the mocks still come from this checkout
 //   (--node-arg and --cli are experiments: they write bench/.work/partial/, never bench/results.*)
@@ -58,7 +59,9 @@ const CLI_PATH = flagValue('--cli');
 const BIN = CLI_PATH ? resolve(CLI_PATH) : MOCK_BIN;
 const NODE_ARGS = argv.flatMap((a, i) => (a.startsWith('--node-arg=') ? [a.slice('--node-arg='.length)] : a === '--node-arg' ? [argv[i + 1]] : []));
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 19).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+  const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+  // The usage block of the header: from its first line to the blank comment line before "Exit code".
+  process.stdout.write(lines.slice(1, lines.findIndex((l) => l.startsWith('// Exit code')) - 1).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
   process.exit(0);
 }
 for (const name of ONLY ?? []) {
