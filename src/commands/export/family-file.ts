@@ -7,6 +7,7 @@ import type { Context, OutputFormat } from '../../core/context.js';
 import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
 import { partialPaths } from '../../output/resumable.js';
 import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import { listCollection } from '../shared/list.js';
 import type { SplitFlags } from '../shared/split-export.js';
 import type { FilePart, FilesTarget, SplitLimits } from '../../output/index.js';
@@ -19,11 +20,11 @@ export function fileName(family: ResourceFamily, format: OutputFormat): string {
   return `${family.name}.${format}`;
 }
 
-/** The context of one family's file: its path as --out, the snapshot's format, whole records. */
+/** The context of one family's file: its path as --out (relative, as notices show it), the snapshot's format, whole records. */
 export function fileContext(ctx: Context, path: string, format: OutputFormat): Context {
   return {
     ...ctx,
-    globals: { ...ctx.globals, out: path, output: format, outputExplicit: true, fields: undefined, page: undefined, maxItems: undefined },
+    globals: { ...ctx.globals, out: relative(ctx.cwd, path), output: format, outputExplicit: true, fields: undefined, page: undefined, maxItems: undefined },
   };
 }
 
@@ -56,7 +57,7 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
   const { limits, splitRows, splitSize } = run.split;
   let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    const files: FilesTarget | undefined = limits && { path: run.path, displayPath: run.path, format: run.format, split: limits, manifest: true };
+    const files: FilesTarget | undefined = limits && { path: run.path, displayPath: relative(ctx.cwd, run.path), format: run.format, split: limits, manifest: true };
     result = await exportContacts(fileCtx, family, query as Query, files);
   } else if (limits) {
     result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });
