@@ -85,6 +85,19 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
     expect(result.stderr).not.toMatch(RAW_CONTROL);
   });
 
+  it('a key name and scopes in the keys create notice are sanitised; the new secret alone on stdout (exit 0)', async () => {
+    const created = 'apk_Created1_CreatedS3cretCreatedS3cretCreat42';
+    // The published answer is the bare record (ApiKeyCreated), not {success, data}.
+    server.on('POST', '/api/keys', json(201, { id: 'dddddddd-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Created1', name: `evil${ALL_CONTROL}`, scopes: [`api:read${CONTROL.clear}`], secret: created }));
+    const result = await cli(['keys', 'create', '--name', 'ci bot', '--scope', 'api:read'], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${created}\n`);
+    expect(result.stderr).toContain('Created key apk_Created1 (evil\uFFFD]52;c;');
+    expect(result.stderr).toContain('scopes: api:read\uFFFD[2J\uFFFD[H');
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+    expectNoSecret(result.stdout + result.stderr);
+  });
+
   it('the OpenAPI-load warning is sanitised; the json answer on stdout stays exact', async () => {
     server.on('GET', '/api/openapi.json', text(500, `spec down ${ALL_CONTROL}`)).on('GET', '/api/echo-data', json(200, { note: CONTROL.osc52 }));
     const result = await cli(['api', 'GET', '/api/echo-data'], env());
