@@ -24,12 +24,14 @@ function listOperations(families: readonly ResourceFamily[]): Operation[] {
 
 const HOW_IT_WORKS = `
 The snapshot:
-  One file per family (props.ndjson, …) and manifest.json: CLI version, origin, profile, environment,
-  startedAt, finishedAt, and per family its file, records, total, bytes, sha256, filters and since.
+  One file per family (props.ndjson, …; NDJSON unless -o csv|json) and manifest.json: CLI version,
+  origin, profile, environment, startedAt, finishedAt, and per family its file, records, total, bytes,
+  sha256, filters and since (with --split-rows/--split-size, its numbered parts, each with its sha256).
   DIR appears only when every family is complete: it is built in .DIR.export-partial beside it, fsynced
   and renamed. An existing DIR is refused (exit 2); --replace replaces a previous snapshot there.
   A failed or interrupted run keeps the families it finished (and the partial of the one it was reading):
   --resume continues it without fetching finished families again; --restart throws it away.
+  One run at a time per DIR: a lock (.DIR.export-lock) refuses a second one (exit 2).
 
 Incremental runs:
   --since-last PREVIOUS_DIR reads the previous snapshot's startedAt (--since ISO gives it by hand); records
