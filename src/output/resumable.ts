@@ -48,9 +48,10 @@ export function partialPaths(target: string): { partial: string; checkpoint: str
 
 /**
  * One export at a time per --out (overlapping cron runs): a second one would cut back or append to
- * the first one's partial file. A live holder is exit 2 at once; a killed run's lock is taken over.
+ * the first one's partial file (or, split, mix its parts with the first one's). A live holder is
+ * exit 2 at once; a killed run's lock is taken over.
  */
-async function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
+export async function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
   let taken;
   try {
     taken = await takeRunLock(lock);

@@ -22,6 +22,7 @@
 // export succeeded are they renamed into place, then stale parts of a previous run (from its
 // manifest) removed, then `props.ndjson.manifest.json` written atomically — last, so a set of parts without
 // its manifest is never taken for a complete one. A failure removes every temp file: nothing appears.
+// One run at a time per PATH: the same lock beside it as a resumable --out (exit 2 while held).
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
@@ -29,6 +30,7 @@ import type { OutputFormat } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { writeFailure } from './buffered-writer.js';
 import { createTempBeside, type TempFile } from './destination.js';
+import { lockOut, partialPaths } from './resumable.js';
 import type { ListEncoder } from './encoder.js';
 import type { RecordSink } from './sink.js';
 
@@ -128,6 +130,8 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   let encoder: ListEncoder | undefined;
   let current: OpenPart | undefined;
   let placed = false;
+  // The --out lock (as resumable.ts takes it): two split runs to one PATH would mix their parts.
+  let release: (() => Promise<void>) | undefined;
 
   const openPart = async (): Promise<OpenPart> => {
     const path = split ? partPath(target.path, done.length + 1) : target.path;
@@ -170,6 +174,7 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   return {
     displayPath: target.displayPath,
     async begin() {
+      release = await lockOut(target.displayPath, partialPaths(target.path).lock);
       await openPart();
       return true;
     },
@@ -212,12 +217,14 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
       } catch (error) {
         throw writeFailure(manifest ? shown(basename(manifest)) : target.displayPath, error);
       }
+      await release?.();
     },
     async discard() {
       const parts: TempFile[] = done.map((part) => part.temp);
       if (current) parts.push(current.temp);
       current = undefined;
       if (!placed) for (const temp of parts) await temp.remove();
+      await release?.();
     },
     files: () => done.map((part) => part.summary),
     describe() {

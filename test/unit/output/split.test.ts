@@ -102,6 +102,13 @@ describe('split output', () => {
     expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-notes.ndjson', 'props.ndjson.manifest.json']);
   });
 
+  it('one run at a time per path: a live holder of the --out lock is exit 2, and nothing is written', async () => {
+    await writeFile(join(dir, '.props.ndjson.lock'), `${process.pid}\n`);
+    const { fake, target } = split('ndjson', { rows: 2 });
+    await expect(writeRecords(fake.ctx, count(5), view, { files: target })).rejects.toThrow(`--out props.ndjson is being written by another appraisal export (pid ${process.pid})`);
+    expect(await readdir(dir)).toEqual(['.props.ndjson.lock']);
+  });
+
   it('without split, one file at the path with its sha256 (what a snapshot manifest needs)', async () => {
     const fake = fakeContext({ globals: { output: 'table' }, cwd: dir });
     const path = join(dir, 'clients.csv');
