@@ -60,6 +60,13 @@ export interface ClientSettings {
 export function createApiClient(settings: ClientSettings): ApiClient {
   const baseUrl = parseBaseUrl(settings.baseUrl);
   const dispatcher = createDispatcher({ caFile: settings.caFile, env: settings.env, timeoutMs: settings.timeoutMs });
+  // Which proxy an origin goes through, worked out once per origin: every request asks (for its
+  // failure message), and reading six proxy variables each time showed in an export's profile.
+  const proxies = new Map<string, string | undefined>();
+  const proxyOf = (url: URL): string | undefined => {
+    if (!proxies.has(url.origin)) proxies.set(url.origin, proxyFor(url, settings.env));
+    return proxies.get(url.origin);
+  };
   const transport = new Transport({
     baseUrl,
     profileName: settings.profileName,
@@ -71,7 +78,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     io: settings.io,
     signal: settings.signal,
     dispatcher,
-    proxyFor: (url) => proxyFor(url, settings.env),
+    proxyFor: proxyOf,
     onAnswer: settings.onAnswer,
   });
   return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
