@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../../src/core/context.js';
 import { manifestPath, partPath, writeRecords, type SplitLimits, type View } from '../../../src/output/index.js';
+import { InterruptedError } from '../../../src/core/errors.js';
 import { fakeContext } from '../../helpers/fake-context.js';
+import { waitFor } from '../../helpers/wait.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const view: View = { label: 'properties', columns: ['id', 'value'] };
@@ -100,6 +102,22 @@ describe('split output', () => {
     const second = split('ndjson', { rows: 5 });
     await writeRecords(second.fake.ctx, count(7), view, { files: second.target });
     expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-notes.ndjson', 'props.ndjson.manifest.json']);
+  });
+
+  it('Ctrl-C mid-way leaves nothing: no part, temp file, manifest or lock', async () => {
+    const { fake, target } = split('csv', { rows: 3 });
+    async function* endless() {
+      for (let i = 1; ; i++) {
+        yield { id: `p${i}`, value: i };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const writing = writeRecords(fake.ctx, endless(), view, { files: target });
+    // Interrupted once some parts are complete (their temp files exist).
+    await waitFor(async () => (await readdir(dir)).filter((name) => name.endsWith('.tmp')).length >= 3, 'three temp parts');
+    fake.abort(new InterruptedError());
+    await expect(writing).rejects.toBeInstanceOf(InterruptedError);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('one run at a time per path: a live holder of the --out lock is exit 2, and nothing is written', async () => {
