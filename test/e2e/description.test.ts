@@ -85,6 +85,10 @@ describe('a service whose description differs from our model', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { id: string }).id).toBe(id);
+    const listed = await cli(['api', 'listProperties', '--all', '-o', 'csv', '--max-items', '2']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\r\n')).toHaveLength(3);
+    expect(listed.stdout).toMatch(/^id,name,/);
     const help = await cli(['api', 'listProperties', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: appraisal api listProperties/);
@@ -288,8 +292,12 @@ describe('spec sync, validation and lists answered in one piece', () => {
     expect(result.stderr).toMatch(/^error: .*getProperty/m);
   });
 
-  it('api: a body breaking the published request schema is exit 2 before any request; --no-validate sends it', async () => {
+  it('api and update: a body breaking the published request schema is exit 2 before any request; --no-validate sends it', async () => {
+    const [client] = await admin.ids('/api/clients');
     await admin.clearRequests();
+    const update = await cli(['clients', 'update', client!, '-f', 'clientType=nonsense']);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toMatch(/^error: the request body does not match the published schema of updateClient: \$\.clientType must be one of: "lender"/);
     const refused = await cli(['api', 'POST', '/api/clients', '--data', '{"name":"","clientType":"bank"}']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/m);
