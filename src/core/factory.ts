@@ -57,13 +57,14 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
   let session: Promise<Session> | undefined;
   let api: Promise<ApiClient> | undefined;
   let interruptIsNormalEnd = false;
-  // Cache writes for a service-desc Link seen on an answer, awaited before the process ends.
-  const announcements: Array<Promise<void>> = [];
+  // Cache writes for a service-desc Link seen on an answer: one after the other (a watch sees the
+  // header on every poll), awaited before the process ends.
+  let announcements: Promise<void> = Promise.resolve();
   const onAnswer = (headers: Readonly<Record<string, string | undefined>>, url: URL) => {
     const link = headers.link;
     // Rare (most answers carry no Link): only then is the description code loaded.
     if (link === undefined || !/service-desc/i.test(link)) return;
-    announcements.push(import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url)).catch(() => undefined));
+    announcements = announcements.then(() => import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url))).catch(() => undefined);
   };
 
   const context: Context = {
@@ -111,7 +112,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
       return interruptIsNormalEnd;
     },
     async dispose() {
-      await Promise.all(announcements);
+      await announcements;
       if (api) await (await api.catch(() => undefined))?.close();
     },
   };
