@@ -14,7 +14,7 @@ import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 
 const [loaderPath, bundlePath] = process.argv.slice(2);
-const { loadBundle } = await import(pathToFileURL(loaderPath).href);
+const { loadBundle, sealCache } = await import(pathToFileURL(loaderPath).href);
 const { exports: bundle, script } = loadBundle(pathToFileURL(bundlePath), { useCache: false });
 
 const home = mkdtempSync(join(tmpdir(), 'appraisal-code-cache-'));
@@ -36,6 +36,6 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-writeFileSync(`${bundlePath}.cache`, script.createCachedData());
+writeFileSync(`${bundlePath}.cache`, sealCache(script.createCachedData()));
 // A keep-alive socket or timer of the command must not hold the build.
 process.exit(0);

@@ -5,8 +5,11 @@
 // Node >= 22.1), hence CommonJS through vm.Script, which takes `cachedData`.
 //
 // Robust by construction: the bundle's name carries a hash of its content, so a cache never meets
-// another source; a missing, unreadable or rejected cache (another Node version, other V8 flags)
-// only means V8 compiles the source as it would without one.
+// another source; the cache file starts with the SHA-256 of the rest, because V8 checks only a code
+// cache's length and versions, not its bytes (a flipped byte was accepted); a missing, unreadable,
+// damaged or rejected cache (another Node version, other V8 flags) only means V8 compiles the source
+// as it would without one. Checking the digest costs ~1 ms of CPU (node:crypto loads anyway).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -21,6 +24,20 @@ import { Script } from 'node:vm';
  * (core/http/agent.ts sets it too, for runs from the sources).
  */
 export const BUNDLE_V8_FLAGS = ['--liftoff-only'];
+
+const DIGEST_BYTES = 32;
+
+/** The cache file's content for V8's `cachedData`: its SHA-256, then the data. */
+export function sealCache(data: Buffer): Buffer {
+  return Buffer.concat([createHash('sha256').update(data).digest(), data]);
+}
+
+/** V8's data from a cache file's content, or undefined when it is not what sealCache wrote. */
+export function openCache(file: Buffer): Buffer | undefined {
+  if (file.length <= DIGEST_BYTES) return undefined;
+  const data = file.subarray(DIGEST_BYTES);
+  return createHash('sha256').update(data).digest().equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+}
 
 export interface LoadedBundle {
   exports: unknown;
@@ -38,7 +55,7 @@ export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean }
   let cachedData: Buffer | undefined;
   if (useCache) {
     try {
-      cachedData = readFileSync(`${file}.cache`);
+      cachedData = openCache(readFileSync(`${file}.cache`));
     } catch {
       // No cache (or not readable): compile from the source.
     }
