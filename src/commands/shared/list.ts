@@ -85,8 +85,11 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   // Checked before any request (a bad --split-size is exit 2 at once).
   const split = await splitExport(ctx, flags);
   // A list answered in one piece: --page/--page-size only as its published page/limit, no --resume.
-  const { checkOnePiecePaging } = await import('../../core/description/bound-client.js');
-  checkOnePiecePaging(await ctx.api(), path, { page: ctx.globals.page, pageSize: ctx.globals.pageSize, resume: flags.resume === true });
+  const paging = { page: ctx.globals.page, pageSize: ctx.globals.pageSize, resume: flags.resume === true };
+  if (paging.page !== undefined || paging.pageSize !== undefined || paging.resume) {
+    const { checkOnePiecePaging } = await import('../../core/description/bound-client.js');
+    checkOnePiecePaging(await ctx.api(), path, paging);
+  }
   if (Object.keys(query).length > 0) {
     // Only parameters the service publishes for this operation; refused before any request otherwise.
     const published = await publishedQuery(ctx, path);
