@@ -76,6 +76,15 @@ describe('the service description cannot be had', () => {
     expect(internal.stderr).toMatch(/^error: refusing GET \/api\/internal\/stats: internal path/m);
   });
 
+  it('a JSON answer without "paths" (a catch-all route) is no description either', async () => {
+    server.on('GET', '/api/openapi.json', json(200, { success: true, data: RECORD }));
+    const result = await client()(['props', 'list', '-o', 'ndjson']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      `warning: ${server.url}/api/openapi.json: not an OpenAPI document: it has no "paths" object; that is not an OpenAPI description, so the service publishes none this CLI can read: ${BUNDLED}\n`,
+    );
+  });
+
   it('a stale cached copy the service cannot revalidate (503, then an HTML page): the last good copy, with a warning', async () => {
     server.on('GET', '/api/openapi.json', json(200, JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8'))));
     const cli = client();
