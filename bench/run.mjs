@@ -152,7 +152,7 @@ function which(tool) {
 const CURL = which('curl');
 const curlVersion = CURL ? spawnSync(CURL, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].split(' ').slice(0, 2).join(' ') : undefined;
 
-if (!existsSync(join(ROOT, 'dist', 'cli.js')) || !existsSync(BIN)) {
+if (!existsSync(join(ROOT, 'dist', 'cli.cjs')) || !existsSync(BIN)) {
   process.stderr.write('error: the CLI is not built\nhint: run `npm run bench` (it builds first) or `node scripts/build.mjs`\n');
   process.exit(1);
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-if [ ! -f dist/cli.js ]; then
+if [ ! -f dist/cli.cjs ]; then
   echo "error: appraisal-cli is not built yet; run \`npm run demo\` (or \`npm run build\` first)" >&2
   exit 1
 fi
