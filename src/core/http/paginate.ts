@@ -23,7 +23,7 @@ export const DEFAULT_CONCURRENCY = 4;
 /**
  * From this many records on, V8 is asked to favour a small heap (`--optimize-for-size`, set at run
  * time): otherwise its young generation and heap limits grow with a long export's allocation rate,
- * and peak RSS with the record count (200,000 records: ~138 → ~92 MiB, 10,000: ~79 MiB either
+ * and peak RSS with the record count (200,000 records: ~138 → ~91 MiB, 10,000: ~78 MiB either
  * way). It costs ~6% of CPU, so shorter exports keep V8's defaults.
  */
 export const SMALL_HEAP_FROM_RECORDS = 50_000;
