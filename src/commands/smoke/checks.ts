@@ -1,5 +1,6 @@
 // The built-in checks of `appraisal smoke`, in order, as one table. The families listed come from
 // the resource table and what a key may do from the scope rules (core/); nothing here repeats them.
+import { listsInOnePiece } from '../../core/description/bound-client.js';
 import { FAMILIES, type ResourceFamily } from '../../core/resources.js';
 import { allows, canManageKeys, needs } from '../../core/scopes.js';
 import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../core/errors.js';
@@ -102,7 +103,11 @@ const keyExpiry: SmokeCheck = {
 /** Page 1 of a collection through paginate(), so the envelope is checked; "page 1: 3 records of 40". */
 export async function firstPage(state: SmokeState, path: string, noun: string): Promise<string> {
   requirePublished(state, 'GET', path);
-  const pages = (await state.client()).paginate(path, { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
+  const client = await state.client();
+  // A list answered in one piece has no page 1 to ask for (its operation may publish no page/limit):
+  // read the one answer whole, so every record is checked against the schema.
+  const whole = listsInOnePiece(client, path);
+  const pages = client.paginate(path, whole ? { signal: state.ctx.signal } : { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
   const schema = schemaChecker(state, 'GET', path);
   let count = 0;
   let step = await pages.next();
@@ -113,6 +118,7 @@ export async function firstPage(state: SmokeState, path: string, noun: string): 
   }
   const checked = schema.finish();
   const total = step.value.total;
+  if (whole) return `${plural(count, noun)} in one answer${checked ? `, ${checked}` : ''}`;
   return `page 1: ${plural(count, noun)}${total === undefined ? '' : ` of ${total}`}${checked ? `, ${checked}` : ''}`;
 }
 

@@ -26,6 +26,12 @@ export function bindingOf(api: ApiClient): Binding | undefined {
   return bindings.get(api);
 }
 
+/** Whether the service answers the list at `path` in one piece (no pages to ask for): smoke reads it whole. */
+export function listsInOnePiece(api: ApiClient, path: string): boolean {
+  const published = bindingOf(api)?.route('GET', path)?.bound.published;
+  return published !== undefined && answersInOnePiece(published);
+}
+
 /** List commands call it first: paging options a one-piece list cannot honour are refused before any request. */
 export function checkOnePiecePaging(api: ApiClient, path: string, asked: PagingAsked): void {
   const published = bindingOf(api)?.route('GET', path)?.bound.published;
