@@ -2,7 +2,7 @@
 // mode 0600. It holds the last good document with its ETag, when it was fetched and last checked,
 // or the fact that the service publishes none (then the bundled model is used).
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { Context } from '../context.js';
@@ -59,7 +59,9 @@ export async function readCache(ctx: Context, baseUrl: string): Promise<CacheEnt
   const dir = await cacheDir(ctx);
   if (dir === undefined) return undefined;
   try {
-    const entry = JSON.parse(await readFile(join(dir, cacheFileName(baseUrl)), 'utf8')) as Partial<CacheEntry>;
+    // Read synchronously: tens of KB, and the only file most commands read after start-up, where an
+    // async read starts libuv's thread pool (4 threads) for it alone.
+    const entry = JSON.parse(readFileSync(join(dir, cacheFileName(baseUrl)), 'utf8')) as Partial<CacheEntry>;
     if (
       entry &&
       entry.baseUrl === baseUrl &&
