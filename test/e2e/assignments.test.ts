@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
-import { FORMATS } from '../helpers/output-formats.js';
 
 interface Assignment {
   id: string;
@@ -74,16 +73,18 @@ describe('assignments', () => {
     expect(result.stderr).toMatch(/is completed and cannot go back to draft/);
   });
 
-  it.each(FORMATS)('link and unlink a property (%s)', async (format) => {
+  // Link and unlink print nothing on stdout whatever -o says (the output layer is shared by every
+  // format; one round trip covering two formats is enough — it used to run once per format).
+  it('link and unlink a property (nothing on stdout with -o csv or -o table)', async () => {
     const assignmentId = (JSON.parse((await createAssignment()).stdout) as { id: string }).id;
-    const propertyId = propertyIds[FORMATS.indexOf(format)]!;
-    const link = await cli('assignments', 'link', assignmentId, propertyId, '-o', format);
+    const propertyId = propertyIds[0]!;
+    const link = await cli('assignments', 'link', assignmentId, propertyId, '-o', 'csv');
     expect(link).toMatchObject({ code: 0, stdout: '', stderr: `Linked property ${propertyId} to assignment ${assignmentId}\n` });
     expect(await linked(assignmentId)).toEqual([propertyId]);
     const byProperty = await json<Assignment[]>('assignments', 'list', '--property', propertyId);
     expect(byProperty.map((a) => a.id)).toContain(assignmentId);
 
-    const unlink = await cli('assignments', 'unlink', assignmentId, propertyId, '-o', format);
+    const unlink = await cli('assignments', 'unlink', assignmentId, propertyId, '-o', 'table');
     expect(unlink).toMatchObject({ code: 0, stdout: '', stderr: `Unlinked property ${propertyId} from assignment ${assignmentId}\n` });
     expect(await linked(assignmentId)).toEqual([]);
   });
