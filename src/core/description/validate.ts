@@ -112,10 +112,16 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
     if (!check || check(value)) return [];
     return (check.errors ?? []).map(describe);
   };
+  // The record schema of an operation, found once (not resolved again for each of 200,000 records).
+  const recordSchemas = new WeakMap<PublishedOperation, unknown>();
+  const recordSchemaOfOperation = (operation: PublishedOperation): unknown => {
+    if (!recordSchemas.has(operation)) recordSchemas.set(operation, recordSchemaOf(contract.document, operation.responseSchema, operation.envelope));
+    return recordSchemas.get(operation);
+  };
   return {
     request: (operation, body) => run(operation.requestSchema, body),
     response: (operation, body) => run(operation.responseSchema, body),
-    record: (operation, record) => run(recordSchemaOf(contract.document, operation.responseSchema, operation.envelope), record),
+    record: (operation, record) => run(recordSchemaOfOperation(operation), record),
   };
 }
 
