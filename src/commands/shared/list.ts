@@ -101,6 +101,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   const checkerReady = flags.validate ? import('./validation.js').then((validation) => validation.recordChecker(ctx, path)) : undefined;
   checkerReady?.catch(() => undefined); // awaited below; only keeps an early failure from counting as unhandled
   let checker: RecordChecker | undefined;
+  let checkerAwaited = checkerReady === undefined;
   const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
   const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
   // csv and table print objects: a query giving other values prints them in one `value` column.
@@ -128,9 +129,10 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     try {
       for (;;) {
         const next = source.next();
-        if (checkerReady && !checker) {
+        if (!checkerAwaited) {
           next.catch(() => undefined); // awaited just below, once the checker is ready
           checker = await checkerReady;
+          checkerAwaited = true;
         }
         const step = await next;
         if (step.done) {
