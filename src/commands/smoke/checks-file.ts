@@ -71,7 +71,8 @@ async function parseText(raw: string, path: string, text: string): Promise<unkno
       // maxAliasCount (the default, 100) keeps an alias bomb from growing the document.
       return parse(text, { prettyErrors: true });
     } catch (error) {
-      throw new UsageError(`--checks ${raw} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      // yaml's first line ends in ':' before its source excerpt; the error is one line here.
+      throw new UsageError(`--checks ${raw} is not valid YAML: ${(error as Error).message.split('\n')[0]!.replace(/:\s*$/, '')}`);
     }
   }
   try {

@@ -89,7 +89,7 @@ describe('--checks files', () => {
     await expect(loadChecksFile(write('smoke.yml', 'checks:\n  - name: x\n    operation: listProperties\n    expectStatuss: 200\n'), 'smoke.yml')).rejects.toThrow(
       '--checks smoke.yml: unknown key "expectStatuss" at checks[0]',
     );
-    await expect(loadChecksFile(write('smoke.yml', 'checks: [\n'), 'smoke.yml')).rejects.toThrow(/^--checks smoke\.yml is not valid YAML: .*line 2/);
+    await expect(loadChecksFile(write('smoke.yml', 'checks: [\n'), 'smoke.yml')).rejects.toThrow(/^--checks smoke\.yml is not valid YAML: .*line 2, column \d+$/);
     // A .json file is JSON, even when it would be valid YAML.
     await expect(loadChecksFile(write('smoke.json', 'checks: []\n'), 'smoke.json')).rejects.toThrow(/^--checks smoke\.json is not valid JSON/);
   });
