@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync,
 import { basename, join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { undiciDeferHttp } from './undici-defer-http.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
@@ -25,6 +26,7 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'openapi.json')),
     newestMtime(join(root, 'scripts', 'build.mjs')),
     newestMtime(join(root, 'scripts', 'code-cache.mjs')),
+    newestMtime(join(root, 'scripts', 'undici-defer-http.mjs')),
   );
   if (statSync(stamp).mtimeMs >= sources) process.exit(0);
 }
@@ -52,7 +54,8 @@ const common = {
 // by src/bundle-loader.ts with a V8 code cache, which Node 20 offers only to scripts, not to ES
 // modules. Modules still initialize lazily (esbuild wraps each one), so a command runs only the
 // code it imports. undici's HTTP/2 client is never used (no allowH2) but loads node:http2 at its
-// top (~10 ms): it gets an empty stand-in instead.
+// top (~10 ms): it gets an empty stand-in instead. Two undici files are edited so they do not read
+// node:http while loading, which src/deferred-builtins.ts defers (scripts/undici-defer-http.mjs).
 const noHttp2 = {
   name: 'no-http2',
   setup(b) {
@@ -75,7 +78,7 @@ const bundled = await build({
   supported: { 'dynamic-import': false },
   define: { ...common.define, 'import.meta.url': '__appraisalBundleUrl' },
   banner: { js: "var __appraisalBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [noHttp2],
+  plugins: [noHttp2, undiciDeferHttp()],
   metafile: true,
 });
 const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));

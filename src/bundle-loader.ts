@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { deferringRequire } from './deferred-builtins.js';
 
 /**
  * V8 flags set before the bundle is compiled, here and when the cache is produced: a cache carries
@@ -64,6 +65,6 @@ export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   const module = { exports: {} as object };
-  wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  wrapper.call(module.exports, module.exports, deferringRequire(createRequire(file)), module, file, dirname(file));
   return { exports: module.exports, script, cacheRejected: cachedData === undefined ? undefined : script.cachedDataRejected };
 }

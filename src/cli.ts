@@ -1,6 +1,7 @@
 // Process entry. Kept tiny: `--version` answers without loading commander; everything else loads
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
 import { readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
@@ -75,10 +76,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   let code = await main({
     argv,
     env: process.env,
-    stdin: process.stdin,
+    // Read on first use: process.stdin loads Node's file-stream modules, and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // The file descriptor asked, not process.stdin (which would create the stream): the same answer.
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),

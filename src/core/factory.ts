@@ -41,7 +41,10 @@ export interface CommandOperations {
 
 export function createContext(deps: ProcessDeps, globals: GlobalOptions, command?: CommandOperations): ContextHandle {
   const io = new IO({
-    stdin: deps.stdin,
+    // A getter, so process.stdin is read only by a command that reads stdin (IO.stdin says why).
+    get stdin() {
+      return deps.stdin;
+    },
     stdout: deps.stdout,
     stderr: deps.stderr,
     stdinIsTTY: deps.stdinIsTTY,

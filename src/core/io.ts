@@ -22,7 +22,6 @@ export interface IOOptions {
 }
 
 export class IO {
-  readonly stdin: Readable;
   readonly stdout: Writable;
   readonly stderr: Writable;
   readonly stdinIsTTY: boolean;
@@ -34,9 +33,10 @@ export class IO {
   readonly noInput: boolean;
   readonly redactor = new SecretRedactor();
   private readonly signal: AbortSignal | undefined;
+  private readonly options: IOOptions;
 
   constructor(options: IOOptions) {
-    this.stdin = options.stdin;
+    this.options = options;
     this.stdout = options.stdout;
     this.stderr = options.stderr;
     this.stdinIsTTY = options.stdinIsTTY;
@@ -47,6 +47,15 @@ export class IO {
     this.verbose = options.verbose;
     this.noInput = options.noInput;
     this.signal = options.signal;
+  }
+
+  /**
+   * Read from the options when first used, not before: the entry hands in process.stdin through a
+   * getter, because reading it loads Node's file-stream modules (~2 ms of start-up) and most
+   * commands never read stdin.
+   */
+  get stdin(): Readable {
+    return this.options.stdin;
   }
 
   /** Prompts are allowed only with a terminal on both ends and without --no-input. */

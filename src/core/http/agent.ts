@@ -132,6 +132,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 10_000,
+    // Node's default (16 KiB), given rather than read from node:http by undici: the bundle defers
+    // loading node:http (src/deferred-builtins.ts), and a service's headers stay bounded either way.
+    maxHeaderSize: 16 * 1024,
   };
   const proxy = proxySettings(options.env);
   if (proxy === undefined) return new Agent(common);

@@ -1,7 +1,7 @@
 // One exchange with the service, with the guards, retries, timeouts and error mapping every request
 // shares. JSON requests, pages, uploads and downloads differ only in how a 2xx answer is consumed,
 // which the caller passes in as `onSuccess`.
-import { performance } from 'node:perf_hooks';
+import { hrtime } from 'node:process';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
@@ -224,7 +224,7 @@ export class Transport {
       proxy: this.config.proxyFor?.(prepared.url),
     };
     const scope = new AttemptScope(userSignals, timeoutMs, out.timeout);
-    const started = performance.now();
+    const started = hrtime.bigint();
     traceRequest(io, prepared.method, prepared.url, prepared.headers, prepared.credential);
     let response: Dispatcher.ResponseData | undefined;
     try {
@@ -237,7 +237,7 @@ export class Transport {
         signal: scope.signal,
       });
       const headers = flattenHeaders(response.headers);
-      traceResponse(io, response.statusCode, performance.now() - started, headers['x-request-id']);
+      traceResponse(io, response.statusCode, Number(hrtime.bigint() - started) / 1e6, headers['x-request-id']);
       this.config.onAnswer?.(headers, prepared.url);
       if (response.statusCode >= 200 && response.statusCode < 300) {
         return { kind: 'done', value: await onSuccess(response, { prepared, headers, scope, site }) };
