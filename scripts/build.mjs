@@ -7,6 +7,7 @@ import { basename, join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { undiciDeferHttp } from './undici-defer-http.mjs';
+import { buildVendorBundles, VENDOR_GROUPS, vendorImports } from './vendor-bundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
@@ -27,6 +28,7 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'scripts', 'build.mjs')),
     newestMtime(join(root, 'scripts', 'code-cache.mjs')),
     newestMtime(join(root, 'scripts', 'undici-defer-http.mjs')),
+    newestMtime(join(root, 'scripts', 'vendor-bundles.mjs')),
   );
   if (statSync(stamp).mtimeMs >= sources) process.exit(0);
 }
@@ -64,6 +66,24 @@ const noHttp2 = {
     b.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({ contents: 'module.exports = { constants: {} };', loader: 'js' }));
   },
 };
+// 0. Libraries only some commands use, outside the command bundle (scripts/vendor-bundles.mjs).
+await buildVendorBundles(root, staging, common);
+
+// zod re-exports its ~45 error-message locales as `z.locales` (~270 KB minified, all initialized
+// when zod is). Only English is ever used (zod configures it itself, from locales/en.js): the
+// namespace keeps just `en`.
+const zodLocalesEnglishOnly = {
+  name: 'zod-locales-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 const bundled = await build({
   ...common,
   entryPoints: { main: join(root, 'src', 'main.ts') },
@@ -78,7 +98,7 @@ const bundled = await build({
   supported: { 'dynamic-import': false },
   define: { ...common.define, 'import.meta.url': '__appraisalBundleUrl' },
   banner: { js: "var __appraisalBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [noHttp2, undiciDeferHttp()],
+  plugins: [noHttp2, undiciDeferHttp(), vendorImports(), zodLocalesEnglishOnly],
   metafile: true,
 });
 const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));
@@ -139,6 +159,11 @@ if (cached.status !== 0) process.stderr.write(`build: warning: no V8 code cache 
 mkdirSync(dist, { recursive: true });
 rmSync(join(dist, 'chunks'), { recursive: true, force: true });
 rmSync(join(dist, 'cli.js'), { force: true });
+// The vendor files first, each replaced in one rename; files of groups that no longer exist go.
+mkdirSync(join(dist, 'vendor'), { recursive: true });
+const vendorFiles = Object.keys(VENDOR_GROUPS).map((group) => `${group}.cjs`);
+for (const name of vendorFiles) renameSync(join(staging, 'vendor', name), join(dist, 'vendor', name));
+for (const name of readdirSync(join(dist, 'vendor'))) if (!vendorFiles.includes(name)) rmSync(join(dist, 'vendor', name), { force: true });
 for (const name of [mainFile, `${mainFile}.cache`, 'help.json', 'cli.cjs']) {
   if (existsSync(join(staging, name))) renameSync(join(staging, name), join(dist, name));
 }

@@ -4,36 +4,71 @@
 //
 // Loads the bundle the way a run does (src/bundle-loader.ts, same V8 flags), then runs one typical
 // command in-process so the functions a run compiles are in the cache, not only the top level:
-// `props get` against a closed local port (connection refused at once, no retries, no service
-// needed, a private config directory). Measured for `props get` against the bench mock: a cache of
-// the top level only saved ~25 ms of CPU; this one ~50 ms.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `props get ID -o json`, twice, against a small loopback HTTP service started here (plain HTTP is
+// allowed to loopback) with a private config directory: the first run discovers and caches the
+// service's description, the second reads the cached one, as every later run of a user does; both
+// read a real record and print it. Measured for `props get` against the bench mock: a cache of the
+// top level only saved ~25 ms of CPU; one from a run that failed to connect ~50 ms; this one ~4 ms
+// more (the answer's parsing and output were compiled on every run before).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const [loaderPath, bundlePath] = process.argv.slice(2);
 const { loadBundle, sealCache } = await import(pathToFileURL(loaderPath).href);
 const { exports: bundle, script } = loadBundle(pathToFileURL(bundlePath), { useCache: false });
 
+const ID = '00000000-0000-4000-8000-000000000000';
+const description = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi.json'));
+const record = JSON.stringify({
+  id: ID,
+  name: 'Code Cache Plaza',
+  address: { line1: '1 Main St', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+  propertyType: 'office',
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+});
+const service = createServer((request, response) => {
+  const send = (status, body) => response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_codecache' }).end(body);
+  if (request.url === '/api/openapi.json') send(200, description);
+  else if (request.url === `/api/properties/${ID}`) send(200, record);
+  else send(404, JSON.stringify({ error: { code: 'not_found', message: 'not found' } }));
+});
+await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
+
 const home = mkdtempSync(join(tmpdir(), 'appraisal-code-cache-'));
-const sink = () => new Writable({ write: (_chunk, _encoding, callback) => callback() });
+let printed = '';
+const sink = () => new Writable({ write: (chunk, _encoding, callback) => callback(void (printed += chunk)) });
+const env = {
+  HOME: home,
+  APPRAISAL_CONFIG_DIR: join(home, 'config'),
+  APPRAISAL_BASE_URL: `http://127.0.0.1:${service.address().port}`,
+  APPRAISAL_API_KEY: 'apk_codecache_0000000000000000000000000000',
+};
 try {
-  await bundle.main({
-    argv: ['props', 'get', '00000000-0000-4000-8000-000000000000', '-o', 'json', '--retries', '0', '--timeout', '5'],
-    env: { HOME: home, APPRAISAL_CONFIG_DIR: join(home, 'config'), APPRAISAL_BASE_URL: 'https://127.0.0.1:9', APPRAISAL_API_KEY: 'apk_codecache_0000000000000000000000000000' },
-    stdin: Readable.from([]),
-    stdout: sink(),
-    stderr: sink(),
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    cwd: home,
-    signal: new AbortController().signal,
-    version: '0.0.0',
-  });
+  for (let run = 0; run < 2; run++) {
+    printed = '';
+    const code = await bundle.main({
+      argv: ['props', 'get', ID, '-o', 'json', '--retries', '0', '--timeout', '5'],
+      env,
+      stdin: Readable.from([]),
+      stdout: sink(),
+      stderr: sink(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      cwd: home,
+      signal: new AbortController().signal,
+      version: '0.0.0',
+    });
+    // Not fatal (the cache still holds what ran), but then it is not the run it should be.
+    if (code !== 0 || !printed.includes('Code Cache Plaza')) process.stderr.write(`code-cache: warning: run ${run + 1} of props get ended with exit ${code}: ${printed.trim().split('\n').pop()}\n`);
+  }
 } finally {
+  service.close();
   rmSync(home, { recursive: true, force: true });
 }
 writeFileSync(`${bundlePath}.cache`, sealCache(script.createCachedData()));

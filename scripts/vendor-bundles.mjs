@@ -1,0 +1,70 @@
+// Build time only (scripts/build.mjs): libraries that only some commands use, each group bundled
+// into its own CommonJS file under dist/vendor/, outside the command bundle.
+//
+// Why: every command reads, and V8 deserializes the code cache of, the whole command bundle. These
+// libraries were about 850 KB of its 2.2 MB (the mock's certificate generator alone ~360 KB) and
+// no short command runs them: `props get` measured ~7 ms less CPU without them (CHANGELOG). A
+// command that needs one loads its file with Node's require (no code cache: a few milliseconds,
+// once, where the library's own work is far larger: schema validation, uploads, the mock).
+//
+// How: in the command bundle an import of a listed package becomes
+// `require('./vendor/GROUP.cjs')[PACKAGE]`, read when the importing module initializes, which for
+// each of them is already on first use (dynamic imports, or modules only those commands load).
+import { build } from 'esbuild';
+import { join } from 'node:path';
+
+/** Each group's file and the import specifiers it serves, exactly as the sources write them. */
+export const VENDOR_GROUPS = {
+  // --validate and `spec`: JSON Schema validation of records against the description.
+  ajv: ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+  // `files upload`: multipart bodies with a known length (form-data brings mime-db, ~140 KB).
+  'form-data': ['form-data'],
+  // --query.
+  jmespath: ['@jmespath-community/jmespath'],
+  // `appraisal mock`: its TLS certificate and multipart parsing.
+  mock: ['selfsigned', 'busboy'],
+  // `smoke --checks FILE.yaml`.
+  yaml: ['yaml'],
+};
+
+const NAMESPACE = 'vendor';
+const groupOf = new Map(Object.entries(VENDOR_GROUPS).flatMap(([group, specifiers]) => specifiers.map((specifier) => [specifier, group])));
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The relative path the command bundle requires a group's file by. */
+export const vendorPath = (group) => `./vendor/${group}.cjs`;
+
+/** Writes OUTDIR/vendor/GROUP.cjs for every group: `module.exports = { [specifier]: require(specifier) }`. */
+export async function buildVendorBundles(root, outdir, common) {
+  await Promise.all(
+    Object.entries(VENDOR_GROUPS).map(([group, specifiers]) =>
+      build({
+        ...common,
+        stdin: {
+          contents: `module.exports = {\n${specifiers.map((specifier) => `  ${JSON.stringify(specifier)}: require(${JSON.stringify(specifier)}),`).join('\n')}\n};\n`,
+          resolveDir: root,
+          sourcefile: `vendor-${group}.cjs`,
+          loader: 'js',
+        },
+        outfile: join(outdir, 'vendor', `${group}.cjs`),
+        format: 'cjs',
+      }),
+    ),
+  );
+}
+
+/** The command bundle's side: imports of a vendored package read it from the group's file. */
+export function vendorImports() {
+  const specifiers = new RegExp(`^(${[...groupOf.keys()].map(escape).join('|')})$`);
+  return {
+    name: 'vendor-imports',
+    setup(b) {
+      b.onResolve({ filter: specifiers }, (args) => ({ path: args.path, namespace: NAMESPACE }));
+      b.onResolve({ filter: /^\.\/vendor\/[\w-]+\.cjs$/ }, (args) => (args.namespace === NAMESPACE ? { path: args.path, external: true } : undefined));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(vendorPath(groupOf.get(args.path)))})[${JSON.stringify(args.path)}];\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
