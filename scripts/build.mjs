@@ -98,7 +98,7 @@ const bundled = await build({
   supported: { 'dynamic-import': false },
   define: { ...common.define, 'import.meta.url': '__appraisalBundleUrl' },
   banner: { js: "var __appraisalBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [noHttp2, undiciDeferHttp(), vendorImports(), zodLocalesEnglishOnly],
+  plugins: [noHttp2, undiciDeferHttp(), vendorImports(root), zodLocalesEnglishOnly],
   metafile: true,
 });
 const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));

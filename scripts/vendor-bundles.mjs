@@ -11,7 +11,7 @@
 // `require('./vendor/GROUP.cjs')[PACKAGE]`, read when the importing module initializes, which for
 // each of them is already on first use (dynamic imports, or modules only those commands load).
 import { build } from 'esbuild';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Each group's file and the import specifiers it serves, exactly as the sources write them. */
 export const VENDOR_GROUPS = {
@@ -21,8 +21,9 @@ export const VENDOR_GROUPS = {
   'form-data': ['form-data'],
   // --query.
   jmespath: ['@jmespath-community/jmespath'],
-  // `appraisal mock`: its TLS certificate and multipart parsing.
-  mock: ['selfsigned', 'busboy'],
+  // `appraisal mock`: the mock service itself (it never imports the CLI), with its TLS certificate
+  // generator and multipart parser. A project module is named by its path from the root.
+  mock: ['src/mock/index.ts'],
   // `smoke --checks FILE.yaml`.
   yaml: ['yaml'],
 };
@@ -30,6 +31,9 @@ export const VENDOR_GROUPS = {
 const NAMESPACE = 'vendor';
 const groupOf = new Map(Object.entries(VENDOR_GROUPS).flatMap(([group, specifiers]) => specifiers.map((specifier) => [specifier, group])));
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const isProjectModule = (specifier) => specifier.startsWith('src/');
+/** How the group's entry requires a specifier: a project module by its path from the root. */
+const entryRequire = (specifier) => JSON.stringify(isProjectModule(specifier) ? `./${specifier}` : specifier);
 
 /** The relative path the command bundle requires a group's file by. */
 export const vendorPath = (group) => `./vendor/${group}.cjs`;
@@ -41,7 +45,7 @@ export async function buildVendorBundles(root, outdir, common) {
       build({
         ...common,
         stdin: {
-          contents: `module.exports = {\n${specifiers.map((specifier) => `  ${JSON.stringify(specifier)}: require(${JSON.stringify(specifier)}),`).join('\n')}\n};\n`,
+          contents: `module.exports = {\n${specifiers.map((specifier) => `  ${JSON.stringify(specifier)}: require(${entryRequire(specifier)}),`).join('\n')}\n};\n`,
           resolveDir: root,
           sourcefile: `vendor-${group}.cjs`,
           loader: 'js',
@@ -54,12 +58,21 @@ export async function buildVendorBundles(root, outdir, common) {
 }
 
 /** The command bundle's side: imports of a vendored package read it from the group's file. */
-export function vendorImports() {
-  const specifiers = new RegExp(`^(${[...groupOf.keys()].map(escape).join('|')})$`);
+export function vendorImports(root) {
+  const packages = [...groupOf.keys()].filter((specifier) => !isProjectModule(specifier));
+  const specifiers = new RegExp(`^(${packages.map(escape).join('|')})$`);
+  // A project module is imported by a relative path that ends in its folder and name, .js for .ts.
+  const projectModules = new Map([...groupOf.keys()].filter(isProjectModule).map((specifier) => [join(root, specifier), specifier]));
+  const tails = [...projectModules.values()].map((specifier) => `${escape(basename(dirname(specifier)))}[\\\\/]${escape(basename(specifier, '.ts'))}`);
+  const relativeImport = new RegExp(`[\\\\/](${tails.join('|')})\\.js$`);
   return {
     name: 'vendor-imports',
     setup(b) {
       b.onResolve({ filter: specifiers }, (args) => ({ path: args.path, namespace: NAMESPACE }));
+      b.onResolve({ filter: relativeImport }, (args) => {
+        const specifier = projectModules.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
+        return specifier === undefined || args.namespace === NAMESPACE ? undefined : { path: specifier, namespace: NAMESPACE };
+      });
       b.onResolve({ filter: /^\.\/vendor\/[\w-]+\.cjs$/ }, (args) => (args.namespace === NAMESPACE ? { path: args.path, external: true } : undefined));
       b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
         contents: `module.exports = require(${JSON.stringify(vendorPath(groupOf.get(args.path)))})[${JSON.stringify(args.path)}];\n`,
