@@ -77,7 +77,7 @@ const OUT_DIR = PARTIAL ? join(WORK, 'partial') : join(ROOT, 'bench');
 const MiB = 1 << 20;
 const SIZE = QUICK
   ? { startupRuns: 5, latencyRuns: 5, warmups: 1, exportRecords: 2_000, exportReps: 1, memSmall: 2_000, memLarge: 20_000, memReps: 1, fileBytes: 16 * MiB, fileReps: 1, scanBytes: 8 * MiB, scanReps: 1 }
-  : { startupRuns: 20, latencyRuns: 15, warmups: 2, exportRecords: 20_000, exportReps: 3, memSmall: 10_000, memLarge: 200_000, memReps: 2, fileBytes: 512 * MiB, fileReps: 3, scanBytes: 100 * MiB, scanReps: 3 };
+  : { startupRuns: 20, latencyRuns: 31, warmups: 2, exportRecords: 20_000, exportReps: 3, memSmall: 10_000, memLarge: 200_000, memReps: 2, fileBytes: 512 * MiB, fileReps: 3, scanBytes: 100 * MiB, scanReps: 3 };
 const PAGE_SIZE = 100;
 const LATENCY_MS = 20;
 const CONCURRENCY = 8;
