@@ -5,7 +5,7 @@ export const REASONS = {
   'startup-help':
     '`--help` is answered from help text rendered at build time (dist/help.json), without commander; what is left is reading the bundle entry and the JSON file, on a machine whose load moves a 50 ms figure by ±20%.',
   'latency-get':
-    'curl is a small C program; the CLI pays Node\'s start-up, its command bundle (read and its V8 code cache deserialized: ~15 ms of CPU), initialising undici, commander and the command\'s modules, reading the cached service description (~4 ms), and a TLS handshake. The bare node:https and undici rows show how much of that any Node client pays.',
+    "curl is a small C program that trusts only the given CA; the CLI pays Node's start-up, reading its 1 MB command bundle and deserializing its V8 code cache (~10 ms of CPU), initialising undici, commander and the command's modules, reading the cached service description, and a TLS handshake with Node's root store plus the extra CA. The bare node:https and undici rows show how much of that any Node client pays.",
   'export-floor':
     'The floor is a client already running: the CLI also starts Node, loads undici and its modules, and checks, encodes and writes every record.',
   'export-cpu':
