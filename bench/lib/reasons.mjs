@@ -15,6 +15,6 @@ export const REASONS = {
   'download-throughput':
     'The CLI hashes the bytes as they arrive, writes a temporary file, fsyncs and renames it; a busy machine slows the fsync of 512 MiB most.',
   'memory-ratio':
-    'The live heap stays flat for any export (pages wait as bytes; from 50,000 records V8 runs with --optimize-for-size); what still grows with the record count is the duplicate-id table (16 bytes per id, at most 75% full: 4.1 MiB at 200,000) and buffers awaiting collection.',
+    'The live heap stays flat for any export (pages wait as bytes; from 50,000 records V8 runs with --optimize-for-size); what still grows with the record count is the duplicate-id table (16 bytes per id, at most 75% full: 4.1 MiB at 200,000) and page buffers awaiting collection. The smaller command bundle lowered both peaks (10,000 records: 76.6 → ~72 MiB; 200,000: 90.7 → ~87 MiB), so the same growth is a larger share of a smaller base. Reusing page buffers, or freeing each at once, made V8 collect less often and grow its heap instead (peaks of 93–98 MiB): measured and dropped.',
   'memory-peak': 'See the memory ratio.',
 };
