@@ -30,7 +30,11 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'scripts', 'undici-defer-http.mjs')),
     newestMtime(join(root, 'scripts', 'vendor-bundles.mjs')),
   );
-  if (statSync(stamp).mtimeMs >= sources) process.exit(0);
+  // Up to date only if what the last build wrote is all still there (its command bundle is named
+  // on the stamp's second line).
+  const built = readFileSync(stamp, 'utf8').split('\n')[1] ?? '';
+  const outputs = ['cli.cjs', 'help.json', built, ...Object.keys(VENDOR_GROUPS).map((group) => join('vendor', `${group}.cjs`))];
+  if (statSync(stamp).mtimeMs >= sources && built !== '' && outputs.every((name) => existsSync(join(root, 'dist', name)))) process.exit(0);
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
