@@ -3,12 +3,10 @@
 // node:http at load (scripts/undici-defer-http.mjs): ~8 ms less start-up for every short command.
 // These runs of the built binary record which built-ins Node loaded, so a new top-level use that
 // loads one again fails here, not only in `npm run bench`.
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, ROOT } from '../helpers/cli.js';
-import { cleanEnv } from '../helpers/cli-process.js';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
 import { tempDir } from '../helpers/temp.js';
@@ -43,23 +41,12 @@ afterAll(async () => {
  * Run the binary with stdin read from a file (as under cron or `< file`: Node then builds stdin as a
  * file stream, which loads internal/fs/streams when, and only when, something reads process.stdin).
  */
-function run(args: string[], name: string, env: Record<string, string | undefined>, input = '') {
+async function run(args: string[], name: string, env: Record<string, string | undefined>, input = '') {
   const out = join(dir, `${name}.txt`);
   const stdinFile = join(dir, `${name}.stdin`);
   writeFileSync(stdinFile, input);
-  const stdin = openSync(stdinFile, 'r');
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv({ ...env, NODE_OPTIONS: `--require=${hook}`, BUILTINS_OUT: out }), stdio: [stdin, 'pipe', 'pipe'] });
-  closeSync(stdin);
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
-  return new Promise<{ code: number | null; stdout: string; stderr: string; builtins: Set<string> }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), builtins: new Set(readFileSync(out, 'utf8').split('\n')) }),
-    );
-  });
+  const result = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require=${hook}`, BUILTINS_OUT: out }, stdinFile });
+  return { ...result, builtins: new Set(readFileSync(out, 'utf8').split('\n')) };
 }
 
 describe('built-ins the bundle defers', () => {

@@ -1,6 +1,7 @@
 // Spawns the built `appraisal` binary the way a user would, with a clean environment: no inherited
 // APPRAISAL_* variables, a private HOME and config dir, and no terminal.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './temp.js';
@@ -19,6 +20,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string | Buffer;
+  /** Stdin is this file instead of a pipe (as under cron or `< file`); `input` is then ignored. */
+  stdinFile?: string;
   cwd?: string;
   timeoutMs?: number;
 }
@@ -43,21 +46,24 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   return new Promise((resolve, reject) => {
     const env = { ...baseEnv(), ...options.env };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,
       env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
     });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
+    if (!child.stdin) return;
     child.stdin.on('error', () => {});
     if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
