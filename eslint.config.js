@@ -1,11 +1,12 @@
-// Lint rules that catch real defects; formatting is left to the author.
+// Lint rules that catch real defects; formatting is Prettier's (npm run format; checked by npm run lint).
 import tseslint from 'typescript-eslint';
 
 // Arrows point one way (docs/ARCHITECTURE.md): core never reaches up into commands or output, and the
 // mock never reaches into the CLI. Static imports are checked by no-restricted-imports, dynamic
 // import() by no-restricted-syntax (the first does not see them).
 const CORE_UP = '(^|/)(commands|output)/';
-const CORE_MESSAGE = 'src/core is shared by every noun: it never imports src/commands or src/output (move the piece down into core, or pass it in).';
+const CORE_MESSAGE =
+  'src/core is shared by every noun: it never imports src/commands or src/output (move the piece down into core, or pass it in).';
 const MOCK_MESSAGE = 'src/mock stands apart: it never imports the CLI (anything outside src/mock).';
 
 /** Static and dynamic imports whose specifier matches `regex` are errors with `message`. */

@@ -54,14 +54,24 @@ const SECTIONS = ['startup', 'latency', 'export', 'memory', 'files', 'scan'];
 const QUICK = argv.includes('--quick');
 const STRICT = argv.includes('--strict');
 const KEEP = argv.includes('--keep');
-const ONLY = flagValue('--only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = flagValue('--only')
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const CLI_PATH = flagValue('--cli');
 const BIN = CLI_PATH ? resolve(CLI_PATH) : MOCK_BIN;
-const NODE_ARGS = argv.flatMap((a, i) => (a.startsWith('--node-arg=') ? [a.slice('--node-arg='.length)] : a === '--node-arg' ? [argv[i + 1]] : []));
+const NODE_ARGS = argv.flatMap((a, i) =>
+  a.startsWith('--node-arg=') ? [a.slice('--node-arg='.length)] : a === '--node-arg' ? [argv[i + 1]] : [],
+);
 if (argv.includes('--help') || argv.includes('-h')) {
   const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
   // The usage block of the header: from its first line to the blank comment line before "Exit code".
-  process.stdout.write(lines.slice(1, lines.findIndex((l) => l.startsWith('// Exit code')) - 1).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+  process.stdout.write(
+    lines
+      .slice(1, lines.findIndex((l) => l.startsWith('// Exit code')) - 1)
+      .map((l) => l.replace(/^\/\/ ?/, ''))
+      .join('\n') + '\n',
+  );
   process.exit(0);
 }
 for (const name of ONLY ?? []) {
@@ -76,8 +86,34 @@ const OUT_DIR = PARTIAL ? join(WORK, 'partial') : join(ROOT, 'bench');
 
 const MiB = 1 << 20;
 const SIZE = QUICK
-  ? { startupRuns: 5, latencyRuns: 5, warmups: 1, exportRecords: 2_000, exportReps: 1, memSmall: 2_000, memLarge: 20_000, memReps: 1, fileBytes: 16 * MiB, fileReps: 1, scanBytes: 8 * MiB, scanReps: 1 }
-  : { startupRuns: 20, latencyRuns: 31, warmups: 2, exportRecords: 20_000, exportReps: 3, memSmall: 10_000, memLarge: 200_000, memReps: 2, fileBytes: 512 * MiB, fileReps: 3, scanBytes: 100 * MiB, scanReps: 3 };
+  ? {
+      startupRuns: 5,
+      latencyRuns: 5,
+      warmups: 1,
+      exportRecords: 2_000,
+      exportReps: 1,
+      memSmall: 2_000,
+      memLarge: 20_000,
+      memReps: 1,
+      fileBytes: 16 * MiB,
+      fileReps: 1,
+      scanBytes: 8 * MiB,
+      scanReps: 1,
+    }
+  : {
+      startupRuns: 20,
+      latencyRuns: 31,
+      warmups: 2,
+      exportRecords: 20_000,
+      exportReps: 3,
+      memSmall: 10_000,
+      memLarge: 200_000,
+      memReps: 2,
+      fileBytes: 512 * MiB,
+      fileReps: 3,
+      scanBytes: 100 * MiB,
+      scanReps: 3,
+    };
 const PAGE_SIZE = 100;
 const LATENCY_MS = 20;
 const CONCURRENCY = 8;
@@ -150,7 +186,9 @@ function which(tool) {
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
 const CURL = which('curl');
-const curlVersion = CURL ? spawnSync(CURL, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].split(' ').slice(0, 2).join(' ') : undefined;
+const curlVersion = CURL
+  ? spawnSync(CURL, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].split(' ').slice(0, 2).join(' ')
+  : undefined;
 
 if (!existsSync(join(ROOT, 'dist', 'cli.cjs')) || !existsSync(BIN)) {
   process.stderr.write('error: the CLI is not built\nhint: run `npm run bench` (it builds first) or `node scripts/build.mjs`\n');
@@ -162,7 +200,16 @@ if (!existsSync(join(ROOT, 'dist', 'cli.cjs')) || !existsSync(BIN)) {
 
 /** `node bin/appraisal.js ARGS` against `mock` (when given). */
 function cli(args, { mock, stdout, rss = false, timeoutMs = 120_000 } = {}) {
-  return runTimed({ cmd: NODE, args: [...NODE_ARGS, BIN, ...args], env: { ...ENV, ...(mock?.env ?? {}) }, cwd: RUN, stdout, rss, workDir: RUN, timeoutMs });
+  return runTimed({
+    cmd: NODE,
+    args: [...NODE_ARGS, BIN, ...args],
+    env: { ...ENV, ...(mock?.env ?? {}) },
+    cwd: RUN,
+    stdout,
+    rss,
+    workDir: RUN,
+    timeoutMs,
+  });
 }
 
 /** The curl options every request shares: no ~/.curlrc, errors shown, fail on HTTP errors, the key from a file. */
@@ -207,7 +254,21 @@ function targetRow({ id, benchmark, measured, cpu, target, value, limit, kind, w
       ? `${u(value)} against at most ${u(limit)}: ${pct(value / limit - 1)} over the target`
       : `${u(value)} against at least ${u(limit)}: ${pct(1 - value / limit)} short of the target`;
   sampleLoad();
-  rows.push({ id, benchmark, measured, cpu, target, value, limit, kind, holds, gap, why, status: 'measured', load: Number(sectionLoad.toFixed(2)) });
+  rows.push({
+    id,
+    benchmark,
+    measured,
+    cpu,
+    target,
+    value,
+    limit,
+    kind,
+    holds,
+    gap,
+    why,
+    status: 'measured',
+    load: Number(sectionLoad.toFixed(2)),
+  });
 }
 function infoRow({ id, benchmark, measured, cpu, target = 'reference, no target', value }) {
   sampleLoad();
@@ -229,7 +290,9 @@ async function section(name, planned, body) {
     await body();
   } catch (error) {
     failures++;
-    const reason = String(error?.message ?? error).split('\n')[0].slice(0, 400);
+    const reason = String(error?.message ?? error)
+      .split('\n')[0]
+      .slice(0, 400);
     log(`${name}: FAILED: ${reason}`);
     for (const row of planned) {
       if (!rows.some((r) => r.id === row.id)) rows.push({ ...row, status: 'failed', reason, holds: false });
@@ -273,7 +336,15 @@ async function withMockCpu(mock, body) {
 
 function statsRow(label, samples, unit = ms) {
   const walls = samples.map((r) => r.ms);
-  return [label, unit(median(walls)), unit(Math.min(...walls)), unit(Math.max(...walls)), cpuText(cpuOf(samples)), cpuText(mockCpuOf(samples)), String(samples.length)];
+  return [
+    label,
+    unit(median(walls)),
+    unit(Math.min(...walls)),
+    unit(Math.max(...walls)),
+    cpuText(cpuOf(samples)),
+    cpuText(mockCpuOf(samples)),
+    String(samples.length),
+  ];
 }
 const STATS_HEADER = ['command', 'median wall', 'min', 'max', 'CPU (median)', 'mock CPU (median)', 'runs'];
 
@@ -281,7 +352,8 @@ const STATS_HEADER = ['command', 'median wall', 'min', 'max', 'CPU (median)', 'm
 // 1. Start-up
 
 /** `node -e 0` as a timed run: the floor every start-up and single-request figure builds on. */
-const nodeBare = async () => ensureOk('node -e 0', await runTimed({ cmd: NODE, args: ['-e', '0'], env: ENV, cwd: RUN, workDir: RUN, timeoutMs: 30_000 }));
+const nodeBare = async () =>
+  ensureOk('node -e 0', await runTimed({ cmd: NODE, args: ['-e', '0'], env: ENV, cwd: RUN, workDir: RUN, timeoutMs: 30_000 }));
 
 await section(
   'startup',
@@ -344,7 +416,18 @@ async function getSmallMock() {
 async function floorRun(mock, script, args, what) {
   const out = join(RUN, `${script}.out`);
   const run = await withMockCpu(mock, async () =>
-    ensureOk(what, await runTimed({ cmd: NODE, args: [join(ROOT, 'bench', 'lib', script), ...args], env: { ...ENV, ...mock.env }, cwd: ROOT, stdout: out, workDir: RUN, timeoutMs: 300_000 })),
+    ensureOk(
+      what,
+      await runTimed({
+        cmd: NODE,
+        args: [join(ROOT, 'bench', 'lib', script), ...args],
+        env: { ...ENV, ...mock.env },
+        cwd: ROOT,
+        stdout: out,
+        workDir: RUN,
+        timeoutMs: 300_000,
+      }),
+    ),
   );
   return { ...run, output: readFileSync(out, 'utf8') };
 }
@@ -353,9 +436,21 @@ async function floorRun(mock, script, args, what) {
 // 5. Single request latency (run early: it needs only the small mock)
 
 const latencyPlanned = [
-  { id: 'latency-get', benchmark: 'Single request: `appraisal props get ID`', target: `≤ ${TARGET.latency}x (\`node -e 0\` + one \`curl\`)` },
-  { id: 'latency-https', benchmark: 'Single request: `props get ID` vs a bare `node:https` request (a whole process)', target: 'reference, no target' },
-  { id: 'latency-undici', benchmark: 'Single request: `props get ID` vs `node -e 0` + one request of a bare undici client already running', target: 'reference, no target' },
+  {
+    id: 'latency-get',
+    benchmark: 'Single request: `appraisal props get ID`',
+    target: `≤ ${TARGET.latency}x (\`node -e 0\` + one \`curl\`)`,
+  },
+  {
+    id: 'latency-https',
+    benchmark: 'Single request: `props get ID` vs a bare `node:https` request (a whole process)',
+    target: 'reference, no target',
+  },
+  {
+    id: 'latency-undici',
+    benchmark: 'Single request: `props get ID` vs `node -e 0` + one request of a bare undici client already running',
+    target: 'reference, no target',
+  },
 ];
 if (selected('latency') && !CURL) notMeasured(latencyPlanned, 'not measured (curl missing)');
 else
@@ -363,7 +458,8 @@ else
     const mock = await getSmallMock();
     const first = await mockRequest(mock, 'GET', '/api/properties?page=1&limit=1');
     const id = first.body?.items?.[0]?.id;
-    if (first.status !== 200 || typeof id !== 'string') throw new Error(`could not read a property id from the mock (status ${first.status})`);
+    if (first.status !== 200 || typeof id !== 'string')
+      throw new Error(`could not read a property id from the mock (status ${first.status})`);
     const path = `/api/properties/${encodeURIComponent(id)}`;
     const url = `${mock.baseUrl}${path}`;
     const getOut = join(RUN, 'get.json');
@@ -393,7 +489,9 @@ else
         // The request alone: what a process already running pays.
         return { ms: floor.ms, cpuMs: floor.cpuMs, mockCpuMs: run.mockCpuMs };
       }
-      const run = await withMockCpu(mock, async () => ensureOk('props get', await cli(['props', 'get', id, '-o', 'json'], { mock, stdout: getOut })));
+      const run = await withMockCpu(mock, async () =>
+        ensureOk('props get', await cli(['props', 'get', id, '-o', 'json'], { mock, stdout: getOut })),
+      );
       checkRecord('props get', readFileSync(getOut, 'utf8'));
       return run;
     });
@@ -435,14 +533,42 @@ else
 // 2. Export throughput
 
 const exportPlanned = [
-  { id: 'export-floor', benchmark: `Export ${int(SIZE.exportRecords)} records, concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency: CLI vs \`node -e 0\` + the bare undici floor`, target: `≤ ${TARGET.exportFloor}x` },
-  { id: 'export-cpu', benchmark: `Export ${int(SIZE.exportRecords)} records: CPU time per page, CLI vs floor`, target: `≤ ${TARGET.exportCpu}x` },
-  { id: 'export-speedup', benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs \`--concurrency 1\``, target: `≥ ${TARGET.exportSpeedup}x faster` },
-  { id: 'export-bound', benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs the latency bound`, target: 'reference, no target' },
-  { id: 'export-curl', benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs sequential \`curl\` loop`, target: 'reference, no target' },
+  {
+    id: 'export-floor',
+    benchmark: `Export ${int(SIZE.exportRecords)} records, concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency: CLI vs \`node -e 0\` + the bare undici floor`,
+    target: `≤ ${TARGET.exportFloor}x`,
+  },
+  {
+    id: 'export-cpu',
+    benchmark: `Export ${int(SIZE.exportRecords)} records: CPU time per page, CLI vs floor`,
+    target: `≤ ${TARGET.exportCpu}x`,
+  },
+  {
+    id: 'export-speedup',
+    benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs \`--concurrency 1\``,
+    target: `≥ ${TARGET.exportSpeedup}x faster`,
+  },
+  {
+    id: 'export-bound',
+    benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs the latency bound`,
+    target: 'reference, no target',
+  },
+  {
+    id: 'export-curl',
+    benchmark: `Export ${int(SIZE.exportRecords)} records: \`--concurrency ${CONCURRENCY}\` vs sequential \`curl\` loop`,
+    target: 'reference, no target',
+  },
 ];
 await section('export', exportPlanned, async () => {
-  const mock = await startMock({ bin: MOCK_BIN, cwd: RUN, env: ENV, records: SIZE.exportRecords, seed: 2, latency: LATENCY_MS, prerender: true });
+  const mock = await startMock({
+    bin: MOCK_BIN,
+    cwd: RUN,
+    env: ENV,
+    records: SIZE.exportRecords,
+    seed: 2,
+    latency: LATENCY_MS,
+    prerender: true,
+  });
   try {
     const N = SIZE.exportRecords;
     const pages = Math.ceil(N / PAGE_SIZE);
@@ -460,21 +586,30 @@ await section('export', exportPlanned, async () => {
     const keep = (list, run) => list.push({ ms: run.ms, cpuMs: run.cpuMs, mockCpuMs: run.mockCpuMs });
     const steps = [
       async () => {
-        const run = await withMockCpu(mock, async () => ensureOk(`props list --concurrency ${CONCURRENCY}`, await cli(listArgs(CONCURRENCY), { mock, stdout: out })));
+        const run = await withMockCpu(mock, async () =>
+          ensureOk(`props list --concurrency ${CONCURRENCY}`, await cli(listArgs(CONCURRENCY), { mock, stdout: out })),
+        );
         assertCount(`props list --concurrency ${CONCURRENCY}`, await checkNdjson(out), N);
         keep(samples.c8, run);
       },
       async () => keep(samples.node, await nodeBare()),
       async () => {
         // The floor: the same requests from a process already running (its start-up is `node -e 0`'s).
-        const run = await floorRun(mock, 'floor.mjs', ['export', String(CONCURRENCY), String(pages), String(PAGE_SIZE)], 'bare undici client');
+        const run = await floorRun(
+          mock,
+          'floor.mjs',
+          ['export', String(CONCURRENCY), String(pages), String(PAGE_SIZE)],
+          'bare undici client',
+        );
         const floor = JSON.parse(run.output);
         if (floor.records !== N) throw new Error(`bare undici client: expected ${N} records, got ${floor.records}`);
         samples.floor.push({ ms: floor.ms, cpuMs: floor.cpuMs, mockCpuMs: run.mockCpuMs });
         keep(samples.floorProcess, run);
       },
       async () => {
-        const run = await withMockCpu(mock, async () => ensureOk('props list --concurrency 1', await cli(listArgs(1), { mock, stdout: out })));
+        const run = await withMockCpu(mock, async () =>
+          ensureOk('props list --concurrency 1', await cli(listArgs(1), { mock, stdout: out })),
+        );
         assertCount('props list --concurrency 1', await checkNdjson(out), N);
         keep(samples.c1, run);
       },
@@ -483,11 +618,20 @@ await section('export', exportPlanned, async () => {
         rmSync(pageDir, { recursive: true, force: true });
         mkdirSync(pageDir);
         // The options go through an array so the script stays a plain loop; the key is read from a file.
-        const script = `CURL_OPTS=(${curlBase(mock).map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')})\nPAGES=${pages}\n${curlLoop}`;
+        const script = `CURL_OPTS=(${curlBase(mock)
+          .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+          .join(' ')})\nPAGES=${pages}\n${curlLoop}`;
         const run = await withMockCpu(mock, async () =>
           ensureOk(
             'curl loop',
-            await runTimed({ cmd: 'bash', args: ['-c', script], env: { ...ENV, CURL, BASE: mock.baseUrl, LIMIT: String(PAGE_SIZE), DIR: pageDir }, cwd: RUN, workDir: RUN, timeoutMs: 300_000 }),
+            await runTimed({
+              cmd: 'bash',
+              args: ['-c', script],
+              env: { ...ENV, CURL, BASE: mock.baseUrl, LIMIT: String(PAGE_SIZE), DIR: pageDir },
+              cwd: RUN,
+              workDir: RUN,
+              timeoutMs: 300_000,
+            }),
           ),
         );
         assertCount('curl loop', checkPages(readdirSync(pageDir).map((f) => join(pageDir, f))), N);
@@ -505,7 +649,16 @@ await section('export', exportPlanned, async () => {
     const c1 = wallOf(samples.c1);
     const node0 = wallOf(samples.node);
     const fl = wallOf(samples.floor);
-    details.export = { records: N, pages, pageSize: PAGE_SIZE, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, boundMs, mockStartMs: mock.startMs, samples };
+    details.export = {
+      records: N,
+      pages,
+      pageSize: PAGE_SIZE,
+      latencyMs: LATENCY_MS,
+      concurrency: CONCURRENCY,
+      boundMs,
+      mockStartMs: mock.startMs,
+      samples,
+    };
     targetRow({
       ...exportPlanned[0],
       measured: `${r2(c8 / (node0 + fl))}x (${sec(c8)} vs ${ms(node0)} + ${sec(fl)})`,
@@ -545,10 +698,22 @@ await section('export', exportPlanned, async () => {
     });
     if (CURL) {
       const cu = wallOf(samples.curl);
-      infoRow({ ...exportPlanned[4], measured: `${r2(cu / c8)}x faster (${sec(c8)} vs ${sec(cu)})`, cpu: `${cpuText(cpuOf(samples.c8))} vs ${cpuText(cpuOf(samples.curl))}`, value: cu / c8 });
+      infoRow({
+        ...exportPlanned[4],
+        measured: `${r2(cu / c8)}x faster (${sec(c8)} vs ${sec(cu)})`,
+        cpu: `${cpuText(cpuOf(samples.c8))} vs ${cpuText(cpuOf(samples.curl))}`,
+        value: cu / c8,
+      });
     } else notMeasured([exportPlanned[4]], 'not measured (curl missing)');
     const rate = (t) => `${int(Math.round(N / (t / 1000)))} records/s`;
-    const line = (label, list) => [label, sec(wallOf(list)), rate(wallOf(list)), cpuText(cpuOf(list)), cpuText(mockCpuOf(list)), list.map((r) => sec(r.ms)).join(', ')];
+    const line = (label, list) => [
+      label,
+      sec(wallOf(list)),
+      rate(wallOf(list)),
+      cpuText(cpuOf(list)),
+      cpuText(mockCpuOf(list)),
+      list.map((r) => sec(r.ms)).join(', '),
+    ];
     sections.push({
       title: '2. Export throughput',
       about:
@@ -566,7 +731,10 @@ await section('export', exportPlanned, async () => {
           ...(CURL ? [line('sequential `curl` loop, one process per page', samples.curl)] : []),
         ],
       },
-      notes: [`Latency bound: ${pages} pages ÷ ${CONCURRENCY} × ${LATENCY_MS} ms = ${sec(boundMs)} (a reference: on two cores the bare client alone is above it).`, `The mock took ${sec(mock.startMs)} to start with ${int(N)} records.`],
+      notes: [
+        `Latency bound: ${pages} pages ÷ ${CONCURRENCY} × ${LATENCY_MS} ms = ${sec(boundMs)} (a reference: on two cores the bare client alone is above it).`,
+        `The mock took ${sec(mock.startMs)} to start with ${int(N)} records.`,
+      ],
     });
     await featureRows(mock, N, listArgs(CONCURRENCY), c8, samples.c8, out);
   } finally {
@@ -591,7 +759,11 @@ async function featureRows(mock, n, baseArgs, baseMs, baseSamples, out) {
     { id: 'feature-contract', name: 'contract validation (`--validate`)', flag: '--validate', args: ['--validate'] },
   ];
   for (const feature of features) {
-    const row = { id: feature.id, benchmark: `Export ${int(n)} records with ${feature.name} vs the same export without it`, target: `≤ ${Math.round((TARGET.featureOverhead - 1) * 100)}% over` };
+    const row = {
+      id: feature.id,
+      benchmark: `Export ${int(n)} records with ${feature.name} vs the same export without it`,
+      target: `≤ ${Math.round((TARGET.featureOverhead - 1) * 100)}% over`,
+    };
     if (!help.includes(feature.flag)) {
       notMeasured([row], `not measured: \`props list\` has no ${feature.flag} in this build`);
       continue;
@@ -612,7 +784,15 @@ async function featureRows(mock, n, baseArgs, baseMs, baseSamples, out) {
     }
     if (runs.length === 0) continue;
     const value = wallOf(runs) / baseMs;
-    targetRow({ ...row, measured: `${pct(value - 1)} over (${sec(wallOf(runs))} vs ${sec(baseMs)})`, cpu: `${cpuText(cpuOf(runs))} vs ${cpuText(cpuOf(baseSamples))}`, value, limit: TARGET.featureOverhead, kind: 'max', why: `${feature.name} adds ${ms(wallOf(runs) - baseMs)}` });
+    targetRow({
+      ...row,
+      measured: `${pct(value - 1)} over (${sec(wallOf(runs))} vs ${sec(baseMs)})`,
+      cpu: `${cpuText(cpuOf(runs))} vs ${cpuText(cpuOf(baseSamples))}`,
+      value,
+      limit: TARGET.featureOverhead,
+      kind: 'max',
+      why: `${feature.name} adds ${ms(wallOf(runs) - baseMs)}`,
+    });
   }
 }
 
@@ -620,20 +800,41 @@ async function featureRows(mock, n, baseArgs, baseMs, baseSamples, out) {
 // 3. Memory
 
 const memPlanned = [
-  { id: 'memory-ratio', benchmark: `Memory: peak RSS, NDJSON export of ${int(SIZE.memLarge)} vs ${int(SIZE.memSmall)} records`, target: `≤ ${TARGET.memRatio}x` },
+  {
+    id: 'memory-ratio',
+    benchmark: `Memory: peak RSS, NDJSON export of ${int(SIZE.memLarge)} vs ${int(SIZE.memSmall)} records`,
+    target: `≤ ${TARGET.memRatio}x`,
+  },
   { id: 'memory-peak', benchmark: `Memory: peak RSS of the ${int(SIZE.memLarge)}-record export`, target: `< ${TARGET.memPeakMiB} MiB` },
-  { id: 'memory-query', benchmark: `Memory: peak RSS of the ${int(SIZE.memLarge)}-record export with \`--query\` (filter + projection)`, target: `< ${TARGET.memPeakMiB} MiB` },
+  {
+    id: 'memory-query',
+    benchmark: `Memory: peak RSS of the ${int(SIZE.memLarge)}-record export with \`--query\` (filter + projection)`,
+    target: `< ${TARGET.memPeakMiB} MiB`,
+  },
 ];
 await section('memory', memPlanned, async () => {
   const small = await getSmallMock();
-  const large = await startMock({ bin: MOCK_BIN, cwd: RUN, env: ENV, records: SIZE.memLarge, seed: 3, prerender: true, startTimeoutMs: 300_000 });
+  const large = await startMock({
+    bin: MOCK_BIN,
+    cwd: RUN,
+    env: ENV,
+    records: SIZE.memLarge,
+    seed: 3,
+    prerender: true,
+    startTimeoutMs: 300_000,
+  });
   try {
     const out = join(RUN, 'memory.ndjson');
     const args = ['props', 'list', '-o', 'ndjson', '--page-size', String(PAGE_SIZE)];
     const runs = { small: [], large: [] };
     for (let rep = 0; rep < SIZE.memReps; rep++) {
-      for (const [key, mock, n] of [['small', small, SIZE.memSmall], ['large', large, SIZE.memLarge]]) {
-        const run = await withMockCpu(mock, async () => ensureOk(`export of ${n} records`, await cli(args, { mock, stdout: out, rss: true, timeoutMs: 300_000 })));
+      for (const [key, mock, n] of [
+        ['small', small, SIZE.memSmall],
+        ['large', large, SIZE.memLarge],
+      ]) {
+        const run = await withMockCpu(mock, async () =>
+          ensureOk(`export of ${n} records`, await cli(args, { mock, stdout: out, rss: true, timeoutMs: 300_000 })),
+        );
         assertCount(`export of ${n} records`, await checkNdjson(out), n);
         if (run.rssKiB === undefined) throw new Error('peak RSS could not be read');
         runs[key].push({ ms: run.ms, cpuMs: run.cpuMs, mockCpuMs: run.mockCpuMs, rssKiB: run.rssKiB });
@@ -677,7 +878,10 @@ await section('memory', memPlanned, async () => {
     sections.push({
       title: '3. Memory',
       about: `\`props list -o ndjson --page-size ${PAGE_SIZE}\` (default concurrency) to a file, against mocks without added latency (pre-rendered pages); peak RSS is the highest of ${SIZE.memReps} run(s). Record counts checked every run.`,
-      table: { header: ['export', 'peak RSS per run', 'wall time per run', 'CPU per run', 'throughput (median)'], rows: [line(SIZE.memSmall, runs.small), line(SIZE.memLarge, runs.large)] },
+      table: {
+        header: ['export', 'peak RSS per run', 'wall time per run', 'CPU per run', 'throughput (median)'],
+        rows: [line(SIZE.memSmall, runs.small), line(SIZE.memLarge, runs.large)],
+      },
       notes: [`The ${int(SIZE.memLarge)}-record mock took ${sec(large.startMs)} to start.`],
     });
   } finally {
@@ -714,9 +918,21 @@ const filesPlanned = [
   { id: 'upload-rss', benchmark: `Upload ${sizeText}: peak RSS of \`files upload\``, target: `< ${TARGET.filesPeakMiB} MiB` },
   { id: 'upload-throughput', benchmark: `Upload ${sizeText}: throughput vs \`curl -F\``, target: `≥ ${TARGET.uploadThroughput}x curl` },
   { id: 'download-rss', benchmark: `Download ${sizeText}: peak RSS of \`files download\``, target: `< ${TARGET.filesPeakMiB} MiB` },
-  { id: 'download-throughput', benchmark: `Download ${sizeText}: throughput vs \`curl -o … && sha256sum && sync\``, target: `≥ ${TARGET.downloadThroughput}x` },
-  { id: 'download-node', benchmark: `Download ${sizeText}: throughput vs the same socket→file copy in plain Node (sha256, fsync)`, target: 'reference, no target' },
-  { id: 'download-curl', benchmark: `Download ${sizeText}: throughput vs \`curl -o\` alone (no hash, no sync)`, target: 'reference, no target' },
+  {
+    id: 'download-throughput',
+    benchmark: `Download ${sizeText}: throughput vs \`curl -o … && sha256sum && sync\``,
+    target: `≥ ${TARGET.downloadThroughput}x`,
+  },
+  {
+    id: 'download-node',
+    benchmark: `Download ${sizeText}: throughput vs the same socket→file copy in plain Node (sha256, fsync)`,
+    target: 'reference, no target',
+  },
+  {
+    id: 'download-curl',
+    benchmark: `Download ${sizeText}: throughput vs \`curl -o\` alone (no hash, no sync)`,
+    target: 'reference, no target',
+  },
 ];
 await section('files', filesPlanned, async () => {
   const mock = await getSmallMock();
@@ -734,13 +950,16 @@ await section('files', filesPlanned, async () => {
   };
   const checkUploaded = (what, record) => {
     if (typeof record?.id !== 'string') throw new Error(`${what}: the answer holds no file id`);
-    if (record.size !== undefined && record.size !== bytes) throw new Error(`${what}: the service stored ${record.size} bytes, expected ${bytes}`);
+    if (record.size !== undefined && record.size !== bytes)
+      throw new Error(`${what}: the service stored ${record.size} bytes, expected ${bytes}`);
     if (record.sha256 !== undefined && record.sha256 !== sha256) throw new Error(`${what}: the service's sha256 differs from the file's`);
     return record.id;
   };
   const keep = (list, run) => list.push({ ms: run.ms, cpuMs: run.cpuMs, mockCpuMs: run.mockCpuMs, rssKiB: run.rssKiB });
   for (let rep = 0; rep < SIZE.fileReps; rep++) {
-    const run = await withMockCpu(mock, async () => ensureOk('files upload', await cli(['files', 'upload', blob, '-o', 'json'], { mock, stdout: upOut, rss: true, timeoutMs: 300_000 })));
+    const run = await withMockCpu(mock, async () =>
+      ensureOk('files upload', await cli(['files', 'upload', blob, '-o', 'json'], { mock, stdout: upOut, rss: true, timeoutMs: 300_000 })),
+    );
     const printed = JSON.parse(readFileSync(upOut, 'utf8'));
     await dispose(checkUploaded('files upload', printed?.data ?? printed));
     keep(runs.cliUp, run);
@@ -748,7 +967,10 @@ await section('files', filesPlanned, async () => {
       const cr = await withMockCpu(mock, async () =>
         ensureOk(
           'curl upload',
-          await curl([...curlBase(mock), '-H', 'Expect:', '-F', `file=@${blob};type=application/octet-stream`, `${mock.baseUrl}/api/files`], { stdout: upOut, rss: true, timeoutMs: 300_000 }),
+          await curl(
+            [...curlBase(mock), '-H', 'Expect:', '-F', `file=@${blob};type=application/octet-stream`, `${mock.baseUrl}/api/files`],
+            { stdout: upOut, rss: true, timeoutMs: 300_000 },
+          ),
         ),
       );
       await dispose(checkUploaded('curl upload', JSON.parse(readFileSync(upOut, 'utf8'))?.data));
@@ -761,7 +983,9 @@ await section('files', filesPlanned, async () => {
   const downloads = [
     async () => {
       rmSync(out, { force: true });
-      const run = await withMockCpu(mock, async () => ensureOk('files download', await cli(['files', 'download', downloadId, '--out', out], { mock, rss: true, timeoutMs: 300_000 })));
+      const run = await withMockCpu(mock, async () =>
+        ensureOk('files download', await cli(['files', 'download', downloadId, '--out', out], { mock, rss: true, timeoutMs: 300_000 })),
+      );
       await assertSameFile('files download', out, bytes, sha256);
       keep(runs.cliDown, run);
     },
@@ -775,7 +999,12 @@ await section('files', filesPlanned, async () => {
     async () => {
       if (!CURL) return;
       rmSync(out, { force: true });
-      const cr = await withMockCpu(mock, async () => ensureOk('curl download', await curl([...curlBase(mock), '-o', out, `${mock.baseUrl}${contentPath()}`], { rss: true, timeoutMs: 300_000 })));
+      const cr = await withMockCpu(mock, async () =>
+        ensureOk(
+          'curl download',
+          await curl([...curlBase(mock), '-o', out, `${mock.baseUrl}${contentPath()}`], { rss: true, timeoutMs: 300_000 }),
+        ),
+      );
       await assertSameFile('curl download', out, bytes, sha256);
       keep(runs.curlDown, cr);
     },
@@ -787,7 +1016,14 @@ await section('files', filesPlanned, async () => {
       const cr = await withMockCpu(mock, async () =>
         ensureOk(
           'curl + sha256sum + sync',
-          await runTimed({ cmd: 'bash', args: ['-c', script, 'bash', ...curlBase(mock)], env: { ...ENV, CURL, OUT: out, URL: `${mock.baseUrl}${contentPath()}` }, cwd: RUN, workDir: RUN, timeoutMs: 300_000 }),
+          await runTimed({
+            cmd: 'bash',
+            args: ['-c', script, 'bash', ...curlBase(mock)],
+            env: { ...ENV, CURL, OUT: out, URL: `${mock.baseUrl}${contentPath()}` },
+            cwd: RUN,
+            workDir: RUN,
+            timeoutMs: 300_000,
+          }),
         ),
       );
       if (!readFileSync(`${out}.sha256`, 'utf8').startsWith(sha256)) throw new Error('sha256sum disagrees with the uploaded file');
@@ -807,9 +1043,20 @@ await section('files', filesPlanned, async () => {
   const peak = (list) => (list.some((r) => r.rssKiB === undefined) ? undefined : Math.max(...list.map((r) => r.rssKiB)));
   const vs = (row, mine, theirs, limit, label) => {
     const value = rate(mine) / rate(theirs);
-    const fields = { ...row, measured: `${r2(value)}x (${rate(mine).toFixed(0)} vs ${rate(theirs).toFixed(0)} MiB/s)`, cpu: `${cpuText(cpuOf(mine))} vs ${cpuText(cpuOf(theirs))}`, value };
+    const fields = {
+      ...row,
+      measured: `${r2(value)}x (${rate(mine).toFixed(0)} vs ${rate(theirs).toFixed(0)} MiB/s)`,
+      cpu: `${cpuText(cpuOf(mine))} vs ${cpuText(cpuOf(theirs))}`,
+      value,
+    };
     if (limit === undefined) infoRow(fields);
-    else targetRow({ ...fields, limit, kind: 'min', why: `${rate(mine).toFixed(0)} MiB/s against ${label}'s ${rate(theirs).toFixed(0)} MiB/s` });
+    else
+      targetRow({
+        ...fields,
+        limit,
+        kind: 'min',
+        why: `${rate(mine).toFixed(0)} MiB/s against ${label}'s ${rate(theirs).toFixed(0)} MiB/s`,
+      });
   };
   for (const [dir, cliRuns, rssRow] of [
     ['upload', runs.cliUp, filesPlanned[0]],
@@ -817,7 +1064,17 @@ await section('files', filesPlanned, async () => {
   ]) {
     const p = peak(cliRuns);
     if (p === undefined) notMeasured([rssRow], 'peak RSS could not be read');
-    else targetRow({ ...rssRow, measured: mib(p), cpu: cpuText(cpuOf(cliRuns)), value: p / 1024, limit: TARGET.filesPeakMiB, kind: 'max', unit: ' MiB', why: `${mib(p)} at peak for a ${sizeText} ${dir}` });
+    else
+      targetRow({
+        ...rssRow,
+        measured: mib(p),
+        cpu: cpuText(cpuOf(cliRuns)),
+        value: p / 1024,
+        limit: TARGET.filesPeakMiB,
+        kind: 'max',
+        unit: ' MiB',
+        why: `${mib(p)} at peak for a ${sizeText} ${dir}`,
+      });
   }
   if (CURL) {
     vs(filesPlanned[1], runs.cliUp, runs.curlUp, TARGET.uploadThroughput, 'curl -F');
@@ -825,7 +1082,15 @@ await section('files', filesPlanned, async () => {
   } else notMeasured([filesPlanned[1], filesPlanned[3], filesPlanned[5]], 'not measured (curl missing)');
   vs(filesPlanned[4], runs.cliDown, runs.nodeDown);
   if (CURL) vs(filesPlanned[5], runs.cliDown, runs.curlDown);
-  const line = (label, list) => [label, sec(wallOf(list)), `${rate(list).toFixed(0)} MiB/s`, cpuText(cpuOf(list)), cpuText(mockCpuOf(list)), peak(list) === undefined ? '?' : mib(peak(list)), list.map((r) => sec(r.ms)).join(', ')];
+  const line = (label, list) => [
+    label,
+    sec(wallOf(list)),
+    `${rate(list).toFixed(0)} MiB/s`,
+    cpuText(cpuOf(list)),
+    cpuText(mockCpuOf(list)),
+    peak(list) === undefined ? '?' : mib(peak(list)),
+    list.map((r) => sec(r.ms)).join(', '),
+  ];
   sections.push({
     title: '4. Upload and download',
     about: `A ${sizeText} file of random bytes, ${SIZE.fileReps} run(s) each (downloads alternating), HTTPS to a mock without added latency. Wall time includes process start-up for every tool. Every upload's stored size and sha256 and every downloaded file's size and sha256 are checked.`,
@@ -836,7 +1101,12 @@ await section('files', filesPlanned, async () => {
         ...(CURL ? [line('`curl -F file=@PATH …/api/files`', runs.curlUp)] : []),
         line('`appraisal files download ID --out PATH`', runs.cliDown),
         line('plain Node: socket → file with sha256 and fsync (bench/lib/download-floor.mjs)', runs.nodeDown),
-        ...(CURL ? [line('`curl -o PATH … && sha256sum PATH && sync PATH`', runs.curlHashSync), line('`curl -o PATH …/api/files/ID/content` alone', runs.curlDown)] : []),
+        ...(CURL
+          ? [
+              line('`curl -o PATH … && sha256sum PATH && sync PATH`', runs.curlHashSync),
+              line('`curl -o PATH …/api/files/ID/content` alone', runs.curlDown),
+            ]
+          : []),
       ],
     },
   });
@@ -845,50 +1115,71 @@ await section('files', filesPlanned, async () => {
 // ---------------------------------------------------------------------------------------------
 // 5. keys scan: a large tree searched for leaked keys, against GNU grep doing the same search
 
-await section('scan', [{ id: 'scan-tree', benchmark: '`appraisal keys scan DIR` over a 100 MB tree vs `grep -rEo`', target: 'reference, no target' }], async () => {
-  const mock = await getSmallMock();
-  const tree = join(RUN, 'scan-tree');
-  rmSync(tree, { recursive: true, force: true });
-  // Source-like text: 400 files in 20 folders, three planted keys (not live on the mock).
-  const fileCount = 400;
-  const perFile = Math.ceil(SIZE.scanBytes / fileCount);
-  const line = 'export const settings = { retries: 3, timeoutMs: 30000, endpoint: "https://example.invalid/api" };\n';
-  const body = line.repeat(Math.ceil(perFile / line.length));
-  const planted = ['apk_AAAAAAAA_' + 'a'.repeat(32), 'apk_BBBBBBBB_' + 'b'.repeat(32), 'apk_CCCCCCCC_' + 'c'.repeat(32)];
-  for (let i = 0; i < fileCount; i++) {
-    const dir = join(tree, `pkg-${i % 20}`);
-    mkdirSync(dir, { recursive: true });
-    const extra = i % 133 === 0 ? `const leaked = "${planted[i / 133]}";\n` : '';
-    writeFileSync(join(dir, `module-${i}.ts`), body + extra);
-  }
-  const grep = which('grep');
-  const variants = [{ key: 'cli', label: '`appraisal keys scan DIR`' }, ...(grep ? [{ key: 'grep', label: '`grep -rEo PATTERN DIR`' }] : [])];
-  const samples = await alternate(variants, SIZE.scanReps, 1, async (variant) => {
-    const out = join(RUN, `scan-${variant.key}.txt`);
-    const run =
-      variant.key === 'cli'
-        ? await cli(['keys', 'scan', tree], { mock, stdout: out, timeoutMs: 300_000 })
-        : await runTimed({ cmd: grep, args: ['-rEo', 'apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}', tree], env: ENV, cwd: RUN, stdout: out, workDir: RUN, timeoutMs: 300_000 });
-    // keys scan exits 0 when none of the keys it found is live; grep exits 0 when it found any.
-    ensureOk(variant.label, run);
-    const text = readFileSync(out, 'utf8');
-    const want = variant.key === 'cli' ? planted.map((k) => k.slice(0, 12)) : planted;
-    for (const key of want) if (!text.includes(key)) throw new Error(`${variant.label} did not report ${key.slice(0, 12)}`);
-    if (variant.key === 'cli' && planted.some((k) => text.includes(k))) throw new Error('keys scan printed a whole key');
-    return run;
-  });
-  const cliMs = wallOf(samples.cli);
-  const mbPerS = SIZE.scanBytes / MiB / (cliMs / 1000);
-  const against = grep ? ` vs grep ${ms(wallOf(samples.grep))} (${r2(cliMs / wallOf(samples.grep))}x)` : '';
-  infoRow({ id: 'scan-tree', benchmark: `\`appraisal keys scan DIR\` over a ${(SIZE.scanBytes / MiB).toFixed(0)} MiB tree`, measured: `${ms(cliMs)}, ${mbPerS.toFixed(0)} MiB/s${against}`, cpu: cpuText(cpuOf(samples.cli)), value: cliMs });
-  details.scan = { bytes: SIZE.scanBytes, samples };
-  sections.push({
-    title: '5. keys scan',
-    about: `${fileCount} files (${(SIZE.scanBytes / MiB).toFixed(0)} MiB) with three planted keys, ${SIZE.scanReps} run(s) each after one warm-up, alternating; both must report every planted key (keys scan by prefix only, and asks the mock which are live).`,
-    table: { header: STATS_HEADER, rows: variants.map((v) => statsRow(v.label, samples[v.key])) },
-  });
-  rmSync(tree, { recursive: true, force: true });
-});
+await section(
+  'scan',
+  [{ id: 'scan-tree', benchmark: '`appraisal keys scan DIR` over a 100 MB tree vs `grep -rEo`', target: 'reference, no target' }],
+  async () => {
+    const mock = await getSmallMock();
+    const tree = join(RUN, 'scan-tree');
+    rmSync(tree, { recursive: true, force: true });
+    // Source-like text: 400 files in 20 folders, three planted keys (not live on the mock).
+    const fileCount = 400;
+    const perFile = Math.ceil(SIZE.scanBytes / fileCount);
+    const line = 'export const settings = { retries: 3, timeoutMs: 30000, endpoint: "https://example.invalid/api" };\n';
+    const body = line.repeat(Math.ceil(perFile / line.length));
+    const planted = ['apk_AAAAAAAA_' + 'a'.repeat(32), 'apk_BBBBBBBB_' + 'b'.repeat(32), 'apk_CCCCCCCC_' + 'c'.repeat(32)];
+    for (let i = 0; i < fileCount; i++) {
+      const dir = join(tree, `pkg-${i % 20}`);
+      mkdirSync(dir, { recursive: true });
+      const extra = i % 133 === 0 ? `const leaked = "${planted[i / 133]}";\n` : '';
+      writeFileSync(join(dir, `module-${i}.ts`), body + extra);
+    }
+    const grep = which('grep');
+    const variants = [
+      { key: 'cli', label: '`appraisal keys scan DIR`' },
+      ...(grep ? [{ key: 'grep', label: '`grep -rEo PATTERN DIR`' }] : []),
+    ];
+    const samples = await alternate(variants, SIZE.scanReps, 1, async (variant) => {
+      const out = join(RUN, `scan-${variant.key}.txt`);
+      const run =
+        variant.key === 'cli'
+          ? await cli(['keys', 'scan', tree], { mock, stdout: out, timeoutMs: 300_000 })
+          : await runTimed({
+              cmd: grep,
+              args: ['-rEo', 'apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}', tree],
+              env: ENV,
+              cwd: RUN,
+              stdout: out,
+              workDir: RUN,
+              timeoutMs: 300_000,
+            });
+      // keys scan exits 0 when none of the keys it found is live; grep exits 0 when it found any.
+      ensureOk(variant.label, run);
+      const text = readFileSync(out, 'utf8');
+      const want = variant.key === 'cli' ? planted.map((k) => k.slice(0, 12)) : planted;
+      for (const key of want) if (!text.includes(key)) throw new Error(`${variant.label} did not report ${key.slice(0, 12)}`);
+      if (variant.key === 'cli' && planted.some((k) => text.includes(k))) throw new Error('keys scan printed a whole key');
+      return run;
+    });
+    const cliMs = wallOf(samples.cli);
+    const mbPerS = SIZE.scanBytes / MiB / (cliMs / 1000);
+    const against = grep ? ` vs grep ${ms(wallOf(samples.grep))} (${r2(cliMs / wallOf(samples.grep))}x)` : '';
+    infoRow({
+      id: 'scan-tree',
+      benchmark: `\`appraisal keys scan DIR\` over a ${(SIZE.scanBytes / MiB).toFixed(0)} MiB tree`,
+      measured: `${ms(cliMs)}, ${mbPerS.toFixed(0)} MiB/s${against}`,
+      cpu: cpuText(cpuOf(samples.cli)),
+      value: cliMs,
+    });
+    details.scan = { bytes: SIZE.scanBytes, samples };
+    sections.push({
+      title: '5. keys scan',
+      about: `${fileCount} files (${(SIZE.scanBytes / MiB).toFixed(0)} MiB) with three planted keys, ${SIZE.scanReps} run(s) each after one warm-up, alternating; both must report every planted key (keys scan by prefix only, and asks the mock which are live).`,
+      table: { header: STATS_HEADER, rows: variants.map((v) => statsRow(v.label, samples[v.key])) },
+    });
+    rmSync(tree, { recursive: true, force: true });
+  },
+);
 
 await smallMock?.stop();
 
@@ -896,8 +1187,29 @@ await smallMock?.stop();
 // Report
 
 const order = [
-  'export-floor', 'export-cpu', 'startup-help', 'latency-get', 'download-throughput', 'memory-ratio', 'memory-peak', 'memory-query', 'feature-query', 'feature-resume', 'feature-contract',
-  'startup-version', 'scan-tree', 'export-speedup', 'export-bound', 'export-curl', 'latency-https', 'latency-undici', 'download-node', 'download-curl', 'download-rss', 'upload-rss', 'upload-throughput',
+  'export-floor',
+  'export-cpu',
+  'startup-help',
+  'latency-get',
+  'download-throughput',
+  'memory-ratio',
+  'memory-peak',
+  'memory-query',
+  'feature-query',
+  'feature-resume',
+  'feature-contract',
+  'startup-version',
+  'scan-tree',
+  'export-speedup',
+  'export-bound',
+  'export-curl',
+  'latency-https',
+  'latency-undici',
+  'download-node',
+  'download-curl',
+  'download-rss',
+  'upload-rss',
+  'upload-throughput',
 ];
 rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 const sectionOrder = (s) => Number.parseInt(s.title, 10);

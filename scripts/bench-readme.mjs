@@ -27,7 +27,8 @@ try {
 } catch (error) {
   fail(`cannot read bench/results.json: ${error.message}`, 'run `npm run bench` first');
 }
-if (result.quick || (result.ran && result.ran.length < 5)) fail('bench/results.json is not from a full run', 'run `npm run bench` without --quick or --only');
+if (result.quick || (result.ran && result.ran.length < 5))
+  fail('bench/results.json is not from a full run', 'run `npm run bench` without --quick or --only');
 
 const m = result.machine;
 const busyAbove = result.load?.busyAbove ?? 1;

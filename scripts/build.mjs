@@ -66,7 +66,10 @@ const noHttp2 = {
   name: 'no-http2',
   setup(b) {
     b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
-      args.importer.includes(`${join('undici', 'lib', 'dispatcher', 'client-h2.js')}`) ? { path: 'http2', namespace: 'no-http2' } : undefined);
+      args.importer.includes(`${join('undici', 'lib', 'dispatcher', 'client-h2.js')}`)
+        ? { path: 'http2', namespace: 'no-http2' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({ contents: 'module.exports = { constants: {} };', loader: 'js' }));
   },
 };
@@ -80,7 +83,10 @@ const zodLocalesEnglishOnly = {
   name: 'zod-locales-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined);
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
       resolveDir: dirname(args.path),
@@ -105,7 +111,9 @@ const bundled = await build({
   plugins: [noHttp2, undiciDeferHttp(), vendorImports(root), zodLocalesEnglishOnly],
   metafile: true,
 });
-const mainFile = Object.keys(bundled.metafile.outputs).map((path) => basename(path)).find((name) => name.endsWith('.cjs'));
+const mainFile = Object.keys(bundled.metafile.outputs)
+  .map((path) => basename(path))
+  .find((name) => name.endsWith('.cjs'));
 if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
   throw new Error(`${mainFile} holds non-ASCII bytes: src/bundle-loader.ts reads it as latin1`);
 }
@@ -116,7 +124,9 @@ if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
 const commandBundle = {
   name: 'command-bundle',
   setup(b) {
-    b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (args.importer === join(root, 'src', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined));
+    b.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+      args.importer === join(root, 'src', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'command-bundle' }, () => ({
       resolveDir: join(root, 'src'),
       loader: 'js',
@@ -148,7 +158,9 @@ await build({
   splitting: true,
   chunkNames: 'build-chunks/[name]-[hash]',
   // Bundled CommonJS dependencies may call require() for Node built-ins.
-  banner: { js: "import { createRequire as __appraisalCreateRequire } from 'node:module'; const require = __appraisalCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __appraisalCreateRequire } from 'node:module'; const require = __appraisalCreateRequire(import.meta.url);",
+  },
 });
 // Every command's --help, pre-rendered by commander itself (src/help-render.ts): cli.ts answers
 // `appraisal PATH --help` from it without loading the command bundle.
@@ -157,8 +169,15 @@ writeFileSync(join(staging, 'help.json'), JSON.stringify(await renderAllHelp(pkg
 
 // 4. The V8 code cache of the command bundle, written by a fresh process (scripts/code-cache.mjs)
 // with the same V8 flags a run has. Best effort: without it the CLI works, only starts slower.
-const cached = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.mjs'), join(staging, 'bundle-loader.js'), join(staging, mainFile)], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 60_000 });
-if (cached.status !== 0) process.stderr.write(`build: warning: no V8 code cache for ${mainFile} (exit ${cached.status ?? cached.signal}); the CLI starts slower without it\n`);
+const cached = spawnSync(
+  process.execPath,
+  [join(root, 'scripts', 'code-cache.mjs'), join(staging, 'bundle-loader.js'), join(staging, mainFile)],
+  { stdio: ['ignore', 'inherit', 'inherit'], timeout: 60_000 },
+);
+if (cached.status !== 0)
+  process.stderr.write(
+    `build: warning: no V8 code cache for ${mainFile} (exit ${cached.status ?? cached.signal}); the CLI starts slower without it\n`,
+  );
 
 mkdirSync(dist, { recursive: true });
 rmSync(join(dist, 'chunks'), { recursive: true, force: true });
@@ -175,7 +194,8 @@ for (const name of [mainFile, `${mainFile}.cache`, 'help.json', 'cli.cjs']) {
 // removed only by the next build).
 const previous = existsSync(stamp) ? readFileSync(stamp, 'utf8').split('\n')[1] : undefined;
 for (const name of readdirSync(dist)) {
-  if (/^main-.*\.cjs(\.cache)?$/.test(name) && !name.startsWith(mainFile) && (previous === undefined || !name.startsWith(previous))) rmSync(join(dist, name), { force: true });
+  if (/^main-.*\.cjs(\.cache)?$/.test(name) && !name.startsWith(mainFile) && (previous === undefined || !name.startsWith(previous)))
+    rmSync(join(dist, name), { force: true });
 }
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(stamp, `${new Date().toISOString()}\n${mainFile}\n`);

@@ -32,7 +32,8 @@ const record = JSON.stringify({
   updatedAt: '2024-01-01T00:00:00.000Z',
 });
 const service = createServer((request, response) => {
-  const send = (status, body) => response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_codecache' }).end(body);
+  const send = (status, body) =>
+    response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_codecache' }).end(body);
   if (request.url === '/api/openapi.json') send(200, description);
   else if (request.url === `/api/properties/${ID}`) send(200, record);
   else send(404, JSON.stringify({ error: { code: 'not_found', message: 'not found' } }));
@@ -65,7 +66,10 @@ try {
       version: '0.0.0',
     });
     // Not fatal (the cache still holds what ran), but then it is not the run it should be.
-    if (code !== 0 || !printed.includes('Code Cache Plaza')) process.stderr.write(`code-cache: warning: run ${run + 1} of props get ended with exit ${code}: ${printed.trim().split('\n').pop()}\n`);
+    if (code !== 0 || !printed.includes('Code Cache Plaza'))
+      process.stderr.write(
+        `code-cache: warning: run ${run + 1} of props get ended with exit ${code}: ${printed.trim().split('\n').pop()}\n`,
+      );
   }
 } finally {
   service.close();

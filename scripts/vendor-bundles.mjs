@@ -63,7 +63,9 @@ export function vendorImports(root) {
   const specifiers = new RegExp(`^(${packages.map(escape).join('|')})$`);
   // A project module is imported by a relative path that ends in its folder and name, .js for .ts.
   const projectModules = new Map([...groupOf.keys()].filter(isProjectModule).map((specifier) => [join(root, specifier), specifier]));
-  const tails = [...projectModules.values()].map((specifier) => `${escape(basename(dirname(specifier)))}[\\\\/]${escape(basename(specifier, '.ts'))}`);
+  const tails = [...projectModules.values()].map(
+    (specifier) => `${escape(basename(dirname(specifier)))}[\\\\/]${escape(basename(specifier, '.ts'))}`,
+  );
   const relativeImport = new RegExp(`[\\\\/](${tails.join('|')})\\.js$`);
   return {
     name: 'vendor-imports',
@@ -73,7 +75,9 @@ export function vendorImports(root) {
         const specifier = projectModules.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
         return specifier === undefined || args.namespace === NAMESPACE ? undefined : { path: specifier, namespace: NAMESPACE };
       });
-      b.onResolve({ filter: /^\.\/vendor\/[\w-]+\.cjs$/ }, (args) => (args.namespace === NAMESPACE ? { path: args.path, external: true } : undefined));
+      b.onResolve({ filter: /^\.\/vendor\/[\w-]+\.cjs$/ }, (args) =>
+        args.namespace === NAMESPACE ? { path: args.path, external: true } : undefined,
+      );
       b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
         contents: `module.exports = require(${JSON.stringify(vendorPath(groupOf.get(args.path)))})[${JSON.stringify(args.path)}];\n`,
         loader: 'js',

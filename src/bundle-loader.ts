@@ -63,7 +63,13 @@ export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean }
   }
   // The CommonJS wrapper, as node:module's own (Module.wrap) writes it.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
-  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: object,
+    filename: string,
+    dirname: string,
+  ) => void;
   const module = { exports: {} as object };
   wrapper.call(module.exports, module.exports, deferringRequire(createRequire(file)), module, file, dirname(file));
   return { exports: module.exports, script, cacheRejected: cachedData === undefined ? undefined : script.cachedDataRejected };

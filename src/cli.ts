@@ -40,7 +40,9 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     // A failed write to stdout is reported by an 'error' event a tick later: let it arrive.
     await new Promise((resolve) => setImmediate(resolve));
     if (stdoutFailure && code === 0) {
-      process.stderr.write(`error: could not write to stdout: ${stdoutFailure.message}\nhint: check the file or device stdout goes to, or write with --out PATH\n`);
+      process.stderr.write(
+        `error: could not write to stdout: ${stdoutFailure.message}\nhint: check the file or device stdout goes to, or write with --out PATH\n`,
+      );
       return 2;
     }
     return code;

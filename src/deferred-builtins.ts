@@ -48,7 +48,8 @@ export function deferredModule(load: () => unknown, { callable = false }: { call
     getPrototypeOf: () => Reflect.getPrototypeOf(module()),
     // `assert(value)` with a truthy value passes without loading node:assert (undici asserts on
     // every request); any other call is the module's own.
-    apply: (_, self, args: unknown[]) => (args.length > 0 && args[0] ? undefined : Reflect.apply(module() as (...a: unknown[]) => unknown, self, args)),
+    apply: (_, self, args: unknown[]) =>
+      args.length > 0 && args[0] ? undefined : Reflect.apply(module() as (...a: unknown[]) => unknown, self, args),
   });
 }
 

@@ -94,7 +94,10 @@ export async function main(deps: ProcessDeps): Promise<number> {
       const module = await noun.load();
       program.addCommand(module.default(factory));
     } else {
-      program.command(noun.name).aliases(noun.aliases ?? []).description(noun.summary);
+      program
+        .command(noun.name)
+        .aliases(noun.aliases ?? [])
+        .description(noun.summary);
     }
   }
   // The root parses every global option wherever it stands; the command run says which it takes.

@@ -69,12 +69,12 @@ export function writeRandomFile(path, bytes) {
   const chunk = Buffer.allocUnsafe(8 << 20);
   const fd = openSync(path, 'w');
   try {
-    for (let left = bytes; left > 0; ) {
+    for (let left = bytes; left > 0;) {
       const n = Math.min(left, chunk.length);
       randomFillSync(chunk, 0, n);
       const view = chunk.subarray(0, n);
       hash.update(view);
-      for (let off = 0; off < n; ) off += writeSync(fd, view, off, n - off);
+      for (let off = 0; off < n;) off += writeSync(fd, view, off, n - off);
       left -= n;
     }
   } finally {

@@ -22,7 +22,9 @@ export function tableMarkdown(rows, busyAbove = 1) {
   const lines = ['| benchmark | measured (wall) | CPU (user+sys) | target | holds | load |', '|---|---|---|---|---|---|'];
   for (const row of rows) {
     const measured = row.status === 'failed' || row.status === 'not-measured' ? row.reason : row.measured;
-    lines.push(`| ${cell(row.benchmark)} | ${cell(measured)} | ${cell(row.cpu ?? '')} | ${cell(row.target)} | ${holdsText(row)} | ${loadText(row, busyAbove)} |`);
+    lines.push(
+      `| ${cell(row.benchmark)} | ${cell(measured)} | ${cell(row.cpu ?? '')} | ${cell(row.target)} | ${holdsText(row)} | ${loadText(row, busyAbove)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -39,7 +41,11 @@ export function tableText(rows) {
   ]);
   const header = ['benchmark', 'measured (wall)', 'CPU', 'target', 'holds', 'load'];
   const widths = header.map((h, i) => Math.min(90, Math.max(h.length, ...data.map((r) => String(r[i]).length))));
-  const fmt = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
+  const fmt = (r) =>
+    r
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...data.map(fmt)].join('\n');
 }
 
@@ -59,7 +65,9 @@ export function resultsMarkdown(result) {
   );
   out.push('| | |', '|---|---|');
   out.push(`| machine | ${cell(m.cpu)}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os} |`);
-  out.push(`| Node | ${result.node}${result.nodeArgs?.length ? ` — the CLI ran as \`node ${result.nodeArgs.join(' ')} bin/appraisal.js\` (an experiment)` : ''} |`);
+  out.push(
+    `| Node | ${result.node}${result.nodeArgs?.length ? ` — the CLI ran as \`node ${result.nodeArgs.join(' ')} bin/appraisal.js\` (an experiment)` : ''} |`,
+  );
   if (result.cli) out.push(`| CLI under test | ${result.cli} (an experiment, not this checkout's build) |`);
   out.push(`| curl | ${result.curl ?? 'not installed'} |`);
   out.push(`| peak RSS from | ${cell(result.rssMethod)} |`);
@@ -67,7 +75,10 @@ export function resultsMarkdown(result) {
   const busyAbove = result.load?.busyAbove ?? 1;
   const busyRows = result.rows.filter((row) => row.load !== undefined && row.load > busyAbove);
   if (result.load) {
-    const busy = busyRows.length > 0 ? ` — ${busyRows.length} figure(s) were measured above ${busyAbove} (⚠ in the table): other work shared the cores, so wall times are noisier; CPU times much less so` : '';
+    const busy =
+      busyRows.length > 0
+        ? ` — ${busyRows.length} figure(s) were measured above ${busyAbove} (⚠ in the table): other work shared the cores, so wall times are noisier; CPU times much less so`
+        : '';
     out.push(`| load average (1 min) | ${result.load.start} at the start, ${result.load.end} at the end${busy} |`);
   }
   out.push('');

@@ -22,7 +22,10 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
   ['APPRAISAL_MOCK_ADMIN_KEY', '`appraisal mock` only: the admin key it accepts (same as --admin-key)'],
   ['NO_COLOR', 'disable colour'],
-  ['HTTPS_PROXY / HTTP_PROXY / NO_PROXY', 'proxy settings, honoured for every request but to this machine: localhost, 127.0.0.0/8 and ::1 are never proxied'],
+  [
+    'HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+    'proxy settings, honoured for every request but to this machine: localhost, 127.0.0.0/8 and ::1 are never proxied',
+  ],
 ];
 
 /** The shared options, by who takes them: each command's --help lists only its own groups. */
@@ -37,7 +40,10 @@ const OPTION_SECTIONS: ReadonlyArray<[OptionGroup, string]> = [
 function optionSections(): string {
   return OPTION_SECTIONS.map(([group, title]) => {
     const rows = GLOBAL_OPTIONS.filter((option) => option.group === group).map((option) => {
-      const extra = [option.choices ? `one of ${option.choices.join(', ')}` : '', option.defaultValue ? `default ${option.defaultValue}` : ''].filter(Boolean);
+      const extra = [
+        option.choices ? `one of ${option.choices.join(', ')}` : '',
+        option.defaultValue ? `default ${option.defaultValue}` : '',
+      ].filter(Boolean);
       return [option.flags, extra.length > 0 ? `${option.description} (${extra.join('; ')})` : option.description] as const;
     });
     return `${title}:\n${table(rows)}`;

@@ -13,7 +13,12 @@ export interface NounEntry {
 export const NOUNS: readonly NounEntry[] = [
   { name: 'auth', summary: 'Log in, show the credential in use, log out', load: () => import('./auth/index.js') },
   { name: 'profiles', summary: 'List, select and remove profiles', load: () => import('./profiles/index.js') },
-  { name: 'props', aliases: ['properties'], summary: 'Properties: list, get, create, update, delete', load: () => import('./props/index.js') },
+  {
+    name: 'props',
+    aliases: ['properties'],
+    summary: 'Properties: list, get, create, update, delete',
+    load: () => import('./props/index.js'),
+  },
   { name: 'assignments', summary: 'Appraisal assignments and their linked properties', load: () => import('./assignments/index.js') },
   { name: 'clients', summary: 'Clients of the organization', load: () => import('./clients/index.js') },
   { name: 'contacts', summary: 'Contacts of a client', load: () => import('./contacts/index.js') },
@@ -22,7 +27,11 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate', load: () => import('./keys/index.js') },
   { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
   { name: 'spec', summary: "The service's published API description: sync, show, check, diff", load: () => import('./spec/index.js') },
-  { name: 'export', summary: 'Snapshot several collections into a directory with a manifest (whole or incremental)', load: () => import('./export/index.js') },
+  {
+    name: 'export',
+    summary: 'Snapshot several collections into a directory with a manifest (whole or incremental)',
+    load: () => import('./export/index.js'),
+  },
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
   { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },

@@ -29,8 +29,7 @@ export interface ChildCommand {
 }
 
 export type ChildOutcome =
-  | { ok: true }
-  | { ok: false; reason: string; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; interrupted: boolean };
+  { ok: true } | { ok: false; reason: string; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; interrupted: boolean };
 
 /** How long an interrupted child has to finish before it is killed. */
 export const INTERRUPT_GRACE_MS = 5_000;
@@ -59,7 +58,13 @@ function killRunningOnExit(): void {
   });
 }
 
-function failureReason(code: number | null, signal: NodeJS.Signals | null, timeoutMs: number | undefined, timedOut: boolean, interrupted: boolean): string {
+function failureReason(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  timeoutMs: number | undefined,
+  timedOut: boolean,
+  interrupted: boolean,
+): string {
   if (timedOut) return `timed out after ${formatDuration(timeoutMs ?? 0)}`;
   if (interrupted) return 'was interrupted';
   if (code !== null) return `exited with code ${code}`;

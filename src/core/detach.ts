@@ -37,7 +37,8 @@ function childError(stderr: string): { message: string | undefined; hint: string
 export function startDetached(options: DetachOptions): Promise<Detached> {
   // process.argv[1] is bin/appraisal.js (or the npm link to it): the same program, the same version.
   const script = process.argv[1];
-  if (script === undefined) return Promise.reject(new LocalEnvironmentError(`cannot find this program to start ${options.what} in the background`));
+  if (script === undefined)
+    return Promise.reject(new LocalEnvironmentError(`cannot find this program to start ${options.what} in the background`));
   return new Promise((resolve, reject) => {
     // Its own process group: a Ctrl-C in the terminal it was started from does not reach it.
     // stderr is read only until readiness, then closed: the child's later notices are dropped
@@ -70,7 +71,9 @@ export function startDetached(options: DetachOptions): Promise<Detached> {
     };
     const timer = setTimeout(() => {
       stop();
-      finish(() => reject(new LocalEnvironmentError(`${options.what} did not start within ${Math.round(options.timeoutMs / 1000)} s (stopped it)`)));
+      finish(() =>
+        reject(new LocalEnvironmentError(`${options.what} did not start within ${Math.round(options.timeoutMs / 1000)} s (stopped it)`)),
+      );
     }, options.timeoutMs);
     options.signal.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8');
@@ -88,7 +91,9 @@ export function startDetached(options: DetachOptions): Promise<Detached> {
     child.on('close', (code, signal) => {
       const { message, hint } = childError(stderr);
       const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
-      finish(() => reject(new LocalEnvironmentError(message ? `${options.what}: ${message}` : `${options.what} ${how} before it was ready`, { hint })));
+      finish(() =>
+        reject(new LocalEnvironmentError(message ? `${options.what}: ${message}` : `${options.what} ${how} before it was ready`, { hint })),
+      );
     });
   });
 }

@@ -31,7 +31,9 @@ export function parseDuration(raw: string, flag: string, limits: DurationLimits)
   }
   ms = Math.round(ms);
   if (ms < limits.minMs || ms > limits.maxMs) {
-    throw new UsageError(`${flag} must be between ${formatDuration(limits.minMs)} and ${formatDuration(limits.maxMs)}, got ${formatDuration(ms)}`);
+    throw new UsageError(
+      `${flag} must be between ${formatDuration(limits.minMs)} and ${formatDuration(limits.maxMs)}, got ${formatDuration(ms)}`,
+    );
   }
   return ms;
 }

@@ -66,7 +66,11 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     meaning: 'findings: keys audit found one at --fail-on severity, or keys scan found a live key',
     classes: [FindingsError],
   },
-  { code: 21, meaning: 'a key delivery (keys rotate --deliver) failed or timed out; the rotation was rolled back', classes: [DeliveryError] },
+  {
+    code: 21,
+    meaning: 'a key delivery (keys rotate --deliver) failed or timed out; the rotation was rolled back',
+    classes: [DeliveryError],
+  },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
 ];
 

@@ -67,7 +67,9 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     const link = headers.link;
     // Rare (most answers carry no Link): only then is the description code loaded.
     if (link === undefined || !/service-desc/i.test(link)) return;
-    announcements = announcements.then(() => import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url))).catch(() => undefined);
+    announcements = announcements
+      .then(() => import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url)))
+      .catch(() => undefined);
   };
 
   const context: Context = {
@@ -85,7 +87,8 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
       (config ??= import('./config.js').then((m) =>
         m.loadConfig(deps.env, {
           signal: deps.signal,
-          onWait: (holder) => io.notice(`waiting for another appraisal command${holder ? ` (pid ${holder})` : ''} to finish changing the profiles…`),
+          onWait: (holder) =>
+            io.notice(`waiting for another appraisal command${holder ? ` (pid ${holder})` : ''} to finish changing the profiles…`),
         }),
       )),
     session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),

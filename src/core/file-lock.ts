@@ -99,9 +99,12 @@ async function acquire(lockPath: string, options: LockWaitOptions): Promise<void
     const waited = Date.now() - started;
     if (waited > LOCK_WAIT_MS) {
       const owner = readLockOwner(lockPath);
-      throw new LocalEnvironmentError(`${lockPath} is held by another appraisal process${owner ? ` (pid ${owner})` : ''}; gave up after ${LOCK_WAIT_MS / 1000} s`, {
-        hint: `wait for that command to finish and run this again; if no appraisal command is running, remove ${lockPath}`,
-      });
+      throw new LocalEnvironmentError(
+        `${lockPath} is held by another appraisal process${owner ? ` (pid ${owner})` : ''}; gave up after ${LOCK_WAIT_MS / 1000} s`,
+        {
+          hint: `wait for that command to finish and run this again; if no appraisal command is running, remove ${lockPath}`,
+        },
+      );
     }
     if (!told && waited >= NOTICE_AFTER_MS) {
       told = true;

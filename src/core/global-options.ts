@@ -24,7 +24,12 @@ export interface GlobalOptionDefinition {
 export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   { group: 'service', flags: '-p, --profile <name>', description: 'profile to use (env APPRAISAL_PROFILE)' },
   { group: 'service', flags: '--base-url <url>', description: "override the profile's base URL (env APPRAISAL_BASE_URL)" },
-  { group: 'output', flags: '-o, --output <format>', description: 'output format (default: table on a terminal, json otherwise)', choices: OUTPUT_FORMATS },
+  {
+    group: 'output',
+    flags: '-o, --output <format>',
+    description: 'output format (default: table on a terminal, json otherwise)',
+    choices: OUTPUT_FORMATS,
+  },
   { group: 'output', flags: '--fields <list>', description: 'fields/columns to print, comma separated (dotted paths allowed)' },
   { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
   { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
@@ -33,18 +38,25 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   { group: 'paging', flags: '--allow-partial', description: 'accept an export whose record count differs from the reported total' },
   { group: 'output', flags: '--out <path>', description: 'write output to PATH atomically instead of stdout' },
   { group: 'service', flags: '--timeout <seconds>', description: 'per-request timeout in seconds (env APPRAISAL_TIMEOUT)' },
-  { group: 'service', flags: '--retries <n>', description: 'retries for safe requests on 429/502/503/504 and network errors', defaultValue: '3' },
+  {
+    group: 'service',
+    flags: '--retries <n>',
+    description: 'retries for safe requests on 429/502/503/504 and network errors',
+    defaultValue: '3',
+  },
   {
     group: 'service',
     flags: '--max-response-size <size>',
-    description: 'largest JSON answer read, e.g. 256MiB or 512KiB; a larger one ends with exit 9 (env APPRAISAL_MAX_RESPONSE_SIZE; default 64MiB)',
+    description:
+      'largest JSON answer read, e.g. 256MiB or 512KiB; a larger one ends with exit 9 (env APPRAISAL_MAX_RESPONSE_SIZE; default 64MiB)',
   },
   { group: 'service', flags: '--ca-file <path>', description: 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)' },
   { group: 'service', flags: '--api-key-file <path>', description: 'read the API key from PATH, or - for stdin' },
   {
     group: 'service',
     flags: '--spec <url|path>',
-    description: "the service's API description for this run (env APPRAISAL_SPEC; default: the profile's, the service's own, else the bundled one)",
+    description:
+      "the service's API description for this run (env APPRAISAL_SPEC; default: the profile's, the service's own, else the bundled one)",
   },
   { group: 'general', flags: '-v, --verbose', description: 'request/response lines on stderr (env APPRAISAL_DEBUG=1)' },
   { group: 'general', flags: '-q, --quiet', description: 'no progress, no notices' },
@@ -73,7 +85,9 @@ const DEFINED = GLOBAL_OPTIONS.map(toOption);
 
 /** Option names that take a value (`-p`, `--profile`, ...): main.ts skips their values to find the noun. */
 export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
-  DEFINED.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long].filter((name): name is string => name !== undefined)),
+  DEFINED.filter((option) => option.required || option.optional).flatMap((option) =>
+    [option.short, option.long].filter((name): name is string => name !== undefined),
+  ),
 );
 
 /** The root takes every global option; only the general ones show in its help (and under every command's). */
@@ -180,7 +194,13 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     timeoutMs = Math.round(seconds * 1000);
   }
   const fieldsRaw = raw.fields as string | undefined;
-  const fields = fieldsRaw === undefined ? undefined : fieldsRaw.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields =
+    fieldsRaw === undefined
+      ? undefined
+      : fieldsRaw
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean);
   if (fields !== undefined && fields.length === 0) throw new UsageError('--fields needs at least one field name');
   return {
     profile: (raw.profile as string | undefined) ?? setting(env, 'APPRAISAL_PROFILE'),

@@ -21,7 +21,10 @@ export interface GuardTarget {
 export function productionBanner(target: GuardTarget): string {
   const where = target.baseUrl ? ` at ${target.baseUrl}` : '';
   const key = target.keyPrefix ? `, key ${target.keyPrefix}…` : '';
-  const environment = target.environment === 'production' ? 'PRODUCTION' : `PRODUCTION (environment "${target.environment ?? 'unset'}" is treated as production)`;
+  const environment =
+    target.environment === 'production'
+      ? 'PRODUCTION'
+      : `PRODUCTION (environment "${target.environment ?? 'unset'}" is treated as production)`;
   return `!! ${environment}: profile ${target.profileName}${where}${key}`;
 }
 

@@ -84,7 +84,13 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       UPDATED_SINCE,
     ],
     scope: 'properties',
-    operations: { list: 'listProperties', get: 'getProperty', create: 'createProperty', update: 'updateProperty', delete: 'deleteProperty' },
+    operations: {
+      list: 'listProperties',
+      get: 'getProperty',
+      create: 'createProperty',
+      update: 'updateProperty',
+      delete: 'deleteProperty',
+    },
   },
   assignments: {
     name: 'assignments',
@@ -103,7 +109,13 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       UPDATED_SINCE,
     ],
     scope: 'assignments',
-    operations: { list: 'listAssignments', get: 'getAssignment', create: 'createAssignment', update: 'updateAssignment', delete: 'deleteAssignment' },
+    operations: {
+      list: 'listAssignments',
+      get: 'getAssignment',
+      create: 'createAssignment',
+      update: 'updateAssignment',
+      delete: 'deleteAssignment',
+    },
   },
   clients: {
     name: 'clients',
@@ -129,7 +141,13 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     filters: [UPDATED_SINCE],
     parent: { family: 'clients', option: 'client', segment: 'contacts' },
     scope: 'clients',
-    operations: { list: 'listClientContacts', get: 'getContact', create: 'createClientContact', update: 'updateContact', delete: 'deleteContact' },
+    operations: {
+      list: 'listClientContacts',
+      get: 'getContact',
+      create: 'createClientContact',
+      update: 'updateContact',
+      delete: 'deleteContact',
+    },
   },
   files: {
     name: 'files',

@@ -20,7 +20,9 @@ export interface SessionDeps {
 
 /** The name of the base URL's source, for messages. */
 function baseUrlSource(ctx: Context): string {
-  return ctx.env.APPRAISAL_BASE_URL !== undefined && ctx.env.APPRAISAL_BASE_URL === ctx.globals.baseUrl ? 'APPRAISAL_BASE_URL' : '--base-url';
+  return ctx.env.APPRAISAL_BASE_URL !== undefined && ctx.env.APPRAISAL_BASE_URL === ctx.globals.baseUrl
+    ? 'APPRAISAL_BASE_URL'
+    : '--base-url';
 }
 
 export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = {}): Promise<Session> {
@@ -33,9 +35,12 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   else if (profile) baseUrl = profile.baseUrl;
   else {
     const named = ctx.globals.profile !== undefined;
-    throw new UsageError(named ? `no profile "${profileName}"` : `no base URL: no profile is set up and neither --base-url nor APPRAISAL_BASE_URL is given`, {
-      hint: `run \`appraisal auth login --profile ${profileName} --base-url URL\`, or set APPRAISAL_BASE_URL and APPRAISAL_API_KEY for automation`,
-    });
+    throw new UsageError(
+      named ? `no profile "${profileName}"` : `no base URL: no profile is set up and neither --base-url nor APPRAISAL_BASE_URL is given`,
+      {
+        hint: `run \`appraisal auth login --profile ${profileName} --base-url URL\`, or set APPRAISAL_BASE_URL and APPRAISAL_API_KEY for automation`,
+      },
+    );
   }
 
   // The profile's environment and CA describe its own origin only; pointed elsewhere, a run is
@@ -44,9 +49,12 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   const sameOrigin = profile !== undefined && originOf(profile.baseUrl) === originOf(baseUrl);
   const declared = ctx.globals.environment;
   if (sameOrigin && declared !== undefined && declared !== profile.environment) {
-    throw new UsageError(`profile "${profileName}" is a ${profile.environment} profile; APPRAISAL_ENVIRONMENT/--environment says ${declared}`, {
-      hint: `drop the declaration, or change the profile with \`appraisal auth login --profile ${profileName} --environment ${declared}\``,
-    });
+    throw new UsageError(
+      `profile "${profileName}" is a ${profile.environment} profile; APPRAISAL_ENVIRONMENT/--environment says ${declared}`,
+      {
+        hint: `drop the declaration, or change the profile with \`appraisal auth login --profile ${profileName} --environment ${declared}\``,
+      },
+    );
   }
   const environment = sameOrigin ? profile.environment : (declared ?? defaultEnvironmentFor(baseUrl));
   const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);

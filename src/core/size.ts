@@ -19,7 +19,9 @@ export function sizeInBytes(raw: string): number | undefined {
 export function parseSize(raw: string, name: string, minBytes: number): number {
   const bytes = sizeInBytes(raw);
   if (bytes === undefined || bytes < minBytes) {
-    throw new UsageError(`${name} must be a size of at least ${formatBytes(minBytes)} such as 64MiB or 512KiB, got "${raw.trim().slice(0, 40)}"`);
+    throw new UsageError(
+      `${name} must be a size of at least ${formatBytes(minBytes)} such as 64MiB or 512KiB, got "${raw.trim().slice(0, 40)}"`,
+    );
   }
   return bytes;
 }

@@ -49,13 +49,15 @@ export class MockOptionError extends Error {}
 
 function whole(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   const resolved = value ?? fallback;
-  if (!Number.isInteger(resolved) || resolved < min || resolved > max) throw new MockOptionError(`${name} must be a whole number between ${min} and ${max}, got ${resolved}`);
+  if (!Number.isInteger(resolved) || resolved < min || resolved > max)
+    throw new MockOptionError(`${name} must be a whole number between ${min} and ${max}, got ${resolved}`);
   return resolved;
 }
 
 function description(value: string | undefined): DescriptionVariant {
   const resolved = value ?? 'standard';
-  if (!(DESCRIPTION_VARIANTS as readonly string[]).includes(resolved)) throw new MockOptionError(`description must be one of ${DESCRIPTION_VARIANTS.join(', ')}, got "${resolved}"`);
+  if (!(DESCRIPTION_VARIANTS as readonly string[]).includes(resolved))
+    throw new MockOptionError(`description must be one of ${DESCRIPTION_VARIANTS.join(', ')}, got "${resolved}"`);
   return resolved as DescriptionVariant;
 }
 

@@ -19,7 +19,8 @@ export class PageCache {
   /** Remember a freshly rendered collection page; returns the response to send (the same bytes). */
   store(method: string, path: string, search: string, response: MockResponse): MockResponse {
     const body = response.body;
-    if (method !== 'GET' || !CACHEABLE.test(path) || response.status !== 200 || body.kind !== 'json' || body.shape !== 'collection') return response;
+    if (method !== 'GET' || !CACHEABLE.test(path) || response.status !== 200 || body.kind !== 'json' || body.shape !== 'collection')
+      return response;
     const data = Buffer.from(JSON.stringify(body.value), 'utf8');
     this.pages.set(path + search, data);
     return pageResponse(data, response.headers);

@@ -46,7 +46,15 @@ export interface PipelineDeps {
   pages?: PageCache | undefined;
 }
 
-const RESPONSE_FAULTS = new Set(['garbage', 'malformed-envelope', 'missing-id', 'wrong-page', 'total-change', 'duplicate', 'schema-violation']);
+const RESPONSE_FAULTS = new Set([
+  'garbage',
+  'malformed-envelope',
+  'missing-id',
+  'wrong-page',
+  'total-change',
+  'duplicate',
+  'schema-violation',
+]);
 
 function newRequestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;
@@ -95,7 +103,14 @@ function statusFault(fault: Extract<Fault, { kind: 'status' }>): MockHttpError {
   return new MockHttpError(fault.status, codeForStatus(fault.status), `injected fault: status ${fault.status}`, { headers });
 }
 
-async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, entry: RequestLogEntry, deps: PipelineDeps): Promise<void> {
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  requestId: string,
+  entry: RequestLogEntry,
+  deps: PipelineDeps,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   let transport: TransportFault | undefined;
   let responseFault: Fault | undefined;
@@ -135,9 +150,14 @@ async function routeApi(
   const match = deps.description.current.router.match(method, url.pathname);
   if (match.kind === 'not-found') throw new MockHttpError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
   if (match.kind === 'method-not-allowed') {
-    throw new MockHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname} (allowed: ${match.allowed.join(', ')})`, {
-      headers: { allow: match.allowed.join(', ') },
-    });
+    throw new MockHttpError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${method} is not allowed on ${url.pathname} (allowed: ${match.allowed.join(', ')})`,
+      {
+        headers: { allow: match.allowed.join(', ') },
+      },
+    );
   }
   const { route, params } = match;
   const state = deps.state;
@@ -147,9 +167,14 @@ async function routeApi(
     entry.keyPrefix = key.prefix;
     const decision = deps.limiter?.take(key.id, Date.now());
     if (decision && !decision.allowed) {
-      throw new MockHttpError(429, 'RATE_LIMITED', `rate limit of ${deps.limiter!.perSecond} requests per second exceeded; retry in ${decision.retryAfterSeconds} s`, {
-        headers: { 'retry-after': String(decision.retryAfterSeconds) },
-      });
+      throw new MockHttpError(
+        429,
+        'RATE_LIMITED',
+        `rate limit of ${deps.limiter!.perSecond} requests per second exceeded; retry in ${decision.retryAfterSeconds} s`,
+        {
+          headers: { 'retry-after': String(decision.retryAfterSeconds) },
+        },
+      );
     }
     if (route.access !== 'any-key' && !isAllowed(key.scopes, route.access)) {
       throw new MockHttpError(
@@ -176,7 +201,14 @@ async function routeApi(
   return pages ? pages.store(method, url.pathname, url.search, response) : response;
 }
 
-async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, entry: RequestLogEntry, deps: PipelineDeps): Promise<void> {
+async function handleAdmin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  requestId: string,
+  entry: RequestLogEntry,
+  deps: PipelineDeps,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   let response: MockResponse;
   deps.pages?.invalidate(method);
@@ -184,7 +216,9 @@ async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, 
     const match = deps.adminRouter.match(method, url.pathname);
     if (match.kind === 'not-found') throw new MockHttpError(404, 'NOT_FOUND', `no admin route ${method} ${url.pathname}`);
     if (match.kind === 'method-not-allowed') {
-      throw new MockHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`, { headers: { allow: match.allowed.join(', ') } });
+      throw new MockHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`, {
+        headers: { allow: match.allowed.join(', ') },
+      });
     }
     entry.keyPrefix = authorizeAdmin(req.headers, deps.state, Date.now());
     response = await match.route.handler({
@@ -233,7 +267,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
       if (link) res.setHeader('link', link);
       return await handleApi(req, res, url, requestId, entry, deps);
     }
-    send(res, errorResponse(new MockHttpError(404, 'NOT_FOUND', `no route ${req.method} ${url.pathname} (the API is under /api)`), requestId));
+    send(
+      res,
+      errorResponse(new MockHttpError(404, 'NOT_FOUND', `no route ${req.method} ${url.pathname} (the API is under /api)`), requestId),
+    );
   } catch (error) {
     send(res, failure(error, requestId, deps));
   }

@@ -46,7 +46,15 @@ export class RequestLog {
 export function formatLogLine(entry: RequestLogEntry): string {
   const query = new URLSearchParams(entry.query).toString();
   const status = entry.status === null ? '---' : entry.status === 0 ? 'RST' : String(entry.status);
-  const parts = [entry.at, entry.method, `${entry.path}${query ? `?${query}` : ''}`, status, `${entry.durationMs ?? '-'}ms`, entry.keyPrefix ?? '-', entry.requestId];
+  const parts = [
+    entry.at,
+    entry.method,
+    `${entry.path}${query ? `?${query}` : ''}`,
+    status,
+    `${entry.durationMs ?? '-'}ms`,
+    entry.keyPrefix ?? '-',
+    entry.requestId,
+  ];
   if (entry.fault) parts.push(`fault=${entry.fault}`);
   return parts.join(' ');
 }

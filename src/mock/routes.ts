@@ -35,7 +35,13 @@ export interface MockRoute {
   handler: Handler;
 }
 
-const route = (method: HttpMethod, path: string, operationId: string, access: Access, handler: Handler): MockRoute => ({ method, path, operationId, access, handler });
+const route = (method: HttpMethod, path: string, operationId: string, access: Access, handler: Handler): MockRoute => ({
+  method,
+  path,
+  operationId,
+  access,
+  handler,
+});
 
 export const API_ROUTES: readonly MockRoute[] = [
   route('GET', '/api/openapi.json', 'getOpenApiDocument', 'public', getOpenApiDocument),
@@ -53,7 +59,13 @@ export const API_ROUTES: readonly MockRoute[] = [
   route('DELETE', '/api/assignments/{id}', 'deleteAssignment', 'assignments:delete', deleteAssignment),
   route('GET', '/api/assignments/{id}/properties', 'listAssignmentProperties', 'assignments:read', listAssignmentProperties),
   route('PUT', '/api/assignments/{id}/properties/{propertyId}', 'linkAssignmentProperty', 'assignments:write', linkAssignmentProperty),
-  route('DELETE', '/api/assignments/{id}/properties/{propertyId}', 'unlinkAssignmentProperty', 'assignments:write', unlinkAssignmentProperty),
+  route(
+    'DELETE',
+    '/api/assignments/{id}/properties/{propertyId}',
+    'unlinkAssignmentProperty',
+    'assignments:write',
+    unlinkAssignmentProperty,
+  ),
 
   route('GET', '/api/clients', 'listClients', 'clients:read', listClients),
   route('POST', '/api/clients', 'createClient', 'clients:write', createClient),

@@ -14,7 +14,13 @@ export function writeFailure(displayPath: string, error: unknown): LocalEnvironm
   if (error instanceof LocalEnvironmentError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
-    code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EIO' ? 'I/O error' : (error as Error).message;
+    code === 'ENOSPC'
+      ? 'no space left on device'
+      : code === 'EDQUOT'
+        ? 'disk quota exceeded'
+        : code === 'EIO'
+          ? 'I/O error'
+          : (error as Error).message;
   return new LocalEnvironmentError(`could not write ${displayPath}: ${reason}`, { cause: error });
 }
 

@@ -69,7 +69,9 @@ function isEntry(value: unknown): value is CheckpointEntry {
   return (
     typeof entry === 'object' &&
     entry !== null &&
-    [entry.page, entry.pages, entry.limit, entry.total, entry.records, entry.written, entry.bytes].every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    [entry.page, entry.pages, entry.limit, entry.total, entry.records, entry.written, entry.bytes].every(
+      (n) => Number.isSafeInteger(n) && n >= 0,
+    ) &&
     Array.isArray(entry.ids)
   );
 }

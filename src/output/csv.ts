@@ -32,7 +32,11 @@ export function csvRow(values: readonly unknown[], options: CsvOptions = {}): st
 export function csvListEncoder(headers: readonly string[], paths: readonly FieldPath[], options: CsvOptions = {}): ListEncoder {
   return {
     begin: () => csvRow(headers, options),
-    record: (record) => csvRow(paths.map((path) => getField(record, path)), options),
+    record: (record) =>
+      csvRow(
+        paths.map((path) => getField(record, path)),
+        options,
+      ),
     end: () => '',
   };
 }

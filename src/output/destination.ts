@@ -43,7 +43,9 @@ export async function checkOutPath(ctx: Context, out: string): Promise<OutTarget
   if (link?.isSymbolicLink()) {
     const target = await realpath(path).catch(() => undefined);
     throw new UsageError(`--out ${out} is a symbolic link${target ? ` to ${target}` : ' (dangling)'}; refusing to write through it`, {
-      hint: target ? `write to the file itself (--out ${target}), or remove the link first` : 'remove the link first, or choose another path',
+      hint: target
+        ? `write to the file itself (--out ${target}), or remove the link first`
+        : 'remove the link first, or choose another path',
     });
   }
   let existing;

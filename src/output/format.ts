@@ -21,9 +21,12 @@ export function outputFormat(ctx: Context): OutputFormat {
   const extension = extname(out).toLowerCase();
   const format = BY_EXTENSION[extension];
   if (format === undefined) {
-    throw new UsageError(`--out ${out}: ${extension === '' ? 'no file extension' : `unknown extension ${extension}`} to tell the format from`, {
-      hint: 'name the file .json, .ndjson, .jsonl or .csv, or give the format with -o json|ndjson|csv|table',
-    });
+    throw new UsageError(
+      `--out ${out}: ${extension === '' ? 'no file extension' : `unknown extension ${extension}`} to tell the format from`,
+      {
+        hint: 'name the file .json, .ndjson, .jsonl or .csv, or give the format with -o json|ndjson|csv|table',
+      },
+    );
   }
   return format;
 }

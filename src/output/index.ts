@@ -77,11 +77,18 @@ async function listEncoder(ctx: Context, format: OutputFormat, view: View, optio
     case 'table': {
       const { names, paths } = columnFields(ctx, view.columns);
       const width = options.wide ? undefined : terminalWidth(ctx);
-      return tableListEncoder(names, paths, { color: useColor(ctx) }, {
-        width,
-        onDropped: (dropped) =>
-          ctx.io.notice(`Left out ${dropped.join(', ')} to fit ${width} columns (${options.wide === undefined ? '' : '--wide shows every column, '}--fields picks them)`),
-      });
+      return tableListEncoder(
+        names,
+        paths,
+        { color: useColor(ctx) },
+        {
+          width,
+          onDropped: (dropped) =>
+            ctx.io.notice(
+              `Left out ${dropped.join(', ')} to fit ${width} columns (${options.wide === undefined ? '' : '--wide shows every column, '}--fields picks them)`,
+            ),
+        },
+      );
     }
   }
 }
@@ -105,7 +112,12 @@ function abortReason(signal: AbortSignal): Error {
  * goes away; in that case and on any failure the records' iterator is closed (return()), so the
  * producer stops fetching. An abort (Ctrl-C) fails at once even while a record is still awaited.
  */
-async function pump(ctx: Context, records: AsyncIterable<Record<string, unknown>>, sink: RecordSink, resumedCount: number | undefined): Promise<number> {
+async function pump(
+  ctx: Context,
+  records: AsyncIterable<Record<string, unknown>>,
+  sink: RecordSink,
+  resumedCount: number | undefined,
+): Promise<number> {
   const signal = ctx.signal;
   const iterator = records[Symbol.asyncIterator]();
   let count = resumedCount ?? 0;
@@ -178,7 +190,10 @@ export interface WriteOptions {
  * Passes records through, noting which --fields some record has: a field no record has is a
  * warning (a typo), not a silently empty column.
  */
-function watchFields(ctx: Context, records: AsyncIterable<Record<string, unknown>>): { records: AsyncIterable<Record<string, unknown>>; report(count: number): void } {
+function watchFields(
+  ctx: Context,
+  records: AsyncIterable<Record<string, unknown>>,
+): { records: AsyncIterable<Record<string, unknown>>; report(count: number): void } {
   const fields = requestedFields(ctx);
   if (!fields) return { records, report: () => undefined };
   const missing = new Map(fields.names.map((name, i) => [name, fields.paths[i]!]));
@@ -213,7 +228,8 @@ export async function writeRecords(
   let files: FilesSink | undefined;
   try {
     if (target.files) {
-      if (format === 'table') throw new UsageError(`${target.files.displayPath}: a table cannot be written to files in parts; use -o json, ndjson or csv`);
+      if (format === 'table')
+        throw new UsageError(`${target.files.displayPath}: a table cannot be written to files in parts; use -o json, ndjson or csv`);
       sink = files = openFilesSink(target.files, () => listEncoder(ctx, format, view, target, toFile));
     } else {
       const encoder = await listEncoder(ctx, format, view, target, toFile);
@@ -247,7 +263,13 @@ async function encodeRecord(ctx: Context, format: OutputFormat, record: Record<s
       return ndjsonLine(projection(ctx)(record));
     case 'csv': {
       const { names, paths } = columnFields(ctx, view.columns);
-      return csvRow(names, { terminal: toTerminal(ctx) }) + csvRow(paths.map((path) => getField(record, path)), { terminal: toTerminal(ctx) });
+      return (
+        csvRow(names, { terminal: toTerminal(ctx) }) +
+        csvRow(
+          paths.map((path) => getField(record, path)),
+          { terminal: toTerminal(ctx) },
+        )
+      );
     }
     case 'table': {
       const fields = requestedFields(ctx);
@@ -269,9 +291,12 @@ export async function writeRecord(ctx: Context, record: Record<string, unknown>,
   // Records come from the service: an answer without one (an empty 201, a 204 to a PATCH) is its
   // broken contract, not a crash of the formatter.
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw new ContractError(`the service answered without a ${singular(view.label)} to show (got ${record === undefined ? 'an empty answer' : Array.isArray(record) ? 'an array' : String(record)})`, {
-      hint: 'the service broke its published contract; report it with the request id from --verbose',
-    });
+    throw new ContractError(
+      `the service answered without a ${singular(view.label)} to show (got ${record === undefined ? 'an empty answer' : Array.isArray(record) ? 'an array' : String(record)})`,
+      {
+        hint: 'the service broke its published contract; report it with the request id from --verbose',
+      },
+    );
   }
   const format = outputFormat(ctx);
   const destination = await openDestination(ctx);

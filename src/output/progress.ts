@@ -19,7 +19,9 @@ export function formatCount(n: number): string {
 }
 
 export function fetchedText(fetched: number, total: number | undefined, label: string): string {
-  return total === undefined ? `Fetched ${formatCount(fetched)} ${label}` : `Fetched ${formatCount(fetched)} / ${formatCount(total)} ${label}`;
+  return total === undefined
+    ? `Fetched ${formatCount(fetched)} ${label}`
+    : `Fetched ${formatCount(fetched)} / ${formatCount(total)} ${label}`;
 }
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

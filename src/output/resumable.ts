@@ -56,7 +56,9 @@ export async function lockOut(out: string, lock: string): Promise<() => Promise<
   try {
     taken = await takeRunLock(lock);
   } catch (error) {
-    throw new UsageError(`--out ${out}: cannot create the lock ${lock} beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--out ${out}: cannot create the lock ${lock} beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (typeof taken === 'number') {
     throw new UsageError(`--out ${out} is being written by another appraisal export${taken > 0 ? ` (pid ${taken})` : ''}`, {
@@ -79,7 +81,13 @@ async function sizeOf(path: string): Promise<number | undefined> {
 }
 
 /** Decide between a fresh start and a resume, refusing a resume of another export (exit 2). */
-async function existingCheckpoint(ctx: Context, out: string, paths: { partial: string; checkpoint: string }, identity: ExportIdentity, mode: ResumeMode) {
+async function existingCheckpoint(
+  ctx: Context,
+  out: string,
+  paths: { partial: string; checkpoint: string },
+  identity: ExportIdentity,
+  mode: ResumeMode,
+) {
   if (mode === 'restart') return undefined;
   const state = await readCheckpoint(paths.checkpoint, `the checkpoint beside ${out}`).catch((error: unknown) => {
     if (mode === 'resume') throw error;
@@ -106,9 +114,12 @@ async function existingCheckpoint(ctx: Context, out: string, paths: { partial: s
     });
   }
   if (partialSize! < state.last!.bytes) {
-    throw new UsageError(`--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${state.last!.bytes} bytes)`, {
-      hint: 'it was changed by something else; pass --restart to start from the beginning',
-    });
+    throw new UsageError(
+      `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${state.last!.bytes} bytes)`,
+      {
+        hint: 'it was changed by something else; pass --restart to start from the beginning',
+      },
+    );
   }
   return state;
 }
@@ -163,7 +174,9 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
   } catch (error) {
     await release();
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 
   const writer = new BufferedFileWriter(handle, out, { position });
@@ -226,7 +239,10 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
           await removeCheckpoint(paths.checkpoint);
           return;
         }
-        if (progressed) ctx.io.notice(`Kept the ${formatCount(records)} records exported before the failure beside ${out}; run the same command with --resume to continue`);
+        if (progressed)
+          ctx.io.notice(
+            `Kept the ${formatCount(records)} records exported before the failure beside ${out}; run the same command with --resume to continue`,
+          );
       } finally {
         await release();
       }

@@ -90,13 +90,17 @@ async function previousParts(manifest: string, path: string): Promise<string[]> 
   } catch {
     return [];
   }
-  const parts = (parsed as { kind?: unknown; parts?: unknown } | null)?.kind === SPLIT_MANIFEST_KIND ? (parsed as { parts: unknown }).parts : undefined;
+  const parts =
+    (parsed as { kind?: unknown; parts?: unknown } | null)?.kind === SPLIT_MANIFEST_KIND ? (parsed as { parts: unknown }).parts : undefined;
   if (!Array.isArray(parts)) return [];
   // Only names this export would give its own parts: a manifest never makes us remove other files.
   const ext = extname(path);
   const stem = basename(path).slice(0, basename(path).length - ext.length);
   const own = (name: unknown): name is string =>
-    typeof name === 'string' && name.startsWith(`${stem}-`) && name.endsWith(ext) && /^\d{4,}$/.test(name.slice(stem.length + 1, name.length - ext.length));
+    typeof name === 'string' &&
+    name.startsWith(`${stem}-`) &&
+    name.endsWith(ext) &&
+    /^\d{4,}$/.test(name.slice(stem.length + 1, name.length - ext.length));
   return parts.map((part: { file?: unknown } | null) => part?.file).filter(own);
 }
 
@@ -144,7 +148,11 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   const closePart = async (part: OpenPart): Promise<void> => {
     await part.temp.writer.write(encoder!.end(part.records));
     await part.temp.writer.complete(target.mode);
-    done.push({ temp: part.temp, path: part.path, summary: { file: basename(part.path), records: part.records, bytes: part.temp.writer.bytes, sha256: part.temp.writer.sha256() } });
+    done.push({
+      temp: part.temp,
+      path: part.path,
+      summary: { file: basename(part.path), records: part.records, bytes: part.temp.writer.bytes, sha256: part.temp.writer.sha256() },
+    });
     current = undefined;
   };
   /** Whether `text` (one record) would take `part` past a limit. A part's first record always fits. */

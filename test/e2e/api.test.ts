@@ -137,19 +137,21 @@ describe('appraisal api', () => {
     }
     const unreachable = await api('GET', '/api/reference/enums', '--spec', 'https://127.0.0.2:1/openapi.json');
     expect(unreachable.code).toBe(0);
-    expect(unreachable.stderr).toMatch(/^warning: could not load the service description: GET https:\/\/127\.0\.0\.2:1\/openapi\.json: .*; skipping the public-contract check$/m);
+    expect(unreachable.stderr).toMatch(
+      /^warning: could not load the service description: GET https:\/\/127\.0\.0\.2:1\/openapi\.json: .*; skipping the public-contract check$/m,
+    );
     expect(unreachable.stderr).not.toMatch(/constructor/);
   });
 
-  it.each([
-    ['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'],
-    ['Authorization: Bearer abc'],
-  ])('refuses the header %s with exit 2', async (header) => {
-    const result = await api('GET', '/api/properties', '-H', header);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: refusing to set the (x-api-key|authorization) header by hand/m);
-    expect(result.stderr).not.toContain('BBBBBBBB');
-  });
+  it.each([['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'], ['Authorization: Bearer abc']])(
+    'refuses the header %s with exit 2',
+    async (header) => {
+      const result = await api('GET', '/api/properties', '-H', header);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: refusing to set the (x-api-key|authorization) header by hand/m);
+      expect(result.stderr).not.toContain('BBBBBBBB');
+    },
+  );
 
   it('refuses a key in the query string', async () => {
     const result = await api('GET', '/api/properties?api_key=abc');
@@ -162,14 +164,22 @@ describe('appraisal api', () => {
     expect(missing.code).toBe(6);
     const rejected = await api('POST', '/api/properties', '--data', '{"name":""}', '--no-validate');
     expect(rejected.code).toBe(7);
-    const unauthorized = await runCli(['api', 'GET', '/api/properties'], { env: { ...env, APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' } });
+    const unauthorized = await runCli(['api', 'GET', '/api/properties'], {
+      env: { ...env, APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
+    });
     expect(unauthorized.code).toBe(4);
     expect(unauthorized.stderr).not.toContain('BBBBBBBB');
     const unavailable = await api('GET', '/api/properties', '-H', 'x-mock-fault: status=503');
     expect(unavailable.code).toBe(8);
     const same = await runCli(['props', 'get', '00000000-0000-4000-8000-000000000000', '--retries', '0'], { env });
-    expect(lines(missing.stderr).find((l) => l.startsWith('error:'))?.replace(/request id \S+/, '')).toBe(
-      lines(same.stderr).find((l) => l.startsWith('error:'))?.replace(/request id \S+/, ''),
+    expect(
+      lines(missing.stderr)
+        .find((l) => l.startsWith('error:'))
+        ?.replace(/request id \S+/, ''),
+    ).toBe(
+      lines(same.stderr)
+        .find((l) => l.startsWith('error:'))
+        ?.replace(/request id \S+/, ''),
     );
   });
 

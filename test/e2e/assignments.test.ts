@@ -24,7 +24,22 @@ async function json<T>(...args: string[]): Promise<T> {
 }
 
 function createAssignment(format = 'json') {
-  return cli('assignments', 'create', '-o', format, '-f', `clientId=${clientId}`, '-f', 'reportType=appraisal_report', '-f', 'dueDate=2026-03-31', '-F', 'fee.amount=3500', '-f', 'fee.currency=USD');
+  return cli(
+    'assignments',
+    'create',
+    '-o',
+    format,
+    '-f',
+    `clientId=${clientId}`,
+    '-f',
+    'reportType=appraisal_report',
+    '-f',
+    'dueDate=2026-03-31',
+    '-F',
+    'fee.amount=3500',
+    '-f',
+    'fee.currency=USD',
+  );
 }
 
 async function linked(assignmentId: string): Promise<string[]> {

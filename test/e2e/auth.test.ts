@@ -73,7 +73,12 @@ describe('auth login', () => {
     expect(modeOf(join(configDir, 'config.json'))).toBe(0o600);
     expect(filesContaining(configDir, key.secret)).toEqual([file]);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
-    expect(config.profiles.default).toMatchObject({ keyPrefix: key.prefix, keyStorage: 'insecure-file', environment: 'local', caFile: mock.caFile });
+    expect(config.profiles.default).toMatchObject({
+      keyPrefix: key.prefix,
+      keyStorage: 'insecure-file',
+      environment: 'local',
+      caFile: mock.caFile,
+    });
 
     // No APPRAISAL_* but the config dir: base URL, CA and key all come from the profile.
     for (let run = 0; run < 2; run++) {
@@ -158,7 +163,9 @@ describe('origin binding', () => {
     expect((await loginInsecure(env, key.secret)).code).toBe(0);
     const elsewhere = `https://127.0.0.1:${port}`;
     for (const args of [['--base-url', elsewhere], []]) {
-      const result = await runCli(['auth', 'status', ...args], { env: { ...env, ...(args.length ? {} : { APPRAISAL_BASE_URL: elsewhere }) } });
+      const result = await runCli(['auth', 'status', ...args], {
+        env: { ...env, ...(args.length ? {} : { APPRAISAL_BASE_URL: elsewhere }) },
+      });
       expect(result.code).toBe(10);
       expect(result.stderr).toContain(
         `error: the key stored for profile "default" belongs to ${new URL(mock.baseUrl).origin}; refusing to send it to ${elsewhere}`,

@@ -29,8 +29,15 @@ describe('appraisal binary basics', () => {
     expect(create.stdout).not.toMatch(/--page|--concurrency|--max-items/);
     expect(mock.stdout).not.toMatch(/--profile|--output|--page/);
     expect(mock.stdout).toContain('--verbose');
-    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'error: --page does not apply to `appraisal mock`\nhint: run `appraisal mock --help` for the options it takes\n' });
-    expect(before).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --page-size does not apply to `appraisal profiles use`\n/) });
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --page does not apply to `appraisal mock`\nhint: run `appraisal mock --help` for the options it takes\n',
+    });
+    expect(before).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: --page-size does not apply to `appraisal profiles use`\n/),
+    });
   });
 
   it('rejects an unknown command with exit 2 and one error line', async () => {

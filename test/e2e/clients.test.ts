@@ -56,7 +56,9 @@ describe('clients', () => {
 
   it('a key scoped to properties:read cannot create a client (exit 5, names clients:write)', async () => {
     const key = await createKey(mock, { name: 'props-only', scopes: ['properties:read'] });
-    const result = await runCli(['clients', 'create', '-f', 'name=Nope', '-f', 'clientType=lender'], { env: { ...env, APPRAISAL_API_KEY: key.secret } });
+    const result = await runCli(['clients', 'create', '-f', 'name=Nope', '-f', 'clientType=lender'], {
+      env: { ...env, APPRAISAL_API_KEY: key.secret },
+    });
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('clients:write');

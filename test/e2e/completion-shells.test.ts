@@ -17,7 +17,12 @@ function shellEnv(): Record<string, string> {
   mkdirSync(config, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(config, 'config.json'),
-    JSON.stringify({ profiles: { staging: { baseUrl: 'https://staging.example.com', environment: 'staging' }, local: { baseUrl: 'https://localhost:4000', environment: 'local' } } }),
+    JSON.stringify({
+      profiles: {
+        staging: { baseUrl: 'https://staging.example.com', environment: 'staging' },
+        local: { baseUrl: 'https://localhost:4000', environment: 'local' },
+      },
+    }),
     { mode: 0o600 },
   );
   const bin = join(work, 'bin');
@@ -116,7 +121,10 @@ for (const shell of SHELLS) {
       await terminal.waitForScreen((screen) => {
         const lines = screen.split('\n');
         const start = lines.findLastIndex((line) => line.endsWith('^C') || line === 'ready');
-        const listed = lines.slice(start + 1).filter((line) => !line.startsWith('$ ')).join('\n');
+        const listed = lines
+          .slice(start + 1)
+          .filter((line) => !line.startsWith('$ '))
+          .join('\n');
         return /\bprops\b/.test(listed) && /\bprofiles\b/.test(listed);
       }, 'props and profiles listed under the command line');
       await terminal.press('C-c');

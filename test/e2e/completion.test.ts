@@ -31,7 +31,12 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(dir, 'config.json'),
-    JSON.stringify({ profiles: { staging: { baseUrl: 'https://staging.example.com', environment: 'staging' }, local: { baseUrl: 'https://localhost:4000', environment: 'local' } } }),
+    JSON.stringify({
+      profiles: {
+        staging: { baseUrl: 'https://staging.example.com', environment: 'staging' },
+        local: { baseUrl: 'https://localhost:4000', environment: 'local' },
+      },
+    }),
     { mode: 0o600 },
   );
   const result = await runCli(['completion', 'bash'], { env: configEnv });
@@ -42,10 +47,7 @@ beforeAll(async () => {
   // `appraisal` on PATH, as after `npm install -g`, with the test's private config dir.
   shimDir = join(work, 'bin');
   mkdirSync(shimDir);
-  writeFileSync(
-    join(shimDir, 'appraisal'),
-    `#!/bin/sh\nAPPRAISAL_CONFIG_DIR='${dir}' exec '${process.execPath}' '${BIN}' "$@"\n`,
-  );
+  writeFileSync(join(shimDir, 'appraisal'), `#!/bin/sh\nAPPRAISAL_CONFIG_DIR='${dir}' exec '${process.execPath}' '${BIN}' "$@"\n`);
   chmodSync(join(shimDir, 'appraisal'), 0o755);
 });
 
@@ -166,7 +168,18 @@ describe('help', () => {
   it('`appraisal help environment` prints the environment variables', async () => {
     const result = await runCli(['help', 'environment']);
     expect(result.code).toBe(0);
-    for (const name of ['APPRAISAL_PROFILE', 'APPRAISAL_BASE_URL', 'APPRAISAL_API_KEY', 'APPRAISAL_TOKEN', 'APPRAISAL_CA_FILE', 'APPRAISAL_TIMEOUT', 'APPRAISAL_DEBUG', 'APPRAISAL_NO_INPUT', 'NO_COLOR', 'HTTPS_PROXY']) {
+    for (const name of [
+      'APPRAISAL_PROFILE',
+      'APPRAISAL_BASE_URL',
+      'APPRAISAL_API_KEY',
+      'APPRAISAL_TOKEN',
+      'APPRAISAL_CA_FILE',
+      'APPRAISAL_TIMEOUT',
+      'APPRAISAL_DEBUG',
+      'APPRAISAL_NO_INPUT',
+      'NO_COLOR',
+      'HTTPS_PROXY',
+    ]) {
       expect(result.stdout).toContain(name);
     }
   });

@@ -9,7 +9,18 @@ let clientId: string;
 const cli = (...args: string[]) => runCli(args, { env });
 
 async function createContact(firstName: string): Promise<string> {
-  const result = await cli('contacts', 'create', '--client', clientId, '-o', 'json', '-f', `firstName=${firstName}`, '-f', 'lastName=Reyes');
+  const result = await cli(
+    'contacts',
+    'create',
+    '--client',
+    clientId,
+    '-o',
+    'json',
+    '-f',
+    `firstName=${firstName}`,
+    '-f',
+    'lastName=Reyes',
+  );
   expect(result.code, result.stderr).toBe(0);
   return (JSON.parse(result.stdout) as { id: string }).id;
 }

@@ -73,8 +73,17 @@ describe('built-ins the bundle defers', () => {
   });
 
   it('a command that reads stdin still reads it', async () => {
-    const property = { name: 'Deferred Point', propertyType: 'office', address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' } };
-    const result = await run(['props', 'create', '--data', '-', '-o', 'json'], 'stdin', { ...isolatedEnv(), ...mock.env }, JSON.stringify(property));
+    const property = {
+      name: 'Deferred Point',
+      propertyType: 'office',
+      address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+    };
+    const result = await run(
+      ['props', 'create', '--data', '-', '-o', 'json'],
+      'stdin',
+      { ...isolatedEnv(), ...mock.env },
+      JSON.stringify(property),
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toMatchObject(property);
     expect(result.builtins).toContain(STDIN_STREAMS);

@@ -31,7 +31,12 @@ describe('npm run demo', () => {
     const result = await runDemo();
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
-    for (const heading of ['==> appraisal auth status', '==> appraisal props list --max-items 10 -o table', '==> appraisal props list -o ndjson', '==> appraisal files upload']) {
+    for (const heading of [
+      '==> appraisal auth status',
+      '==> appraisal props list --max-items 10 -o table',
+      '==> appraisal props list -o ndjson',
+      '==> appraisal files upload',
+    ]) {
       expect(out).toContain(heading);
     }
     expect(out).toContain('properties.ndjson: 1000 records');

@@ -95,11 +95,17 @@ describe('the service description cannot be had', () => {
     const down = await cli(['props', 'list', '-o', 'ndjson'], { APPRAISAL_SPEC_MAX_AGE: '0' });
     expect(down.code, down.stderr).toBe(0);
     expect(JSON.parse(down.stdout)).toMatchObject(RECORD);
-    expect(down.stderr).toMatch(new RegExp(`^warning: could not check the service description \\(.*503.*\\); using the copy of ${fetchedAt.replace(/[.]/g, '\\.')}\\n$`));
+    expect(down.stderr).toMatch(
+      new RegExp(
+        `^warning: could not check the service description \\(.*503.*\\); using the copy of ${fetchedAt.replace(/[.]/g, '\\.')}\\n$`,
+      ),
+    );
     server.on('GET', '/api/openapi.json', text(200, HTML, { 'content-type': 'text/html' }));
     const page = await cli(['spec', 'show', '-o', 'json'], { APPRAISAL_SPEC_MAX_AGE: '0' });
     expect(page.code, page.stderr).toBe(0);
-    expect(page.stderr).toMatch(/^warning: GET \/api\/openapi\.json: the service answered with a body that is not JSON \(200 OK, content-type text\/html, \d+ bytes\); that is not an OpenAPI description: using the copy of /);
+    expect(page.stderr).toMatch(
+      /^warning: GET \/api\/openapi\.json: the service answered with a body that is not JSON \(200 OK, content-type text\/html, \d+ bytes\); that is not an OpenAPI description: using the copy of /,
+    );
     expect(JSON.parse(page.stdout)).toMatchObject({ kind: 'service', fetchedAt, fromCache: true });
   });
 });

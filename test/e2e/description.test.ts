@@ -48,7 +48,9 @@ describe('a service whose description differs from our model', () => {
     const result = await cli(['files', 'list']);
     expect(result.code).toBe(12);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: `appraisal files list` needs GET \/api\/files \(listFiles\), which the service does not publish \(description: https:\/\/\S+\/api\/v2\/openapi\.json\)/);
+    expect(result.stderr).toMatch(
+      /^error: `appraisal files list` needs GET \/api\/files \(listFiles\), which the service does not publish \(description: https:\/\/\S+\/api\/v2\/openapi\.json\)/,
+    );
     expect(result.stderr).toContain('appraisal api --list');
     expect(await apiRequests()).toEqual([]);
   });
@@ -58,7 +60,10 @@ describe('a service whose description differs from our model', () => {
     const result = await cli(['ref', 'designations', '-o', 'ndjson']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const codes = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { code: string }).code);
+    const codes = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { code: string }).code);
     expect(codes.length).toBeGreaterThan(3);
     expect(codes).toContain('MAI');
     const log = await apiRequests();
@@ -68,13 +73,18 @@ describe('a service whose description differs from our model', () => {
   it('takes list filters from the published query parameters: --param for an extra one, refused for an unpublished one', async () => {
     const filtered = await cli(['props', 'list', '--param', 'yearBuiltFrom=1990', '-o', 'ndjson', '--fields', 'id,yearBuilt']);
     expect(filtered.code).toBe(0);
-    const years = filtered.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { yearBuilt: number }).yearBuilt);
+    const years = filtered.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { yearBuilt: number }).yearBuilt);
     expect(years.length).toBeGreaterThan(0);
     expect(years.every((year) => year >= 1990)).toBe(true);
     await admin.clearRequests();
     const refused = await cli(['clients', 'list', '--param', 'yearBuiltFrom=1990']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: --param yearBuiltFrom: the service does not publish a query parameter "yearBuiltFrom" for GET \/api\/clients/);
+    expect(refused.stderr).toMatch(
+      /^error: --param yearBuiltFrom: the service does not publish a query parameter "yearBuiltFrom" for GET \/api\/clients/,
+    );
     expect(refused.stderr).toMatch(/hint: published query parameters: q, clientType, updatedSince/);
     expect(await apiRequests()).toEqual([]);
   });
@@ -102,7 +112,9 @@ describe('a service whose description differs from our model', () => {
     await admin.clearRequests();
     const result = await cli(['clients', 'create', '-f', 'name=', '-f', 'clientType=bank']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/);
+    expect(result.stderr).toMatch(
+      /^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/,
+    );
     expect(result.stderr).toContain('--no-validate');
     expect(await apiRequests()).toEqual([]);
   });
@@ -110,7 +122,9 @@ describe('a service whose description differs from our model', () => {
   it('--validate reports records that break the response schema: count, first ones with id and path, exit 9', async () => {
     // A stricter copy of the description, given for this run only: every property needs a field none has.
     const dir = scratchDir('description-validate');
-    const strict = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { components: { schemas: { Property: { required?: string[] } } } };
+    const strict = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      components: { schemas: { Property: { required?: string[] } } };
+    };
     strict.components.schemas.Property.required = [...(strict.components.schemas.Property.required ?? []), 'surveyor'];
     writeFileSync(join(dir, 'strict.json'), JSON.stringify(strict));
     const result = await cli(['props', 'list', '--validate', '--max-items', '7', '-o', 'ndjson', '--spec', join(dir, 'strict.json')]);
@@ -137,10 +151,13 @@ describe('a service whose description differs from our model', () => {
   it('auth login --spec-url keeps where the description is published in the profile', async () => {
     const own = isolatedEnv({ APPRAISAL_CA_FILE: mock.env.APPRAISAL_CA_FILE });
     const specUrl = `${mock.baseUrl}/api/v2/openapi.json`;
-    const login = await runCli(['auth', 'login', '--profile', 'alt', '--base-url', mock.baseUrl, '--with-key', '--insecure-storage', '--spec-url', specUrl], {
-      env: own,
-      input: `${mock.env.APPRAISAL_API_KEY}\n`,
-    });
+    const login = await runCli(
+      ['auth', 'login', '--profile', 'alt', '--base-url', mock.baseUrl, '--with-key', '--insecure-storage', '--spec-url', specUrl],
+      {
+        env: own,
+        input: `${mock.env.APPRAISAL_API_KEY}\n`,
+      },
+    );
     expect(login.code).toBe(0);
     await admin.clearRequests();
     const shown = await runCli(['spec', 'show', '--profile', 'alt', '-o', 'json'], { env: own });
@@ -153,8 +170,15 @@ describe('a service whose description differs from our model', () => {
   it('spec check lists exactly the differences, by command, and fails for the missing operation', async () => {
     const result = await cli(['spec', 'check', '-o', 'json']);
     expect(result.code).toBe(12);
-    const rows = JSON.parse(result.stdout) as Array<{ command: string; status: string; publishedAs: string | null; changes: string | null }>;
-    const summary = rows.map((row) => `${row.command}: ${row.status}${row.publishedAs ? ` ${row.publishedAs}` : ''}${row.changes ? ` (${row.changes})` : ''}`);
+    const rows = JSON.parse(result.stdout) as Array<{
+      command: string;
+      status: string;
+      publishedAs: string | null;
+      changes: string | null;
+    }>;
+    const summary = rows.map(
+      (row) => `${row.command}: ${row.status}${row.publishedAs ? ` ${row.publishedAs}` : ''}${row.changes ? ` (${row.changes})` : ''}`,
+    );
     expect(summary.sort()).toEqual(
       [
         'assignments create: moved POST /api/appraisal-assignments',
@@ -187,9 +211,17 @@ describe('a service whose description differs from our model', () => {
       const rows = JSON.parse(result.stdout) as Array<{ id: string; change: string; breaking: boolean; detail: string | null }>;
       expect(rows.map((row) => `${row.change} ${row.id}`).sort()).toEqual(
         [
-          ...['createAssignment', 'deleteAssignment', 'getAssignment', 'getOpenApiDocument', 'linkAssignmentProperty', 'listAssignmentProperties', 'listAssignments', 'unlinkAssignmentProperty', 'updateAssignment'].map(
-            (id) => `moved ${id}`,
-          ),
+          ...[
+            'createAssignment',
+            'deleteAssignment',
+            'getAssignment',
+            'getOpenApiDocument',
+            'linkAssignmentProperty',
+            'listAssignmentProperties',
+            'listAssignments',
+            'unlinkAssignmentProperty',
+            'updateAssignment',
+          ].map((id) => `moved ${id}`),
           'changed listDesignations',
           'changed listProperties',
           'added listFiles',
@@ -229,7 +261,10 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
       const next = await run(['assignments', 'list']);
       expect(next.stderr).toBe('');
       expect(next.code).toBe(0);
-      expect(show(await apiRequests())).toEqual(['GET /api/v2/openapi.json 200 -', expect.stringMatching(/^GET \/api\/appraisal-assignments 200 apk_/)]);
+      expect(show(await apiRequests())).toEqual([
+        'GET /api/v2/openapi.json 200 -',
+        expect.stringMatching(/^GET \/api\/appraisal-assignments 200 apk_/),
+      ]);
       // The same Link again is the description in use now: nothing more to remember, no request.
       await admin.clearRequests();
       expect((await run(['assignments', 'list'])).code).toBe(0);
@@ -278,7 +313,9 @@ describe('spec sync, validation and lists answered in one piece', () => {
     await admin.clearRequests();
     const again = await runCli(['spec', 'sync', '-o', 'json'], { env: own });
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/^synced: \S+\/api\/v2\/openapi\.json is unchanged since \S+ \(the service answered 304 Not Modified\)\n$/);
+    expect(again.stderr).toMatch(
+      /^synced: \S+\/api\/v2\/openapi\.json is unchanged since \S+ \(the service answered 304 Not Modified\)\n$/,
+    );
     expect(show(await apiRequests())).toEqual(['GET /api/v2/openapi.json 304 -']);
   });
 
@@ -297,12 +334,17 @@ describe('spec sync, validation and lists answered in one piece', () => {
     await admin.clearRequests();
     const update = await cli(['clients', 'update', client!, '-f', 'clientType=nonsense']);
     expect(update.code).toBe(2);
-    expect(update.stderr).toMatch(/^error: the request body does not match the published schema of updateClient: \$\.clientType must be one of: "lender"/);
+    expect(update.stderr).toMatch(
+      /^error: the request body does not match the published schema of updateClient: \$\.clientType must be one of: "lender"/,
+    );
     const refused = await cli(['api', 'POST', '/api/clients', '--data', '{"name":"","clientType":"bank"}']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/m);
+    expect(refused.stderr).toMatch(
+      /^error: the request body does not match the published schema of createClient: \$\.name must NOT have fewer than 1 characters; \$\.clientType must be one of/m,
+    );
     // (The description may be fetched: the shared cache came from the spec diff test's service.)
-    const sentToService = async () => (await apiRequests()).filter((r) => !r.path.endsWith('openapi.json')).map((r) => `${r.method} ${r.path} ${r.status}`);
+    const sentToService = async () =>
+      (await apiRequests()).filter((r) => !r.path.endsWith('openapi.json')).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(await sentToService()).toEqual([]);
     const sent = await cli(['api', 'POST', '/api/clients', '--data', '{"name":"","clientType":"bank"}', '--no-validate']);
     expect(sent.code).toBe(7); // the service's own 422
@@ -318,11 +360,15 @@ describe('spec sync, validation and lists answered in one piece', () => {
     );
     const size = await cli(['ref', 'designations', '--page-size', '5']);
     expect(size.code).toBe(2);
-    expect(size.stderr).toMatch(/^error: --page-size: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece/);
+    expect(size.stderr).toMatch(
+      /^error: --page-size: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece/,
+    );
     const dir = scratchDir('one-piece');
     const resumed = await cli(['ref', 'designations', '--resume', '--out', join(dir, 'designations.ndjson'), '-o', 'ndjson']);
     expect(resumed.code).toBe(2);
-    expect(resumed.stderr).toMatch(/^error: --resume: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece .*; there is no page to continue after/);
+    expect(resumed.stderr).toMatch(
+      /^error: --resume: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece .*; there is no page to continue after/,
+    );
     expect(readdirSync(dir)).toEqual([]);
     expect((await apiRequests()).filter((r) => !r.path.endsWith('openapi.json'))).toEqual([]);
   });
@@ -330,16 +376,27 @@ describe('spec sync, validation and lists answered in one piece', () => {
   it('a list answered in one piece that publishes page and limit gets --page and --page-size as those parameters', async () => {
     // The alternative designations answer in one piece; this description says so and publishes page/limit.
     const dir = scratchDir('one-piece-spec');
-    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
     document.paths['/api/reference/designations']!.get.responses['200'] = {
       description: 'every designation',
-      content: { 'application/json': { schema: { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: { $ref: '#/components/schemas/Designation' } } } } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { success: { type: 'boolean' }, data: { type: 'array', items: { $ref: '#/components/schemas/Designation' } } },
+          },
+        },
+      },
     };
     writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
     await admin.clearRequests();
     const result = await cli(['ref', 'designations', '--page', '1', '--page-size', '2', '-o', 'ndjson', '--spec', join(dir, 'spec.json')]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect((await apiRequests()).map((r) => `${r.path} ${JSON.stringify(r.query)}`)).toEqual(['/api/reference/designations {"page":"1","limit":"2"}']);
+    expect((await apiRequests()).map((r) => `${r.path} ${JSON.stringify(r.query)}`)).toEqual([
+      '/api/reference/designations {"page":"1","limit":"2"}',
+    ]);
   });
 });

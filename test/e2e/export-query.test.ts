@@ -56,7 +56,12 @@ describe('--query', () => {
   it('--max-items counts the records the query gives', async () => {
     const result = await cli(['props', 'list', '-o', 'ndjson', '--page-size', '20', '--max-items', '7', '--query', QUERY]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(expected.slice(0, 7));
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(expected.slice(0, 7));
   });
 
   it('a bad expression is exit 2 with its position; an expression over the whole list is refused', async () => {
@@ -80,7 +85,9 @@ describe('tables that fit the terminal', () => {
     expect(lines.filter((line) => /^│ id\s/.test(line))).toHaveLength(1);
     // Stable widths: every line as long as the first.
     expect(new Set(lines.map((line) => Array.from(line).length)).size).toBe(1);
-    expect(fitted.stderr).toMatch(/^Left out (?:[\w.]+, )*updatedAt to fit 80 columns \(--wide shows every column, --fields picks them\)\n$/);
+    expect(fitted.stderr).toMatch(
+      /^Left out (?:[\w.]+, )*updatedAt to fit 80 columns \(--wide shows every column, --fields picks them\)\n$/,
+    );
 
     const wide = await runCli(['props', 'list', '-o', 'table', '--max-items', '3', '--wide'], { env: { ...env, COLUMNS: '80' } });
     expect(wide.code).toBe(0);
@@ -98,6 +105,8 @@ describe('tables that fit the terminal', () => {
     expect(refused.stderr).toMatch(/^error: --out .*props\.tsv: unknown extension \.tsv/);
     const explicit = await cli(['props', 'list', '--out', tsv, '-o', 'csv', '--max-items', '1']);
     expect(explicit.code).toBe(0);
-    expect(readFileSync(tsv, 'utf8').split('\r\n')[0]).toBe('id,name,propertyType,address.line1,address.city,address.region,address.postalCode,updatedAt');
+    expect(readFileSync(tsv, 'utf8').split('\r\n')[0]).toBe(
+      'id,name,propertyType,address.line1,address.city,address.region,address.postalCode,updatedAt',
+    );
   });
 });

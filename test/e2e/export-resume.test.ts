@@ -17,7 +17,8 @@ let admin: MockAdmin;
 let env: Record<string, string | undefined>;
 let scratch: string;
 
-const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const freshDir = () => mkdtempSync(join(scratch, 'out-'));
 
@@ -55,41 +56,47 @@ afterAll(async () => {
 });
 
 describe('resumable exports', () => {
-  it.each(['json'])('a %s export killed with SIGKILL and resumed equals an uninterrupted one, without fetching finished pages again', async (format) => {
-    await admin.reset();
-    const reference = join(freshDir(), `props.${format}`);
-    const whole = await cli(['props', 'list', '--out', reference, ...PAGE]);
-    expect(whole.code).toBe(0);
+  it.each(['json'])(
+    'a %s export killed with SIGKILL and resumed equals an uninterrupted one, without fetching finished pages again',
+    async (format) => {
+      await admin.reset();
+      const reference = join(freshDir(), `props.${format}`);
+      const whole = await cli(['props', 'list', '--out', reference, ...PAGE]);
+      expect(whole.code).toBe(0);
 
-    const dir = freshDir();
-    const out = join(dir, `props.${format}`);
-    const checkpoint = join(dir, `.props.${format}.checkpoint`);
-    const partial = join(dir, `.props.${format}.partial`);
-    // Page 40 never answers: the export cannot finish before it is killed.
-    await admin.queueFaults([{ path: '/api/properties', query: { page: '40' }, fault: 'hang' }]);
-    await admin.clearRequests();
-    const running = startCli(['props', 'list', '--out', out, ...PAGE], { env: { ...env } });
-    await waitFor(async () => checkpointEntries(checkpoint).length > 0 && (await pagesRequested()).includes(40), 'a checkpoint and the request for page 40');
-    running.child.kill('SIGKILL');
-    expect((await running.result).signal).toBe('SIGKILL');
-    await admin.clearFaults();
+      const dir = freshDir();
+      const out = join(dir, `props.${format}`);
+      const checkpoint = join(dir, `.props.${format}.checkpoint`);
+      const partial = join(dir, `.props.${format}.partial`);
+      // Page 40 never answers: the export cannot finish before it is killed.
+      await admin.queueFaults([{ path: '/api/properties', query: { page: '40' }, fault: 'hang' }]);
+      await admin.clearRequests();
+      const running = startCli(['props', 'list', '--out', out, ...PAGE], { env: { ...env } });
+      await waitFor(
+        async () => checkpointEntries(checkpoint).length > 0 && (await pagesRequested()).includes(40),
+        'a checkpoint and the request for page 40',
+      );
+      running.child.kill('SIGKILL');
+      expect((await running.result).signal).toBe('SIGKILL');
+      await admin.clearFaults();
 
-    expect(existsSync(out)).toBe(false);
-    const last = checkpointEntries(checkpoint).at(-1)!;
-    expect(last.page).toBeGreaterThanOrEqual(1);
-    expect(last.page).toBeLessThan(40);
-    // Whatever the killed run wrote after its checkpoint, and more, is cut off by the resume.
-    appendFileSync(partial, 'bytes the checkpoint does not vouch for\n');
+      expect(existsSync(out)).toBe(false);
+      const last = checkpointEntries(checkpoint).at(-1)!;
+      expect(last.page).toBeGreaterThanOrEqual(1);
+      expect(last.page).toBeLessThan(40);
+      // Whatever the killed run wrote after its checkpoint, and more, is cut off by the resume.
+      appendFileSync(partial, 'bytes the checkpoint does not vouch for\n');
 
-    await admin.clearRequests();
-    const resumed = await cli(['props', 'list', '--out', out, ...PAGE, '--resume']);
-    expect(resumed.stderr).toContain(`Resuming the export to ${out} after page ${last.page} of 50`);
-    expect(resumed.code).toBe(0);
-    expect(sha256(out)).toBe(sha256(reference));
-    const pages = await pagesRequested();
-    expect(pages).toEqual(Array.from({ length: 50 - last.page }, (_, i) => last.page + 1 + i));
-    expect(readdirSync(dir)).toEqual([`props.${format}`]);
-  });
+      await admin.clearRequests();
+      const resumed = await cli(['props', 'list', '--out', out, ...PAGE, '--resume']);
+      expect(resumed.stderr).toContain(`Resuming the export to ${out} after page ${last.page} of 50`);
+      expect(resumed.code).toBe(0);
+      expect(sha256(out)).toBe(sha256(reference));
+      const pages = await pagesRequested();
+      expect(pages).toEqual(Array.from({ length: 50 - last.page }, (_, i) => last.page + 1 + i));
+      expect(readdirSync(dir)).toEqual([`props.${format}`]);
+    },
+  );
 
   it('refuses to resume another export (exit 2) or a changed collection (exit 9); --restart starts over; a plain run mentions --resume', async () => {
     await admin.reset();
@@ -101,7 +108,9 @@ describe('resumable exports', () => {
       const failed = await cli(args, { APPRAISAL_RETRY_BASE_MS: '1' });
       await admin.clearFaults();
       expect(failed.code).toBe(8);
-      expect(failed.stderr).toContain(`Kept the 120 records exported before the failure beside ${out}; run the same command with --resume to continue`);
+      expect(failed.stderr).toContain(
+        `Kept the 120 records exported before the failure beside ${out}; run the same command with --resume to continue`,
+      );
       expect(existsSync(out)).toBe(false);
       expect(readdirSync(dir).sort()).toEqual(['.props.csv.checkpoint', '.props.csv.partial']);
     };
@@ -109,7 +118,7 @@ describe('resumable exports', () => {
 
     const otherOrigin = mock.baseUrl.replace('127.0.0.1', 'localhost');
     const refusals: Array<[string[], Record<string, string>, RegExp]> = [
-      [["--type", "office"], {}, /filters was \{\}, this run has \{"propertyType":"office"\}/],
+      [['--type', 'office'], {}, /filters was \{\}, this run has \{"propertyType":"office"\}/],
       [['-o', 'ndjson'], {}, /format was "csv", this run has "ndjson"/],
       [['--fields', 'id'], {}, /--fields was none, this run has \["id"\]/],
       [['-p', 'staging'], {}, /profile was "default", this run has "staging"/],

@@ -20,7 +20,10 @@ let scratch: string;
 
 const cli = (args: string[]) => runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' }, cwd: scratch });
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 const ids = (path: string) => lines(path).map((line) => (JSON.parse(line) as { id: string }).id);
 
 interface Entry {
@@ -66,7 +69,13 @@ describe('appraisal export', () => {
     const dir = join(scratch, 'full');
     expect(readdirSync(dir).sort()).toEqual([...FIVE.map((family) => `${family}.ndjson`), 'manifest.json'].sort());
     const manifest = manifestOf(dir);
-    expect(manifest).toMatchObject({ kind: 'appraisal-export', origin: mock.baseUrl, profile: 'default', environment: 'local', incremental: null });
+    expect(manifest).toMatchObject({
+      kind: 'appraisal-export',
+      origin: mock.baseUrl,
+      profile: 'default',
+      environment: 'local',
+      incremental: null,
+    });
     expect(Date.parse(manifest.finishedAt)).toBeGreaterThanOrEqual(Date.parse(manifest.startedAt));
     expect(manifest.families.map((entry) => entry.family)).toEqual(FIVE);
     for (const entry of manifest.families) {
@@ -97,7 +106,9 @@ describe('appraisal export', () => {
     expect(run.code, run.stderr).toBe(0);
     const dir = join(scratch, 'split');
     const manifest = manifestOf(dir);
-    for (const entry of manifest.families as Array<Entry & { parts: Array<{ file: string; records: number; bytes: number; sha256: string }> }>) {
+    for (const entry of manifest.families as Array<
+      Entry & { parts: Array<{ file: string; records: number; bytes: number; sha256: string }> }
+    >) {
       expect(entry.sha256).toBeNull();
       expect(entry.parts.map((part) => part.file)).toEqual(['0001', '0002', '0003'].map((n) => `${entry.family}-${n}.ndjson`));
       expect(entry.parts.map((part) => part.records)).toEqual([25, 25, RECORDS - 50]);
@@ -157,7 +168,11 @@ describe('appraisal export', () => {
       address: { line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' },
     });
     expect(created.status).toBe(201);
-    const contact = await admin.call('POST', `/api/clients/${client}/contacts`, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+    const contact = await admin.call('POST', `/api/clients/${client}/contacts`, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+    });
     expect(contact.status).toBe(201);
     const createdId = (created.body as { id: string }).id;
     const contactId = (contact.body as { id: string }).id;
@@ -184,7 +199,9 @@ describe('appraisal export', () => {
     expect(designations.since).toBeNull();
     expect(designations.full).toMatch(/listDesignations.*publishes no updatedSince filter: exported in full/);
     expect(designations.records).toBe(previous.families.find((entry) => entry.family === 'designations')!.records);
-    expect(run.stderr).toContain('designations: GET /api/reference/designations (listDesignations) publishes no updatedSince filter: exported in full');
+    expect(run.stderr).toContain(
+      'designations: GET /api/reference/designations (listDesignations) publishes no updatedSince filter: exported in full',
+    );
   });
 
   it('a failure mid-way leaves no DIR; --resume finishes it without fetching finished families again', async () => {
@@ -199,12 +216,16 @@ describe('appraisal export', () => {
     expect(existsSync(join(scratch, 'resumed'))).toBe(false);
     expect(failed.stderr).toContain('resumed was not created; what was exported is kept in');
     const temp = join(scratch, '.resumed.export-partial');
-    expect(readdirSync(temp)).toEqual(expect.arrayContaining(['props.ndjson', 'assignments.ndjson', '.clients.ndjson.partial', '.clients.ndjson.checkpoint']));
+    expect(readdirSync(temp)).toEqual(
+      expect.arrayContaining(['props.ndjson', 'assignments.ndjson', '.clients.ndjson.partial', '.clients.ndjson.checkpoint']),
+    );
 
     // Another export cannot take it over.
     const other = await cli([...args, '--resume', '-o', 'csv']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/--resume: the interrupted export to resumed .* is another export \(format was "ndjson", this run has "csv"\)/);
+    expect(other.stderr).toMatch(
+      /--resume: the interrupted export to resumed .* is another export \(format was "ndjson", this run has "csv"\)/,
+    );
 
     await admin.clearRequests();
     const resumed = await cli([...args, '--resume']);

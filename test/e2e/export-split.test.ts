@@ -31,7 +31,11 @@ function partsOf(dir: string, name: string): Buffer[] {
   const manifest = JSON.parse(readFileSync(join(dir, `${name}.manifest.json`), 'utf8')) as Manifest;
   expect(manifest.records).toBe(RECORDS);
   const [stem, ext] = name.split('.');
-  expect(readdirSync(dir).filter((file) => file.startsWith(`${stem}-`) && file.endsWith(`.${ext}`)).sort()).toEqual(manifest.parts.map((part) => part.file));
+  expect(
+    readdirSync(dir)
+      .filter((file) => file.startsWith(`${stem}-`) && file.endsWith(`.${ext}`))
+      .sort(),
+  ).toEqual(manifest.parts.map((part) => part.file));
   return manifest.parts.map((part) => {
     const data = readFileSync(join(dir, part.file));
     expect([data.length, sha256(data)]).toEqual([part.bytes, part.sha256]);
@@ -55,7 +59,8 @@ describe('split exports', () => {
   it('ndjson parts (--split-rows) and csv parts (--split-size) concatenate to the unsplit export', async () => {
     await admin.reset();
     const dir = freshDir();
-    for (const name of ['whole.ndjson', 'whole.csv']) expect((await cli(['props', 'list', '--out', join(dir, name), ...PAGE])).code).toBe(0);
+    for (const name of ['whole.ndjson', 'whole.csv'])
+      expect((await cli(['props', 'list', '--out', join(dir, name), ...PAGE])).code).toBe(0);
 
     const ndjson = await cli(['props', 'list', '--out', join(dir, 'props.ndjson'), '--split-rows', '70', ...PAGE]);
     expect(ndjson.code, ndjson.stderr).toBe(0);
@@ -83,10 +88,16 @@ describe('split exports', () => {
     await admin.clearRequests();
     const out = join(freshDir(), 'props.ndjson');
     const cases: Array<[string[], RegExp]> = [
-      [['--out', out, '--split-size', '12XB'], /^error: --split-size must be a size such as 500MiB, 2GB, 64K or a number of bytes; got "12XB"\n$/],
+      [
+        ['--out', out, '--split-size', '12XB'],
+        /^error: --split-size must be a size such as 500MiB, 2GB, 64K or a number of bytes; got "12XB"\n$/,
+      ],
       [['--out', out, '--split-rows', '0'], /^error: --split-rows must be a whole number of records, at least 1; got "0"\n$/],
       [['--split-rows', '10'], /^error: --split-rows needs --out PATH: /],
-      [['--out', out, '--split-rows', '10', '--resume'], /^error: --split-rows cannot be combined with --resume: a split export is not resumable\n/],
+      [
+        ['--out', out, '--split-rows', '10', '--resume'],
+        /^error: --split-rows cannot be combined with --resume: a split export is not resumable\n/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await cli(['props', 'list', ...args]);

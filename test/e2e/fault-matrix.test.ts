@@ -14,7 +14,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { type CliOutcome, entriesBesidePartial, entriesOf, exitProblems, Pool, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
+import {
+  type CliOutcome,
+  entriesBesidePartial,
+  entriesOf,
+  exitProblems,
+  Pool,
+  scratchDir,
+  startCli,
+  removeScratchDirs,
+} from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { readList, type Format } from '../helpers/output-formats.js';
@@ -75,38 +84,162 @@ export const MATRIX: Row[] = [
   // ---- props list: auto-paging export, a fault on page 3 of 10 unless stated ----
   { target: 'props list', scenario: '429 with Retry-After in seconds', faults: one('status=429;retry-after=1'), expect: OK },
   { target: 'props list', scenario: '429 with Retry-After as an HTTP-date', faults: one('status=429;retry-after=date'), expect: OK },
-  { target: 'props list', scenario: '503 burst shorter than the retry budget (3 of 4 attempts)', faults: one('status=503', { count: 3 }), expect: OK },
-  { target: 'props list', scenario: '503 burst longer than the retry budget (4 of 4 attempts)', faults: one('status=503', { count: 4 }), expect: fails(8, /503 Service Unavailable[\s\S]*gave up after 4 attempts/) },
+  {
+    target: 'props list',
+    scenario: '503 burst shorter than the retry budget (3 of 4 attempts)',
+    faults: one('status=503', { count: 3 }),
+    expect: OK,
+  },
+  {
+    target: 'props list',
+    scenario: '503 burst longer than the retry budget (4 of 4 attempts)',
+    faults: one('status=503', { count: 4 }),
+    expect: fails(8, /503 Service Unavailable[\s\S]*gave up after 4 attempts/),
+  },
   { target: 'props list', scenario: 'connection reset before headers', faults: one('reset'), expect: OK },
   { target: 'props list', scenario: 'connection reset mid-body', faults: one('reset-mid-body'), expect: OK },
   { target: 'props list', scenario: 'hung response (--timeout 2), then retried', faults: one('hang'), expect: OK },
-  { target: 'props list', scenario: 'hung response on every attempt', faults: one('hang', { count: 2 }), args: ['--retries', '1'], expect: fails(3, /timed out after 2s/) },
+  {
+    target: 'props list',
+    scenario: 'hung response on every attempt',
+    faults: one('hang', { count: 2 }),
+    args: ['--retries', '1'],
+    expect: fails(3, /timed out after 2s/),
+  },
   { target: 'props list', scenario: 'garbage body', faults: one('garbage'), expect: fails(9, /page=3.*not JSON/) },
   { target: 'props list', scenario: 'truncated body (content-length promises more)', faults: one('truncate'), expect: OK },
-  { target: 'props list', scenario: 'malformed envelope (no pagination)', faults: one('malformed-envelope'), expect: fails(9, /page 3 of \/api\/properties: the answer is not a collection envelope/) },
-  { target: 'props list', scenario: 'malformed envelope (items not an array)', faults: one('malformed-envelope=items'), expect: fails(9, /not a collection envelope \{items, pagination\} \(items:/) },
-  { target: 'props list', scenario: 'a record without an id', faults: one('missing-id'), expect: fails(9, /page 3 of \/api\/properties: item \d+ is not a record with a string id/) },
-  { target: 'props list', scenario: '`total` changes mid-export', faults: one('total-change'), expect: fails(9, /changed while it was read \(total 300 at first, 300 at the end\)/) },
-  { target: 'props list', scenario: '`total` changes mid-export, with --allow-partial', faults: one('total-change'), args: ['--allow-partial'], expect: OK },
-  { target: 'props list', scenario: 'duplicate records across pages', faults: one('duplicate'), expect: fails(9, /export incomplete: got 299 of 300 records .*1 duplicate/) },
-  { target: 'props list', scenario: 'a page answers with the wrong page number', faults: one('wrong-page'), expect: fails(9, /asked for page 3, the service answered page 4/) },
-  { target: 'props list', scenario: '401 on page 40 of 100 (key revoked mid-export)', pageSize: 3, faults: one('status=401', PAGE_40), expect: fails(4, /page=40.*401 Unauthorized/) },
-  { target: 'props list', scenario: '403 on page 40 of 100', pageSize: 3, faults: one('status=403', PAGE_40), expect: fails(5, /page=40.*403 Forbidden/) },
-  { target: 'props list', scenario: 'the key really revoked while page 40 of 100 is read', pageSize: 3, during: 'revoke the key', expect: fails(4, /page=40.*401 Unauthorized.*revoked/) },
-  { target: 'props list', scenario: 'a record deleted before the read position at page 40 of 100', pageSize: 3, during: 'delete a record before the read position', expect: fails(9, /changed while it was read \(total 300 at first, 299 at the end\)/) },
+  {
+    target: 'props list',
+    scenario: 'malformed envelope (no pagination)',
+    faults: one('malformed-envelope'),
+    expect: fails(9, /page 3 of \/api\/properties: the answer is not a collection envelope/),
+  },
+  {
+    target: 'props list',
+    scenario: 'malformed envelope (items not an array)',
+    faults: one('malformed-envelope=items'),
+    expect: fails(9, /not a collection envelope \{items, pagination\} \(items:/),
+  },
+  {
+    target: 'props list',
+    scenario: 'a record without an id',
+    faults: one('missing-id'),
+    expect: fails(9, /page 3 of \/api\/properties: item \d+ is not a record with a string id/),
+  },
+  {
+    target: 'props list',
+    scenario: '`total` changes mid-export',
+    faults: one('total-change'),
+    expect: fails(9, /changed while it was read \(total 300 at first, 300 at the end\)/),
+  },
+  {
+    target: 'props list',
+    scenario: '`total` changes mid-export, with --allow-partial',
+    faults: one('total-change'),
+    args: ['--allow-partial'],
+    expect: OK,
+  },
+  {
+    target: 'props list',
+    scenario: 'duplicate records across pages',
+    faults: one('duplicate'),
+    expect: fails(9, /export incomplete: got 299 of 300 records .*1 duplicate/),
+  },
+  {
+    target: 'props list',
+    scenario: 'a page answers with the wrong page number',
+    faults: one('wrong-page'),
+    expect: fails(9, /asked for page 3, the service answered page 4/),
+  },
+  {
+    target: 'props list',
+    scenario: '401 on page 40 of 100 (key revoked mid-export)',
+    pageSize: 3,
+    faults: one('status=401', PAGE_40),
+    expect: fails(4, /page=40.*401 Unauthorized/),
+  },
+  {
+    target: 'props list',
+    scenario: '403 on page 40 of 100',
+    pageSize: 3,
+    faults: one('status=403', PAGE_40),
+    expect: fails(5, /page=40.*403 Forbidden/),
+  },
+  {
+    target: 'props list',
+    scenario: 'the key really revoked while page 40 of 100 is read',
+    pageSize: 3,
+    during: 'revoke the key',
+    expect: fails(4, /page=40.*401 Unauthorized.*revoked/),
+  },
+  {
+    target: 'props list',
+    scenario: 'a record deleted before the read position at page 40 of 100',
+    pageSize: 3,
+    during: 'delete a record before the read position',
+    expect: fails(9, /changed while it was read \(total 300 at first, 299 at the end\)/),
+  },
 
   // ---- files upload: a POST, never retried (it may have taken effect) ----
-  { target: 'files upload', scenario: '429 with Retry-After in seconds', faults: one('status=429;retry-after=1'), expect: fails(8, /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key \(POST is not retried automatically\): run it again in 1 s/) },
-  { target: 'files upload', scenario: '429 with Retry-After as an HTTP-date', faults: one('status=429;retry-after=date'), expect: fails(8, /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key .*run it again in [1-3] s \(Retry-After\)/) },
-  { target: 'files upload', scenario: '503 burst shorter than the retry budget', faults: one('status=503'), expect: fails(8, /503 Service Unavailable[\s\S]*POST is not retried/) },
-  { target: 'files upload', scenario: '503 burst longer than the retry budget', faults: one('status=503', { count: 4 }), expect: fails(8, /503 Service Unavailable/) },
-  { target: 'files upload', scenario: 'connection reset before headers', faults: one('reset'), expect: fails(3, /closed unexpectedly[\s\S]*check whether it took effect/) },
-  { target: 'files upload', scenario: 'connection reset mid-body', faults: one('reset-mid-body'), expect: fails(3, /closed before the whole response arrived[\s\S]*check whether it took effect/) },
+  {
+    target: 'files upload',
+    scenario: '429 with Retry-After in seconds',
+    faults: one('status=429;retry-after=1'),
+    expect: fails(
+      8,
+      /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key \(POST is not retried automatically\): run it again in 1 s/,
+    ),
+  },
+  {
+    target: 'files upload',
+    scenario: '429 with Retry-After as an HTTP-date',
+    faults: one('status=429;retry-after=date'),
+    expect: fails(8, /429 Too Many Requests[\s\S]*hint: the service is rate-limiting this key .*run it again in [1-3] s \(Retry-After\)/),
+  },
+  {
+    target: 'files upload',
+    scenario: '503 burst shorter than the retry budget',
+    faults: one('status=503'),
+    expect: fails(8, /503 Service Unavailable[\s\S]*POST is not retried/),
+  },
+  {
+    target: 'files upload',
+    scenario: '503 burst longer than the retry budget',
+    faults: one('status=503', { count: 4 }),
+    expect: fails(8, /503 Service Unavailable/),
+  },
+  {
+    target: 'files upload',
+    scenario: 'connection reset before headers',
+    faults: one('reset'),
+    expect: fails(3, /closed unexpectedly[\s\S]*check whether it took effect/),
+  },
+  {
+    target: 'files upload',
+    scenario: 'connection reset mid-body',
+    faults: one('reset-mid-body'),
+    expect: fails(3, /closed before the whole response arrived[\s\S]*check whether it took effect/),
+  },
   { target: 'files upload', scenario: 'hung response (--timeout 2)', faults: one('hang'), expect: fails(3, /timed out after 2s/) },
   { target: 'files upload', scenario: 'garbage body', faults: one('garbage'), expect: fails(9, /not JSON/) },
-  { target: 'files upload', scenario: 'truncated body', faults: one('truncate'), expect: fails(3, /closed before the whole response arrived/) },
-  { target: 'files upload', scenario: 'malformed envelope ({success} without data)', faults: one('malformed-envelope'), expect: fails(9, /not a record with a string id/) },
-  { target: 'files upload', scenario: 'a record without an id', faults: one('missing-id'), expect: fails(9, /not a record with a string id/) },
+  {
+    target: 'files upload',
+    scenario: 'truncated body',
+    faults: one('truncate'),
+    expect: fails(3, /closed before the whole response arrived/),
+  },
+  {
+    target: 'files upload',
+    scenario: 'malformed envelope ({success} without data)',
+    faults: one('malformed-envelope'),
+    expect: fails(9, /not a record with a string id/),
+  },
+  {
+    target: 'files upload',
+    scenario: 'a record without an id',
+    faults: one('missing-id'),
+    expect: fails(9, /not a record with a string id/),
+  },
   { target: 'files upload', scenario: '`total` changes (no collection: no effect)', faults: one('total-change'), expect: OK },
   { target: 'files upload', scenario: 'duplicate records (no collection: no effect)', faults: one('duplicate'), expect: OK },
   { target: 'files upload', scenario: 'wrong page number (no collection: no effect)', faults: one('wrong-page'), expect: OK },
@@ -117,14 +250,45 @@ export const MATRIX: Row[] = [
   { target: 'files download', scenario: '429 with Retry-After in seconds', faults: one('status=429;retry-after=1'), expect: OK },
   { target: 'files download', scenario: '429 with Retry-After as an HTTP-date', faults: one('status=429;retry-after=date'), expect: OK },
   { target: 'files download', scenario: '503 burst shorter than the retry budget', faults: one('status=503', { count: 3 }), expect: OK },
-  { target: 'files download', scenario: '503 burst longer than the retry budget', faults: one('status=503', { count: 4 }), expect: fails(8, /503 Service Unavailable/) },
+  {
+    target: 'files download',
+    scenario: '503 burst longer than the retry budget',
+    faults: one('status=503', { count: 4 }),
+    expect: fails(8, /503 Service Unavailable/),
+  },
   { target: 'files download', scenario: 'connection reset before headers', faults: one('reset'), expect: OK },
-  { target: 'files download', scenario: 'connection reset mid-body', faults: one('reset-mid-body'), expect: fails(3, /closed before the whole response arrived \(got \d+ of \d+ bytes\)/) },
+  {
+    target: 'files download',
+    scenario: 'connection reset mid-body',
+    faults: one('reset-mid-body'),
+    expect: fails(3, /closed before the whole response arrived \(got \d+ of \d+ bytes\)/),
+  },
   { target: 'files download', scenario: 'hung response (--timeout 2), then retried', faults: one('hang'), expect: OK },
-  { target: 'files download', scenario: 'hung response on every attempt', faults: one('hang', { count: 2 }), args: ['--retries', '1'], expect: fails(3, /timed out after 2s/) },
-  { target: 'files download', scenario: 'garbage body', faults: one('garbage'), expect: fails(9, /sends \d+ bytes for file .*, but its record says \d+/) },
-  { target: 'files download', scenario: 'truncated body', faults: one('truncate'), expect: fails(3, /closed before the whole response arrived/) },
-  { target: 'files download', scenario: 'malformed envelope of the metadata (record in an array)', faults: one('malformed-envelope', { on: 'metadata' }), expect: fails(9, /expected a JSON object, the service answered an array/) },
+  {
+    target: 'files download',
+    scenario: 'hung response on every attempt',
+    faults: one('hang', { count: 2 }),
+    args: ['--retries', '1'],
+    expect: fails(3, /timed out after 2s/),
+  },
+  {
+    target: 'files download',
+    scenario: 'garbage body',
+    faults: one('garbage'),
+    expect: fails(9, /sends \d+ bytes for file .*, but its record says \d+/),
+  },
+  {
+    target: 'files download',
+    scenario: 'truncated body',
+    faults: one('truncate'),
+    expect: fails(3, /closed before the whole response arrived/),
+  },
+  {
+    target: 'files download',
+    scenario: 'malformed envelope of the metadata (record in an array)',
+    faults: one('malformed-envelope', { on: 'metadata' }),
+    expect: fails(9, /expected a JSON object, the service answered an array/),
+  },
   { target: 'files download', scenario: 'metadata record without an id', faults: one('missing-id', { on: 'metadata' }), expect: OK },
   { target: 'files download', scenario: 'garbage metadata', faults: one('garbage', { on: 'metadata' }), expect: fails(9, /not JSON/) },
   { target: 'files download', scenario: '`total` changes (no collection: no effect)', faults: one('total-change'), expect: OK },
@@ -134,27 +298,118 @@ export const MATRIX: Row[] = [
   { target: 'files download', scenario: '403', faults: one('status=403'), expect: fails(5, /403 Forbidden/) },
 
   // ---- keys rotate: six steps, each rolled back on failure; the profile never loses a working key ----
-  { target: 'keys rotate', scenario: '429 with Retry-After in seconds (reading the old key)', faults: one('status=429;retry-after=1', { on: 'read' }), expect: OK },
-  { target: 'keys rotate', scenario: '429 with Retry-After as an HTTP-date (verifying the new key)', faults: one('status=429;retry-after=date', { on: 'verify' }), expect: OK },
-  { target: 'keys rotate', scenario: '429 on the create (a POST, never retried)', faults: one('status=429;retry-after=1', { on: 'create' }), expect: fails(8, /step 2\/6 .*429 Too Many Requests.*Nothing was changed/) },
-  { target: 'keys rotate', scenario: '503 burst shorter than the retry budget', faults: one('status=503', { on: 'read', count: 3 }), expect: OK },
-  { target: 'keys rotate', scenario: '503 burst longer than the retry budget', faults: one('status=503', { on: 'read', count: 4 }), expect: fails(8, /step 1\/6 .*503 Service Unavailable.*Nothing was changed/) },
-  { target: 'keys rotate', scenario: 'connection reset before headers (the create)', faults: one('reset', { on: 'create' }), expect: fails(3, /step 2\/6 .*may have created the key/) },
-  { target: 'keys rotate', scenario: 'connection reset mid-body (the create: the key exists, its answer is lost)', faults: one('reset-mid-body', { on: 'create' }), expect: fails(3, /may have created the key "[^"]+ \(rotated/) },
-  { target: 'keys rotate', scenario: 'connection reset mid-body (verifying), then retried', faults: one('reset-mid-body', { on: 'verify' }), expect: OK },
+  {
+    target: 'keys rotate',
+    scenario: '429 with Retry-After in seconds (reading the old key)',
+    faults: one('status=429;retry-after=1', { on: 'read' }),
+    expect: OK,
+  },
+  {
+    target: 'keys rotate',
+    scenario: '429 with Retry-After as an HTTP-date (verifying the new key)',
+    faults: one('status=429;retry-after=date', { on: 'verify' }),
+    expect: OK,
+  },
+  {
+    target: 'keys rotate',
+    scenario: '429 on the create (a POST, never retried)',
+    faults: one('status=429;retry-after=1', { on: 'create' }),
+    expect: fails(8, /step 2\/6 .*429 Too Many Requests.*Nothing was changed/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: '503 burst shorter than the retry budget',
+    faults: one('status=503', { on: 'read', count: 3 }),
+    expect: OK,
+  },
+  {
+    target: 'keys rotate',
+    scenario: '503 burst longer than the retry budget',
+    faults: one('status=503', { on: 'read', count: 4 }),
+    expect: fails(8, /step 1\/6 .*503 Service Unavailable.*Nothing was changed/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: 'connection reset before headers (the create)',
+    faults: one('reset', { on: 'create' }),
+    expect: fails(3, /step 2\/6 .*may have created the key/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: 'connection reset mid-body (the create: the key exists, its answer is lost)',
+    faults: one('reset-mid-body', { on: 'create' }),
+    expect: fails(3, /may have created the key "[^"]+ \(rotated/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: 'connection reset mid-body (verifying), then retried',
+    faults: one('reset-mid-body', { on: 'verify' }),
+    expect: OK,
+  },
   { target: 'keys rotate', scenario: 'hung response (--timeout 2), then retried', faults: one('hang', { on: 'read' }), expect: OK },
-  { target: 'keys rotate', scenario: 'hung response on every attempt to revoke the old key', faults: one('hang', { on: 'revoke', count: 2 }), args: ['--retries', '1'], expect: fails(3, /step 6\/6 .*timed out.*now uses the new key .*old key apk_\w+ was NOT revoked and still works/) },
-  { target: 'keys rotate', scenario: 'garbage body (the create)', faults: one('garbage', { on: 'create' }), expect: fails(9, /step 2\/6 .*not JSON.*may have created the key/) },
+  {
+    target: 'keys rotate',
+    scenario: 'hung response on every attempt to revoke the old key',
+    faults: one('hang', { on: 'revoke', count: 2 }),
+    args: ['--retries', '1'],
+    expect: fails(3, /step 6\/6 .*timed out.*now uses the new key .*old key apk_\w+ was NOT revoked and still works/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: 'garbage body (the create)',
+    faults: one('garbage', { on: 'create' }),
+    expect: fails(9, /step 2\/6 .*not JSON.*may have created the key/),
+  },
   { target: 'keys rotate', scenario: 'truncated body (verifying), then retried', faults: one('truncate', { on: 'verify' }), expect: OK },
-  { target: 'keys rotate', scenario: 'malformed envelope (the created key in an array)', faults: one('malformed-envelope', { on: 'create' }), expect: fails(9, /step 2\/6 .*expected a JSON object.*may have created the key/) },
-  { target: 'keys rotate', scenario: 'the created key without an id (looked up with its secret)', faults: one('missing-id', { on: 'create' }), expect: OK },
-  { target: 'keys rotate', scenario: '`total` changes (no collection: no effect)', faults: one('total-change', { on: 'read' }), expect: OK },
+  {
+    target: 'keys rotate',
+    scenario: 'malformed envelope (the created key in an array)',
+    faults: one('malformed-envelope', { on: 'create' }),
+    expect: fails(9, /step 2\/6 .*expected a JSON object.*may have created the key/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: 'the created key without an id (looked up with its secret)',
+    faults: one('missing-id', { on: 'create' }),
+    expect: OK,
+  },
+  {
+    target: 'keys rotate',
+    scenario: '`total` changes (no collection: no effect)',
+    faults: one('total-change', { on: 'read' }),
+    expect: OK,
+  },
   { target: 'keys rotate', scenario: 'duplicate records (no collection: no effect)', faults: one('duplicate', { on: 'read' }), expect: OK },
-  { target: 'keys rotate', scenario: 'wrong page number (no collection: no effect)', faults: one('wrong-page', { on: 'read' }), expect: OK },
-  { target: 'keys rotate', scenario: '401 on the create (key revoked mid-rotation)', faults: one('status=401', { on: 'create' }), expect: fails(4, /step 2\/6 .*401 Unauthorized.*Nothing was changed/) },
-  { target: 'keys rotate', scenario: '401 revoking the old key', faults: one('status=401', { on: 'revoke' }), expect: fails(4, /step 6\/6 .*old key apk_\w+ was NOT revoked and still works/) },
-  { target: 'keys rotate', scenario: '403 on the create', faults: one('status=403', { on: 'create' }), expect: fails(5, /step 2\/6 .*403 Forbidden[\s\S]*hint: rotating needs a key with scope keys:admin/) },
-  { target: 'keys rotate', scenario: '403 verifying the new key', faults: one('status=403', { on: 'verify' }), expect: fails(5, /step 3\/6 .*Rolled back: the new key apk_\w+ was revoked/) },
+  {
+    target: 'keys rotate',
+    scenario: 'wrong page number (no collection: no effect)',
+    faults: one('wrong-page', { on: 'read' }),
+    expect: OK,
+  },
+  {
+    target: 'keys rotate',
+    scenario: '401 on the create (key revoked mid-rotation)',
+    faults: one('status=401', { on: 'create' }),
+    expect: fails(4, /step 2\/6 .*401 Unauthorized.*Nothing was changed/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: '401 revoking the old key',
+    faults: one('status=401', { on: 'revoke' }),
+    expect: fails(4, /step 6\/6 .*old key apk_\w+ was NOT revoked and still works/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: '403 on the create',
+    faults: one('status=403', { on: 'create' }),
+    expect: fails(5, /step 2\/6 .*403 Forbidden[\s\S]*hint: rotating needs a key with scope keys:admin/),
+  },
+  {
+    target: 'keys rotate',
+    scenario: '403 verifying the new key',
+    faults: one('status=403', { on: 'verify' }),
+    expect: fails(5, /step 3\/6 .*Rolled back: the new key apk_\w+ was revoked/),
+  },
 ];
 
 // ------------------------------------------------------------------------------------------------
@@ -201,10 +456,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   removeScratchDirs();
-  await Promise.all(lanes.map(async (lane) => {
-    await lane.admin.close();
-    await lane.mock.stop();
-  }));
+  await Promise.all(
+    lanes.map(async (lane) => {
+      await lane.admin.close();
+      await lane.mock.stop();
+    }),
+  );
 });
 
 // ---- running one case ---------------------------------------------------------------------------
@@ -333,7 +590,9 @@ async function checkRotation(lane: Lane, profile: RotationProfile, result: CliOu
   const stored = profile.stored();
   const works = async (secret: string) => (await lane.admin.call('GET', '/api/keys/current', undefined, secret)).status === 200;
   expect(await works(stored), 'the profile keeps a working key').toBe(true);
-  const keys = (await lane.admin.call('GET', '/api/keys?limit=100')).body as { items: Array<{ name: string; prefix: string; revokedAt: string | null }> };
+  const keys = (await lane.admin.call('GET', '/api/keys?limit=100')).body as {
+    items: Array<{ name: string; prefix: string; revokedAt: string | null }>;
+  };
   const strays = keys.items.filter(
     (key) => key.name.startsWith(`${profile.oldKey.name} (rotated`) && key.revokedAt === null && !stored.startsWith(`${key.prefix}_`),
   );
@@ -429,7 +688,8 @@ for (const [target, rows] of byTarget) {
   describe.concurrent(target, () => {
     for (const [row, index] of rows) {
       for (const variant of variantsFor(row, index)) {
-        const how = target === 'props list' ? `-o ${variant.format} ${variant.toFile ? '--out' : 'stdout'}` : variant.toFile ? '--out' : 'stdout';
+        const how =
+          target === 'props list' ? `-o ${variant.format} ${variant.toFile ? '--out' : 'stdout'}` : variant.toFile ? '--out' : 'stdout';
         const outcome = row.expect.exit === 0 ? 'success, nothing lost' : `exit ${row.expect.exit}`;
         const test = row.knownDefect ? it.fails : it;
         const name = `${row.scenario} [${how}] → ${outcome}${row.knownDefect ? ` (known defect: ${row.knownDefect})` : ''}`;

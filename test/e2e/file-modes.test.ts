@@ -84,10 +84,14 @@ describe('file modes under umask 000', () => {
     const home = scratchDir('modes-home');
     const configDir = join(home, 'nested', 'config');
     const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
-    expectOk(await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`));
+    expectOk(
+      await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`),
+    );
     const found = expectPrivate(configDir);
     expect(found).toMatchObject({ '.': '700', 'config.json': '600' });
-    expect(Object.entries(found).some(([name, mode]) => name.startsWith('credentials/') && name.endsWith('.key') && mode === '600')).toBe(true);
+    expect(Object.entries(found).some(([name, mode]) => name.startsWith('credentials/') && name.endsWith('.key') && mode === '600')).toBe(
+      true,
+    );
   });
 
   it('every config-writing command (a second profile, profiles use, the OpenAPI cache, logout) keeps them private', async () => {
@@ -95,7 +99,11 @@ describe('file modes under umask 000', () => {
     const configDir = join(home, 'config');
     const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
     const login = (profile: string) =>
-      runUnderUmask000(['auth', 'login', '--profile', profile, '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`);
+      runUnderUmask000(
+        ['auth', 'login', '--profile', profile, '--with-key', '--insecure-storage', '--base-url', mock.baseUrl],
+        env,
+        `${mock.adminKey}\n`,
+      );
     expectOk(await login('default'));
     expectOk(await login('staging'));
     expectOk(await runUnderUmask000(['profiles', 'use', 'staging'], env));
@@ -112,7 +120,9 @@ describe('file modes under umask 000', () => {
       const home = scratchDir('modes-home');
       const configDir = join(home, 'config');
       const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
-      expectOk(await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${key.secret}\n`));
+      expectOk(
+        await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${key.secret}\n`),
+      );
       const audit = join(home, 'logs', 'rotations.jsonl');
       mkdirSync(join(home, 'logs'));
       expectOk(await runUnderUmask000(['keys', 'rotate', '--yes', '--audit-log', audit], env));
@@ -127,7 +137,9 @@ describe('file modes under umask 000', () => {
     const home = scratchDir('modes-home');
     const xdg = join(home, 'xdg');
     const env = { HOME: home, XDG_CONFIG_HOME: xdg, APPRAISAL_CA_FILE: mock.caFile };
-    expectOk(await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`));
+    expectOk(
+      await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`),
+    );
     const [dir] = readdirSync(xdg);
     expect(dir).toBeDefined();
     expectPrivate(join(xdg, dir!));
@@ -137,7 +149,9 @@ describe('file modes under umask 000', () => {
     const home = scratchDir('modes-home');
     mkdirSync(join(home, '.config'));
     const env = { HOME: home, XDG_CONFIG_HOME: undefined, APPRAISAL_CA_FILE: mock.caFile };
-    expectOk(await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`));
+    expectOk(
+      await runUnderUmask000(['auth', 'login', '--with-key', '--insecure-storage', '--base-url', mock.baseUrl], env, `${mock.adminKey}\n`),
+    );
     const [dir] = readdirSync(join(home, '.config'));
     expect(dir).toBeDefined();
     expectPrivate(join(home, '.config', dir!));

@@ -69,9 +69,28 @@ afterAll(() => mock?.stop());
 
 describe('files upload', () => {
   it('takes --name and --content-type, and a path relative to the working directory', async () => {
-    const result = await runCli(['files', 'upload', 'notes.txt', '--name', 'inspection notes.md', '--content-type', 'text/markdown', '--assignment', assignmentId, '-o', 'json'], { env, cwd: dir });
+    const result = await runCli(
+      [
+        'files',
+        'upload',
+        'notes.txt',
+        '--name',
+        'inspection notes.md',
+        '--content-type',
+        'text/markdown',
+        '--assignment',
+        assignmentId,
+        '-o',
+        'json',
+      ],
+      { env, cwd: dir },
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'inspection notes.md', contentType: 'text/markdown', attachments: [{ targetType: 'assignment', targetId: assignmentId }] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      name: 'inspection notes.md',
+      contentType: 'text/markdown',
+      attachments: [{ targetType: 'assignment', targetId: assignmentId }],
+    });
   });
 
   it.each([

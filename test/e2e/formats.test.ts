@@ -84,10 +84,16 @@ const FAMILIES: Family[] = [
     },
     createArgs: (format) => [
       '--data',
-      JSON.stringify({ name: `Harbor Bank ${format}`, clientType: 'lender', address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' } }),
+      JSON.stringify({
+        name: `Harbor Bank ${format}`,
+        clientType: 'lender',
+        address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+      }),
     ],
     created: (format) =>
-      structured(format) ? { name: `Harbor Bank ${format}`, address: { city: 'Boston' } } : { name: `Harbor Bank ${format}`, 'address.city': 'Boston' },
+      structured(format)
+        ? { name: `Harbor Bank ${format}`, address: { city: 'Boston' } }
+        : { name: `Harbor Bank ${format}`, 'address.city': 'Boston' },
     got: (format) => ({ name: `Harbor Bank ${format}` }),
     updateArgs: ['-f', 'phone=+1-617-555-0100'],
     updated: (format) => ({ phone: '+1-617-555-0100', name: `Harbor Bank ${format}` }),
@@ -101,7 +107,16 @@ const FAMILIES: Family[] = [
       expect(records.map((r) => r.firstName).sort()).toEqual(['Dana', 'Sam']);
       if (format === 'json') expect(records.every((r) => r.clientId === seed.contactClientId)).toBe(true);
     },
-    createArgs: (format) => ['--client', seed.contactClientId, '-f', `firstName=Lee ${format}`, '-f', 'lastName=Park', '-f', 'email=lee@example.com'],
+    createArgs: (format) => [
+      '--client',
+      seed.contactClientId,
+      '-f',
+      `firstName=Lee ${format}`,
+      '-f',
+      'lastName=Park',
+      '-f',
+      'email=lee@example.com',
+    ],
     created: (format) => ({ firstName: `Lee ${format}`, lastName: 'Park', email: 'lee@example.com' }),
     got: (format) => ({ firstName: `Lee ${format}` }),
     updateArgs: ['-f', 'title=Chief Appraiser'],
@@ -112,7 +127,18 @@ const FAMILIES: Family[] = [
     columns: ['id', 'number', 'status', 'clientId', 'dueDate', 'fee.amount', 'fee.currency', 'reportType'],
     listArgs: () => [],
     checkList: (records) => expect(records.map((r) => r.id)).toEqual(seed.assignmentIds),
-    createArgs: () => ['-f', `clientId=${seed.assignmentClientId}`, '-f', 'reportType=appraisal_report', '-f', 'dueDate=2026-03-31', '-F', 'fee.amount=3500', '-f', 'fee.currency=USD'],
+    createArgs: () => [
+      '-f',
+      `clientId=${seed.assignmentClientId}`,
+      '-f',
+      'reportType=appraisal_report',
+      '-f',
+      'dueDate=2026-03-31',
+      '-F',
+      'fee.amount=3500',
+      '-f',
+      'fee.currency=USD',
+    ],
     created: () => ({ clientId: seed.assignmentClientId, reportType: 'appraisal_report', dueDate: '2026-03-31', status: 'draft' }),
     got: () => ({ clientId: seed.assignmentClientId }),
     updateArgs: ['-f', 'status=accepted'],
@@ -186,12 +212,15 @@ const LISTINGS: Array<[string, Listing]> = [
           const value = JSON.parse(stdout) as Record<string, string[]>;
           return { columns: undefined, records: Object.entries(value).map(([name, values]) => ({ name, values })) };
         }
-        if (format === 'table') return { columns: undefined, records: Object.entries(readRecord('table', stdout)).map(([name, values]) => ({ name, values })) };
+        if (format === 'table')
+          return { columns: undefined, records: Object.entries(readRecord('table', stdout)).map(([name, values]) => ({ name, values })) };
         return readList(format, stdout);
       },
       checkList: (records, format) => {
         expect(records.map((r) => r.name)).toEqual(Object.keys(seed.enums));
-        expect(Object.keys(seed.enums)).toEqual(expect.arrayContaining(['propertyTypes', 'assignmentStatuses', 'reportTypes', 'clientTypes']));
+        expect(Object.keys(seed.enums)).toEqual(
+          expect.arrayContaining(['propertyTypes', 'assignmentStatuses', 'reportTypes', 'clientTypes']),
+        );
         expect(seed.enums.assignmentStatuses).toContain('completed');
         for (const { name, values } of records) {
           const expected = seed.enums[String(name)]!;
@@ -208,7 +237,8 @@ beforeAll(async () => {
   mock = await startMock({ records: 12 });
   env = { ...isolatedEnv(), ...mock.env };
   const holder = await json<{ id: string }>('clients', 'create', '-f', 'name=Contact Holding Bank', '-f', 'clientType=lender');
-  for (const firstName of ['Dana', 'Sam']) await json('contacts', 'create', '--client', holder.id, '-f', `firstName=${firstName}`, '-f', 'lastName=Reyes');
+  for (const firstName of ['Dana', 'Sam'])
+    await json('contacts', 'create', '--client', holder.id, '-f', `firstName=${firstName}`, '-f', 'lastName=Reyes');
   // The lists as they stand before the tests (which create records only after every list test).
   const [assignments, clients] = await Promise.all([
     json<Array<{ id: string; clientId: string; propertyIds: string[] }>>('assignments', 'list'),

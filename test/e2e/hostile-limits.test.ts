@@ -71,7 +71,9 @@ describe('item 3: bounded memory for any answer', () => {
     server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x","name":"endless"},'));
     const result = await measuredCli(['props', 'list', '-o', 'json'], env());
     expectCleanFailure(result, 9);
-    expect(result.stderr).toContain('GET /api/properties?page=1: the answer is more than 64 MiB, larger than the 64 MiB limit for one JSON answer; stopped reading');
+    expect(result.stderr).toContain(
+      'GET /api/properties?page=1: the answer is more than 64 MiB, larger than the 64 MiB limit for one JSON answer; stopped reading',
+    );
     expect(result.stderr).toContain('APPRAISAL_MAX_RESPONSE_SIZE');
     expect(result.stdout).toBe('');
     expect(collectionRequests()).toHaveLength(1);
@@ -123,22 +125,34 @@ describe('item 3: bounded memory for any answer', () => {
     const raised = await runCli(['props', 'list', '-o', 'ndjson', '--retries', '0'], { env: env({ APPRAISAL_MAX_RESPONSE_SIZE: '4MiB' }) });
     expect(raised.code, raised.stderr).toBe(0);
     expect(raised.stdout.trim().split('\n')).toHaveLength(3);
-    const refused = await runCli(['props', 'list', '-o', 'ndjson', '--retries', '0'], { env: env({ APPRAISAL_MAX_RESPONSE_SIZE: '1MiB' }) });
+    const refused = await runCli(['props', 'list', '-o', 'ndjson', '--retries', '0'], {
+      env: env({ APPRAISAL_MAX_RESPONSE_SIZE: '1MiB' }),
+    });
     expectCleanFailure(refused, 9);
   });
 });
 
 describe('item 4: pagination that cannot loop forever', () => {
   it('pages: 1e9 with empty pages is refused on the first page (exit 9, one request)', async () => {
-    server.on('GET', '/api/properties', pagesBy(() => ({ limit: 25, total: 0, pages: 1e9 })));
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(() => ({ limit: 25, total: 0, pages: 1e9 })),
+    );
     const result = await runCli(['props', 'list', '-o', 'json', '--retries', '0'], { env: env() });
     expectCleanFailure(result, 9);
-    expect(result.stderr).toContain('page 1 of /api/properties: the pagination makes no sense: 1000000000 pages for 0 records of 25 per page (expected 0)');
+    expect(result.stderr).toContain(
+      'page 1 of /api/properties: the pagination makes no sense: 1000000000 pages for 0 records of 25 per page (expected 0)',
+    );
     expect(collectionRequests()).toHaveLength(1);
   });
 
   it('limit: 0 is refused at once, --max-items or not (exit 9, one request)', async () => {
-    server.on('GET', '/api/properties', pagesBy(() => ({ limit: 0, total: 1e9, pages: 1e9 })));
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(() => ({ limit: 0, total: 1e9, pages: 1e9 })),
+    );
     const result = await runCli(['props', 'list', '--max-items', '3', '-o', 'json', '--retries', '0'], { env: env() });
     expectCleanFailure(result, 9);
     expect(result.stderr).toContain('the pagination makes no sense: limit 0 (a page holds at least one record)');
@@ -147,7 +161,11 @@ describe('item 4: pagination that cannot loop forever', () => {
 
   it('an empty page before the last is refused (exit 9); no page beyond it is requested', async () => {
     const items = (n: number): Array<Record<string, unknown>> => (n === 1 ? [{ id: 'a' }, { id: 'b' }] : []);
-    server.on('GET', '/api/properties', pagesBy(() => ({ limit: 2, total: 6, pages: 3 }), items));
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(() => ({ limit: 2, total: 6, pages: 3 }), items),
+    );
     const result = await runCli(['props', 'list', '-o', 'json', '--concurrency', '1', '--retries', '0'], { env: env() });
     expectCleanFailure(result, 9);
     expect(result.stderr).toContain('page 2 of /api/properties: the pagination makes no sense: page 2 of 3 is empty');
@@ -156,7 +174,11 @@ describe('item 4: pagination that cannot loop forever', () => {
 
   it('requests stay bounded by what the first page announced, whatever later pages claim', async () => {
     const items = (n: number): Array<Record<string, unknown>> => [{ id: `p${n}-1` }, { id: `p${n}-2` }];
-    server.on('GET', '/api/properties', pagesBy((n) => (n === 1 ? { limit: 2, total: 6, pages: 3 } : { limit: 2, total: 2e9, pages: 1e9 }), items));
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy((n) => (n === 1 ? { limit: 2, total: 6, pages: 3 } : { limit: 2, total: 2e9, pages: 1e9 }), items),
+    );
     const result = await runCli(['props', 'list', '-o', 'json', '--retries', '0'], { env: env() });
     expectCleanFailure(result, 9);
     expect(result.stderr).toContain('changed while it was read');
@@ -165,7 +187,11 @@ describe('item 4: pagination that cannot loop forever', () => {
 
   it('--max-items stops a collection that never runs out (3 records, one request)', async () => {
     const items = (n: number): Array<Record<string, unknown>> => Array.from({ length: 25 }, (_, i) => ({ id: `p${n}-${i}` }));
-    server.on('GET', '/api/properties', pagesBy(() => ({ limit: 25, total: 25e9, pages: 1e9 }), items));
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(() => ({ limit: 25, total: 25e9, pages: 1e9 }), items),
+    );
     const result = await runCli(['props', 'list', '--max-items', '3', '-o', 'ndjson', '--retries', '0'], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(3);
@@ -174,14 +200,17 @@ describe('item 4: pagination that cannot loop forever', () => {
 });
 
 describe('item 8: paths cannot climb out of the base URL', () => {
-  it.each(['/api/%2E%2e/%2e%2e/x', '/api/../../x', '/api/..%2f..%2fx'])('api GET %s under /s/ok is refused (exit 2), nothing is sent', async (path) => {
-    server.on('*', /./, json(200, { success: true, data: { id: 'x' } }));
-    const result = await runCli(['api', 'GET', path, '--retries', '0'], { env: env({ APPRAISAL_BASE_URL: `${server.url}/s/ok` }) });
-    expectCleanFailure(result, 2);
-    expect(result.stderr).toContain(`the request path "${path}" climbs out of the base URL's path /s/ok`);
-    // `api` may first fetch the service description under the base path; the climbing path itself is never sent.
-    const sent = server.requests.map((request) => request.path);
-    expect(sent.filter((target) => !/^\/s\/ok\/(api\/)?openapi\.json/.test(target))).toEqual([]);
-    expect(sent.length).toBeLessThanOrEqual(1);
-  });
+  it.each(['/api/%2E%2e/%2e%2e/x', '/api/../../x', '/api/..%2f..%2fx'])(
+    'api GET %s under /s/ok is refused (exit 2), nothing is sent',
+    async (path) => {
+      server.on('*', /./, json(200, { success: true, data: { id: 'x' } }));
+      const result = await runCli(['api', 'GET', path, '--retries', '0'], { env: env({ APPRAISAL_BASE_URL: `${server.url}/s/ok` }) });
+      expectCleanFailure(result, 2);
+      expect(result.stderr).toContain(`the request path "${path}" climbs out of the base URL's path /s/ok`);
+      // `api` may first fetch the service description under the base path; the climbing path itself is never sent.
+      const sent = server.requests.map((request) => request.path);
+      expect(sent.filter((target) => !/^\/s\/ok\/(api\/)?openapi\.json/.test(target))).toEqual([]);
+      expect(sent.length).toBeLessThanOrEqual(1);
+    },
+  );
 });

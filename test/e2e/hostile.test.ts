@@ -10,7 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { entriesOf, exitProblems, removeScratchDirs, scratchDir, startCli } from '../helpers/cli-process.js';
 import { waitFor } from '../helpers/wait.js';
-import { ALL_CONTROL, CONTROL, ENCODINGS, RAW_CONTROL, echoCredential, json, page, record, serviceError, text } from '../hostile/answers.js';
+import {
+  ALL_CONTROL,
+  CONTROL,
+  ENCODINGS,
+  RAW_CONTROL,
+  echoCredential,
+  json,
+  page,
+  record,
+  serviceError,
+  text,
+} from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 import { runOnPty } from '../hostile/terminal.js';
 
@@ -54,14 +65,22 @@ afterAll(async () => {
 
 describe('item 2: nothing from the service reaches a terminal raw', () => {
   it('error message and request id with OSC 52, clear-screen, BEL and bare CR are shown visibly (exit 6)', async () => {
-    server.on('GET', `/api/properties/${ID}`, serviceError(404, { code: 'NOT_FOUND', message: `gone ${ALL_CONTROL}`, requestId: `rid-${CONTROL.osc52}` }));
+    server.on(
+      'GET',
+      `/api/properties/${ID}`,
+      serviceError(404, { code: 'NOT_FOUND', message: `gone ${ALL_CONTROL}`, requestId: `rid-${CONTROL.osc52}` }),
+    );
     const result = await cli(['props', 'get', ID], env());
     expectCleanFailure(result, 6);
     expect(result.stderr).toContain('\uFFFD]52;c;');
   });
 
   it('403 hint scopes from details.requiredScopes are sanitised (exit 5)', async () => {
-    server.on('GET', '/api/clients', serviceError(403, { code: 'FORBIDDEN', message: 'no', details: { requiredScopes: [`clients:read${CONTROL.clear}`] } }));
+    server.on(
+      'GET',
+      '/api/clients',
+      serviceError(403, { code: 'FORBIDDEN', message: 'no', details: { requiredScopes: [`clients:read${CONTROL.clear}`] } }),
+    );
     const result = await cli(['clients', 'list', '-o', 'json'], env());
     expectCleanFailure(result, 5);
     expect(result.stderr).toMatch(/^hint: .*clients:read\uFFFD\[2J/m);
@@ -88,7 +107,17 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
   it('a key name and scopes in the keys create notice are sanitised; the new secret alone on stdout (exit 0)', async () => {
     const created = 'apk_Created1_CreatedS3cretCreatedS3cretCreat42';
     // The published answer is the bare record (ApiKeyCreated), not {success, data}.
-    server.on('POST', '/api/keys', json(201, { id: 'dddddddd-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Created1', name: `evil${ALL_CONTROL}`, scopes: [`api:read${CONTROL.clear}`], secret: created }));
+    server.on(
+      'POST',
+      '/api/keys',
+      json(201, {
+        id: 'dddddddd-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        prefix: 'apk_Created1',
+        name: `evil${ALL_CONTROL}`,
+        scopes: [`api:read${CONTROL.clear}`],
+        secret: created,
+      }),
+    );
     const result = await cli(['keys', 'create', '--name', 'ci bot', '--scope', 'api:read'], env());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${created}\n`);
@@ -99,7 +128,9 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
   });
 
   it('the OpenAPI-load warning is sanitised; the json answer on stdout stays exact', async () => {
-    server.on('GET', '/api/openapi.json', text(500, `spec down ${ALL_CONTROL}`)).on('GET', '/api/echo-data', json(200, { note: CONTROL.osc52 }));
+    server
+      .on('GET', '/api/openapi.json', text(500, `spec down ${ALL_CONTROL}`))
+      .on('GET', '/api/echo-data', json(200, { note: CONTROL.osc52 }));
     const result = await cli(['api', 'GET', '/api/echo-data'], env());
     // Every later command loads the description too: from now on the service publishes none.
     server.on('GET', '/api/openapi.json', serviceError(404, { code: 'NOT_FOUND', message: 'no description' }));
@@ -122,7 +153,11 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
 
   it("smoke's table shows an ESC in a service message visibly (U+FFFD), through the same sanitiser as every table", async () => {
     // Everything else is the server's 404.
-    server.on('GET', '/api/keys/current', serviceError(401, { code: 'UNAUTHORIZED', message: `key refused ${ALL_CONTROL}`, requestId: `rid-${CONTROL.clear}` }));
+    server.on(
+      'GET',
+      '/api/keys/current',
+      serviceError(401, { code: 'UNAUTHORIZED', message: `key refused ${ALL_CONTROL}`, requestId: `rid-${CONTROL.clear}` }),
+    );
     const result = await cli(['smoke', '-o', 'json'], env());
     expectCleanFailure(result, 4);
     const row = result.stderr.split('\n').find((line) => /^credential\s+FAIL\b/.test(line));
@@ -166,7 +201,11 @@ describe('item 7: redaction that survives encoding', () => {
     server.on(
       'GET',
       '/api/headers',
-      json(200, { ok: true }, { authorization: `Bearer ${token}`, 'x-upstream-auth': `Bearer ${token}`, 'x-echo-key': ENCODINGS.urlEncoded!(KEY) }),
+      json(
+        200,
+        { ok: true },
+        { authorization: `Bearer ${token}`, 'x-upstream-auth': `Bearer ${token}`, 'x-echo-key': ENCODINGS.urlEncoded!(KEY) },
+      ),
     );
     const result = await cli(['api', 'GET', '/api/headers', '-i'], env());
     expect(result.code, result.stderr).toBe(0);
@@ -176,7 +215,11 @@ describe('item 7: redaction that survives encoding', () => {
   });
 
   it('a short non-apk_ token is never echoed whole (exit 4)', async () => {
-    server.on('GET', `/api/assignments/${ID}`, echoCredential(401, (s) => s));
+    server.on(
+      'GET',
+      `/api/assignments/${ID}`,
+      echoCredential(401, (s) => s),
+    );
     const result = await cli(['assignments', 'get', ID], env({ APPRAISAL_API_KEY: undefined, APPRAISAL_TOKEN: 'xyz9' }));
     expect(result.code, result.stderr).not.toBe(0);
     expect(result.stderr).not.toMatch(/\bxyz9\b/);
@@ -185,12 +228,19 @@ describe('item 7: redaction that survives encoding', () => {
 
 describe('item 6: locks and files that cannot trap the user', () => {
   function login(environment: Record<string, string | undefined>): Promise<CliResult> {
-    server.on('GET', '/api/keys/current', record({ id: 'cccccccc-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Hostile1', scopes: ['api:read'] }));
-    return runCli(['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'], {
-      env: environment,
-      input: `${KEY}\n`,
-      timeoutMs: 30_000,
-    });
+    server.on(
+      'GET',
+      '/api/keys/current',
+      record({ id: 'cccccccc-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Hostile1', scopes: ['api:read'] }),
+    );
+    return runCli(
+      ['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'],
+      {
+        env: environment,
+        input: `${KEY}\n`,
+        timeoutMs: 30_000,
+      },
+    );
   }
 
   it('a dangling symlink at config.json.lock is recognised as stale: auth login succeeds (it used to spin forever)', async () => {
@@ -213,7 +263,9 @@ describe('item 6: locks and files that cannot trap the user', () => {
     writeFileSync(join(dir, 'config.json.lock'), `${process.pid}\n`);
     const result = await login(environment);
     expectCleanFailure(result, 2);
-    expect(result.stderr).toMatch(new RegExp(`^error: .*config\\.json\\.lock is held by another appraisal process \\(pid ${process.pid}\\)`, 'm'));
+    expect(result.stderr).toMatch(
+      new RegExp(`^error: .*config\\.json\\.lock is held by another appraisal process \\(pid ${process.pid}\\)`, 'm'),
+    );
     expect(result.stderr).toMatch(/^hint: wait for that command to finish/m);
     // The key was stored before the profile could be saved: it is taken back, no secret stays on disk.
     expect(existsSync(join(dir, 'credentials', 'locked.key'))).toBe(false);
@@ -258,14 +310,24 @@ describe('item 6: locks and files that cannot trap the user', () => {
     });
     const args = ['props', 'list', '-o', 'ndjson', '--out', out, '--page-size', '1', '--concurrency', '1', '--retries', '0'];
     const first = startCli(args, { env: env(), timeoutMs: 30_000 });
-    await waitFor(() => server.requests.some((request) => request.path.startsWith('/api/properties?page=2')), 'the first export to be under way');
+    await waitFor(
+      () => server.requests.some((request) => request.path.startsWith('/api/properties?page=2')),
+      'the first export to be under way',
+    );
     const second = await runCli(args, { env: env() });
     expectCleanFailure(second, 2);
-    expect(second.stderr).toMatch(new RegExp(`^error: --out .*props\\.ndjson is being written by another appraisal export \\(pid ${first.child.pid}\\)$`, 'm'));
+    expect(second.stderr).toMatch(
+      new RegExp(`^error: --out .*props\\.ndjson is being written by another appraisal export \\(pid ${first.child.pid}\\)$`, 'm'),
+    );
     letGo();
     const result = await first.result;
     expect(result.code, result.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['p1', 'p2']);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['p1', 'p2']);
     expect(entriesOf(dir)).toEqual(['props.ndjson']);
   });
 
@@ -345,7 +407,9 @@ describe('item 10: messages that say what to do', () => {
 
   it('a proxy answering 407: exit 3 naming the proxy and how to give it credentials', async () => {
     const proxy = createNetServer((socket) => {
-      socket.once('data', () => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'));
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'),
+      );
       socket.on('error', () => {});
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -377,7 +441,10 @@ describe('item 10: messages that say what to do', () => {
 
   it('a watch state file with a mistyped mark is refused with exit 2 before any request', async () => {
     const state = join(scratchDir('hostile-state'), 'props.state');
-    writeFileSync(state, JSON.stringify({ version: 1, family: 'props', scope: null, mark: '1', latest: '1', polls: 1, lastFullPoll: 1, seen: { a: '1' } }));
+    writeFileSync(
+      state,
+      JSON.stringify({ version: 1, family: 'props', scope: null, mark: '1', latest: '1', polls: 1, lastFullPoll: 1, seen: { a: '1' } }),
+    );
     const before = server.requests.length;
     const result = await cli(['watch', 'props', '--once', '--state-file', state], env());
     expectCleanFailure(result, 2);
@@ -387,7 +454,16 @@ describe('item 10: messages that say what to do', () => {
 
   it('a watch state file with seen: {} beside its mark, or of the wrong shape, is refused with exit 2 before any request', async () => {
     const state = join(scratchDir('hostile-state'), 'props.state');
-    const valid = { version: 1, family: 'props', scope: null, mark: '2026-03-01T12:00:00Z', latest: '2026-03-01T12:00:00Z', polls: 4, lastFullPoll: 1, seen: { a: '2026-03-01T12:00:00Z' } };
+    const valid = {
+      version: 1,
+      family: 'props',
+      scope: null,
+      mark: '2026-03-01T12:00:00Z',
+      latest: '2026-03-01T12:00:00Z',
+      polls: 4,
+      lastFullPoll: 1,
+      seen: { a: '2026-03-01T12:00:00Z' },
+    };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ seen: {} }, /seen is empty while mark\/latest say records were seen \(truncated or edited\?\)/],
       [{ seen: [['a', '2026-03-01T12:00:00Z']] }, /seen must be an object of id → version/],

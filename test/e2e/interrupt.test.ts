@@ -7,7 +7,15 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/cli.js';
-import { entriesBesidePartial, entriesOf, exitProblems, scratchDir, startCli, type RunningCli, removeScratchDirs } from '../helpers/cli-process.js';
+import {
+  entriesBesidePartial,
+  entriesOf,
+  exitProblems,
+  scratchDir,
+  startCli,
+  type RunningCli,
+  removeScratchDirs,
+} from '../helpers/cli-process.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -51,7 +59,9 @@ describe('Ctrl-C during an export', () => {
   it.each(['ndjson', 'json', 'csv', 'table'])('-o %s --out FILE: exit 130, no FILE, no temp file', async (format) => {
     await admin.clearRequests();
     const dir = scratchDir('interrupt-out');
-    const running = startCli(['props', 'list', '-o', format, '--page-size', '5', '--concurrency', '1', '--out', join(dir, 'props.out')], { env });
+    const running = startCli(['props', 'list', '-o', format, '--page-size', '5', '--concurrency', '1', '--out', join(dir, 'props.out')], {
+      env,
+    });
     // The temp file exists and a few pages are in it (or on their way).
     await interrupt(running, async () => entriesOf(dir).length > 0 && (await pageRequested(3)()), 'the export to be under way');
     // Streaming formats keep their complete pages beside FILE for --resume (export-resume.test.ts).

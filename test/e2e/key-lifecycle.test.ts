@@ -72,13 +72,18 @@ describe('keys rotate on a schedule', () => {
     const schedule = ['keys', 'rotate', '--yes', '--if-expiring-within', '14d', '--if-older-than', '90d', '-o', 'json'];
     const idle = await p.run(schedule);
     expect(idle.code, idle.stderr).toBe(0);
-    expect(idle.stderr).toMatch(new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 29 days, \\d+ hours? old$`, 'm'));
+    expect(idle.stderr).toMatch(
+      new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 29 days, \\d+ hours? old$`, 'm'),
+    );
     expect(JSON.parse(idle.stdout)).toMatchObject({ rotated: false, oldPrefix: p.old.prefix });
     expect(p.stored()).toBe(p.old.secret);
     expect(await statusWith(mock, p.old.secret)).toBe(200);
 
     // The service's record decides (not the local cache): 87 days old, 3 days left — a 90-day key.
-    await setDates(p.old, { createdAt: new Date(Date.now() - 87 * DAY).toISOString(), expiresAt: new Date(Date.now() + 3 * DAY).toISOString() });
+    await setDates(p.old, {
+      createdAt: new Date(Date.now() - 87 * DAY).toISOString(),
+      expiresAt: new Date(Date.now() + 3 * DAY).toISOString(),
+    });
     // The expiry warning names the profile and the command, for a key that can rotate itself.
     const status = await p.run(['auth', 'status', '-o', 'json']);
     expect(status.stderr).toContain(`warning: key ${p.old.prefix}… expires in 3 days`);
@@ -106,7 +111,9 @@ describe('keys rotate on a schedule', () => {
 describe('keys create --store-as over a stored key', () => {
   it('says the key it replaced still works on the service, and how to revoke it', async () => {
     const p = await profile();
-    const result = await p.run(['keys', 'create', '--name', 'replacement', '--scope', 'api:read', '--store-as', 'default'], { APPRAISAL_API_KEY: mock.adminKey });
+    const result = await p.run(['keys', 'create', '--name', 'replacement', '--scope', 'api:read', '--store-as', 'default'], {
+      APPRAISAL_API_KEY: mock.adminKey,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
       `note: the key it replaced in profile default, ${p.old.prefix}, still works on the service until it is revoked: appraisal keys revoke ${p.old.prefix} --yes`,
@@ -139,21 +146,37 @@ describe('keys rotate --deliver', () => {
       expect(env).toContain(`APPRAISAL_KEY_PREFIX=${summary.newPrefix}\n`);
       expect(env).toContain(`APPRAISAL_KEY_ID=${summary.newKeyId}\n`);
       expect(env).toContain('UNRELATED=kept\n');
-      for (const name of ['APPRAISAL_API_KEY', 'APPRAISAL_TOKEN', 'APPRAISAL_MOCK_ADMIN_KEY', 'COPY_OF_THE_KEY']) expect(env).not.toMatch(new RegExp(`^${name}=`, 'm'));
+      for (const name of ['APPRAISAL_API_KEY', 'APPRAISAL_TOKEN', 'APPRAISAL_MOCK_ADMIN_KEY', 'COPY_OF_THE_KEY'])
+        expect(env).not.toMatch(new RegExp(`^${name}=`, 'm'));
       for (const secret of [newSecret, p.old.secret, mock.adminKey]) expect(env).not.toContain(secret);
     }
     // What the child printed comes through cut to the prefix.
     expect(result.stderr).toMatch(new RegExp(`\ndeliver: ${summary.newPrefix}_?… <- got it\n`));
     expect(result.stderr).toMatch(/rotate: delivered the new key to .*\nrotate: delivered the new key to .*\nrotate: revoked key /);
     expect(await statusWith(mock, p.old.secret)).toBe(401);
-    expectNoSecrets([newSecret, p.old.secret], p.runs, [p.home], [join(p.configDir, 'credentials', 'default.key'), join(out, 'stdin-1'), join(out, 'stdin-2')]);
+    expectNoSecrets(
+      [newSecret, p.old.secret],
+      p.runs,
+      [p.home],
+      [join(p.configDir, 'credentials', 'default.key'), join(out, 'stdin-1'), join(out, 'stdin-2')],
+    );
   });
 
   it('a failing delivery rolls back: the old key keeps working, the new one is revoked, and earlier deliveries are named (exit 21)', async () => {
     const p = await profile();
     const got = join(p.home, 'got');
     const audit = join(p.home, 'audit.jsonl');
-    const result = await p.run(['keys', 'rotate', '--yes', '--audit-log', audit, '--deliver', `cat > "${got}"`, '--deliver', 'echo refused >&2; exit 3']);
+    const result = await p.run([
+      'keys',
+      'rotate',
+      '--yes',
+      '--audit-log',
+      audit,
+      '--deliver',
+      `cat > "${got}"`,
+      '--deliver',
+      'echo refused >&2; exit 3',
+    ]);
     expect(result.code, result.stderr).toBe(21);
     const newPrefix = readFileSync(got, 'utf8').slice(0, 12);
     expect(result.stderr).toMatch(
@@ -186,7 +209,10 @@ describe('keys rotate --grace', () => {
     expect(summary).toMatchObject({ oldKey: 'pending', oldPrefix: p.old.prefix });
     expect(Math.abs(Date.parse(summary.oldKeyRevokedFrom) - (Date.now() + DAY))).toBeLessThan(120_000);
     expect(await statusWith(mock, p.old.secret)).toBe(200);
-    expect(JSON.parse(readFileSync(audit, 'utf8'))).toMatchObject({ outcome: 'rotated', pendingRevocation: { prefix: p.old.prefix, dueAt: summary.oldKeyRevokedFrom } });
+    expect(JSON.parse(readFileSync(audit, 'utf8'))).toMatchObject({
+      outcome: 'rotated',
+      pendingRevocation: { prefix: p.old.prefix, dueAt: summary.oldKeyRevokedFrom },
+    });
 
     const status = await p.run(['auth', 'status', '-o', 'json']);
     expect(status.stderr).toContain(`pending revocation: key ${p.old.prefix} still works until ${summary.oldKeyRevokedFrom}`);
@@ -194,7 +220,9 @@ describe('keys rotate --grace', () => {
 
     const early = await p.run(['keys', 'revoke', '--due', '--yes']);
     expect(early.code, early.stderr).toBe(0);
-    expect(early.stderr).toContain(`nothing due for profile default: 1 pending, the next (${p.old.prefix}) at ${summary.oldKeyRevokedFrom}`);
+    expect(early.stderr).toContain(
+      `nothing due for profile default: 1 pending, the next (${p.old.prefix}) at ${summary.oldKeyRevokedFrom}`,
+    );
     expect(await statusWith(mock, p.old.secret)).toBe(200);
 
     // The grace period passes.
@@ -220,7 +248,11 @@ describe('keys audit', () => {
     const now = Date.now();
     const expired = await createKey(mock, { name: 'audit expired', scopes: ['api:read'], expiresAt: new Date(now + DAY).toISOString() });
     await setDates(expired, { expiresAt: new Date(now - 2 * DAY).toISOString() });
-    const soon = await createKey(mock, { name: 'audit soon', scopes: ['api:read', 'api:write'], expiresAt: new Date(now + 5 * DAY).toISOString() });
+    const soon = await createKey(mock, {
+      name: 'audit soon',
+      scopes: ['api:read', 'api:write'],
+      expiresAt: new Date(now + 5 * DAY).toISOString(),
+    });
     const forever = await createKey(mock, { name: 'audit twin', scopes: ['api:read'] });
     const twin = await createKey(mock, { name: 'audit twin', scopes: ['api:read'], expiresAt: new Date(now + 60 * DAY).toISOString() });
     const idle = await createKey(mock, { name: 'audit idle', scopes: ['api:read'], expiresAt: new Date(now + 60 * DAY).toISOString() });
@@ -228,7 +260,13 @@ describe('keys audit', () => {
 
     const json = await runCli(['keys', 'audit', '-o', 'json'], { env: admin });
     expect(json.code, json.stderr).toBe(0);
-    const rows = JSON.parse(json.stdout) as Array<{ prefix: string; severity: string; findings: string[]; inUse: boolean; daysLeft: number | null }>;
+    const rows = JSON.parse(json.stdout) as Array<{
+      prefix: string;
+      severity: string;
+      findings: string[];
+      inUse: boolean;
+      daysLeft: number | null;
+    }>;
     const row = (key: CreatedKey) => rows.find((r) => r.prefix === key.prefix)!;
     expect(row(expired)).toMatchObject({ severity: 'critical', findings: ['critical: expired 2 days ago but not revoked'] });
     expect(row(soon)).toMatchObject({ severity: 'warning', findings: ['warning: expires in 4 days'], daysLeft: 4 });
@@ -257,7 +295,10 @@ describe('keys audit', () => {
 
 describe('keys scan', () => {
   function git(cwd: string, ...args: string[]): void {
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd,
+      stdio: 'ignore',
+    });
   }
 
   it('finds a key in an old commit of a git repository, reports its prefix only, and --revoke revokes it (exit 20)', async () => {
@@ -278,22 +319,34 @@ describe('keys scan', () => {
 
     const plain = await runCli(['keys', 'scan', repo, '-o', 'json'], { env: { ...env, ...mock.env } });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(JSON.parse(plain.stdout)).toEqual([{ status: 'revoked', prefix: dead.prefix, file: expect.stringMatching(/notes\.txt$/), line: 1, commit: null }]);
+    expect(JSON.parse(plain.stdout)).toEqual([
+      { status: 'revoked', prefix: dead.prefix, file: expect.stringMatching(/notes\.txt$/), line: 1, commit: null },
+    ]);
 
     // A key that cannot list keys cannot tell which are live.
     const reader = await createKey(mock, { name: 'reader', scopes: ['api:read'] });
-    const blind = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env, APPRAISAL_API_KEY: reader.secret } });
+    const blind = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], {
+      env: { ...env, ...mock.env, APPRAISAL_API_KEY: reader.secret },
+    });
     expect(blind.code, blind.stderr).toBe(0);
     expect(blind.stderr).toMatch(/^warning: cannot tell which of them are live: listing keys needs an admin key/m);
 
     const found = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env } });
     expect(found.code, found.stderr).toBe(20);
     const rows = JSON.parse(found.stdout) as Array<{ status: string; prefix: string; file: string; line: number; commit: string | null }>;
-    expect(rows).toContainEqual({ status: 'live', prefix: leaked.prefix, file: expect.stringMatching(/^[0-9a-f]{12}:config\.env$/), line: 3, commit: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect(rows).toContainEqual({
+      status: 'live',
+      prefix: leaked.prefix,
+      file: expect.stringMatching(/^[0-9a-f]{12}:config\.env$/),
+      line: 3,
+      commit: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     expect(found.stderr).toMatch(new RegExp(`^error: 1 live key found: ${leaked.prefix}$`, 'm'));
 
     const audit = join(env.HOME!, 'revoked.jsonl');
-    const revoke = await runCli(['keys', 'scan', repo, '--git', '--revoke', '--yes', '--audit-log', audit], { env: { ...env, ...mock.env } });
+    const revoke = await runCli(['keys', 'scan', repo, '--git', '--revoke', '--yes', '--audit-log', audit], {
+      env: { ...env, ...mock.env },
+    });
     expect(revoke.code, revoke.stderr).toBe(20);
     expect(revoke.stderr).toContain(`Revoked key ${leaked.prefix} (found in `);
     expect(revoke.stderr).toMatch(new RegExp(`^error: 1 live key found: ${leaked.prefix}; revoked ${leaked.prefix}$`, 'm'));

@@ -17,12 +17,18 @@ export const queueFault = (mock: MockServer, rule: FaultRule) => adminOf(mock).q
 export const clearFaults = (mock: MockServer) => adminOf(mock).clearFaults();
 export const requestLog = (mock: MockServer) => adminOf(mock).apiRequests();
 export const clearRequestLog = (mock: MockServer) => adminOf(mock).clearRequests();
-export const waitForRequest = (mock: MockServer, match: (entry: LoggedRequest) => boolean, timeoutMs?: number) => adminOf(mock).waitForRequest(match, timeoutMs);
+export const waitForRequest = (mock: MockServer, match: (entry: LoggedRequest) => boolean, timeoutMs?: number) =>
+  adminOf(mock).waitForRequest(match, timeoutMs);
 export const allKeys = (mock: MockServer) => adminOf(mock).keys();
 export const keyByPrefix = (mock: MockServer, prefix: string) => adminOf(mock).keyByPrefix(prefix);
 
 /** The secret canary: none of `secrets` in any output or in any file under `dirs` (except `allowed` files). */
-export function expectNoSecrets(secrets: readonly string[], results: readonly CliResult[], dirs: readonly string[], allowed: readonly string[] = []): void {
+export function expectNoSecrets(
+  secrets: readonly string[],
+  results: readonly CliResult[],
+  dirs: readonly string[],
+  allowed: readonly string[] = [],
+): void {
   const files = dirs.flatMap((dir) => filesUnder(dir)).filter((file) => !allowed.includes(file));
   for (const secret of secrets) {
     for (const [i, result] of results.entries()) {

@@ -26,7 +26,8 @@ function envWith(key = mock.adminKey) {
   return { env, home: env.HOME!, configDir: env.APPRAISAL_CONFIG_DIR! };
 }
 
-const appraisal = (args: string[], env: Record<string, string | undefined>, input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
+const appraisal = (args: string[], env: Record<string, string | undefined>, input?: string) =>
+  runCli(args, { env, ...(input === undefined ? {} : { input }) });
 
 /** The one secret `keys create` printed, and its prefix. */
 function printedSecret(result: CliResult): { secret: string; prefix: string } {
@@ -42,7 +43,11 @@ const SCOPE_SETS: string[][] = [
   ['api:delete'],
   ['api:admin'],
   ['keys:admin'],
-  ...['properties', 'assignments', 'clients', 'files', 'reference'].flatMap((family) => [[`${family}:read`], [`${family}:write`], [`${family}:delete`]]),
+  ...['properties', 'assignments', 'clients', 'files', 'reference'].flatMap((family) => [
+    [`${family}:read`],
+    [`${family}:write`],
+    [`${family}:delete`],
+  ]),
   ['api:read', 'keys:admin'],
   ['properties:write', 'files:read', 'reference:read'],
   ['api:write', 'assignments:delete', 'clients:delete', 'keys:admin'],
@@ -54,7 +59,10 @@ describe('keys create', () => {
     const results: CliResult[] = [];
     const secrets: string[] = [];
     for (const scopes of SCOPE_SETS) {
-      const result = await appraisal(['keys', 'create', '--name', `e2e ${scopes.join(' ')}`, ...scopes.flatMap((s) => ['--scope', s])], env);
+      const result = await appraisal(
+        ['keys', 'create', '--name', `e2e ${scopes.join(' ')}`, ...scopes.flatMap((s) => ['--scope', s])],
+        env,
+      );
       const { secret, prefix } = printedSecret(result);
       secrets.push(secret);
       expect(result.stderr).toContain(`Created key ${prefix} (e2e ${scopes.join(' ')}): id `);
@@ -120,19 +128,25 @@ describe('keys create', () => {
       expect(result.stdout).toBe('');
     }
     const unknown = await appraisal(['keys', 'create', '--name', 'x', '--scope', 'api:read', '--scope', 'props:read'], env);
-    expect(unknown.stderr).toMatch(/^error: unknown scope "props:read"; valid scopes: api:read, api:write, api:delete, api:admin, properties:read, .*keys:admin$/m);
+    expect(unknown.stderr).toMatch(
+      /^error: unknown scope "props:read"; valid scopes: api:read, api:write, api:delete, api:admin, properties:read, .*keys:admin$/m,
+    );
     expect(await requestLog(mock)).toEqual([]);
   });
 
   it('--expires-in and --expires-at set the expiry', async () => {
     const { env } = envWith();
     const before = Date.now();
-    const inTen = printedSecret(await appraisal(['keys', 'create', '--name', 'ten days', '--scope', 'api:read', '--expires-in', '10d'], env));
+    const inTen = printedSecret(
+      await appraisal(['keys', 'create', '--name', 'ten days', '--scope', 'api:read', '--expires-in', '10d'], env),
+    );
     const expires = Date.parse((await keyByPrefix(mock, inTen.prefix))!.expiresAt!);
     expect(expires - before).toBeGreaterThanOrEqual(10 * 86_400_000 - 1000);
     expect(expires - Date.now()).toBeLessThanOrEqual(10 * 86_400_000);
     const year = new Date().getUTCFullYear() + 2;
-    const at = printedSecret(await appraisal(['keys', 'create', '--name', 'dated', '--scope', 'api:read', '--expires-at', `${year}-01-31T12:00:00Z`], env));
+    const at = printedSecret(
+      await appraisal(['keys', 'create', '--name', 'dated', '--scope', 'api:read', '--expires-at', `${year}-01-31T12:00:00Z`], env),
+    );
     expect((await keyByPrefix(mock, at.prefix))!.expiresAt).toBe(`${year}-01-31T12:00:00.000Z`);
   });
 
@@ -150,9 +164,16 @@ describe('keys create', () => {
   it('--store-as PROFILE stores the key in that profile (here its insecure-storage file) and prints only the prefix', async () => {
     const { env, home, configDir } = envWith();
     const seed = await createKey(mock, { name: 'seed', scopes: ['api:read'] });
-    const login = await appraisal(['auth', 'login', '--with-key', '--insecure-storage', '-p', 'bot'], { ...env, APPRAISAL_API_KEY: undefined }, seed.secret);
+    const login = await appraisal(
+      ['auth', 'login', '--with-key', '--insecure-storage', '-p', 'bot'],
+      { ...env, APPRAISAL_API_KEY: undefined },
+      seed.secret,
+    );
     expect(login.code, login.stderr).toBe(0);
-    const result = await appraisal(['keys', 'create', '--name', 'bot key', '--scope', 'properties:read', '--store-as', 'bot', '--expires-in', '30d'], env);
+    const result = await appraisal(
+      ['keys', 'create', '--name', 'bot key', '--scope', 'properties:read', '--store-as', 'bot', '--expires-in', '30d'],
+      env,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^apk_[A-Za-z0-9]{8}\n$/);
     const prefix = result.stdout.trim();
@@ -163,7 +184,11 @@ describe('keys create', () => {
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.profiles.bot).toMatchObject({ keyPrefix: prefix, keyStorage: 'insecure-file' });
     // The profile now works with the new key, and only the key file holds it.
-    const status = await appraisal(['auth', 'status', '-p', 'bot', '-o', 'json'], { ...env, APPRAISAL_API_KEY: undefined, APPRAISAL_BASE_URL: undefined });
+    const status = await appraisal(['auth', 'status', '-p', 'bot', '-o', 'json'], {
+      ...env,
+      APPRAISAL_API_KEY: undefined,
+      APPRAISAL_BASE_URL: undefined,
+    });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ keyPrefix: prefix, keyName: 'bot key', source: 'insecure-file' });
     expectNoSecrets([stored], [result, status], [home], [keyFile]);
@@ -266,7 +291,11 @@ describe('keys revoke', () => {
 describe('the expiry warning', () => {
   it('any command warns when the stored key expires within 14 days, at most once a day per profile', async () => {
     const { env, configDir } = envWith();
-    const soon = await createKey(mock, { name: 'soon', scopes: ['api:read'], expiresAt: new Date(Date.now() + 5 * 86_400_000).toISOString() });
+    const soon = await createKey(mock, {
+      name: 'soon',
+      scopes: ['api:read'],
+      expiresAt: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    });
     const plain = { ...env, APPRAISAL_API_KEY: undefined };
     const login = await appraisal(['auth', 'login', '--with-key', '--insecure-storage'], plain, soon.secret);
     expect(login.code, login.stderr).toBe(0);

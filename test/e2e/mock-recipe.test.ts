@@ -82,7 +82,9 @@ describe('README: try it without a service', () => {
 describe('appraisal mock: ways to wait for it', () => {
   it('--write-env FILE: the file appears complete (mode 0600) once it listens, and is removed when it stops', async () => {
     const file = join(mkdtempSync(join(work, 'write-env-')), 'mock.env');
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--http', '--records', '5', '--write-env', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--http', '--records', '5', '--write-env', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -110,7 +112,9 @@ describe('appraisal mock: ways to wait for it', () => {
   it('--detach: returns once listening with the lines and APPRAISAL_MOCK_PID; a port in use is one error line, exit 2', async () => {
     const started = await runCli(['mock', '--port', '0', '--http', '--records', '3', '--detach']);
     expect(started.code, started.stderr).toBe(0);
-    expect(started.stdout).toMatch(/^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nAPPRAISAL_API_KEY=apk_\w{8}_\w{32}\nAPPRAISAL_MOCK_PID=\d+\n$/);
+    expect(started.stdout).toMatch(
+      /^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nAPPRAISAL_API_KEY=apk_\w{8}_\w{32}\nAPPRAISAL_MOCK_PID=\d+\n$/,
+    );
     const baseUrl = /^APPRAISAL_BASE_URL=(\S+)$/m.exec(started.stdout)![1]!;
     const key = /^APPRAISAL_API_KEY=(\S+)$/m.exec(started.stdout)![1]!;
     const pid = Number(/^APPRAISAL_MOCK_PID=(\d+)$/m.exec(started.stdout)![1]);

@@ -14,7 +14,6 @@ import { ROOT } from '../helpers/cli.js';
 /** Nouns whose every command talks to the service and declares its operations. */
 const SERVICE_NOUNS = ['props', 'assignments', 'clients', 'contacts', 'files', 'ref', 'keys'];
 
-
 const factory: Factory = {
   context() {
     throw new Error('commands are only built here, never run');
@@ -39,22 +38,29 @@ async function serviceCommands() {
 }
 
 /** `/api/files/{fileId}` and `/api/files/{id}` are the same operation. */
-const key = (operation: { method: string; path: string }) => `${operation.method.toUpperCase()} ${operation.path.replace(/\{[^}/]*\}/g, '{}')}`;
+const key = (operation: { method: string; path: string }) =>
+  `${operation.method.toUpperCase()} ${operation.path.replace(/\{[^}/]*\}/g, '{}')}`;
 
 interface Parameter {
   $ref?: string;
   name?: string;
   in?: string;
 }
-type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>>; components?: { parameters?: Record<string, Parameter> } };
+type Document = {
+  paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
+  components?: { parameters?: Record<string, Parameter> };
+};
 
 /** The query parameters each published operation takes, by operation key. */
 function queryParameters(document: Document): Map<string, Set<string>> {
-  const resolve = (p: Parameter) => (p.$ref ? document.components?.parameters?.[p.$ref.split('/').pop()!] ?? {} : p);
+  const resolve = (p: Parameter) => (p.$ref ? (document.components?.parameters?.[p.$ref.split('/').pop()!] ?? {}) : p);
   const byOperation = new Map<string, Set<string>>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      const names = (operation.parameters ?? []).map(resolve).filter((p) => p.in === 'query').map((p) => p.name!);
+      const names = (operation.parameters ?? [])
+        .map(resolve)
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name!);
       byOperation.set(key({ method, path }), new Set(names));
     }
   }

@@ -57,11 +57,19 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   const send = (args: string[]) => run('dbus-send', ['--session', '--print-reply', ...args], { env: childEnv, timeout: 10_000 });
   let daemon: ChildProcess | undefined;
   const startDaemon = async () => {
-    daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], { stdio: ['pipe', 'ignore', 'ignore'], env: childEnv });
+    daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: childEnv,
+    });
     daemon.stdin!.end(PASSWORD);
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const { stdout } = await send(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']);
+      const { stdout } = await send([
+        '--dest=org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ]);
       if (/boolean true/.test(stdout)) return;
       if (Date.now() > deadline) throw new Error('gnome-keyring-daemon did not register on the private bus');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -95,7 +103,11 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
       const script = `import { AsyncEntry } from '@napi-rs/keyring';
 const value = await new AsyncEntry('appraisal-cli', process.argv[1], { linux: { store: 'secret-service' } }).getPassword();
 process.stdout.write(JSON.stringify(value ?? null));`;
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, account], { env: childEnv, cwd: ROOT, timeout: 15_000 });
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, account], {
+        env: childEnv,
+        cwd: ROOT,
+        timeout: 15_000,
+      });
       return JSON.parse(stdout) as string | null;
     },
     async stop() {

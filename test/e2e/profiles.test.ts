@@ -39,7 +39,13 @@ describe('profiles', () => {
     const list = await runCli(['profiles', 'list', '-o', 'json'], { env });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
-      expect.objectContaining({ name: 'first', active: true, environment: 'development', keyPrefix: keyA.prefix, keyStorage: 'insecure-file' }),
+      expect.objectContaining({
+        name: 'first',
+        active: true,
+        environment: 'development',
+        keyPrefix: keyA.prefix,
+        keyStorage: 'insecure-file',
+      }),
       expect.objectContaining({ name: 'second', active: false, environment: 'staging', keyPrefix: keyB.prefix }),
     ]);
     expect(list.stdout).not.toContain(keyA.secret);
@@ -62,7 +68,9 @@ describe('profiles', () => {
     const removed = await runCli(['profiles', 'remove', 'second', '--yes'], { env });
     expect(removed.code, removed.stderr).toBe(0);
     // Removing the profile does not revoke its key: it says so, and how.
-    expect(removed.stderr).toContain(`note: the key ${keyB.prefix} itself still works on the service until it is revoked (appraisal keys revoke ${keyB.prefix} --yes`);
+    expect(removed.stderr).toContain(
+      `note: the key ${keyB.prefix} itself still works on the service until it is revoked (appraisal keys revoke ${keyB.prefix} --yes`,
+    );
     expect(existsSync(join(configDir, 'credentials', 'second.key'))).toBe(false);
     expect(existsSync(join(configDir, 'credentials', 'first.key'))).toBe(true);
     const left = JSON.parse((await runCli(['profiles', 'list', '-o', 'json'], { env })).stdout) as Array<{ name: string }>;

@@ -45,7 +45,10 @@ describe('item 9: the [y/N] confirmation', () => {
   for (const { name, keys, code, message } of cases) {
     it(`${name} → exit ${code}, a message on its own line, terminal restored, nothing revoked`, async () => {
       const before = deletes();
-      const session = startOnPty(['keys', 'revoke', 'apk_Target01'], isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY }));
+      const session = startOnPty(
+        ['keys', 'revoke', 'apk_Target01'],
+        isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY }),
+      );
       await session.waitFor(CONFIRM);
       // The prompt shows the service's control characters visibly.
       expect(session.screen()).toContain('evil\uFFFD]52;c;');

@@ -19,7 +19,11 @@ const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
 
 function parseOutput(format: string, text: string): string[] {
   if (format === 'json') return (JSON.parse(text) as Array<{ id: string }>).map((r) => r.id);
-  if (format === 'ndjson') return text.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+  if (format === 'ndjson')
+    return text
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
   // csv: header row, then the id in the first column.
   const lines = text.trim().split('\r\n');
   expect(lines[0]!.split(',')[0]).toBe('id');
@@ -110,8 +114,26 @@ describe('props list: exports', () => {
 
 describe('props get/create/update/delete', () => {
   it('round-trips a property', async () => {
-    const created = await cli(['props', 'create', '-o', 'json', '-f', 'name=Harbor Point', '-f', 'propertyType=office',
-      '-f', 'address.line1=1 Pier Rd', '-f', 'address.city=Boston', '-f', 'address.region=MA', '-f', 'address.postalCode=02110', '-f', 'address.country=US']);
+    const created = await cli([
+      'props',
+      'create',
+      '-o',
+      'json',
+      '-f',
+      'name=Harbor Point',
+      '-f',
+      'propertyType=office',
+      '-f',
+      'address.line1=1 Pier Rd',
+      '-f',
+      'address.city=Boston',
+      '-f',
+      'address.region=MA',
+      '-f',
+      'address.postalCode=02110',
+      '-f',
+      'address.country=US',
+    ]);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const record = JSON.parse(created.stdout) as { id: string; name: string };
@@ -166,7 +188,9 @@ describe('props get/create/update/delete', () => {
     expect(unknown.stderr).toContain('apk_AAAAAAAA');
     expect(unknown.stderr).not.toContain('BBBBBBBBBBBBBBBB');
     const readOnly = await admin.createKey(['properties:read']);
-    const denied = await cli(['props', 'create', '-f', 'name=x', '-f', 'propertyType=office', '--no-validate'], { APPRAISAL_API_KEY: readOnly.secret });
+    const denied = await cli(['props', 'create', '-f', 'name=x', '-f', 'propertyType=office', '--no-validate'], {
+      APPRAISAL_API_KEY: readOnly.secret,
+    });
     expect(denied.code).toBe(5);
     expect(denied.stderr).toMatch(/properties:write/);
     expect(denied.stderr).not.toContain(readOnly.secret);

@@ -50,7 +50,10 @@ describe('item 1: loopback targets are never proxied', () => {
   it('a profile stored for http://127.0.0.1:PORT is used directly too', async () => {
     const env = proxyEnv();
     const base = `http://127.0.0.1:${server.port}`;
-    const login = await runCli(['auth', 'login', '--profile', 'local', '--base-url', base, '--with-key', '--insecure-storage'], { env, input: `${KEY}\n` });
+    const login = await runCli(['auth', 'login', '--profile', 'local', '--base-url', base, '--with-key', '--insecure-storage'], {
+      env,
+      input: `${KEY}\n`,
+    });
     expect(login.code, login.stderr).toBe(0);
     const before = server.requests.length;
     const result = await runCli(['props', 'list', '-o', 'json', '--profile', 'local'], { env });
@@ -61,9 +64,12 @@ describe('item 1: loopback targets are never proxied', () => {
   });
 
   it('any other target still goes through the proxy (which logs it): the proxy is really in use', async () => {
-    const result = await runCli(['props', 'list', '-o', 'json', '--base-url', 'https://appraisal-proxy-test.invalid', '--retries', '0', '--timeout', '15'], {
-      env: proxyEnv({ APPRAISAL_API_KEY: KEY }),
-    });
+    const result = await runCli(
+      ['props', 'list', '-o', 'json', '--base-url', 'https://appraisal-proxy-test.invalid', '--retries', '0', '--timeout', '15'],
+      {
+        env: proxyEnv({ APPRAISAL_API_KEY: KEY }),
+      },
+    );
     expect(result.code, result.stderr).toBe(3);
     expect(exitProblems(result)).toEqual([]);
     expect(proxy.log()).toContain('appraisal-proxy-test.invalid');

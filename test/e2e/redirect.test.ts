@@ -106,7 +106,12 @@ const CASES: Case[] = [
     args: ['api', 'GET', '/api/properties'],
     redirects: (req) => !(req.url ?? '').startsWith('/api/openapi.json'),
   },
-  { what: 'auth login --with-key (the key check)', args: ['auth', 'login', '--with-key', '--insecure-storage'], input: `${KEY}\n`, redirects: () => true },
+  {
+    what: 'auth login --with-key (the key check)',
+    args: ['auth', 'login', '--with-key', '--insecure-storage'],
+    input: `${KEY}\n`,
+    redirects: () => true,
+  },
 ];
 
 const STATUSES = [301, 302, 303, 307, 308];
@@ -150,7 +155,9 @@ describe.concurrent('redirects to another origin are not followed with the crede
             const context = `${args.join(' ')}\nexit ${result.code}\n${result.stderr}`;
             expect(exitProblems(result), context).toEqual([]);
             expect(result.code, context).toBe(9);
-            expect(result.stderr, context).toMatch(new RegExp(`answered ${status} .*\\(to ${elsewhere.url.replace(/[.]/g, '\\.')}/.*\\); redirects are not followed`));
+            expect(result.stderr, context).toMatch(
+              new RegExp(`answered ${status} .*\\(to ${elsewhere.url.replace(/[.]/g, '\\.')}/.*\\); redirects are not followed`),
+            );
             expect(result.stderr).toMatch(/^hint: /m);
             expect(elsewhere.seen, 'the other origin was never contacted').toEqual([]);
             expect(first.seen.length).toBeGreaterThan(0);

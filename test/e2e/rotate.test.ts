@@ -13,7 +13,16 @@ import { join } from 'node:path';
 import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
-import { clearFaults, clearRequestLog, expectNoSecrets, keyByPrefix, prefixesIn, queueFault, statusWith, waitForRequest } from './keys-support.js';
+import {
+  clearFaults,
+  clearRequestLog,
+  expectNoSecrets,
+  keyByPrefix,
+  prefixesIn,
+  queueFault,
+  statusWith,
+  waitForRequest,
+} from './keys-support.js';
 import { startPrivateKeyring, type PrivateKeyring } from './private-keyring.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -85,10 +94,13 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
     keyFile: join(configDir, 'credentials', 'default.key'),
     auditLog,
     runs,
-    rotate: (args = [], extraEnv = {}) => record(runCli(['keys', 'rotate', '--yes', '--audit-log', auditLog, ...args], { env: { ...env, ...extraEnv } })),
+    rotate: (args = [], extraEnv = {}) =>
+      record(runCli(['keys', 'rotate', '--yes', '--audit-log', auditLog, ...args], { env: { ...env, ...extraEnv } })),
     stored: async () => {
       if (storage === 'keychain') return keyring!.read(`default@${originKey(mock.baseUrl)}`);
-      return existsSync(join(configDir, 'credentials', 'default.key')) ? readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim() : null;
+      return existsSync(join(configDir, 'credentials', 'default.key'))
+        ? readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim()
+        : null;
     },
     profile: () => JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default,
     run: (args) => record(runCli(args, { env })),
@@ -185,7 +197,9 @@ function rotationSuite(storage: Storage, keyring: () => PrivateKeyring | undefin
   it('rotates end to end: the old key gets 401, the new key works and is the profile\u2019s, no secret anywhere', async () => {
     const s = await make();
     const result = await s.rotate();
-    expect(result.stderr).toMatch(/rotate: read key .*\nrotate: created key .*\nrotate: verified key .*\nrotate: stored key .*\nrotate: verified the stored key\nrotate: revoked key /);
+    expect(result.stderr).toMatch(
+      /rotate: read key .*\nrotate: created key .*\nrotate: verified key .*\nrotate: stored key .*\nrotate: verified the stored key\nrotate: revoked key /,
+    );
     await expectRotated(s, result, storage);
   });
 
@@ -212,7 +226,10 @@ function rotationSuite(storage: Storage, keyring: () => PrivateKeyring | undefin
       const result = await s.rotate();
       expect(result.code, result.stderr).toBe(code);
       expect(result.stderr).toMatch(
-        new RegExp(`^error: key rotation failed at step 2/6 \\(create the replacement\\): POST /api/keys: ${status} .*Nothing was changed\\. Profile default still uses the old key ${s.old.prefix}, which works$`, 'm'),
+        new RegExp(
+          `^error: key rotation failed at step 2/6 \\(create the replacement\\): POST /api/keys: ${status} .*Nothing was changed\\. Profile default still uses the old key ${s.old.prefix}, which works$`,
+          'm',
+        ),
       );
       await expectProfileKeepsOldKey(s);
       expect(auditLines(s)[0]).toMatchObject({ outcome: 'rolled-back', newPrefix: null });
@@ -272,30 +289,36 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
   rotationSuite('insecure-file', () => undefined);
 
   const immutable = immutableDirsWork();
-  it.runIf(immutable)(`the key file cannot be written (an immutable directory, even for root): rolled back, exit 2${immutable ? '' : ' [skipped: chattr +i does not work here]'}`, async () => {
-    const s = await scenario('insecure-file');
-    const credentials = join(s.configDir, 'credentials');
-    // Hold creation long enough to make the directory immutable between reading the key and storing the new one.
-    await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
-    await clearRequestLog(mock);
-    const rotation = s.rotate();
-    let result: CliResult;
-    try {
-      await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
-      execFileSync('chattr', ['+i', credentials]);
-      result = await rotation;
-    } finally {
-      execFileSync('chattr', ['-i', credentials]);
-    }
-    expect(result.code).toBe(2);
-    const fresh = newPrefixIn(result, s.old.prefix)!;
-    expect(result.stderr).toMatch(
-      new RegExp(`^error: key rotation failed at step 4/6 \\(store the new key\\): cannot write .*default\\.key: .*Rolled back: the new key ${fresh} was revoked\\. Profile default still uses the old key ${s.old.prefix}, which works$`, 'm'),
-    );
-    expect((await keyByPrefix(mock, fresh))!.revokedAt).not.toBeNull();
-    await expectProfileKeepsOldKey(s);
-    expectNoSecrets([s.old.secret], s.runs, [s.home], [s.keyFile]);
-  });
+  it.runIf(immutable)(
+    `the key file cannot be written (an immutable directory, even for root): rolled back, exit 2${immutable ? '' : ' [skipped: chattr +i does not work here]'}`,
+    async () => {
+      const s = await scenario('insecure-file');
+      const credentials = join(s.configDir, 'credentials');
+      // Hold creation long enough to make the directory immutable between reading the key and storing the new one.
+      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
+      await clearRequestLog(mock);
+      const rotation = s.rotate();
+      let result: CliResult;
+      try {
+        await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
+        execFileSync('chattr', ['+i', credentials]);
+        result = await rotation;
+      } finally {
+        execFileSync('chattr', ['-i', credentials]);
+      }
+      expect(result.code).toBe(2);
+      const fresh = newPrefixIn(result, s.old.prefix)!;
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: key rotation failed at step 4/6 \\(store the new key\\): cannot write .*default\\.key: .*Rolled back: the new key ${fresh} was revoked\\. Profile default still uses the old key ${s.old.prefix}, which works$`,
+          'm',
+        ),
+      );
+      expect((await keyByPrefix(mock, fresh))!.revokedAt).not.toBeNull();
+      await expectProfileKeepsOldKey(s);
+      expectNoSecrets([s.old.secret], s.runs, [s.home], [s.keyFile]);
+    },
+  );
 
   it('a key from APPRAISAL_API_KEY is not rotated: exit 2 with the manual recipe, before any change', async () => {
     const key = await createKey(mock, { name: 'env key', scopes: ['keys:admin'] });
@@ -315,59 +338,78 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
   });
 });
 
-describe.runIf(hasKeyring)(`keys rotate, OS keychain (a private Secret Service)${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` runs it under dbus-run-session with gnome-keyring]'}`, () => {
-  let keyring: PrivateKeyring;
-  beforeAll(async () => {
-    keyring = await startPrivateKeyring();
-  });
-  afterAll(async () => {
-    await keyring?.stop();
-  });
+describe.runIf(hasKeyring)(
+  `keys rotate, OS keychain (a private Secret Service)${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` runs it under dbus-run-session with gnome-keyring]'}`,
+  () => {
+    let keyring: PrivateKeyring;
+    beforeAll(async () => {
+      keyring = await startPrivateKeyring();
+    });
+    afterAll(async () => {
+      await keyring?.stop();
+    });
 
-  rotationSuite('keychain', () => keyring);
+    rotationSuite('keychain', () => keyring);
 
-  it('the keychain is locked half-way (a real lock): the write fails, the new key is revoked, the entry still holds the old key', async () => {
-    const s = await scenario('keychain', keyring);
-    // Hold creation long enough to lock the keychain between reading the key and storing the new one.
-    await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
-    await clearRequestLog(mock);
-    const rotation = s.rotate();
-    let result: CliResult;
-    try {
-      await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
-      await keyring.lock();
-      result = await rotation;
-    } finally {
-      await keyring.unlock();
-    }
-    expect(result.code).toBe(2);
-    const fresh = newPrefixIn(result, s.old.prefix)!;
-    expect(result.stderr).toMatch(
-      new RegExp(
-        `^error: key rotation failed at step 4/6 \\(store the new key\\): could not write the key of profile "default" to the OS keychain: the OS keychain is locked or refused access .*Rolled back: the new key ${fresh} was revoked\\. Profile default still uses the old key ${s.old.prefix}, which works$`,
-        'm',
-      ),
-    );
-    expect((await keyByPrefix(mock, fresh))!.revokedAt).not.toBeNull();
-    expect(auditLines(s)[0]).toMatchObject({ outcome: 'rolled-back', newPrefix: fresh });
-    await expectProfileKeepsOldKey(s);
-    expectNoSecrets([s.old.secret], s.runs, [s.home]);
-  });
+    it('the keychain is locked half-way (a real lock): the write fails, the new key is revoked, the entry still holds the old key', async () => {
+      const s = await scenario('keychain', keyring);
+      // Hold creation long enough to lock the keychain between reading the key and storing the new one.
+      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
+      await clearRequestLog(mock);
+      const rotation = s.rotate();
+      let result: CliResult;
+      try {
+        await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
+        await keyring.lock();
+        result = await rotation;
+      } finally {
+        await keyring.unlock();
+      }
+      expect(result.code).toBe(2);
+      const fresh = newPrefixIn(result, s.old.prefix)!;
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: key rotation failed at step 4/6 \\(store the new key\\): could not write the key of profile "default" to the OS keychain: the OS keychain is locked or refused access .*Rolled back: the new key ${fresh} was revoked\\. Profile default still uses the old key ${s.old.prefix}, which works$`,
+          'm',
+        ),
+      );
+      expect((await keyByPrefix(mock, fresh))!.revokedAt).not.toBeNull();
+      expect(auditLines(s)[0]).toMatchObject({ outcome: 'rolled-back', newPrefix: fresh });
+      await expectProfileKeepsOldKey(s);
+      expectNoSecrets([s.old.secret], s.runs, [s.home]);
+    });
 
-  it('keys create --store-as puts the key in the profile\u2019s keychain entry; only the prefix is printed', async () => {
-    const s = await scenario('keychain', keyring);
-    const admin = { ...s.env, APPRAISAL_API_KEY: mock.adminKey };
-    const result = await runCli(['keys', 'create', '--name', 'stored', '--scope', 'api:read', '--scope', 'keys:admin', '--expires-in', '30d', '--store-as', 'default'], { env: admin });
-    expect(result.code, result.stderr).toBe(0);
-    const prefix = result.stdout.trim();
-    expect(result.stdout).toMatch(/^apk_[A-Za-z0-9]{8}\n$/);
-    const secret = (await s.stored())!;
-    expect(secret.startsWith(`${prefix}_`)).toBe(true);
-    expect(s.profile()).toMatchObject({ keyPrefix: prefix, keyStorage: 'keychain' });
-    const status = await s.run(['auth', 'status', '-o', 'json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ keyPrefix: prefix, keyName: 'stored', source: 'keychain' });
-    expectNoSecrets([secret, s.old.secret], [result, ...s.runs], [s.home]);
-    // And it rotates like any other.
-    await expectRotated({ ...s, old: { ...s.old, secret, prefix } }, await s.rotate(), 'keychain');
-  });
-});
+    it('keys create --store-as puts the key in the profile\u2019s keychain entry; only the prefix is printed', async () => {
+      const s = await scenario('keychain', keyring);
+      const admin = { ...s.env, APPRAISAL_API_KEY: mock.adminKey };
+      const result = await runCli(
+        [
+          'keys',
+          'create',
+          '--name',
+          'stored',
+          '--scope',
+          'api:read',
+          '--scope',
+          'keys:admin',
+          '--expires-in',
+          '30d',
+          '--store-as',
+          'default',
+        ],
+        { env: admin },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const prefix = result.stdout.trim();
+      expect(result.stdout).toMatch(/^apk_[A-Za-z0-9]{8}\n$/);
+      const secret = (await s.stored())!;
+      expect(secret.startsWith(`${prefix}_`)).toBe(true);
+      expect(s.profile()).toMatchObject({ keyPrefix: prefix, keyStorage: 'keychain' });
+      const status = await s.run(['auth', 'status', '-o', 'json']);
+      expect(JSON.parse(status.stdout)).toMatchObject({ keyPrefix: prefix, keyName: 'stored', source: 'keychain' });
+      expectNoSecrets([secret, s.old.secret], [result, ...s.runs], [s.home]);
+      // And it rotates like any other.
+      await expectRotated({ ...s, old: { ...s.old, secret, prefix } }, await s.rotate(), 'keychain');
+    });
+  },
+);

@@ -63,11 +63,26 @@ const SCENARIOS: Record<string, { phase: number; runs: (f: Fixtures) => Invocati
       { args: ['auth', 'login', '--profile', 'nokey', '--api-key-file', join(f.cwd, 'no-such-file')], credential: 'none' },
     ],
   },
-  'auth status': { phase: 2, runs: () => [{ args: ['auth', 'status', '--profile', 'canary'], credential: 'stored' }, { args: ['auth', 'status'] }] },
+  'auth status': {
+    phase: 2,
+    runs: () => [{ args: ['auth', 'status', '--profile', 'canary'], credential: 'stored' }, { args: ['auth', 'status'] }],
+  },
   'auth logout': { phase: 4, runs: () => [{ args: ['auth', 'logout', '--profile', 'from-file'], credential: 'none' }] },
   'profiles list': { phase: 2, runs: () => [{ args: ['profiles', 'list'], credential: 'none' }] },
-  'profiles use': { phase: 4, runs: () => [{ args: ['profiles', 'use', 'canary'], credential: 'none' }, { args: ['profiles', 'use', 'nobody'], credential: 'none' }] },
-  'profiles remove': { phase: 4, runs: () => [{ args: ['profiles', 'remove', 'typo', '--yes'], credential: 'none' }, { args: ['profiles', 'remove', 'nobody', '--yes'], credential: 'none' }] },
+  'profiles use': {
+    phase: 4,
+    runs: () => [
+      { args: ['profiles', 'use', 'canary'], credential: 'none' },
+      { args: ['profiles', 'use', 'nobody'], credential: 'none' },
+    ],
+  },
+  'profiles remove': {
+    phase: 4,
+    runs: () => [
+      { args: ['profiles', 'remove', 'typo', '--yes'], credential: 'none' },
+      { args: ['profiles', 'remove', 'nobody', '--yes'], credential: 'none' },
+    ],
+  },
   'props list': {
     phase: 2,
     runs: (f) => [
@@ -77,16 +92,40 @@ const SCENARIOS: Record<string, { phase: number; runs: (f: Fixtures) => Invocati
     ],
   },
   'props get': { phase: 2, runs: (f) => [{ args: ['props', 'get', f.propertyId] }, { args: ['props', 'get', f.missing] }] },
-  'props create': { phase: 2, runs: (f) => [{ args: ['props', 'create', '--data', f.templates.props] }, { args: ['props', 'create', '--data', '{"name":'] }] },
-  'props update': { phase: 3, runs: (f) => [{ args: ['props', 'update', f.propertyId, '-f', 'name=Canary Tower'] }, { args: ['props', 'update', f.missing, '-f', 'name=x'] }] },
-  'props delete': { phase: 4, runs: (f) => [{ args: ['props', 'delete', f.propertyId, '--yes'] }, { args: ['props', 'delete', f.missing] }] },
+  'props create': {
+    phase: 2,
+    runs: (f) => [{ args: ['props', 'create', '--data', f.templates.props] }, { args: ['props', 'create', '--data', '{"name":'] }],
+  },
+  'props update': {
+    phase: 3,
+    runs: (f) => [
+      { args: ['props', 'update', f.propertyId, '-f', 'name=Canary Tower'] },
+      { args: ['props', 'update', f.missing, '-f', 'name=x'] },
+    ],
+  },
+  'props delete': {
+    phase: 4,
+    runs: (f) => [{ args: ['props', 'delete', f.propertyId, '--yes'] }, { args: ['props', 'delete', f.missing] }],
+  },
   'assignments list': { phase: 2, runs: () => [{ args: ['assignments', 'list', '--max-items', '5'] }] },
-  'assignments get': { phase: 2, runs: (f) => [{ args: ['assignments', 'get', f.assignmentId] }, { args: ['assignments', 'get', f.missing] }] },
+  'assignments get': {
+    phase: 2,
+    runs: (f) => [{ args: ['assignments', 'get', f.assignmentId] }, { args: ['assignments', 'get', f.missing] }],
+  },
   'assignments create': { phase: 2, runs: (f) => [{ args: ['assignments', 'create', '--data', f.templates.assignments] }] },
   'assignments update': { phase: 3, runs: (f) => [{ args: ['assignments', 'update', f.assignmentId, '-f', 'intendedUse=canary'] }] },
   'assignments delete': { phase: 4, runs: (f) => [{ args: ['assignments', 'delete', f.missing, '--yes'] }] },
-  'assignments properties': { phase: 2, runs: (f) => [{ args: ['assignments', 'properties', f.assignmentId] }, { args: ['assignments', 'properties', f.missing] }] },
-  'assignments link': { phase: 3, runs: (f) => [{ args: ['assignments', 'link', f.assignmentId, f.propertyId] }, { args: ['assignments', 'link', f.missing, f.propertyId] }] },
+  'assignments properties': {
+    phase: 2,
+    runs: (f) => [{ args: ['assignments', 'properties', f.assignmentId] }, { args: ['assignments', 'properties', f.missing] }],
+  },
+  'assignments link': {
+    phase: 3,
+    runs: (f) => [
+      { args: ['assignments', 'link', f.assignmentId, f.propertyId] },
+      { args: ['assignments', 'link', f.missing, f.propertyId] },
+    ],
+  },
   'assignments unlink': { phase: 3, runs: (f) => [{ args: ['assignments', 'unlink', f.assignmentId, f.missing] }] },
   'clients list': { phase: 2, runs: () => [{ args: ['clients', 'list', '--max-items', '5'] }] },
   'clients get': { phase: 2, runs: (f) => [{ args: ['clients', 'get', f.clientId] }, { args: ['clients', 'get', f.missing] }] },
@@ -95,25 +134,48 @@ const SCENARIOS: Record<string, { phase: number; runs: (f: Fixtures) => Invocati
   'clients delete': { phase: 4, runs: (f) => [{ args: ['clients', 'delete', f.missing, '--yes'] }] },
   'contacts list': { phase: 2, runs: (f) => [{ args: ['contacts', 'list', '--client', f.clientId] }, { args: ['contacts', 'list'] }] },
   'contacts get': { phase: 2, runs: (f) => [{ args: ['contacts', 'get', f.contactId] }, { args: ['contacts', 'get', f.missing] }] },
-  'contacts create': { phase: 2, runs: (f) => [{ args: ['contacts', 'create', '--client', f.clientId, '--data', '{"firstName":"Ada","lastName":"Canary"}'] }] },
+  'contacts create': {
+    phase: 2,
+    runs: (f) => [{ args: ['contacts', 'create', '--client', f.clientId, '--data', '{"firstName":"Ada","lastName":"Canary"}'] }],
+  },
   'contacts update': { phase: 3, runs: (f) => [{ args: ['contacts', 'update', f.contactId, '-f', 'title=Canary'] }] },
   'contacts delete': { phase: 4, runs: (f) => [{ args: ['contacts', 'delete', f.missing, '--yes'] }] },
   'files upload': {
     phase: 2,
-    runs: (f) => [{ args: ['files', 'upload', join(f.cwd, 'notes.txt'), '--property', f.propertyId] }, { args: ['files', 'upload', join(f.cwd, 'absent.pdf')] }],
+    runs: (f) => [
+      { args: ['files', 'upload', join(f.cwd, 'notes.txt'), '--property', f.propertyId] },
+      { args: ['files', 'upload', join(f.cwd, 'absent.pdf')] },
+    ],
   },
   'files list': { phase: 2, runs: () => [{ args: ['files', 'list', '--max-items', '5'] }] },
   'files get': { phase: 2, runs: (f) => [{ args: ['files', 'get', f.fileId] }, { args: ['files', 'get', f.missing] }] },
   'files download': {
     phase: 2,
-    runs: (f) => [{ args: ['files', 'download', f.fileId, '--out', join(f.cwd, `file-${randomUUID()}.bin`)] }, { args: ['files', 'download', f.fileId] }, { args: ['files', 'download', f.missing] }],
+    runs: (f) => [
+      { args: ['files', 'download', f.fileId, '--out', join(f.cwd, `file-${randomUUID()}.bin`)] },
+      { args: ['files', 'download', f.fileId] },
+      { args: ['files', 'download', f.missing] },
+    ],
   },
-  'files attach': { phase: 3, runs: (f) => [{ args: ['files', 'attach', f.fileId, '--property', f.propertyId] }, { args: ['files', 'attach', f.fileId] }] },
+  'files attach': {
+    phase: 3,
+    runs: (f) => [{ args: ['files', 'attach', f.fileId, '--property', f.propertyId] }, { args: ['files', 'attach', f.fileId] }],
+  },
   'files delete': { phase: 4, runs: (f) => [{ args: ['files', 'delete', f.missing, '--yes'] }] },
   'ref enums': { phase: 2, runs: () => [{ args: ['ref', 'enums'] }] },
   'ref designations': { phase: 2, runs: () => [{ args: ['ref', 'designations'] }] },
-  'keys list': { phase: 2, runs: () => [{ args: ['keys', 'list'] }, { args: ['keys', 'list', '--profile', 'canary'], credential: 'stored' }] },
-  'keys get': { phase: 2, runs: (f) => [{ args: ['keys', 'get', f.reader.prefix] }, { args: ['keys', 'get', 'apk_CANARY00'] }, { args: ['keys', 'get', f.missing] }] },
+  'keys list': {
+    phase: 2,
+    runs: () => [{ args: ['keys', 'list'] }, { args: ['keys', 'list', '--profile', 'canary'], credential: 'stored' }],
+  },
+  'keys get': {
+    phase: 2,
+    runs: (f) => [
+      { args: ['keys', 'get', f.reader.prefix] },
+      { args: ['keys', 'get', 'apk_CANARY00'] },
+      { args: ['keys', 'get', f.missing] },
+    ],
+  },
   'keys create': {
     phase: 3,
     runs: () => [
@@ -121,11 +183,22 @@ const SCENARIOS: Record<string, { phase: number; runs: (f: Fixtures) => Invocati
       { args: ['keys', 'create', '--name', 'no scope'] },
     ],
   },
-  'keys revoke': { phase: 3, runs: (f) => [{ args: ['keys', 'revoke', f.reader.prefix, '--yes'] }, { args: ['keys', 'revoke', 'apk_CANARY00', '--yes'] }, { args: ['keys', 'revoke', f.missing, '--yes'] }] },
+  'keys revoke': {
+    phase: 3,
+    runs: (f) => [
+      { args: ['keys', 'revoke', f.reader.prefix, '--yes'] },
+      { args: ['keys', 'revoke', 'apk_CANARY00', '--yes'] },
+      { args: ['keys', 'revoke', f.missing, '--yes'] },
+    ],
+  },
   'keys rotate': {
     phase: 4,
     runs: (f) => [
-      { args: ['keys', 'rotate', '--profile', 'rotating', '--yes', '--audit-log', join(f.cwd, 'rotations.jsonl')], credential: 'stored', after: readRotatedKey },
+      {
+        args: ['keys', 'rotate', '--profile', 'rotating', '--yes', '--audit-log', join(f.cwd, 'rotations.jsonl')],
+        credential: 'stored',
+        after: readRotatedKey,
+      },
       { args: ['keys', 'rotate', '--yes'] },
     ],
   },
@@ -157,7 +230,14 @@ const SCENARIOS: Record<string, { phase: number; runs: (f: Fixtures) => Invocati
   'completion bash': { phase: 3, runs: () => [{ args: ['completion', 'bash'] }] },
   'completion zsh': { phase: 3, runs: () => [{ args: ['completion', 'zsh'] }] },
   'completion fish': { phase: 3, runs: () => [{ args: ['completion', 'fish'] }] },
-  help: { phase: 2, runs: () => [{ args: ['help'], credential: 'none' }, { args: ['help', 'environment'], credential: 'none' }, { args: ['help', 'keys', 'rotate'], credential: 'none' }] },
+  help: {
+    phase: 2,
+    runs: () => [
+      { args: ['help'], credential: 'none' },
+      { args: ['help', 'environment'], credential: 'none' },
+      { args: ['help', 'keys', 'rotate'], credential: 'none' },
+    ],
+  },
 };
 
 // ---- state ---------------------------------------------------------------------------------------
@@ -229,12 +309,18 @@ beforeAll(async () => {
   const rotating = await admin.createKey(['api:admin'], 'canary rotating');
   secrets.set('reader key', reader.secret).set('revoked key', revoked.secret).set('key to rotate', rotating.secret);
 
-  const first = async (path: string) => ((await admin.call('GET', `${path}?limit=1`)).body as { items: Array<Record<string, unknown>> }).items[0]!;
+  const first = async (path: string) =>
+    ((await admin.call('GET', `${path}?limit=1`)).body as { items: Array<Record<string, unknown>> }).items[0]!;
   const template = (record: Record<string, unknown>) => {
     const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = record;
     return JSON.stringify(rest);
   };
-  const [property, assignment, client, file] = await Promise.all([first('/api/properties'), first('/api/assignments'), first('/api/clients'), first('/api/files')]);
+  const [property, assignment, client, file] = await Promise.all([
+    first('/api/properties'),
+    first('/api/assignments'),
+    first('/api/clients'),
+    first('/api/files'),
+  ]);
   let contact = (await admin.call('GET', `/api/clients/${String(client.id)}/contacts?limit=1`)).body as { items: Array<{ id: string }> };
   if (contact.items.length === 0) {
     await admin.call('POST', `/api/clients/${String(client.id)}/contacts`, { firstName: 'Grace', lastName: 'Fixture' });
@@ -268,7 +354,14 @@ beforeAll(async () => {
   expect(takesOutput).toContain('props list');
 
   // The profile whose key `keys rotate` replaces.
-  const login = await run({ args: ['auth', 'login', '--profile', 'rotating', '--with-key', '--insecure-storage'], credential: 'none', input: `${rotating.secret}\n` }, 'plain');
+  const login = await run(
+    {
+      args: ['auth', 'login', '--profile', 'rotating', '--with-key', '--insecure-storage'],
+      credential: 'none',
+      input: `${rotating.secret}\n`,
+    },
+    'plain',
+  );
   if (login.code !== 0) throw new Error(`setup login failed: ${login.stderr}`);
 }, 120_000);
 
@@ -334,13 +427,20 @@ function invocationsFor(path: string): { phase: number; runs: Invocation[] } {
   const known = SCENARIOS[path];
   if (known) return { phase: known.phase, runs: known.runs(fixtures) };
   // A command this table does not know yet: its help, no arguments, and a missing id for each argument.
-  return { phase: 2, runs: [{ args: [...path.split(' '), '--help'] }, { args: path.split(' ') }, { args: [...path.split(' '), fixtures.missing] }] };
+  return {
+    phase: 2,
+    runs: [{ args: [...path.split(' '), '--help'] }, { args: path.split(' ') }, { args: [...path.split(' '), fixtures.missing] }],
+  };
 }
 
 /** Commands that reach the service also run once with a revoked key (401 path, --verbose). */
 function reachesService(invocation: Invocation): boolean {
   const [noun] = invocation.args;
-  return (invocation.credential ?? 'env') === 'env' && !['completion', 'help', 'mock', 'profiles'].includes(noun ?? '') && !invocation.args.includes('--help');
+  return (
+    (invocation.credential ?? 'env') === 'env' &&
+    !['completion', 'help', 'mock', 'profiles'].includes(noun ?? '') &&
+    !invocation.args.includes('--help')
+  );
 }
 
 describe('the secret canary', () => {
@@ -349,50 +449,63 @@ describe('the secret canary', () => {
     for (const path of ['props list', 'keys create', 'keys rotate', 'auth login', 'completion bash']) expect(commandPaths).toContain(path);
   });
 
-  it('runs every command — success and failure paths, plain and --verbose -o json — without printing a secret', { timeout: 600_000 }, async () => {
-    const plan = commandPaths.map((path) => ({ path, ...invocationsFor(path) }));
-    const nounsWith401 = new Set<string>();
-    for (const phase of [1, 2, 3, 4]) {
-      // Logging in and out, switching and removing profiles write the config: one at a time.
-      const pool = new Pool(phase === 1 || phase === 4 ? [1] : [1, 2, 3]);
-      const jobs: Array<Promise<void>> = [];
-      const schedule = (label: string, invocation: Invocation, variant: Variant) =>
-        jobs.push(
-          pool.use(async () => {
-            const result = await run(invocation, variant);
-            checkRun(`${label}${VARIANT_FLAGS[variant].length > 0 ? ` ${VARIANT_FLAGS[variant].join(' ')}` : ''}`, invocation, result);
-            invocation.after?.();
-          }),
-        );
-      for (const { path, runs } of plan.filter((entry) => entry.phase === phase)) {
-        for (const [index, invocation] of runs.entries()) {
-          const label = `${path} #${index + 1} (${invocation.args.join(' ')})`;
-          // Every invocation with --verbose -o json; the first of each command (its success path)
-          // also as a person would run it, with a table; state-changing ones once.
-          const once = invocation.after !== undefined || path === 'auth login';
-          schedule(label, invocation, once ? 'plain' : 'verbose-json');
-          if (index === 0 && !once) schedule(label, invocation, 'table');
-          // The 401 path of each noun, with a revoked key.
-          const noun = invocation.args[0]!;
-          if (reachesService(invocation) && !invocation.printsNewKey && !nounsWith401.has(noun)) {
-            nounsWith401.add(noun);
-            schedule(`${label} with a revoked key`, { ...invocation, credential: 'revoked' }, 'verbose-json');
+  it(
+    'runs every command — success and failure paths, plain and --verbose -o json — without printing a secret',
+    { timeout: 600_000 },
+    async () => {
+      const plan = commandPaths.map((path) => ({ path, ...invocationsFor(path) }));
+      const nounsWith401 = new Set<string>();
+      for (const phase of [1, 2, 3, 4]) {
+        // Logging in and out, switching and removing profiles write the config: one at a time.
+        const pool = new Pool(phase === 1 || phase === 4 ? [1] : [1, 2, 3]);
+        const jobs: Array<Promise<void>> = [];
+        const schedule = (label: string, invocation: Invocation, variant: Variant) =>
+          jobs.push(
+            pool.use(async () => {
+              const result = await run(invocation, variant);
+              checkRun(`${label}${VARIANT_FLAGS[variant].length > 0 ? ` ${VARIANT_FLAGS[variant].join(' ')}` : ''}`, invocation, result);
+              invocation.after?.();
+            }),
+          );
+        for (const { path, runs } of plan.filter((entry) => entry.phase === phase)) {
+          for (const [index, invocation] of runs.entries()) {
+            const label = `${path} #${index + 1} (${invocation.args.join(' ')})`;
+            // Every invocation with --verbose -o json; the first of each command (its success path)
+            // also as a person would run it, with a table; state-changing ones once.
+            const once = invocation.after !== undefined || path === 'auth login';
+            schedule(label, invocation, once ? 'plain' : 'verbose-json');
+            if (index === 0 && !once) schedule(label, invocation, 'table');
+            // The 401 path of each noun, with a revoked key.
+            const noun = invocation.args[0]!;
+            if (reachesService(invocation) && !invocation.printsNewKey && !nounsWith401.has(noun)) {
+              nounsWith401.add(noun);
+              schedule(`${label} with a revoked key`, { ...invocation, credential: 'revoked' }, 'verbose-json');
+            }
           }
         }
+        const outcomes = await Promise.allSettled(jobs);
+        const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
       }
-      const outcomes = await Promise.allSettled(jobs);
-      const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
-    }
-    if (process.env.CANARY_DEBUG) for (const r of ran) console.log(r.result.code, r.label, r.result.stderr.split('\n').slice(-3).join(' / '));
-    // Both paths really ran: successes and failures of several kinds.
-    const codes = new Set(ran.map((entry) => entry.result.code));
-    for (const code of [0, 2, 4, 6]) expect(codes, `exit ${code} among the runs`).toContain(code);
-    for (const must of ['props list #1', 'keys create #1', 'keys rotate #1', 'auth login #1', 'auth login #2', 'auth logout #1', 'smoke #2']) {
-      const entry = ran.find((r) => r.label.startsWith(must));
-      expect(entry?.result.code, `${must} succeeded\n${entry?.result.stderr}`).toBe(0);
-    }
-  });
+      if (process.env.CANARY_DEBUG)
+        for (const r of ran) console.log(r.result.code, r.label, r.result.stderr.split('\n').slice(-3).join(' / '));
+      // Both paths really ran: successes and failures of several kinds.
+      const codes = new Set(ran.map((entry) => entry.result.code));
+      for (const code of [0, 2, 4, 6]) expect(codes, `exit ${code} among the runs`).toContain(code);
+      for (const must of [
+        'props list #1',
+        'keys create #1',
+        'keys rotate #1',
+        'auth login #1',
+        'auth login #2',
+        'auth logout #1',
+        'smoke #2',
+      ]) {
+        const entry = ran.find((r) => r.label.startsWith(must));
+        expect(entry?.result.code, `${must} succeeded\n${entry?.result.stderr}`).toBe(0);
+      }
+    },
+  );
 
   it('leaves no secret on disk but in the insecure-storage files (0600), each holding its own profile key', () => {
     const allowed = new Map([
@@ -417,7 +530,10 @@ describe('the secret canary', () => {
     }
     // The run really wrote what was scanned: the config, exports, the audit log, JUnit, watch state.
     for (const name of ['config.json', 'rotations.jsonl', 'smoke.xml', 'watch-state.json']) {
-      expect(scanned.some((path) => path.endsWith(name)), `${name} was written and scanned`).toBe(true);
+      expect(
+        scanned.some((path) => path.endsWith(name)),
+        `${name} was written and scanned`,
+      ).toBe(true);
     }
     expect(readdirSync(tmp), 'nothing left in TMPDIR').toEqual([]);
   });

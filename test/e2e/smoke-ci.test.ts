@@ -51,10 +51,15 @@ describe('smoke in CI', () => {
     expect(suite).toMatchObject({ failures: 0, skipped: 0 });
     expect(cases.every((c) => c.status === 'pass' && typeof c.time === 'number')).toBe(true);
 
-    for (const [env, args] of [[{ APPRAISAL_ENVIRONMENT: 'production' }, []], [{}, ['--environment', 'production']]] as const) {
+    for (const [env, args] of [
+      [{ APPRAISAL_ENVIRONMENT: 'production' }, []],
+      [{}, ['--environment', 'production']],
+    ] as const) {
       const refused = await runCli(['smoke', ...args], { env: envOnly(env) });
       expect(refused.code).toBe(10);
-      expect(refused.stderr).toMatch(/^error: smoke refuses https:\/\/127\.0\.0\.1:\d+: it is declared production; test automation never targets production$/m);
+      expect(refused.stderr).toMatch(
+        /^error: smoke refuses https:\/\/127\.0\.0\.1:\d+: it is declared production; test automation never targets production$/m,
+      );
     }
     const typo = await runCli(['smoke'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'stagin' }) });
     expect(typo.code).toBe(2);
@@ -63,27 +68,46 @@ describe('smoke in CI', () => {
 
   it('writes JUnit that validates against junit-10.xsd for a run with skips, and a run with failures that reproduce', async () => {
     const admin = mockAdmin(mock);
-    const narrow = (await admin.call('POST', '/api/keys', { name: 'smoke-ci-narrow', scopes: ['properties:read'] })).body as { data?: { secret: string }; secret?: string };
+    const narrow = (await admin.call('POST', '/api/keys', { name: 'smoke-ci-narrow', scopes: ['properties:read'] })).body as {
+      data?: { secret: string };
+      secret?: string;
+    };
     const secret = narrow.data?.secret ?? narrow.secret!;
     const skips = reportPath();
-    const skipped = await runCli(['smoke', '--junit', skips, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'development', APPRAISAL_API_KEY: secret }) });
+    const skipped = await runCli(['smoke', '--junit', skips, '-o', 'json'], {
+      env: envOnly({ APPRAISAL_ENVIRONMENT: 'development', APPRAISAL_API_KEY: secret }),
+    });
     expect(skipped.code, skipped.stderr).toBe(0);
     const read = await readValidJUnit(skips, readFileSync(skips, 'utf8'));
     expect(Number(read.suite.skipped)).toBeGreaterThan(0);
-    expect(read.cases.find((c) => c.name === 'list clients')).toMatchObject({ status: 'skip', message: expect.stringContaining('cannot read clients') });
+    expect(read.cases.find((c) => c.name === 'list clients')).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('cannot read clients'),
+    });
 
     await admin.queueFaults([{ path: '/api/clients', fault: 'status=503', count: 100 }]);
     const failures = reportPath();
     try {
-      const failed = await runCli(['smoke', '--retries', '0', '--junit', failures, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      const failed = await runCli(['smoke', '--retries', '0', '--junit', failures, '-o', 'json'], {
+        env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }),
+      });
       expect(failed.code).toBe(8);
       const check = (JSON.parse(failed.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'list clients')!;
       expect(check.status).toBe('fail');
-      expect(check.failure).toMatchObject({ method: 'GET', path: expect.stringMatching(/^\/api\/clients\?/), status: 503, requestId: expect.any(String) });
-      expect(check.failure!.curl).toMatch(/^curl -sS -i -X GET -H "x-api-key: \$APPRAISAL_API_KEY" --cacert '.+' 'https:\/\/127\.0\.0\.1:\d+\/api\/clients\?.*'$/);
+      expect(check.failure).toMatchObject({
+        method: 'GET',
+        path: expect.stringMatching(/^\/api\/clients\?/),
+        status: 503,
+        requestId: expect.any(String),
+      });
+      expect(check.failure!.curl).toMatch(
+        /^curl -sS -i -X GET -H "x-api-key: \$APPRAISAL_API_KEY" --cacert '.+' 'https:\/\/127\.0\.0\.1:\d+\/api\/clients\?.*'$/,
+      );
       expect(failed.stdout + failed.stderr).not.toContain(mock.adminKey);
       // The table shows the same reproduction under the failed row.
-      expect(failed.stderr).toMatch(/^list clients\s+FAIL\s+\d+ ms\s+.*503.*\n\s+request: GET \/api\/clients\?\S+ → HTTP 503, request id \S+\n(\s+service said: .*\n)?\s+reproduce: curl /m);
+      expect(failed.stderr).toMatch(
+        /^list clients\s+FAIL\s+\d+ ms\s+.*503.*\n\s+request: GET \/api\/clients\?\S+ → HTTP 503, request id \S+\n(\s+service said: .*\n)?\s+reproduce: curl /m,
+      );
       const junit = await readValidJUnit(failures, readFileSync(failures, 'utf8'));
       const failedCase = junit.cases.find((c) => c.name === 'list clients')!;
       expect(failedCase.status).toBe('fail');
@@ -97,11 +121,17 @@ describe('smoke in CI', () => {
     const slow = await startMock({ records: 5, http: true, latencyMs: 500 });
     try {
       const junit = reportPath();
-      const result = await runCli(['smoke', '--max-latency', '200ms', '--junit', junit, '-o', 'json'], { env: isolatedEnv({ ...slow.env, GITHUB_ACTIONS: undefined }) });
+      const result = await runCli(['smoke', '--max-latency', '200ms', '--junit', junit, '-o', 'json'], {
+        env: isolatedEnv({ ...slow.env, GITHUB_ACTIONS: undefined }),
+      });
       expect(result.code).toBe(9);
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
       const credential = checks.find((c) => c.name === 'credential')!;
-      expect(credential).toMatchObject({ status: 'fail', budgetMs: 200, detail: expect.stringMatching(/^took \d+(\.\d+)?m?s, over its latency budget of 200ms/) });
+      expect(credential).toMatchObject({
+        status: 'fail',
+        budgetMs: 200,
+        detail: expect.stringMatching(/^took \d+(\.\d+)?m?s, over its latency budget of 200ms/),
+      });
       expect(credential.ms).toBeGreaterThanOrEqual(500);
       expect(result.stderr).toMatch(/^credential\s+FAIL\s+\d+ ms\s+took/m);
       const { cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
@@ -114,7 +144,9 @@ describe('smoke in CI', () => {
   it('fails a run whose every check was refused (401): it proved nothing', async () => {
     const junit = reportPath();
     const unknownKey = 'apk_Zz9Yy8Xx_00000000000000000000000000000000';
-    const result = await runCli(['smoke', '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_API_KEY: unknownKey }) });
+    const result = await runCli(['smoke', '--junit', junit], {
+      env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_API_KEY: unknownKey }),
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^verdict\s+FAIL\s+.*refused \(401\/403\): the run proved nothing about the service$/m);
     const { cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
@@ -138,7 +170,9 @@ describe('smoke in CI', () => {
       await late.stop();
     }
 
-    const never = await runCli(['smoke', '--wait-ready', '2s'], { env: isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${await freePort()}`, APPRAISAL_API_KEY: adminKey }) });
+    const never = await runCli(['smoke', '--wait-ready', '2s'], {
+      env: isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${await freePort()}`, APPRAISAL_API_KEY: adminKey }),
+    });
     expect(never.code).toBe(3);
     expect(never.stderr).toMatch(/^error: http:\/\/127\.0\.0\.1:\d+ was not ready within 2s \(\d+ attempts; last: .+\)$/m);
     expect(never.stderr).toMatch(/^credential\s+skip\s+-\s+the service was not ready$/m);
@@ -153,7 +187,14 @@ describe('smoke in CI', () => {
       file,
       JSON.stringify({
         checks: [
-          { name: 'offices exist', operation: 'listProperties', params: { propertyType: 'office' }, expectStatus: 200, minItems: 1, maxLatency: '30s' },
+          {
+            name: 'offices exist',
+            operation: 'listProperties',
+            params: { propertyType: 'office' },
+            expectStatus: 200,
+            minItems: 1,
+            maxLatency: '30s',
+          },
           { name: 'enums answer', operation: 'GET /api/reference/enums', expectStatus: 200 },
           { name: 'no such property', operation: 'getProperty', params: { id: nobody }, expectStatus: 404 },
           { name: 'my key', operation: 'getCurrentApiKey' },
@@ -176,7 +217,10 @@ describe('smoke in CI', () => {
         'one property:fail',
         'delete nothing:pass',
       ]);
-      expect(checks.at(-6)).toMatchObject({ budgetMs: 30_000, detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\), valid against the published schema$/) });
+      expect(checks.at(-6)).toMatchObject({
+        budgetMs: 30_000,
+        detail: expect.stringMatching(/^page 1: \d+ items? \(at least 1 expected\), valid against the published schema$/),
+      });
       expect(checks.at(-3)!.detail).toBe('answered HTTP 200, valid against the published schema');
       expect(checks.at(-2)).toMatchObject({
         detail: `the answer breaks the published schema of getProperty (1 violation): ${propertyId} $.updatedAt must be string`,
@@ -192,13 +236,22 @@ describe('smoke in CI', () => {
     const fromYaml = await runCli(['smoke', '--checks', yaml, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(fromYaml.code, fromYaml.stderr).toBe(0);
     expect((JSON.parse(fromYaml.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'clients exist', status: 'pass' });
-    writeFileSync(yaml, 'checks:\n  - name: red ones\n    operation: listProperties\n    params: {colour: red}\n  - name: create one\n    operation: createProperty\n');
+    writeFileSync(
+      yaml,
+      'checks:\n  - name: red ones\n    operation: listProperties\n    params: {colour: red}\n  - name: create one\n    operation: createProperty\n',
+    );
     const junit = reportPath();
     const misfit = await runCli(['smoke', '--checks', yaml, '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(misfit.code).toBe(2);
-    expect(misfit.stderr).toMatch(/^error: --checks .*smoke\.yaml: checks\[0\] "red ones"\.params: "colour" is not a parameter of listProperties \(GET \/api\/properties\)$/m);
+    expect(misfit.stderr).toMatch(
+      /^error: --checks .*smoke\.yaml: checks\[0\] "red ones"\.params: "colour" is not a parameter of listProperties \(GET \/api\/properties\)$/m,
+    );
     const report = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
-    expect(report.cases.at(-1)).toMatchObject({ name: 'checks file', status: 'fail', message: expect.stringContaining('"colour" is not a parameter') });
+    expect(report.cases.at(-1)).toMatchObject({
+      name: 'checks file',
+      status: 'fail',
+      message: expect.stringContaining('"colour" is not a parameter'),
+    });
 
     writeFileSync(file, JSON.stringify({ checks: [{ name: 'typo', operation: 'listProperties', expectStatuss: 200 }] }));
     const bad = await runCli(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
@@ -216,11 +269,22 @@ describe('smoke in CI', () => {
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
       expect(checks.find((c) => c.name === 'spec check')).toMatchObject({
         status: 'fail',
-        detail: expect.stringMatching(/^the description \(https:\/\/127\.0\.0\.1:\d+\/api\/v2\/openapi\.json\) lacks 1 operation the CLI calls: GET \/api\/files \(listFiles\)$/),
+        detail: expect.stringMatching(
+          /^the description \(https:\/\/127\.0\.0\.1:\d+\/api\/v2\/openapi\.json\) lacks 1 operation the CLI calls: GET \/api\/files \(listFiles\)$/,
+        ),
       });
-      expect(checks.find((c) => c.name === 'list assignments')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^page 1: 10 records of \d+, valid against the published schema$/) });
-      expect(checks.find((c) => c.name === 'list designations')).toMatchObject({ status: 'pass', detail: expect.stringContaining('valid against the published schema') });
-      expect(checks.find((c) => c.name === 'list files')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^`appraisal smoke` needs GET \/api\/files \(listFiles\), which the service does not publish/) });
+      expect(checks.find((c) => c.name === 'list assignments')).toMatchObject({
+        status: 'pass',
+        detail: expect.stringMatching(/^page 1: 10 records of \d+, valid against the published schema$/),
+      });
+      expect(checks.find((c) => c.name === 'list designations')).toMatchObject({
+        status: 'pass',
+        detail: expect.stringContaining('valid against the published schema'),
+      });
+      expect(checks.find((c) => c.name === 'list files')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/^`appraisal smoke` needs GET \/api\/files \(listFiles\), which the service does not publish/),
+      });
     } finally {
       await admin.call('POST', '/__mock/description', { variant: 'standard' });
     }
@@ -241,8 +305,17 @@ describe('smoke in CI', () => {
     const result = await runCli(['smoke', '--spec', spec, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(result.code).toBe(9);
     const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
-    expect(checks.find((c) => c.name === 'spec check')!.detail).toMatch(new RegExp(`^Local contract 0\\.1\\.0 \\(${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\): \\d+ operations, all \\d+ the CLI calls published$`));
-    expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^10 of 10 records break the published schema of listCustomers: [0-9a-f-]{36} \$\.name must be integer/) });
+    expect(checks.find((c) => c.name === 'spec check')!.detail).toMatch(
+      new RegExp(
+        `^Local contract 0\\.1\\.0 \\(${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\): \\d+ operations, all \\d+ the CLI calls published$`,
+      ),
+    );
+    expect(checks.find((c) => c.name === 'list clients')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(
+        /^10 of 10 records break the published schema of listCustomers: [0-9a-f-]{36} \$\.name must be integer/,
+      ),
+    });
     expect(checks.find((c) => c.name === 'list properties')!.status).toBe('pass');
 
     // The profile's spec URL (here a path) is honoured the same way.
@@ -252,13 +325,21 @@ describe('smoke in CI', () => {
     writeFileSync(join(withProfile.APPRAISAL_CONFIG_DIR!, 'config.json'), JSON.stringify(config), { mode: 0o600 });
     const fromProfile = await runCli(['smoke', '-o', 'json'], { env: { ...withProfile, APPRAISAL_BASE_URL: undefined } });
     expect(fromProfile.code).toBe(9);
-    expect((JSON.parse(fromProfile.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail).toContain(`Local contract 0.1.0 (${spec})`);
+    expect((JSON.parse(fromProfile.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail).toContain(
+      `Local contract 0.1.0 (${spec})`,
+    );
 
     const checksFile = join(scratch, 'customers.json');
     writeFileSync(checksFile, JSON.stringify({ checks: [{ name: 'customers', operation: 'listCustomers', minItems: 1 }] }));
-    const viaEnv = await runCli(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_SPEC: spec }) });
+    const viaEnv = await runCli(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], {
+      env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_SPEC: spec }),
+    });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
-    expect((JSON.parse(viaEnv.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'customers', status: 'pass', detail: 'page 1: 10 items (at least 1 expected)' });
+    expect((JSON.parse(viaEnv.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({
+      name: 'customers',
+      status: 'pass',
+      detail: 'page 1: 10 items (at least 1 expected)',
+    });
 
     // Without --spec: the service's own description, then the cached copy on the next run (no download).
     const sameMachine = envOnly({ APPRAISAL_ENVIRONMENT: 'staging' });
@@ -268,7 +349,9 @@ describe('smoke in CI', () => {
       return (JSON.parse(run.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail;
     };
     expect(await specDetail()).toMatch(/^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json\): /);
-    expect(await specDetail()).toMatch(/^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json \(cached copy of \d{4}-\d\d-\d\dT[\d:.]+Z\)\): /);
+    expect(await specDetail()).toMatch(
+      /^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json \(cached copy of \d{4}-\d\d-\d\dT[\d:.]+Z\)\): /,
+    );
   });
 
   it('checks the published description and reports a schema violation injected by the mock; --no-contract skips both', async () => {
@@ -278,12 +361,20 @@ describe('smoke in CI', () => {
       const result = await runCli(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
       expect(result.code).toBe(9);
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
-      expect(checks.find((c) => c.name === 'spec check')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/operations, all \d+ the CLI calls published$/) });
+      expect(checks.find((c) => c.name === 'spec check')).toMatchObject({
+        status: 'pass',
+        detail: expect.stringMatching(/operations, all \d+ the CLI calls published$/),
+      });
       expect(checks.find((c) => c.name === 'list properties')).toMatchObject({
         status: 'fail',
-        detail: expect.stringMatching(/^1 of 10 records break the published schema of listProperties: [0-9a-f-]{36} \$\.updatedAt must be string$/),
+        detail: expect.stringMatching(
+          /^1 of 10 records break the published schema of listProperties: [0-9a-f-]{36} \$\.updatedAt must be string$/,
+        ),
       });
-      expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'pass', detail: expect.stringContaining('valid against the published schema') });
+      expect(checks.find((c) => c.name === 'list clients')).toMatchObject({
+        status: 'pass',
+        detail: expect.stringContaining('valid against the published schema'),
+      });
     } finally {
       await admin.clearFaults();
     }
@@ -304,7 +395,9 @@ describe('smoke in CI', () => {
     writeFileSync(summary, '# earlier step\n');
     await admin.queueFaults([{ path: '/api/files', fault: 'status=503', count: 100 }]);
     try {
-      const result = await runCli(['smoke', '--retries', '0'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }) });
+      const result = await runCli(['smoke', '--retries', '0'], {
+        env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
+      });
       expect(result.code).toBe(8);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^::error title=smoke%3A list files::.*503.*%0Areproduce: curl .*\$APPRAISAL_API_KEY/m);

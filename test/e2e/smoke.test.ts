@@ -25,7 +25,11 @@ function withProfile(environment: string, extra: Record<string, string | undefin
   const env = isolatedEnv({ ...mock.env, ...extra });
   const dir = env.APPRAISAL_CONFIG_DIR!;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'ci', profiles: { ci: { baseUrl: mock.baseUrl, environment } } }), { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ activeProfile: 'ci', profiles: { ci: { baseUrl: mock.baseUrl, environment } } }),
+    { mode: 0o600 },
+  );
   return env;
 }
 
@@ -46,7 +50,16 @@ describe('appraisal smoke', () => {
     expect(report.environment).toBe('staging');
     expect(report.checks.filter((c) => c.status !== 'pass')).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual(
-      expect.arrayContaining(['reachable', 'credential', 'key expiry', 'list properties', 'list designations', 'get enums', 'create property', 'delete property']),
+      expect.arrayContaining([
+        'reachable',
+        'credential',
+        'key expiry',
+        'list properties',
+        'list designations',
+        'get enums',
+        'create property',
+        'delete property',
+      ]),
     );
     expect(result.stderr).toMatch(/^CHECK\s+RESULT\s+TIME\s+DETAIL$/m);
     expect(result.stderr).toMatch(/^credential\s+pass\s+\d+ ms\s+key apk_\w{8}… works; scopes: api:admin$/m);
@@ -76,13 +89,20 @@ describe('appraisal smoke', () => {
     const report = JSON.parse(result.stdout) as Report;
     const byName = new Map(report.checks.map((c) => [c.name, c]));
     expect(byName.get('list properties')!.status).toBe('pass');
-    expect(byName.get('list clients')).toMatchObject({ status: 'skip', detail: 'the key cannot read clients (needs api:read or clients:read)' });
+    expect(byName.get('list clients')).toMatchObject({
+      status: 'skip',
+      detail: 'the key cannot read clients (needs api:read or clients:read)',
+    });
     expect(byName.get('create property')).toMatchObject({ status: 'skip', detail: expect.stringContaining('cannot create properties') });
     expect(result.stderr).toMatch(/^list clients\s+skip\s+-\s+the key cannot read clients/m);
   });
 
   it('warns about a key that expires soon', async () => {
-    const key = await createKey(mock, { name: 'smoke-expiring', scopes: ['api:read'], expiresAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString() });
+    const key = await createKey(mock, {
+      name: 'smoke-expiring',
+      scopes: ['api:read'],
+      expiresAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString(),
+    });
     const result = await runCli(['smoke', '-o', 'json'], { env: withProfile('staging', { APPRAISAL_API_KEY: key.secret }) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('warning: the key expires in 3 days');

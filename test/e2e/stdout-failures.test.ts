@@ -63,7 +63,7 @@ describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '
     expect(result.stderr).toMatch(/^error: could not write file .*ENOSPC/m);
   });
 
-  it('stderr full: the exit code is still the command\'s own (0 on success, 2 for a usage error)', async () => {
+  it("stderr full: the exit code is still the command's own (0 on success, 2 for a usage error)", async () => {
     expect((await runWithFull(['props', 'list', '--verbose'], 'stderr')).code).toBe(0);
     expect((await runWithFull(['props', 'get', 'not-a-uuid'], 'stderr')).code).toBe(2);
   });

@@ -39,7 +39,8 @@ interface Answer {
   body: { id?: string; data?: { id: string }; items?: Array<{ id: string }> } | undefined;
 }
 
-const call = async (method: string, path: string, body?: unknown): Promise<Answer> => (await adminOf(mock).call(method, path, body)) as Answer;
+const call = async (method: string, path: string, body?: unknown): Promise<Answer> =>
+  (await adminOf(mock).call(method, path, body)) as Answer;
 
 let counter = 0;
 async function createProperty(): Promise<string> {
@@ -83,9 +84,14 @@ function watch(args: string[], options: { cwd?: string; extraEnv?: Record<string
 /** A long-running watch whose stdout lines can be awaited. */
 function spawnWatch(args: string[]) {
   const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('APPRAISAL_') && !/_PROXY$/i.test(k)) childEnv[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('APPRAISAL_') && !/_PROXY$/i.test(k)) childEnv[k] = v;
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  const child = spawn(process.execPath, [BIN, 'watch', ...args], { cwd: ROOT, env: childEnv, stdio: 'pipe' }) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [BIN, 'watch', ...args], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: 'pipe',
+  }) as ChildProcessWithoutNullStreams;
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -171,7 +177,10 @@ describe('appraisal watch', () => {
     const x = await createProperty();
     const y = await createProperty();
     // Handles the first event, fails on the second.
-    const failing = await watch(['props', '--once', '--state-file', state, '--exec', 'cat >> events.log; [ "$(wc -l < events.log)" -lt 2 ]'], { cwd });
+    const failing = await watch(
+      ['props', '--once', '--state-file', state, '--exec', 'cat >> events.log; [ "$(wc -l < events.log)" -lt 2 ]'],
+      { cwd },
+    );
     expect(failing.code).toBe(2);
     expect(failing.stderr).toMatch(/error: --exec command exited with code 1 on the created event for props /);
     expect(failing.stderr).toContain('hint: the state file was not advanced past this event');
@@ -180,7 +189,10 @@ describe('appraisal watch', () => {
     const [first, second] = handled;
     expect(parseEvents(failing.stdout).map((e) => e.id)).toEqual([first]);
 
-    const fixed = await watch(['props', '--once', '--state-file', state, '--exec', 'cat >> events.log; echo "handled $APPRAISAL_EVENT_ID" >&2'], { cwd });
+    const fixed = await watch(
+      ['props', '--once', '--state-file', state, '--exec', 'cat >> events.log; echo "handled $APPRAISAL_EVENT_ID" >&2'],
+      { cwd },
+    );
     expect(fixed.code).toBe(0);
     expect(parseEvents(fixed.stdout).map((e) => e.id)).toEqual([second]);
     expect(fixed.stderr).toContain(`handled ${second}`);
@@ -199,7 +211,9 @@ describe('appraisal watch', () => {
   });
 
   it('stops at once on 401 with exit 4', async () => {
-    const result = await watch(['props', '--interval', '1s', '--emit-existing'], { extraEnv: { APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' } });
+    const result = await watch(['props', '--interval', '1s', '--emit-existing'], {
+      extraEnv: { APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
+    });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
   });

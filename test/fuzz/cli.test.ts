@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (process.env.FUZZ_STATS) console.log('exit codes: command lines', Object.fromEntries(cli.exitCodes), 'service answers', Object.fromEntries(responses.exitCodes));
+  if (process.env.FUZZ_STATS)
+    console.log('exit codes: command lines', Object.fromEntries(cli.exitCodes), 'service answers', Object.fromEntries(responses.exitCodes));
   await Promise.all([cli?.stop(), responses?.stop()]);
   removeScratchDirs();
 });
@@ -26,7 +27,11 @@ describe('the binary under random input', () => {
     await fc.assert(cliArgsProperty(cli), fuzzParameters(runs, 'process-per-case'));
   });
 
-  it('random service answers: a documented exit, no stack trace, one error line, nothing left at --out', { timeout: 3_600_000 }, async () => {
-    await fc.assert(responsesProperty(responses), fuzzParameters(runs, 'process-per-case'));
-  });
+  it(
+    'random service answers: a documented exit, no stack trace, one error line, nothing left at --out',
+    { timeout: 3_600_000 },
+    async () => {
+      await fc.assert(responsesProperty(responses), fuzzParameters(runs, 'process-per-case'));
+    },
+  );
 });

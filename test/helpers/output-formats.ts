@@ -66,7 +66,13 @@ export function readList(format: Format, stdout: string): ListOutput {
       return { columns: undefined, records: value as Array<Record<string, unknown>> };
     }
     case 'ndjson':
-      return { columns: undefined, records: stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+      return {
+        columns: undefined,
+        records: stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      };
     case 'csv': {
       const rows = parseCsv(stdout);
       return { columns: rows[0], records: rowsToRecords(rows) };

@@ -59,10 +59,17 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
   // The server takes its environment from the first client: that is the shell's environment.
   const env = { ...options.env, TMUX_TMPDIR: dir };
   delete (env as Record<string, string | undefined>).TMUX;
-  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env, cwd: options.cwd })).stdout;
+  const tmux = async (...args: string[]) =>
+    (await run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env, cwd: options.cwd })).stdout;
   await tmux(
-    'new-session', '-d', '-s', 'test',
-    '-x', String(options.columns ?? 160), '-y', String(options.rows ?? 40),
+    'new-session',
+    '-d',
+    '-s',
+    'test',
+    '-x',
+    String(options.columns ?? 160),
+    '-y',
+    String(options.rows ?? 40),
     options.command.map(shellQuote).join(' '),
   );
   const screen = () => tmux('capture-pane', '-p', '-t', 'test');
@@ -89,7 +96,9 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
         const line = await terminal.cursorLine();
         if (line === expected) return;
         if (Date.now() > deadline) {
-          throw new Error(`timed out after ${timeoutMs} ms waiting for the line ${JSON.stringify(expected)}; it is ${JSON.stringify(line)}; the screen:\n${await screen()}`);
+          throw new Error(
+            `timed out after ${timeoutMs} ms waiting for the line ${JSON.stringify(expected)}; it is ${JSON.stringify(line)}; the screen:\n${await screen()}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -56,7 +56,10 @@ export function record(data: Record<string, unknown>, status = 200, headers: Out
 }
 
 /** A collection page; pagination defaults to one page holding exactly `items`. */
-export function page(items: Array<Record<string, unknown>>, pagination: Partial<{ page: number; limit: number; total: number; pages: number }> = {}): Route {
+export function page(
+  items: Array<Record<string, unknown>>,
+  pagination: Partial<{ page: number; limit: number; total: number; pages: number }> = {},
+): Route {
   return json(200, { items, pagination: { page: 1, limit: Math.max(items.length, 1), total: items.length, pages: 1, ...pagination } });
 }
 
@@ -84,7 +87,10 @@ export const ENCODINGS: Readonly<Record<string, (secret: string) => string>> = {
 export function echoCredential(status: number, encode: (secret: string) => string, where: 'message' | 'requestId' = 'message'): Route {
   return (req, res) => {
     const echoed = encode(credentialOf(req));
-    const error = where === 'message' ? { code: 'BAD_KEY', message: `key ${echoed} is not valid here` } : { code: 'BAD_KEY', message: 'no', requestId: echoed };
+    const error =
+      where === 'message'
+        ? { code: 'BAD_KEY', message: `key ${echoed} is not valid here` }
+        : { code: 'BAD_KEY', message: 'no', requestId: echoed };
     return json(status, { error })(req, res);
   };
 }

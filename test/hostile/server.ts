@@ -8,7 +8,13 @@
 // as it arrived (method, path with query, headers, body). Unmatched requests get a plain 404.
 // Ready-made answers live in answers.ts; add new kinds there (huge bodies, endless streams, insane
 // pagination) rather than here.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -71,7 +77,12 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
     const chunks: Buffer[] = [];
     raw.on('data', (chunk: Buffer) => chunks.push(chunk));
     raw.on('end', () => {
-      const logged: LoggedRequest = { method: raw.method ?? 'GET', path: raw.url ?? '/', headers: raw.headers, body: Buffer.concat(chunks) };
+      const logged: LoggedRequest = {
+        method: raw.method ?? 'GET',
+        path: raw.url ?? '/',
+        headers: raw.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(logged);
       for (const wake of waiters) wake();
       const entry = [...entries].reverse().find((candidate) => matches(candidate, logged.method, logged.path));
@@ -83,7 +94,9 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
     });
   };
 
-  const server: Server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handle) : createHttpServer(handle);
+  const server: Server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handle)
+    : createHttpServer(handle);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -21,10 +21,18 @@ export function screenText(raw: string): string {
 }
 
 /** `appraisal ARGS` with stdin, stdout and stderr on one pty; `stdin is the pty too. */
-export function runOnPty(args: string[], env: Record<string, string | undefined>, options: { timeoutMs?: number } = {}): Promise<PtyResult> {
+export function runOnPty(
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { timeoutMs?: number } = {},
+): Promise<PtyResult> {
   // A pty starts with zero rows and columns; give it the size of an ordinary terminal.
   const command = `stty rows 40 cols 120; ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: ROOT, env: cleanEnv({ TERM: 'xterm', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd: ROOT,
+    env: cleanEnv({ TERM: 'xterm', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let raw = '';
   child.stdout.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -56,7 +64,11 @@ export interface PtySession {
 export function startOnPty(args: string[], env: Record<string, string | undefined>): PtySession {
   const cli = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
   const command = `stty rows 40 cols 120; ${cli}; code=$?; echo; echo "STTY: $(stty -a | tr -s ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' ')"; exit $code`;
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: ROOT, env: cleanEnv({ TERM: 'xterm', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd: ROOT,
+    env: cleanEnv({ TERM: 'xterm', ...env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let raw = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {

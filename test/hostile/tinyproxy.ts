@@ -56,7 +56,19 @@ export async function startTinyproxy(): Promise<Tinyproxy> {
     const port = await freePort();
     const config = join(dir, 'tinyproxy.conf');
     // No ConnectPort line: CONNECT to any port is allowed. LogLevel Info logs each request and CONNECT.
-    writeFileSync(config, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 20', `LogFile "${logFile}"`, 'LogLevel Info', 'MaxClients 20', 'Allow 127.0.0.1', ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        `Port ${port}`,
+        'Listen 127.0.0.1',
+        'Timeout 20',
+        `LogFile "${logFile}"`,
+        'LogLevel Info',
+        'MaxClients 20',
+        'Allow 127.0.0.1',
+        '',
+      ].join('\n'),
+    );
     const started = spawn(binary, ['-d', '-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     let exited = false;
     started.once('exit', () => (exited = true));

@@ -48,7 +48,10 @@ describe('401: the credential', () => {
   });
 
   it('accepts the key as a bearer token too, never from the query string', async () => {
-    const bearer = await call(mock.server, 'GET', '/api/keys/current', { key: null, headers: { authorization: `Bearer ${mock.server.adminKey}` } });
+    const bearer = await call(mock.server, 'GET', '/api/keys/current', {
+      key: null,
+      headers: { authorization: `Bearer ${mock.server.adminKey}` },
+    });
     expect(bearer.status).toBe(200);
     const query = await call(mock.server, 'GET', `/api/properties?api_key=${mock.server.adminKey}`, { key: null });
     expect(query.status).toBe(401);
@@ -87,7 +90,9 @@ describe('403: scopes', () => {
     expect((await call(mock.server, 'DELETE', `/api/properties/${created.json().id}`, { key: writer.secret })).status).toBe(403);
 
     const deleter = await adminKey(mock.server, ['api:delete']);
-    expect((await call(mock.server, 'PATCH', `/api/properties/${created.json().id}`, { key: deleter.secret, body: { name: 'renamed' } })).status).toBe(200);
+    expect(
+      (await call(mock.server, 'PATCH', `/api/properties/${created.json().id}`, { key: deleter.secret, body: { name: 'renamed' } })).status,
+    ).toBe(200);
     expect((await call(mock.server, 'DELETE', `/api/properties/${created.json().id}`, { key: deleter.secret })).status).toBe(204);
     expect((await call(mock.server, 'GET', '/api/keys', { key: deleter.secret })).status).toBe(403);
     expect((await call(mock.server, 'GET', '/api/reference/enums', { key: deleter.secret })).status).toBe(200);
@@ -105,13 +110,35 @@ describe('403: scopes', () => {
 describe('API keys', () => {
   it('creates a key: 201 with the record and the secret once; the store keeps only the prefix', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const created = await call(mock.server, 'POST', '/api/keys', { body: { name: 'ci', scopes: ['api:read', 'files:write'], expiresAt, note: 'kept' } });
+    const created = await call(mock.server, 'POST', '/api/keys', {
+      body: { name: 'ci', scopes: ['api:read', 'files:write'], expiresAt, note: 'kept' },
+    });
     expect(created.status).toBe(201);
     const key = created.json();
-    expect(key).toMatchObject({ name: 'ci', scopes: ['api:read', 'files:write'], expiresAt, lastUsedAt: null, revokedAt: null, note: 'kept' });
+    expect(key).toMatchObject({
+      name: 'ci',
+      scopes: ['api:read', 'files:write'],
+      expiresAt,
+      lastUsedAt: null,
+      revokedAt: null,
+      note: 'kept',
+    });
     expect(key.prefix).toBe(key.secret.slice(0, 12));
     expect(Object.keys(key).sort()).toEqual(
-      ['createdAt', 'createdBy', 'expiresAt', 'id', 'lastUsedAt', 'name', 'note', 'prefix', 'revokedAt', 'scopes', 'secret', 'updatedAt'].sort(),
+      [
+        'createdAt',
+        'createdBy',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'note',
+        'prefix',
+        'revokedAt',
+        'scopes',
+        'secret',
+        'updatedAt',
+      ].sort(),
     );
     const fetched = (await call(mock.server, 'GET', `/api/keys/${key.id}`)).json();
     expect(fetched.secret).toBeUndefined();
@@ -132,15 +159,23 @@ describe('API keys', () => {
     const unknown = await call(mock.server, 'POST', '/api/keys', { body: { name: 'x', scopes: ['api:read', 'api:everything'] } });
     expect(unknown.status).toBe(422);
     expect(unknown.json().error.message).toContain('api:everything');
-    const past = await call(mock.server, 'POST', '/api/keys', { body: { name: 'x', scopes: ['api:read'], expiresAt: '2001-01-01T00:00:00Z' } });
+    const past = await call(mock.server, 'POST', '/api/keys', {
+      body: { name: 'x', scopes: ['api:read'], expiresAt: '2001-01-01T00:00:00Z' },
+    });
     expect(past.status).toBe(422);
     const noScopes = await call(mock.server, 'POST', '/api/keys', { body: { name: 'x', scopes: [] } });
     expect(noScopes.status).toBe(422);
 
     const limitedAdmin = await adminKey(mock.server, ['keys:admin', 'properties:read']);
-    const within = await call(mock.server, 'POST', '/api/keys', { key: limitedAdmin.secret, body: { name: 'narrow', scopes: ['properties:read'] } });
+    const within = await call(mock.server, 'POST', '/api/keys', {
+      key: limitedAdmin.secret,
+      body: { name: 'narrow', scopes: ['properties:read'] },
+    });
     expect(within.status).toBe(201);
-    const beyond = await call(mock.server, 'POST', '/api/keys', { key: limitedAdmin.secret, body: { name: 'wide', scopes: ['api:write'] } });
+    const beyond = await call(mock.server, 'POST', '/api/keys', {
+      key: limitedAdmin.secret,
+      body: { name: 'wide', scopes: ['api:write'] },
+    });
     expect(beyond.status).toBe(403);
     expect(beyond.json().error.message).toContain('api:write');
   });
@@ -166,8 +201,16 @@ describe('admin routes', () => {
     const log = await call(mock.server, 'GET', '/__mock/requests?limit=50');
     expect(log.status).toBe(200);
     expect(log.text).not.toContain(mock.server.adminKey);
-    const entry = log.json().items.reverse().find((e: { path: string }) => e.path === '/api/properties');
-    expect(entry).toMatchObject({ method: 'GET', query: { limit: '3', page: '2' }, status: 200, keyPrefix: mock.server.adminKey.slice(0, 12) });
+    const entry = log
+      .json()
+      .items.reverse()
+      .find((e: { path: string }) => e.path === '/api/properties');
+    expect(entry).toMatchObject({
+      method: 'GET',
+      query: { limit: '3', page: '2' },
+      status: 200,
+      keyPrefix: mock.server.adminKey.slice(0, 12),
+    });
   });
 
   it('reset restores the seeded data and drops the keys made since', async () => {

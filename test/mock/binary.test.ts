@@ -72,7 +72,10 @@ describe('appraisal mock (the binary)', () => {
 
   it('prints nothing on stdout but the eval lines, and honours --http, --admin-key and --log', async () => {
     const adminKey = 'apk_Test0001_abcdefghijklmnopqrstuvwxyzABCDEF';
-    const child = spawn(process.execPath, [BIN, 'mock', '--http', '--port', '0', '--records', '3', '--admin-key', adminKey, '--log'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mock', '--http', '--port', '0', '--records', '3', '--admin-key', adminKey, '--log'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -102,7 +105,9 @@ describe('appraisal mock (the binary)', () => {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     await expect.poll(() => /APPRAISAL_API_KEY=/.test(stdout), { timeout: 20_000 }).toBe(true);
     const caFile = /APPRAISAL_CA_FILE=(.*)/.exec(stdout)![1]!.replace(/^'(.*)'$/, '$1');
     const port = Number(/:(\d+)\s*$/m.exec(/APPRAISAL_BASE_URL=(.*)/.exec(stdout)![1]!)![1]);

@@ -24,7 +24,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export type Outcome = { ok: true; reply: Reply } | { ok: false; error: NodeJS.ErrnoException; partial: Buffer | undefined; status: number | undefined };
+export type Outcome =
+  { ok: true; reply: Reply } | { ok: false; error: NodeJS.ErrnoException; partial: Buffer | undefined; status: number | undefined };
 
 // Building a secure context with every root certificate is slow: once per mock.
 const contexts = new WeakMap<MockServer, SecureContext>();
@@ -60,7 +61,14 @@ export function attempt(server: MockServer, method: string, path: string, option
         status = res.statusCode;
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, error, partial: Buffer.concat(chunks), status }));
-        res.on('aborted', () => resolve({ ok: false, error: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), partial: Buffer.concat(chunks), status }));
+        res.on('aborted', () =>
+          resolve({
+            ok: false,
+            error: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }),
+            partial: Buffer.concat(chunks),
+            status,
+          }),
+        );
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           const text = body.toString('utf8');
@@ -69,7 +77,9 @@ export function attempt(server: MockServer, method: string, path: string, option
       },
     );
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, error, partial: chunks.length ? Buffer.concat(chunks) : undefined, status }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ ok: false, error, partial: chunks.length ? Buffer.concat(chunks) : undefined, status }),
+    );
     req.end(payload);
   });
 }
@@ -87,7 +97,13 @@ export function useMock(options: MockServerOptions = {}): { readonly server: Moc
   const holder = {} as { server: MockServer };
   const internalErrors: unknown[] = [];
   beforeAll(async () => {
-    holder.server = await startMockServer({ port: 0, records: 60, seed: 1, onInternalError: (error) => internalErrors.push(error), ...options });
+    holder.server = await startMockServer({
+      port: 0,
+      records: 60,
+      seed: 1,
+      onInternalError: (error) => internalErrors.push(error),
+      ...options,
+    });
   });
   afterAll(async () => {
     await holder.server?.close();
@@ -97,7 +113,11 @@ export function useMock(options: MockServerOptions = {}): { readonly server: Moc
 }
 
 /** Create a key through the admin route (any scopes, past expiry allowed). */
-export async function adminKey(server: MockServer, scopes: string[], extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string; prefix: string }> {
+export async function adminKey(
+  server: MockServer,
+  scopes: string[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; secret: string; prefix: string }> {
   const reply = await call(server, 'POST', '/__mock/keys', { body: { name: `test ${scopes.join(' ')}`, scopes, ...extra } });
   if (reply.status !== 201) throw new Error(`POST /__mock/keys answered ${reply.status}: ${reply.text}`);
   return reply.json();

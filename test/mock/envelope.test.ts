@@ -87,7 +87,9 @@ describe('filters', () => {
     const byCity = await page(`/api/properties?limit=100&q=${encodeURIComponent(city.toUpperCase())}`);
     expect(byCity.items.length).toBeGreaterThan(0);
     expect(byCity.items.map((p) => p.id)).toContain(sample.id);
-    expect(byCity.pagination.total).toBe(all.filter((p) => JSON.stringify(p.address).includes(city) || String(p.name).includes(city)).length);
+    expect(byCity.pagination.total).toBe(
+      all.filter((p) => JSON.stringify(p.address).includes(city) || String(p.name).includes(city)).length,
+    );
 
     const type = sample.propertyType as string;
     const byType = await page(`/api/properties?limit=100&propertyType=${type}`);

@@ -23,7 +23,10 @@ describe('fault syntax', () => {
     expect(parseFault(text)).toEqual(fault);
   });
 
-  it.each(['', 'boom', 'status', 'status=200', 'status=abc', 'status=429;retry-after=soon', 'reset=1', 'delay=-5', 'malformed-envelope=x'])('refuses %j', (text) => {
-    expect(() => parseFault(text)).toThrow();
-  });
+  it.each(['', 'boom', 'status', 'status=200', 'status=abc', 'status=429;retry-after=soon', 'reset=1', 'delay=-5', 'malformed-envelope=x'])(
+    'refuses %j',
+    (text) => {
+      expect(() => parseFault(text)).toThrow();
+    },
+  );
 });

@@ -26,7 +26,9 @@ describe('x-mock-fault: status faults', () => {
   ])('%s answers %i with the error body and a request id', async (value, status, code) => {
     const reply = await answered('/api/properties', value);
     expect(reply.status).toBe(status);
-    expect(reply.json()).toEqual({ error: { code, message: expect.stringContaining('injected'), requestId: reply.headers['x-request-id'] } });
+    expect(reply.json()).toEqual({
+      error: { code, message: expect.stringContaining('injected'), requestId: reply.headers['x-request-id'] },
+    });
   });
 
   it('status=429;retry-after=1 sends Retry-After in seconds', async () => {
@@ -48,7 +50,10 @@ describe('x-mock-fault: status faults', () => {
 
   it('a status fault does not run the request (nothing is created)', async () => {
     const before = (await call(mock.server, 'GET', '/api/clients')).json().pagination.total;
-    const reply = await attempt(mock.server, 'POST', '/api/clients', { body: { name: 'Never', clientType: 'lender' }, headers: { 'x-mock-fault': 'status=503' } });
+    const reply = await attempt(mock.server, 'POST', '/api/clients', {
+      body: { name: 'Never', clientType: 'lender' },
+      headers: { 'x-mock-fault': 'status=503' },
+    });
     expect(reply.ok && reply.reply.status).toBe(503);
     expect((await call(mock.server, 'GET', '/api/clients')).json().pagination.total).toBe(before);
   });
@@ -175,7 +180,14 @@ describe('queued faults (POST /__mock/faults)', () => {
     await call(mock.server, 'POST', '/__mock/faults', { body: { path: '/api/clients*', fault: 'reset' } });
     const reset = await attempt(mock.server, 'GET', '/api/clients/whatever');
     expect(reset.ok).toBe(false);
-    const batch = await call(mock.server, 'POST', '/__mock/faults', { body: { faults: [{ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 }] } });
+    const batch = await call(mock.server, 'POST', '/__mock/faults', {
+      body: {
+        faults: [
+          { status: 429, retryAfter: 1 },
+          { status: 429, retryAfter: 1 },
+        ],
+      },
+    });
     expect(batch.status).toBe(201);
     expect(batch.json().items).toHaveLength(2);
     const first = await call(mock.server, 'GET', '/api/reference/enums');
@@ -190,7 +202,12 @@ describe('queued faults (POST /__mock/faults)', () => {
   it('rejects a bad rule with 422', async () => {
     const reply = await call(mock.server, 'POST', '/__mock/faults', { body: { path: 'api/x', fault: 'boom', count: 0 } });
     expect(reply.status).toBe(422);
-    expect(reply.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['count', 'path']);
+    expect(
+      reply
+        .json()
+        .error.details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['count', 'path']);
     const unknown = await call(mock.server, 'POST', '/__mock/faults', { body: { path: '/api/x', fault: 'boom' } });
     expect(unknown.status).toBe(422);
   });
@@ -243,7 +260,9 @@ describe('rate limiting and latency', () => {
     // Not by the clock (a loaded machine stretches it): from the mock's own log, every request was
     // delayed, and they were in flight at the same time (serialised, no two would overlap).
     const ids = new Set(replies.map((r) => r.headers['x-request-id']));
-    const entries = ((await call(slow, 'GET', '/__mock/requests?limit=50')).json().items as Array<{ requestId: string; at: string; durationMs: number }>).filter((e) => ids.has(e.requestId));
+    const entries = (
+      (await call(slow, 'GET', '/__mock/requests?limit=50')).json().items as Array<{ requestId: string; at: string; durationMs: number }>
+    ).filter((e) => ids.has(e.requestId));
     expect(entries).toHaveLength(8);
     for (const entry of entries) expect(entry.durationMs).toBeGreaterThanOrEqual(38);
     const spans = entries.map((e) => ({ start: Date.parse(e.at), end: Date.parse(e.at) + e.durationMs }));
@@ -281,7 +300,10 @@ describe('over plain HTTP, and on shutdown', () => {
     const slow = attempt(server, 'GET', '/api/properties', { headers: { 'x-mock-fault': 'delay=20000' }, timeoutMs: 30_000 });
     // Both in the mock's hands (open in its log), not a guess at how long they take to get there.
     const open = async () => {
-      const entries = (await call(server, 'GET', '/__mock/requests?limit=10')).json().items as Array<{ path: string; status: number | null }>;
+      const entries = (await call(server, 'GET', '/__mock/requests?limit=10')).json().items as Array<{
+        path: string;
+        status: number | null;
+      }>;
       return entries.filter((e) => e.path === '/api/properties' && e.status === null).length === 2;
     };
     await waitFor(open, 'the hung and the delayed request to reach the mock');
@@ -292,4 +314,3 @@ describe('over plain HTTP, and on shutdown', () => {
     expect(outcomes.map((o) => o.ok)).toEqual([false, false]);
   });
 });
-

@@ -17,7 +17,9 @@ function multipart(parts: Array<{ name: string; value: string | Buffer; filename
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: ${disposition}\r\n${part.type ? `content-type: ${part.type}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: ${disposition}\r\n${part.type ? `content-type: ${part.type}\r\n` : ''}\r\n`),
+    );
     chunks.push(Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -26,7 +28,10 @@ function multipart(parts: Array<{ name: string; value: string | Buffer; filename
 }
 
 function upload(body: Buffer, headers: Record<string, string> = {}) {
-  return call(mock.server, 'POST', '/api/files', { rawBody: body, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers } });
+  return call(mock.server, 'POST', '/api/files', {
+    rawBody: body,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+  });
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -38,7 +43,13 @@ describe('files', () => {
     expect(reply.status, reply.text).toBe(201);
     const body = reply.json();
     expect(body.success).toBe(true);
-    expect(body.data).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: content.length, sha256: sha256(content), attachments: [] });
+    expect(body.data).toMatchObject({
+      name: 'notes.txt',
+      contentType: 'text/plain',
+      size: content.length,
+      sha256: sha256(content),
+      attachments: [],
+    });
     const download = await call(mock.server, 'GET', `/api/files/${body.data.id}/content`);
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('text/plain');
@@ -87,18 +98,26 @@ describe('files', () => {
   it('attaches a file to a property or an assignment (idempotent) and refuses unknown targets', async () => {
     const file = (await call(mock.server, 'GET', '/api/files?limit=1')).json().items[0];
     const property = (await call(mock.server, 'GET', '/api/properties?page=2&limit=1')).json().items[0];
-    const attach = () => call(mock.server, 'POST', `/api/files/${file.id}/attachments`, { body: { targetType: 'property', targetId: property.id } });
+    const attach = () =>
+      call(mock.server, 'POST', `/api/files/${file.id}/attachments`, { body: { targetType: 'property', targetId: property.id } });
     const first = await attach();
     expect(first.status).toBe(200);
     expect(first.json().success).toBe(true);
     expect(first.json().data.attachments).toContainEqual({ targetType: 'property', targetId: property.id });
     const again = (await attach()).json().data;
     expect(again.attachments.filter((a: { targetId: string }) => a.targetId === property.id)).toHaveLength(1);
-    const unknown = await call(mock.server, 'POST', `/api/files/${file.id}/attachments`, { body: { targetType: 'assignment', targetId: UNKNOWN_ID } });
+    const unknown = await call(mock.server, 'POST', `/api/files/${file.id}/attachments`, {
+      body: { targetType: 'assignment', targetId: UNKNOWN_ID },
+    });
     expect(unknown.status).toBe(422);
-    const badType = await call(mock.server, 'POST', `/api/files/${file.id}/attachments`, { body: { targetType: 'client', targetId: property.id } });
+    const badType = await call(mock.server, 'POST', `/api/files/${file.id}/attachments`, {
+      body: { targetType: 'client', targetId: property.id },
+    });
     expect(badType.status).toBe(422);
-    expect((await call(mock.server, 'POST', `/api/files/${UNKNOWN_ID}/attachments`, { body: { targetType: 'property', targetId: property.id } })).status).toBe(404);
+    expect(
+      (await call(mock.server, 'POST', `/api/files/${UNKNOWN_ID}/attachments`, { body: { targetType: 'property', targetId: property.id } }))
+        .status,
+    ).toBe(404);
   });
 
   it('deletes a file and its bytes', async () => {
@@ -117,7 +136,12 @@ describe('files', () => {
     const before = readdirSync(uploads).length;
     const noFile = await upload(multipart([{ name: 'propertyId', value: UNKNOWN_ID }]));
     expect(noFile.status).toBe(422);
-    const unknownTarget = await upload(multipart([{ name: 'file', value: 'x', filename: 'x.txt' }, { name: 'propertyId', value: UNKNOWN_ID }]));
+    const unknownTarget = await upload(
+      multipart([
+        { name: 'file', value: 'x', filename: 'x.txt' },
+        { name: 'propertyId', value: UNKNOWN_ID },
+      ]),
+    );
     expect(unknownTarget.status).toBe(422);
     expect(unknownTarget.json().error.message).toContain(UNKNOWN_ID);
     const notMultipart = await call(mock.server, 'POST', '/api/files', { body: { name: 'x' } });
@@ -133,7 +157,9 @@ describe('files', () => {
     const size = 512 * 1024 * 1024;
     const chunk = randomBytes(1024 * 1024);
     const hash = createHash('sha256');
-    const head = Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
     let peakRss = 0;
     const baseline = process.memoryUsage().rss;

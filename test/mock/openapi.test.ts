@@ -39,7 +39,9 @@ describe('openapi.json', () => {
     const broken = structuredClone(document);
     broken.paths['/api/properties'].get.responses = 'none';
     expect((await validate(broken)).valid).toBe(false);
-    expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+    expect(document.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    );
   });
 
   it('has exactly the routes the mock serves under /api (both directions), with their operationIds', () => {

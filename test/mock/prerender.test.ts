@@ -9,7 +9,11 @@ const prerendered = useMock({ records: 30, seed: 8, prerender: true });
 describe('--prerender', () => {
   it('serves the same bytes as a fresh rendering, and again on the next request', async () => {
     const path = '/api/properties?page=2&limit=10';
-    const [fresh, first, again] = [await call(plain.server, 'GET', path), await call(prerendered.server, 'GET', path), await call(prerendered.server, 'GET', path)];
+    const [fresh, first, again] = [
+      await call(plain.server, 'GET', path),
+      await call(prerendered.server, 'GET', path),
+      await call(prerendered.server, 'GET', path),
+    ];
     expect(first.status).toBe(200);
     expect(first.text).toBe(fresh.text);
     expect(again.text).toBe(first.text);
@@ -21,7 +25,11 @@ describe('--prerender', () => {
     const path = '/api/properties?page=1&limit=100';
     const before = (await call(prerendered.server, 'GET', path)).json<{ pagination: { total: number } }>();
     const created = await call(prerendered.server, 'POST', '/api/properties', {
-      body: { name: 'Cache Buster', propertyType: 'office', address: { line1: '1 A St', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' } },
+      body: {
+        name: 'Cache Buster',
+        propertyType: 'office',
+        address: { line1: '1 A St', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+      },
     });
     expect(created.status, created.text).toBe(201);
     const after = (await call(prerendered.server, 'GET', path)).json<{ pagination: { total: number } }>();

@@ -15,7 +15,11 @@ const ODD_REQUESTS: Array<[string, string, { rawBody?: string; headers?: Record<
   ['POST', '/api/properties', { rawBody: '"text"' }],
   ['POST', '/api/properties', { rawBody: '\u0000\u0001' }],
   ['PATCH', `/api/assignments/${UNKNOWN_ID}`, { rawBody: '{' }],
-  ['POST', '/api/assignments', { rawBody: JSON.stringify({ clientId: 5, propertyIds: 'x', fee: 'free', dueDate: 'soon', reportType: null }) }],
+  [
+    'POST',
+    '/api/assignments',
+    { rawBody: JSON.stringify({ clientId: 5, propertyIds: 'x', fee: 'free', dueDate: 'soon', reportType: null }) },
+  ],
   ['POST', '/api/keys', { rawBody: JSON.stringify({ name: ['x'], scopes: 'api:read', expiresAt: 12 }) }],
   ['POST', '/api/keys', { rawBody: JSON.stringify({ name: 'x', scopes: [null, 3] }) }],
   ['POST', '/__mock/faults', { rawBody: JSON.stringify({ path: '/api/x', query: [1], fault: 'hang', count: 'many' }) }],
@@ -33,11 +37,19 @@ const ODD_REQUESTS: Array<[string, string, { rawBody?: string; headers?: Record<
 
 describe('robustness', () => {
   it.each(ODD_REQUESTS)('%s %s → a 4xx with the error body', async (method, path, options = {}) => {
-    const reply = await call(mock.server, method, path, { headers: { 'content-type': 'application/json', ...options.headers }, ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}) });
+    const reply = await call(mock.server, method, path, {
+      headers: { 'content-type': 'application/json', ...options.headers },
+      ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}),
+    });
     expect(reply.status, reply.text).toBeGreaterThanOrEqual(400);
     expect(reply.status, reply.text).toBeLessThan(500);
     expect(reply.headers['x-request-id']).toMatch(/^req_/);
-    if (method !== 'HEAD') expect(reply.json().error).toMatchObject({ code: expect.stringMatching(/^[A-Z][A-Z0-9_]*$/), message: expect.any(String), requestId: reply.headers['x-request-id'] });
+    if (method !== 'HEAD')
+      expect(reply.json().error).toMatchObject({
+        code: expect.stringMatching(/^[A-Z][A-Z0-9_]*$/),
+        message: expect.any(String),
+        requestId: reply.headers['x-request-id'],
+      });
   });
 
   it('reads the first of repeated query parameters', async () => {
@@ -47,15 +59,28 @@ describe('robustness', () => {
   });
 
   it('answers random requests below 500', async () => {
-    const segment = fc.oneof(fc.constantFrom('api', 'properties', 'assignments', 'clients', 'contacts', 'files', 'keys', 'content', 'current', UNKNOWN_ID, ''), fc.webSegment());
+    const segment = fc.oneof(
+      fc.constantFrom('api', 'properties', 'assignments', 'clients', 'contacts', 'files', 'keys', 'content', 'current', UNKNOWN_ID, ''),
+      fc.webSegment(),
+    );
     const body = fc.oneof(fc.constant(undefined), fc.json(), fc.string());
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), fc.array(segment, { maxLength: 5 }), body, async (method, segments, raw) => {
-        const path = `/api/${segments.join('/')}`;
-        const reply = await call(mock.server, method, path, raw === undefined ? {} : { rawBody: raw, headers: { 'content-type': 'application/json' } });
-        expect(reply.status, `${method} ${path} ${raw ?? ''} → ${reply.text}`).toBeLessThan(500);
-        expect(reply.headers['x-request-id']).toMatch(/^req_/);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        fc.array(segment, { maxLength: 5 }),
+        body,
+        async (method, segments, raw) => {
+          const path = `/api/${segments.join('/')}`;
+          const reply = await call(
+            mock.server,
+            method,
+            path,
+            raw === undefined ? {} : { rawBody: raw, headers: { 'content-type': 'application/json' } },
+          );
+          expect(reply.status, `${method} ${path} ${raw ?? ''} → ${reply.text}`).toBeLessThan(500);
+          expect(reply.headers['x-request-id']).toMatch(/^req_/);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(internalErrors).toEqual([]);

@@ -4,7 +4,19 @@ import { ALL_SCOPES, isAllowed, isKnownScope, scopesAllowing, scopesBeyond } fro
 
 describe('scopes', () => {
   it('knows the api scopes, <family>:read|write|delete for each family, and keys:admin', () => {
-    expect(ALL_SCOPES).toEqual(expect.arrayContaining(['api:read', 'api:write', 'api:delete', 'api:admin', 'properties:read', 'clients:delete', 'reference:read', 'files:write', 'keys:admin']));
+    expect(ALL_SCOPES).toEqual(
+      expect.arrayContaining([
+        'api:read',
+        'api:write',
+        'api:delete',
+        'api:admin',
+        'properties:read',
+        'clients:delete',
+        'reference:read',
+        'files:write',
+        'keys:admin',
+      ]),
+    );
     expect(ALL_SCOPES).toHaveLength(4 + 5 * 3 + 1);
     expect(isKnownScope('contacts:read')).toBe(false);
     expect(isKnownScope('api:*')).toBe(false);
@@ -39,7 +51,11 @@ describe('scopes', () => {
   it('finds requested scopes that grant more than the creator holds', () => {
     expect(scopesBeyond(['api:admin'], ALL_SCOPES)).toEqual([]);
     expect(scopesBeyond(['api:write'], ['api:read', 'properties:write'])).toEqual([]);
-    expect(scopesBeyond(['api:write'], ['api:delete', 'keys:admin', 'properties:delete'])).toEqual(['api:delete', 'keys:admin', 'properties:delete']);
+    expect(scopesBeyond(['api:write'], ['api:delete', 'keys:admin', 'properties:delete'])).toEqual([
+      'api:delete',
+      'keys:admin',
+      'properties:delete',
+    ]);
     expect(scopesBeyond(['properties:read', 'clients:read', 'assignments:read', 'files:read', 'reference:read'], ['api:read'])).toEqual([]);
     expect(scopesBeyond(['properties:read'], ['api:read'])).toEqual(['api:read']);
   });

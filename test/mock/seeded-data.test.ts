@@ -25,7 +25,12 @@ describe('seeded data', () => {
     for (let i = 0; i < 200; i++) {
       const property = data.properties.recordAt(i);
       expect(PROPERTY_TYPES).toContain(property.propertyType);
-      expect(property.address).toMatchObject({ line1: expect.stringMatching(/^\d+ \w+/), city: expect.any(String), postalCode: expect.stringMatching(/^\d{5}$/), country: 'US' });
+      expect(property.address).toMatchObject({
+        line1: expect.stringMatching(/^\d+ \w+/),
+        city: expect.any(String),
+        postalCode: expect.stringMatching(/^\d{5}$/),
+        country: 'US',
+      });
       const assignment = data.assignments.recordAt(i);
       expect(assignment.number).toBe(`A-${assignment.createdAt.slice(0, 4)}-${String(i + 1).padStart(5, '0')}`);
       expect(ASSIGNMENT_STATUSES).toContain(assignment.status);

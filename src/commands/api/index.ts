@@ -33,7 +33,7 @@ export default function apiCommand(factory: Factory): Command {
   examples(command, [
     'appraisal api GET /api/properties -f q=harbor --page-size 5',
     'appraisal api GET /api/properties --all -o ndjson > properties.ndjson',
-    "appraisal api POST /api/clients --data '{\"name\":\"Acme Bank\",\"clientType\":\"Lender\"}'",
+    'appraisal api POST /api/clients --data \'{"name":"Acme Bank","clientType":"Lender"}\'',
     'appraisal api PATCH /api/properties/ID -F yearBuilt=1998',
     'appraisal api -i HEAD /api/keys/current',
     'appraisal api --list',

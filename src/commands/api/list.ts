@@ -10,7 +10,12 @@ export async function runList(ctx: Context): Promise<void> {
   ctx.io.debug(`published operations from ${source}`);
   async function* operations() {
     for (const operation of contract.operations) {
-      yield { method: operation.method, path: operation.path, operationId: operation.operationId ?? null, summary: operation.summary ?? null };
+      yield {
+        method: operation.method,
+        path: operation.path,
+        operationId: operation.operationId ?? null,
+        summary: operation.summary ?? null,
+      };
     }
   }
   await writeRecords(ctx, operations(), VIEW);

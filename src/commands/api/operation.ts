@@ -53,7 +53,11 @@ export function fillOperationPath(operation: PublishedOperation, raw: readonly s
 }
 
 /** METHOD and PATH for an operationId. */
-export async function resolveOperation(ctx: Context, operationId: string, pathParams: readonly string[] | undefined): Promise<{ method: HttpMethod; path: string }> {
+export async function resolveOperation(
+  ctx: Context,
+  operationId: string,
+  pathParams: readonly string[] | undefined,
+): Promise<{ method: HttpMethod; path: string }> {
   const { operation } = await find(ctx, operationId);
   return { method: operation.method, path: fillOperationPath(operation, pathParams) };
 }
@@ -78,7 +82,13 @@ export async function operationHelp(ctx: Context, operationId: string): Promise<
   const describe = (p: { name: string; required: boolean; description: string | undefined }) =>
     `  ${p.name.padEnd(20)} ${p.required ? '(required) ' : ''}${oneLine(p.description)}`.trimEnd();
   if (pathParams.length > 0) lines.push('', 'Path parameters (--path-param name=value):', ...pathParams.map(describe));
-  if (queryParams.length > 0) lines.push('', `Query parameters (${operation.method === 'GET' || operation.method === 'HEAD' ? '-f name=value' : 'in PATH'}):`, ...queryParams.map(describe));
-  if (operation.requestSchema !== undefined) lines.push('', 'Request body: JSON (--data, -f, -F), checked against the published schema unless --no-validate');
+  if (queryParams.length > 0)
+    lines.push(
+      '',
+      `Query parameters (${operation.method === 'GET' || operation.method === 'HEAD' ? '-f name=value' : 'in PATH'}):`,
+      ...queryParams.map(describe),
+    );
+  if (operation.requestSchema !== undefined)
+    lines.push('', 'Request body: JSON (--data, -f, -F), checked against the published schema unless --no-validate');
   return `${lines.join('\n')}\n`;
 }

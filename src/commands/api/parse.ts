@@ -21,7 +21,18 @@ export interface ParsedTarget {
 }
 
 /** Query parameter names that carry credentials in some APIs: refused here as in the HTTP client. */
-const CREDENTIAL_PARAMS = new Set(['api_key', 'apikey', 'api-key', 'key', 'x-api-key', 'token', 'access_token', 'auth', 'authorization', 'secret']);
+const CREDENTIAL_PARAMS = new Set([
+  'api_key',
+  'apikey',
+  'api-key',
+  'key',
+  'x-api-key',
+  'token',
+  'access_token',
+  'auth',
+  'authorization',
+  'secret',
+]);
 const KEY_LIKE = /apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{4,}/;
 const NO_KEY_HINT = 'the CLI sends the key in the x-api-key header itself; never put one in a URL or a header by hand';
 
@@ -85,9 +96,12 @@ export function parseHeaders(raw: readonly string[] | undefined): Record<string,
     if (/[\r\n]/.test(value)) throw new UsageError(`-H ${name}: the value must not contain line breaks`);
     const control = /[\u0000-\u0008\u000a-\u001f\u007f]/.exec(value);
     if (control) {
-      throw new UsageError(`-H ${name}: the value holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`, {
-        hint: 'header values are printable text; remove the character (a tab is allowed)',
-      });
+      throw new UsageError(
+        `-H ${name}: the value holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
+        {
+          hint: 'header values are printable text; remove the character (a tab is allowed)',
+        },
+      );
     }
     const nonAscii = /[^\u0000-\u007f]/u.exec(value);
     if (nonAscii) {
@@ -148,4 +162,3 @@ export function fieldsAsQuery(
   for (const entry of typedFields ?? []) add(entry, true);
   return query;
 }
-

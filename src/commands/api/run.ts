@@ -183,9 +183,12 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
     const { formatViolations, validatorFor } = await import('../../core/description/validate.js');
     const violations = (await validatorFor(published.contract)).request(published.operation, body);
     if (violations.length > 0) {
-      throw new UsageError(`the request body does not match the published schema of ${published.operation.operationId ?? `${method} ${published.operation.path}`}: ${formatViolations(violations)}`, {
-        hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
-      });
+      throw new UsageError(
+        `the request body does not match the published schema of ${published.operation.operationId ?? `${method} ${published.operation.path}`}: ${formatViolations(violations)}`,
+        {
+          hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
+        },
+      );
     }
   }
   if (method === 'DELETE') await confirmDestructive(ctx, `DELETE ${target.path}`);

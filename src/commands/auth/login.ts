@@ -140,7 +140,9 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   if (record) rememberKeyExpiry(config.dir, profileName, { prefix, expiresAt: record.expiresAt, scopes: record.scopes });
 
   const where = stored.storage === 'keychain' ? 'the OS keychain' : 'a 0600 file (--insecure-storage)';
-  ctx.io.writeErr(`Logged in to ${displayOrigin(baseUrl)} as profile ${profileName} with ${describeKey(prefix, record)}; stored in ${where}`);
+  ctx.io.writeErr(
+    `Logged in to ${displayOrigin(baseUrl)} as profile ${profileName} with ${describeKey(prefix, record)}; stored in ${where}`,
+  );
   if (!stored.madeActive && config.activeProfileName() !== profileName) {
     ctx.io.notice(`note: the active profile is ${config.activeProfileName()}; run \`appraisal profiles use ${profileName}\` to switch`);
   }
@@ -150,8 +152,15 @@ export default function loginCommand(factory: Factory): Command {
   const command = new Command('login')
     .description('check an API key against the service and store it for a profile (OS keychain)')
     .option('--with-key', 'read the key from stdin')
-    .addOption(new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(ENVIRONMENTS))
-    .option('--spec-url <url|path>', "where this service publishes its API description, if not found by discovery (kept in the profile; '' clears it)")
+    .addOption(
+      new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(
+        ENVIRONMENTS,
+      ),
+    )
+    .option(
+      '--spec-url <url|path>',
+      "where this service publishes its API description, if not found by discovery (kept in the profile; '' clears it)",
+    )
     .option('--insecure-storage', 'keep the key in a 0600 file in the config dir instead of the OS keychain');
   takesOptions(command, ...SERVICE_OPTIONS);
   examples(command, [

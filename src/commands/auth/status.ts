@@ -31,7 +31,12 @@ export async function runStatus(ctx: Context): Promise<void> {
   );
   // Old keys kept alive by `keys rotate --grace`: they still work until `keys revoke --due`.
   const now = ctx.now();
-  const pending = pendingFor((await ctx.config()).dir, session.profileName).map((entry) => ({ id: entry.id, prefix: entry.prefix, dueAt: entry.dueAt, due: isDue(entry, now) }));
+  const pending = pendingFor((await ctx.config()).dir, session.profileName).map((entry) => ({
+    id: entry.id,
+    prefix: entry.prefix,
+    dueAt: entry.dueAt,
+    due: isDue(entry, now),
+  }));
   for (const entry of pending) {
     ctx.io.writeErr(
       entry.due

@@ -54,14 +54,26 @@ export function bashFunctions(tree: CompletionNode, main: string): string {
   const flagValues: string[] = [];
   const args: string[] = [];
   for (const node of nodes) {
-    for (const sub of node.children) child.push(caseLine([sub.name, ...sub.aliases].map((word) => sq(`${node.path}|${word}`)), sub.path));
+    for (const sub of node.children)
+      child.push(
+        caseLine(
+          [sub.name, ...sub.aliases].map((word) => sq(`${node.path}|${word}`)),
+          sub.path,
+        ),
+      );
     if (node.children.length > 0) commands.push(caseLine([sq(node.path)], node.children.map((sub) => sub.name).join(' ')));
     const own = offered(node.flags);
     if (own.length > 0) flags.push(caseLine([sq(node.path)], own.join(' ')));
     if (node !== tree) {
       for (const flag of node.flags) {
         const source = sourceText(flag.value);
-        if (source !== undefined) flagValues.push(caseLine(names(flag).map((name) => sq(`${node.path}|${name}`)), source));
+        if (source !== undefined)
+          flagValues.push(
+            caseLine(
+              names(flag).map((name) => sq(`${node.path}|${name}`)),
+              source,
+            ),
+          );
       }
     }
     if (node.children.length === 0) {
@@ -81,7 +93,13 @@ export function bashFunctions(tree: CompletionNode, main: string): string {
   for (const flag of tree.flags) {
     const source = sourceText(flag.value);
     const anywhere = inherited.some((other) => other.long === flag.long && other.short === flag.short);
-    if (source !== undefined) flagValues.push(caseLine(names(flag).map((name) => `${anywhere ? '*' : ''}${sq(`|${name}`)}`), source));
+    if (source !== undefined)
+      flagValues.push(
+        caseLine(
+          names(flag).map((name) => `${anywhere ? '*' : ''}${sq(`|${name}`)}`),
+          source,
+        ),
+      );
   }
   flags.push(caseLine([sq('*')], offered(inherited).join(' ')));
   const table = (fn: string, comment: string, subject: string, lines: string[]) =>
@@ -91,7 +109,12 @@ export function bashFunctions(tree: CompletionNode, main: string): string {
     table(`${p}_child`, 'The sub-command a word names under a command path ("" is the root); aliases lead to it.', '"$1|$2"', child),
     table(`${p}_commands`, 'The sub-commands of a command path.', '"$1"', commands),
     table(`${p}_flags`, "The flags of a command path ('*': the ones accepted after any sub-command).", '"$1"', flags),
-    table(`${p}_flag_value`, "What a flag's value is: words:LIST, files, profiles or free; nothing when it takes none.", '"$1|$2"', flagValues),
+    table(
+      `${p}_flag_value`,
+      "What a flag's value is: words:LIST, files, profiles or free; nothing when it takes none.",
+      '"$1|$2"',
+      flagValues,
+    ),
     table(`${p}_args`, 'What positional argument N (from 0) of a command path is.', '"$1|$2"', args),
     `# Fill COMPREPLY from a value source ($1) for the word so far ($2), putting back a prefix ($3).
 ${p}_values() {

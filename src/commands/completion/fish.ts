@@ -38,7 +38,10 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
   const valueCases: string[] = [];
   for (const node of nodes) {
     for (const sub of node.children) {
-      childCases.push(`        case ${[sub.name, ...sub.aliases].map((w) => fq(`${node.path}|${w}`)).join(' ')}`, `            echo ${fq(sub.path)}`);
+      childCases.push(
+        `        case ${[sub.name, ...sub.aliases].map((w) => fq(`${node.path}|${w}`)).join(' ')}`,
+        `            echo ${fq(sub.path)}`,
+      );
     }
     if (node === tree) continue;
     const takesValue = node.flags.filter((flag) => flag.value.kind !== 'none').flatMap((flag) => [flag.short, flag.long]);
@@ -50,7 +53,11 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
   const isInherited = (flag: CompletionFlag) => inherited.some((other) => other.long === flag.long && other.short === flag.short);
   const rootPatterns = tree.flags
     .filter((flag) => flag.value.kind !== 'none')
-    .flatMap((flag) => [flag.short, flag.long].filter((name): name is string => name !== undefined).map((name) => fq(`${isInherited(flag) ? '*' : ''}|${name}`)));
+    .flatMap((flag) =>
+      [flag.short, flag.long]
+        .filter((name): name is string => name !== undefined)
+        .map((name) => fq(`${isInherited(flag) ? '*' : ''}|${name}`)),
+    );
   if (rootPatterns.length > 0) valueCases.push(`        case ${rootPatterns.join(' ')}`, '            return 0');
 
   const lines: string[] = [
@@ -109,7 +116,8 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
   for (const flag of tree.flags) lines.push(flagLine(p, isInherited(flag) ? undefined : `__${p}_at ''`, flag));
   for (const node of nodes) {
     const at = `__${p}_at ${fq(node.path)}`;
-    for (const sub of node.children) lines.push(`complete -c ${p} -n ${fq(at)} -a ${fq(sub.name)}${sub.description ? ` -d ${fq(sub.description)}` : ''}`);
+    for (const sub of node.children)
+      lines.push(`complete -c ${p} -n ${fq(at)} -a ${fq(sub.name)}${sub.description ? ` -d ${fq(sub.description)}` : ''}`);
     if (node === tree) continue;
     for (const flag of node.flags) lines.push(flagLine(p, at, flag));
     if (node.children.length === 0) {

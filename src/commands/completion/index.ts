@@ -17,10 +17,7 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     name: 'bash',
     generate: bashScript,
     description: 'print the bash completion script',
-    usage: [
-      'source <(appraisal completion bash)',
-      'appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal',
-    ],
+    usage: ['source <(appraisal completion bash)', 'appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal'],
   },
   {
     name: 'zsh',

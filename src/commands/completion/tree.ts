@@ -92,7 +92,9 @@ function describe(command: Command, path: string, root: Command): CompletionNode
   let variadic = command.registeredArguments.at(-1)?.variadic ?? false;
   // `appraisal help TOPIC|COMMAND`.
   if (command.parent === root && command.name() === 'help') {
-    args = [{ kind: 'words', words: [...HELP_TOPICS, ...root.commands.filter((c) => !isHidden(c) && c.name() !== 'help').map((c) => c.name())] }];
+    args = [
+      { kind: 'words', words: [...HELP_TOPICS, ...root.commands.filter((c) => !isHidden(c) && c.name() !== 'help').map((c) => c.name())] },
+    ];
     variadic = false;
   }
   // The root takes every global option (hidden from its help) before a sub-command.
@@ -129,7 +131,11 @@ function unique(flags: CompletionFlag[]): CompletionFlag[] {
 export function describeTree(root: Command): CompletionNode {
   const node = describe(root, '', root);
   // commander registers -V/--version as an option already; keep one of each.
-  node.flags = unique([...node.flags, HELP_FLAG, { long: '--version', short: '-V', description: 'print the version', value: { kind: 'none' } }]);
+  node.flags = unique([
+    ...node.flags,
+    HELP_FLAG,
+    { long: '--version', short: '-V', description: 'print the version', value: { kind: 'none' } },
+  ]);
   // What every command accepts after it: the options the root shows in its help, and -h (not -V).
   node.inherited = unique([...flagsOf(root).filter((flag) => flag.long !== '--version'), HELP_FLAG]);
   return node;

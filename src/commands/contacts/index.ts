@@ -8,7 +8,7 @@ import updateCommand from './update.js';
 
 export default function contactsCommand(factory: Factory): Command {
   return new Command('contacts')
-    .description("Contacts of a client: list --client ID, get, create --client ID, update, delete")
+    .description('Contacts of a client: list --client ID, get, create --client ID, update, delete')
     .addCommand(listCommand(factory))
     .addCommand(getCommand(factory))
     .addCommand(createCommand(factory))

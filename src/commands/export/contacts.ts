@@ -20,7 +20,12 @@ async function clientIds(ctx: Context, family: ResourceFamily, signal: AbortSign
   const parent = parentFamily(family)!;
   const api = await ctx.api();
   const ids: string[] = [];
-  const pages = api.paginate(parent.path, { pageSize: ctx.globals.pageSize, concurrency: ctx.globals.concurrency, allowPartial: ctx.globals.allowPartial, signal });
+  const pages = api.paginate(parent.path, {
+    pageSize: ctx.globals.pageSize,
+    concurrency: ctx.globals.concurrency,
+    allowPartial: ctx.globals.allowPartial,
+    signal,
+  });
   for await (const client of pages) ids.push(client.id);
   return ids;
 }
@@ -62,7 +67,11 @@ export async function exportContacts(
     } catch (error) {
       // A client removed after the ids were read: the collection changed while it was read.
       if (error instanceof NotFoundError && globals.allowPartial) {
-        return { records: [], total: 0, warnings: [`client ${clientId} was removed while its contacts were read (partial export allowed)`] };
+        return {
+          records: [],
+          total: 0,
+          warnings: [`client ${clientId} was removed while its contacts were read (partial export allowed)`],
+        };
       }
       throw error;
     }

@@ -24,7 +24,15 @@ export function fileName(family: ResourceFamily, format: OutputFormat): string {
 export function fileContext(ctx: Context, path: string, format: OutputFormat): Context {
   return {
     ...ctx,
-    globals: { ...ctx.globals, out: relative(ctx.cwd, path), output: format, outputExplicit: true, fields: undefined, page: undefined, maxItems: undefined },
+    globals: {
+      ...ctx.globals,
+      out: relative(ctx.cwd, path),
+      output: format,
+      outputExplicit: true,
+      fields: undefined,
+      page: undefined,
+      maxItems: undefined,
+    },
   };
 }
 
@@ -57,7 +65,13 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
   const { limits, splitRows, splitSize } = run.split;
   let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    const files: FilesTarget | undefined = limits && { path: run.path, displayPath: relative(ctx.cwd, run.path), format: run.format, split: limits, manifest: true };
+    const files: FilesTarget | undefined = limits && {
+      path: run.path,
+      displayPath: relative(ctx.cwd, run.path),
+      format: run.format,
+      split: limits,
+      manifest: true,
+    };
     result = await exportContacts(fileCtx, family, query as Query, files);
   } else if (limits) {
     result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });

@@ -6,7 +6,14 @@ import type { Factory } from '../../core/command.js';
 import { examples } from '../../core/command.js';
 import { calls, narrowCalls, type Operation } from '../../core/description/operations.js';
 import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
-import { FAMILIES, UPDATED_SINCE, acceptsUpdatedSince, collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
+import {
+  FAMILIES,
+  UPDATED_SINCE,
+  acceptsUpdatedSince,
+  collectionTemplate,
+  parentFamily,
+  type ResourceFamily,
+} from '../../core/resources.js';
 import { DEFAULT_FAMILIES, DEFAULT_OVERLAP, parseFamilies, type ExportFlags } from './plan.js';
 import { runExport } from './run.js';
 

@@ -79,7 +79,9 @@ export async function readManifest(dir: string, given: string): Promise<Manifest
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      code === 'ENOENT' ? `--since-last ${given}: no ${MANIFEST_FILE} there (is it a finished \`appraisal export\` directory?)` : `--since-last ${given}: cannot read ${MANIFEST_FILE} (${code ?? (error as Error).message})`,
+      code === 'ENOENT'
+        ? `--since-last ${given}: no ${MANIFEST_FILE} there (is it a finished \`appraisal export\` directory?)`
+        : `--since-last ${given}: cannot read ${MANIFEST_FILE} (${code ?? (error as Error).message})`,
     );
   }
   let value: Partial<Manifest>;
@@ -88,7 +90,12 @@ export async function readManifest(dir: string, given: string): Promise<Manifest
   } catch {
     throw new UsageError(`--since-last ${given}: ${MANIFEST_FILE} is not valid JSON`);
   }
-  if (value?.kind !== MANIFEST_KIND || typeof value.startedAt !== 'string' || Number.isNaN(Date.parse(value.startedAt)) || typeof value.origin !== 'string') {
+  if (
+    value?.kind !== MANIFEST_KIND ||
+    typeof value.startedAt !== 'string' ||
+    Number.isNaN(Date.parse(value.startedAt)) ||
+    typeof value.origin !== 'string'
+  ) {
     throw new UsageError(`--since-last ${given}: ${MANIFEST_FILE} is not an appraisal export manifest with a startedAt time`);
   }
   return value as Manifest;

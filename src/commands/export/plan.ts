@@ -65,15 +65,18 @@ function exportFormat(ctx: Context): OutputFormat {
   // Without -o, a snapshot is NDJSON (one record per line: what loaders and `jq -c` read).
   if (!ctx.globals.outputExplicit) return 'ndjson';
   const format = ctx.globals.output;
-  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')} files; -o ${format} is not one of them`);
+  if (!EXPORT_FORMATS.includes(format))
+    throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')} files; -o ${format} is not one of them`);
   return format;
 }
 
 export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
   const dirGiven = flags.dir;
-  if (dirGiven === undefined || dirGiven.trim() === '') throw new UsageError('export needs --dir DIR: the directory the snapshot is written to');
+  if (dirGiven === undefined || dirGiven.trim() === '')
+    throw new UsageError('export needs --dir DIR: the directory the snapshot is written to');
   if (flags.resume && flags.restart) throw new UsageError('--resume and --restart cannot be used together');
-  if (flags.sinceLast !== undefined && flags.since !== undefined) throw new UsageError('--since-last and --since are alternatives: pass one');
+  if (flags.sinceLast !== undefined && flags.since !== undefined)
+    throw new UsageError('--since-last and --since are alternatives: pass one');
   if (flags.overlap !== undefined && flags.sinceLast === undefined && flags.since === undefined) {
     throw new UsageError('--overlap applies to an incremental run: add --since-last PREVIOUS_DIR or --since ISO');
   }
@@ -84,7 +87,8 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
   if (flags.sinceLast !== undefined) since = { kind: 'since-last', dir: resolve(ctx.cwd, flags.sinceLast), given: flags.sinceLast };
   else if (flags.since !== undefined) since = { kind: 'since', at: requireTimestamp(flags.since, '--since') };
   const dir = resolve(ctx.cwd, dirGiven);
-  if (since?.kind === 'since-last' && since.dir === dir) throw new UsageError('--since-last names --dir itself: give the previous snapshot, and a new --dir for this one');
+  if (since?.kind === 'since-last' && since.dir === dir)
+    throw new UsageError('--since-last names --dir itself: give the previous snapshot, and a new --dir for this one');
   return {
     dirGiven,
     dir,

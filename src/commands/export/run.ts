@@ -56,7 +56,10 @@ async function lockRun(lock: string, dirGiven: string): Promise<() => Promise<vo
   try {
     taken = await takeRunLock(lock);
   } catch (error) {
-    throw new LocalEnvironmentError(`--dir ${dirGiven}: cannot create the lock ${lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new LocalEnvironmentError(
+      `--dir ${dirGiven}: cannot create the lock ${lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { cause: error },
+    );
   }
   if (typeof taken === 'number') {
     throw new UsageError(`another \`appraisal export\` to ${dirGiven} is running${taken > 0 ? ` (pid ${taken})` : ''}`, {
@@ -86,7 +89,8 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     watermark,
     split: plan.split ? { rows: plan.split.rows ?? null, bytes: plan.split.bytes ?? null } : null,
   });
-  if (incremental) ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
+  if (incremental)
+    ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
 
   const entries: FamilyEntry[] = [];
   try {
@@ -95,13 +99,23 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
       const path = snapshot.pathOf(file);
       const done =
         (plan.mode === 'resume' ? await snapshot.finished(family.name, file) : undefined) ??
-        (await exportFamily(ctx, { family, file, path, format: plan.format, watermark, resume: plan.mode === 'resume', split: { ...plan.splitFlags, limits: plan.split } }));
+        (await exportFamily(ctx, {
+          family,
+          file,
+          path,
+          format: plan.format,
+          watermark,
+          resume: plan.mode === 'resume',
+          split: { ...plan.splitFlags, limits: plan.split },
+        }));
       await snapshot.markFinished(done);
       entries.push(await withDigests(snapshot, done, path));
     }
   } catch (error) {
     if (await snapshot.hasProgress()) {
-      ctx.io.notice(`${plan.dirGiven} was not created; what was exported is kept in ${snapshot.temp}: run the same command with --resume to continue`);
+      ctx.io.notice(
+        `${plan.dirGiven} was not created; what was exported is kept in ${snapshot.temp}: run the same command with --resume to continue`,
+      );
     } else {
       await snapshot.discard();
     }
@@ -123,5 +137,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
   };
   await snapshot.complete(manifest);
   const records = entries.reduce((sum, entry) => sum + entry.records, 0);
-  ctx.io.notice(`Wrote a snapshot of ${entries.map((entry) => `${formatCount(entry.records)} ${entry.family}`).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`);
+  ctx.io.notice(
+    `Wrote a snapshot of ${entries.map((entry) => `${formatCount(entry.records)} ${entry.family}`).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`,
+  );
 }

@@ -60,7 +60,8 @@ async function readJson(path: string): Promise<unknown> {
 function mismatch(was: RunIdentity, now: RunIdentity): string | undefined {
   const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark', 'split'];
   for (const key of keys) {
-    if (JSON.stringify(was[key]) !== JSON.stringify(now[key])) return `${key} was ${JSON.stringify(was[key])}, this run has ${JSON.stringify(now[key])}`;
+    if (JSON.stringify(was[key]) !== JSON.stringify(now[key]))
+      return `${key} was ${JSON.stringify(was[key])}, this run has ${JSON.stringify(now[key])}`;
   }
   return undefined;
 }
@@ -90,9 +91,12 @@ export async function checkTarget(plan: ExportPlan): Promise<Target> {
       hint: 'name a new one (e.g. with the date), or pass --replace to replace a previous snapshot there',
     });
   }
-  const previous = existing === 'directory' ? ((await readJson(join(plan.dir, MANIFEST_FILE))) as Partial<Manifest> | undefined) : undefined;
+  const previous =
+    existing === 'directory' ? ((await readJson(join(plan.dir, MANIFEST_FILE))) as Partial<Manifest> | undefined) : undefined;
   if (previous?.kind !== MANIFEST_KIND) {
-    throw new UsageError(`--replace: ${plan.dirGiven} is not a snapshot written by \`appraisal export\` (no ${MANIFEST_FILE}); refusing to replace it`);
+    throw new UsageError(
+      `--replace: ${plan.dirGiven} is not a snapshot written by \`appraisal export\` (no ${MANIFEST_FILE}); refusing to replace it`,
+    );
   }
   return { parent, temp, lock, replacing: true };
 }
@@ -127,11 +131,15 @@ export class SnapshotDir {
             hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
           });
         }
-        ctx.io.notice(`Resuming the export to ${plan.dirGiven} started ${state.startedAt}${finished.length > 0 ? `: ${finished.join(', ')} finished and are not fetched again` : ''}`);
+        ctx.io.notice(
+          `Resuming the export to ${plan.dirGiven} started ${state.startedAt}${finished.length > 0 ? `: ${finished.join(', ')} finished and are not fetched again` : ''}`,
+        );
         return new SnapshotDir(plan, target, state.startedAt);
       }
       if (plan.mode === 'auto') {
-        ctx.io.notice(`An interrupted export to ${where}, started ${state.startedAt}, is replaced; run with --resume to continue such an export instead`);
+        ctx.io.notice(
+          `An interrupted export to ${where}, started ${state.startedAt}, is replaced; run with --resume to continue such an export instead`,
+        );
       }
       await rm(temp, { recursive: true, force: true });
     } else if (plan.mode === 'resume') {
@@ -144,7 +152,10 @@ export class SnapshotDir {
       await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o644 });
       await syncDirectory(target.parent);
     } catch (error) {
-      throw new LocalEnvironmentError(`--dir ${plan.dirGiven}: cannot create ${temp} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+      throw new LocalEnvironmentError(
+        `--dir ${plan.dirGiven}: cannot create ${temp} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { cause: error },
+      );
     }
     return new SnapshotDir(plan, target, startedAt);
   }
@@ -198,9 +209,12 @@ export class SnapshotDir {
       }
       await syncDirectory(parent);
     } catch (error) {
-      throw new LocalEnvironmentError(`could not put the snapshot in place at ${this.plan.dirGiven}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-        cause: error,
-      });
+      throw new LocalEnvironmentError(
+        `could not put the snapshot in place at ${this.plan.dirGiven}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 }

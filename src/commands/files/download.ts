@@ -22,7 +22,9 @@ export async function runDownload(ctx: Context, id: string | undefined): Promise
   let target: FileTarget | undefined;
   if (out !== undefined) target = { ...(await checkOutPath(ctx, out)), shown: out };
   else if (ctx.io.stdoutIsTTY) {
-    throw new UsageError('refusing to write binary data to a terminal; use --out PATH', { hint: `appraisal files download ${fileId} --out FILE` });
+    throw new UsageError('refusing to write binary data to a terminal; use --out PATH', {
+      hint: `appraisal files download ${fileId} --out FILE`,
+    });
   }
 
   const api = await ctx.api();
@@ -65,6 +67,9 @@ export default function downloadCommand(factory: Factory): Command {
       "and sha256 match the file's record: a failed or interrupted download leaves nothing behind.\n" +
       'To stdout, the check can only run after the bytes were written: a mismatch still exits 9.\n',
   );
-  examples(command, ['appraisal files download 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --out report.pdf', 'appraisal files download ID | pdftotext - -']);
+  examples(command, [
+    'appraisal files download 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --out report.pdf',
+    'appraisal files download ID | pdftotext - -',
+  ]);
   return command.action(action(factory, (ctx, [id]) => runDownload(ctx, id)));
 }

@@ -33,7 +33,8 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
     throw new UsageError(`--content-type must be a media type such as application/pdf, got ${quoteInput(flags.contentType)}`);
   }
   const fileName = flags.name ?? basename(shownPath);
-  if (fileName.trim() === '' || CONTROL.test(fileName)) throw new UsageError(`--name must be a file name without control characters, got ${quoteInput(fileName)}`);
+  if (fileName.trim() === '' || CONTROL.test(fileName))
+    throw new UsageError(`--name must be a file name without control characters, got ${quoteInput(fileName)}`);
   const local = await checkReadableFile(resolve(ctx.cwd, shownPath), shownPath);
   await prepareDestination(ctx);
   const contentType = flags.contentType ?? contentTypeFor(fileName) ?? contentTypeFor(local.path) ?? OCTET_STREAM;

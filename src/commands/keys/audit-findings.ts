@@ -65,9 +65,13 @@ export function findingsFor(key: KeyRecord, all: readonly KeyRecord[], now: Date
   }
   const lastUsed = time(key.lastUsedAt) ?? time(key.createdAt);
   if (lastUsed !== undefined && nowMs - lastUsed >= limits.unusedMs) {
-    findings.push({ severity: 'warning', text: time(key.lastUsedAt) === undefined ? `never used in ${days(nowMs - lastUsed)}` : `unused for ${days(nowMs - lastUsed)}` });
+    findings.push({
+      severity: 'warning',
+      text: time(key.lastUsedAt) === undefined ? `never used in ${days(nowMs - lastUsed)}` : `unused for ${days(nowMs - lastUsed)}`,
+    });
   }
-  if (Array.isArray(key.scopes) && key.scopes.includes('api:admin')) findings.push({ severity: 'warning', text: 'has the api:admin scope' });
+  if (Array.isArray(key.scopes) && key.scopes.includes('api:admin'))
+    findings.push({ severity: 'warning', text: 'has the api:admin scope' });
   const name = typeof key.name === 'string' ? key.name : undefined;
   if (name !== undefined) {
     const twins = all.filter((other) => other.id !== key.id && other.name === name && time(other.revokedAt) === undefined).length;

@@ -49,9 +49,12 @@ export async function openAuditLog(pathArg: string, cwd: string, redact: (text: 
     await handle.chmod(0o600).catch(() => undefined);
   } catch (error) {
     if (error instanceof LocalEnvironmentError) throw error;
-    throw new LocalEnvironmentError(`cannot open --audit-log ${pathArg}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      cause: error,
-    });
+    throw new LocalEnvironmentError(
+      `cannot open --audit-log ${pathArg}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   let closed = false;
   return {

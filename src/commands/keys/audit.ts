@@ -43,13 +43,18 @@ export async function runAudit(ctx: Context, options: AuditOptions): Promise<voi
 
   const critical = countAtLeast(audited, 'critical');
   const warnings = countAtLeast(audited, 'warning') - critical;
-  ctx.io.writeErr(`Audited ${keys.length} key${keys.length === 1 ? '' : 's'}: ${critical} with critical findings, ${warnings} with warnings`);
+  ctx.io.writeErr(
+    `Audited ${keys.length} key${keys.length === 1 ? '' : 's'}: ${critical} with critical findings, ${warnings} with warnings`,
+  );
   if (options.failOn) {
     const failing = countAtLeast(audited, options.failOn);
     if (failing > 0) {
-      throw new FindingsError(`${failing} key${failing === 1 ? ' has' : 's have'} findings at or above ${options.failOn} (--fail-on ${options.failOn})`, {
-        hint: 'revoke expired and unused keys (appraisal keys revoke PREFIX --yes); rotate keys that expire soon (appraisal keys rotate)',
-      });
+      throw new FindingsError(
+        `${failing} key${failing === 1 ? ' has' : 's have'} findings at or above ${options.failOn} (--fail-on ${options.failOn})`,
+        {
+          hint: 'revoke expired and unused keys (appraisal keys revoke PREFIX --yes); rotate keys that expire soon (appraisal keys rotate)',
+        },
+      );
     }
   }
 }
@@ -59,10 +64,19 @@ export default function auditCommand(factory: Factory): Command {
     .description('every key with its findings (expired, expiring, never expiring, unused, api:admin, duplicate names), worst first')
     .option('--warn <duration>', 'expiring within this is a warning (default 14d)')
     .option('--unused <duration>', 'not used for this long is a warning (default 90d)')
-    .addOption(new Option('--fail-on <severity>', 'exit 20 when a key has a finding this severe or worse (for CI)').choices(['warning', 'critical']));
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 20 when a key has a finding this severe or worse (for CI)').choices(['warning', 'critical']),
+    );
   calls(command, { method: 'GET', path: KEYS_PATH });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, ['appraisal keys audit', 'appraisal keys audit --warn 30d --unused 60d -o csv --out keys-audit.csv', 'appraisal keys audit --fail-on critical -q   # in CI']);
-  command.addHelpText('after', '\nSeverities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.\n');
+  examples(command, [
+    'appraisal keys audit',
+    'appraisal keys audit --warn 30d --unused 60d -o csv --out keys-audit.csv',
+    'appraisal keys audit --fail-on critical -q   # in CI',
+  ]);
+  command.addHelpText(
+    'after',
+    '\nSeverities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.\n',
+  );
   return command.action(action<AuditOptions>(factory, (ctx, _args, options) => runAudit(ctx, options)));
 }

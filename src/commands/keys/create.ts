@@ -58,7 +58,9 @@ async function storeTarget(ctx: Context, name: string, baseUrl: string): Promise
   if (originOf(profile.baseUrl) !== originOf(baseUrl)) {
     throw new SafetyError(
       `--store-as: profile "${profileName}" points at ${displayOrigin(profile.baseUrl)}, but this key is created on ${displayOrigin(baseUrl)}; credentials never move between environments`,
-      { hint: `store it in a profile of ${displayOrigin(baseUrl)}, or create the key with that profile: \`appraisal keys create --profile ${profileName} …\`` },
+      {
+        hint: `store it in a profile of ${displayOrigin(baseUrl)}, or create the key with that profile: \`appraisal keys create --profile ${profileName} …\``,
+      },
     );
   }
   return profile;
@@ -95,8 +97,15 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
   if (typeof secret !== 'string' || secret === '' || typeof created?.id !== 'string') {
     const id = typeof created?.id === 'string' ? created.id : undefined;
     // A key nobody holds the secret of is only a liability.
-    const revoked = id !== undefined && (await api.send('DELETE', keyPath(id)).then(() => true, () => false));
-    throw new ContractError(`POST ${KEYS_PATH} did not return the new key's id and secret${revoked ? '; the key it created was revoked' : ''}`);
+    const revoked =
+      id !== undefined &&
+      (await api.send('DELETE', keyPath(id)).then(
+        () => true,
+        () => false,
+      ));
+    throw new ContractError(
+      `POST ${KEYS_PATH} did not return the new key's id and secret${revoked ? '; the key it created was revoked' : ''}`,
+    );
   }
   const record = withoutSecret(created) as KeyRecord;
   const prefix = typeof created.prefix === 'string' && created.prefix !== '' ? created.prefix : keyPrefix(secret);
@@ -104,9 +113,13 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
   if (target) {
     await storeInProfile(ctx, target, secret, { ...record, prefix }, deps);
     for (const line of metadataLines({ ...record, prefix })) ctx.io.writeErr(line);
-    ctx.io.writeErr(`Stored it for profile ${target.name} (${target.keyStorage === 'insecure-file' ? 'insecure-storage file' : 'OS keychain'}); the key itself is not shown`);
+    ctx.io.writeErr(
+      `Stored it for profile ${target.name} (${target.keyStorage === 'insecure-file' ? 'insecure-storage file' : 'OS keychain'}); the key itself is not shown`,
+    );
     if (target.keyPrefix && target.keyPrefix !== prefix) {
-      ctx.io.notice(`note: the key it replaced in profile ${target.name}, ${target.keyPrefix}, still works on the service until it is revoked: appraisal keys revoke ${target.keyPrefix} --yes`);
+      ctx.io.notice(
+        `note: the key it replaced in profile ${target.name}, ${target.keyPrefix}, still works on the service until it is revoked: appraisal keys revoke ${target.keyPrefix} --yes`,
+      );
     }
     if (ctx.globals.outputExplicit) await writeRecord(ctx, record, KEYS_VIEW);
     else await writeText(ctx, `${prefix}\n`);
@@ -165,7 +178,11 @@ async function storeInProfile(ctx: Context, target: Profile, secret: string, rec
     const hint = error instanceof AppError ? error.hint : undefined;
     throw new LocalEnvironmentError(message, { cause: error, ...(hint === undefined ? {} : { hint }) });
   }
-  rememberKeyExpiry(config.dir, target.name, { prefix: record.prefix ?? keyPrefix(secret), expiresAt: record.expiresAt, scopes: record.scopes });
+  rememberKeyExpiry(config.dir, target.name, {
+    prefix: record.prefix ?? keyPrefix(secret),
+    expiresAt: record.expiresAt,
+    scopes: record.scopes,
+  });
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -29,7 +29,9 @@ export function parseExpiresAt(text: string, now: Date, flag = '--expires-at'): 
   const trimmed = text.trim();
   const at = TIMESTAMP.test(trimmed) ? new Date(trimmed) : new Date(Number.NaN);
   if (Number.isNaN(at.getTime())) {
-    throw new UsageError(`${flag} must be an ISO 8601 date or timestamp with a zone, e.g. 2027-01-31 or 2027-01-31T12:00:00Z; got ${quoteInput(text)}`);
+    throw new UsageError(
+      `${flag} must be an ISO 8601 date or timestamp with a zone, e.g. 2027-01-31 or 2027-01-31T12:00:00Z; got ${quoteInput(text)}`,
+    );
   }
   if (at.getTime() <= now.getTime()) throw new UsageError(`${flag} must be in the future; got ${at.toISOString()}`);
   return at;

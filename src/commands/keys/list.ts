@@ -17,6 +17,6 @@ export default function listCommand(factory: Factory): Command {
   const command = new Command('list').description('list the API keys of the organization (prefixes and metadata, never a secret)');
   calls(command, { method: 'GET', path: KEYS_PATH });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
-  examples(command, ['appraisal keys list', 'appraisal keys list -o json | jq -r \'.[] | select(.revokedAt == null) | .prefix\'']);
+  examples(command, ['appraisal keys list', "appraisal keys list -o json | jq -r '.[] | select(.revokedAt == null) | .prefix'"]);
   return command.action(action(factory, (ctx) => runList(ctx)));
 }

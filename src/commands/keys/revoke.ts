@@ -57,15 +57,16 @@ export async function runRevokeDue(ctx: Context): Promise<void> {
     ctx.io.warn(`key ${entry.prefix} belongs to ${entry.origin}, not ${origin}: run this with the profile's own base URL`);
   }
   if (due.length === 0) {
-    const next = pending
-      .filter((entry) => !isDue(entry, now))
-      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))[0];
+    const next = pending.filter((entry) => !isDue(entry, now)).sort((a, b) => a.dueAt.localeCompare(b.dueAt))[0];
     ctx.io.writeErr(
       `nothing due for profile ${session.profileName}${next ? `: ${pending.length} pending, the next (${next.prefix}) at ${next.dueAt}` : ': no pending revocations'}`,
     );
     return;
   }
-  await confirmDestructive(ctx, `revoke ${due.length === 1 ? 'key' : `${due.length} keys`} ${due.map((entry) => entry.prefix).join(', ')} (grace period over)`);
+  await confirmDestructive(
+    ctx,
+    `revoke ${due.length === 1 ? 'key' : `${due.length} keys`} ${due.map((entry) => entry.prefix).join(', ')} (grace period over)`,
+  );
   const api = await ctx.api();
   const done: string[] = [];
   let failure: unknown;
@@ -123,14 +124,18 @@ export async function runRevoke(ctx: Context, reference: string | undefined, opt
     .map((profile) => profile.name);
   if (holders.length > 0) {
     const plural = holders.length > 1;
-    ctx.io.warn(`profile${plural ? 's' : ''} ${holders.join(', ')} store${plural ? '' : 's'} key ${key.prefix}; ${plural ? 'they stop' : 'it stops'} working once it is revoked`);
+    ctx.io.warn(
+      `profile${plural ? 's' : ''} ${holders.join(', ')} store${plural ? '' : 's'} key ${key.prefix}; ${plural ? 'they stop' : 'it stops'} working once it is revoked`,
+    );
   }
 
   await confirmDestructive(ctx, `revoke key ${label}${inUse ? ', the key this command is using' : ''}`);
   await api.send('DELETE', keyPath(key.id));
   ctx.io.notice(`Revoked key ${label}`);
   if (inUse) {
-    ctx.io.warn(`key ${key.prefix} was the key in use for profile ${session.profileName}; log in with another key: appraisal auth login --profile ${session.profileName}`);
+    ctx.io.warn(
+      `key ${key.prefix} was the key in use for profile ${session.profileName}; log in with another key: appraisal auth login --profile ${session.profileName}`,
+    );
   }
 }
 
@@ -140,8 +145,17 @@ export default function revokeCommand(factory: Factory): Command {
     .description('revoke an API key (asks first; --yes without a terminal)')
     .option('--force', 'allow revoking the key this command is using')
     .option('--due', 'revoke the old keys of this profile whose `keys rotate --grace` period has passed');
-  calls(command, { method: 'GET', path: KEY_PATH_TEMPLATE }, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
+  calls(
+    command,
+    { method: 'GET', path: KEY_PATH_TEMPLATE },
+    { method: 'GET', path: KEYS_PATH },
+    { method: 'DELETE', path: KEY_PATH_TEMPLATE },
+  );
   takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, ['appraisal keys revoke apk_AbCd1234', 'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes', 'appraisal keys revoke --due --profile ci --yes   # daily, from cron']);
+  examples(command, [
+    'appraisal keys revoke apk_AbCd1234',
+    'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes',
+    'appraisal keys revoke --due --profile ci --yes   # daily, from cron',
+  ]);
   return command.action(action<RevokeOptions>(factory, (ctx, [reference], options) => runRevoke(ctx, reference, options)));
 }

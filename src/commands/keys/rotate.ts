@@ -81,7 +81,13 @@ function auditEntry(report: RotationReport, session: Session, keepOld: boolean, 
  * With a schedule: whether the key's own record on the service says it is time. When it does
  * not, say so in one line (and as a record with -o) and end with exit 0.
  */
-async function scheduledRotationIsDue(ctx: Context, schedule: Schedule, session: Session, credential: ResolvedCredential, client: ApiClient): Promise<boolean> {
+async function scheduledRotationIsDue(
+  ctx: Context,
+  schedule: Schedule,
+  session: Session,
+  credential: ResolvedCredential,
+  client: ApiClient,
+): Promise<boolean> {
   const record = withoutSecret(await client.get<KeyRecord>(CURRENT_KEY_PATH)) as KeyRecord;
   const decision = decide(schedule, record, ctx.now());
   if (decision.rotate) {
@@ -92,7 +98,15 @@ async function scheduledRotationIsDue(ctx: Context, schedule: Schedule, session:
   if (ctx.globals.outputExplicit) {
     await writeRecord(
       ctx,
-      { profile: session.profileName, oldPrefix: credential.prefix, newPrefix: null, expiresAt: record.expiresAt ?? null, createdAt: record.createdAt ?? null, rotated: false, reason: decision.because },
+      {
+        profile: session.profileName,
+        oldPrefix: credential.prefix,
+        newPrefix: null,
+        expiresAt: record.expiresAt ?? null,
+        createdAt: record.createdAt ?? null,
+        rotated: false,
+        reason: decision.because,
+      },
       ROTATE_VIEW,
     );
   }
@@ -106,7 +120,8 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
   const deliverTimeoutMs = parseDeliverTimeout(options.deliverTimeout);
   if (options.deliverTimeout !== undefined && commands.length === 0) throw new UsageError('--deliver-timeout needs --deliver CMD');
   const graceMs = options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
-  if (graceMs !== undefined && options.keepOld) throw new UsageError('give --grace or --keep-old, not both (--keep-old never revokes the old key)');
+  if (graceMs !== undefined && options.keepOld)
+    throw new UsageError('give --grace or --keep-old, not both (--keep-old never revokes the old key)');
   const session = await ctx.session();
   const credential = requireCredential(session);
   refuseUnmanaged(credential);
@@ -124,36 +139,45 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
     const client = oldClient;
     const keep = options.keepOld === true;
     if (schedule && !(await scheduledRotationIsDue(ctx, schedule, session, credential, client))) return;
-    const end = keep ? 'the old key is kept' : graceMs !== undefined ? `the old key is revoked after --grace ${options.grace}` : 'the old key is revoked at the end';
+    const end = keep
+      ? 'the old key is kept'
+      : graceMs !== undefined
+        ? `the old key is revoked after --grace ${options.grace}`
+        : 'the old key is revoked at the end';
     await confirmDestructive(ctx, `rotate key ${credential.prefix} of profile ${profile.name} (${end})`);
     const started = ctx.now();
     const report = await rotateKey(
-        {
-          profileName: profile.name,
-          oldSecret: credential.secret,
-          oldPrefix: credential.prefix,
-          expiresAt,
-          keepOld: keep,
-          graceMs,
-          deliveries: deliveries(ctx, commands, deliverTimeoutMs),
+      {
+        profileName: profile.name,
+        oldSecret: credential.secret,
+        oldPrefix: credential.prefix,
+        expiresAt,
+        keepOld: keep,
+        graceMs,
+        deliveries: deliveries(ctx, commands, deliverTimeoutMs),
+      },
+      {
+        oldClient: client,
+        clientFor: (secret) => client.withSecret(secret, slot.storage),
+        slot,
+        saveProfilePrefix: async (prefix, record) => {
+          await config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
+          rememberKeyExpiry(config.dir, profile.name, { prefix, expiresAt: record?.expiresAt, scopes: record?.scopes });
         },
-        {
-          oldClient: client,
-          clientFor: (secret) => client.withSecret(secret, slot.storage),
-          slot,
-          saveProfilePrefix: async (prefix, record) => {
-            await config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
-            rememberKeyExpiry(config.dir, profile.name, { prefix, expiresAt: record?.expiresAt, scopes: record?.scopes });
-          },
-          schedulePending: (pending) =>
-            addPending(config.dir, { ...pending, profile: profile.name, origin: originOf(session.baseUrl), recordedAt: ctx.now().toISOString() }),
-          register: (secret) => rememberSecret(ctx.io, secret),
-          progress: (line) => ctx.io.notice(`rotate: ${line}`),
-          now: () => ctx.now(),
-          clock: () => performance.now(),
-          interrupted: () => ctx.signal.aborted,
-        },
-      );
+        schedulePending: (pending) =>
+          addPending(config.dir, {
+            ...pending,
+            profile: profile.name,
+            origin: originOf(session.baseUrl),
+            recordedAt: ctx.now().toISOString(),
+          }),
+        register: (secret) => rememberSecret(ctx.io, secret),
+        progress: (line) => ctx.io.notice(`rotate: ${line}`),
+        now: () => ctx.now(),
+        clock: () => performance.now(),
+        interrupted: () => ctx.signal.aborted,
+      },
+    );
     if (audit) {
       await audit.append(auditEntry(report, session, keep, started)).catch((error: unknown) => {
         ctx.io.warn(`could not write the audit log ${audit!.path}: ${(error as Error).message}`);
@@ -167,13 +191,21 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
     }
 
     const newKey = report.newKey!;
-    const oldFate = keep ? '' : report.pending ? ` (${report.oldPrefix} revoked from ${report.pending.dueAt})` : ` (${report.oldPrefix} revoked)`;
+    const oldFate = keep
+      ? ''
+      : report.pending
+        ? ` (${report.oldPrefix} revoked from ${report.pending.dueAt})`
+        : ` (${report.oldPrefix} revoked)`;
     ctx.io.writeErr(`Rotated profile ${profile.name}: ${report.oldPrefix} → ${report.newPrefix}${oldFate}`);
     if (report.pending) {
-      ctx.io.notice(`note: the old key ${report.oldPrefix} works until then; \`appraisal keys revoke --due --profile ${profile.name} --yes\` revokes it once that time has passed (e.g. from cron)`);
+      ctx.io.notice(
+        `note: the old key ${report.oldPrefix} works until then; \`appraisal keys revoke --due --profile ${profile.name} --yes\` revokes it once that time has passed (e.g. from cron)`,
+      );
     }
     if (keep) {
-      ctx.io.notice(`note: the old key ${report.oldPrefix} still works (--keep-old); revoke it once nothing uses it: appraisal keys revoke ${report.oldPrefix} --yes`);
+      ctx.io.notice(
+        `note: the old key ${report.oldPrefix} still works (--keep-old); revoke it once nothing uses it: appraisal keys revoke ${report.oldPrefix} --yes`,
+      );
     }
     await writeRecord(
       ctx,
@@ -208,7 +240,11 @@ export default function rotateCommand(factory: Factory): Command {
     .option('--audit-log <path>', 'append one JSON line describing the rotation to PATH (mode 0600; prefixes only)')
     .option('--if-expiring-within <duration>', 'rotate only if the key expires within 14d, 12h … (else exit 0: nothing to do)')
     .option('--if-older-than <duration>', 'rotate only if the key was created more than 90d, 2w … ago (else exit 0)')
-    .option('--deliver <command>', 'after the new key is stored, run COMMAND with the new key on stdin, before the old key is revoked; repeatable', collect)
+    .option(
+      '--deliver <command>',
+      'after the new key is stored, run COMMAND with the new key on stdin, before the old key is revoked; repeatable',
+      collect,
+    )
     .option('--deliver-timeout <time>', 'each --deliver command must finish within 30s, 2m … (default 60s)')
     .option('--grace <duration>', 'keep the old key working this long (24h, 7d …); `keys revoke --due` revokes it then');
   calls(

@@ -47,12 +47,17 @@ async function findEverything(ctx: Context, paths: readonly string[], options: S
 }
 
 /** The service's records of the keys found, by prefix; or why that cannot be known. */
-async function lookUp(ctx: Context): Promise<{ keys: Map<string, KeyRecord>; inUse: string | undefined } | { cannotTell: string; error: unknown }> {
+async function lookUp(
+  ctx: Context,
+): Promise<{ keys: Map<string, KeyRecord>; inUse: string | undefined } | { cannotTell: string; error: unknown }> {
   try {
     const session = await ctx.session();
     if (!session.credential) throw new MissingCredentialError('no credential');
     const keys = await allKeys(await ctx.api(), ctx.signal);
-    return { keys: new Map(keys.filter((key) => typeof key.prefix === 'string').map((key) => [key.prefix!, key])), inUse: session.credential.prefix };
+    return {
+      keys: new Map(keys.filter((key) => typeof key.prefix === 'string').map((key) => [key.prefix!, key])),
+      inUse: session.credential.prefix,
+    };
   } catch (error) {
     if (error instanceof PermissionError) return { cannotTell: 'listing keys needs an admin key (keys:admin or api:admin)', error };
     if (error instanceof AuthenticationError || error instanceof MissingCredentialError || error instanceof UsageError) {
@@ -84,7 +89,8 @@ export async function runScan(ctx: Context, paths: readonly string[], options: S
     const status = (prefix: string): Status => ('cannotTell' in known ? 'cannot tell' : statusOf(known.keys.get(prefix), now));
 
     async function* records() {
-      for (const match of matches) yield { status: status(match.prefix), prefix: match.prefix, file: match.file, line: match.line, commit: match.commit ?? null };
+      for (const match of matches)
+        yield { status: status(match.prefix), prefix: match.prefix, file: match.file, line: match.line, commit: match.commit ?? null };
     }
     await writeRecords(ctx, records(), SCAN_VIEW);
 
@@ -127,7 +133,9 @@ async function revokeLive(
 ): Promise<string[]> {
   const targets = live.filter((prefix) => {
     if (prefix !== known.inUse) return true;
-    ctx.io.warn(`key ${prefix} is the key this command is using: not revoked here; replace it with \`appraisal keys rotate\` (or revoke it with another admin key)`);
+    ctx.io.warn(
+      `key ${prefix} is the key this command is using: not revoked here; replace it with \`appraisal keys rotate\` (or revoke it with another admin key)`,
+    );
     return false;
   });
   if (targets.length === 0) return [];
@@ -139,8 +147,17 @@ async function revokeLive(
     await api.send('DELETE', keyPath(record.id));
     revoked.push(prefix);
     const where = matches.filter((match) => match.prefix === prefix).map((match) => `${match.file}:${match.line}`);
-    ctx.io.writeErr(`Revoked key ${prefix} (found in ${where.slice(0, 3).join(', ')}${where.length > 3 ? `, and ${where.length - 3} more` : ''})`);
-    await audit?.append({ at: ctx.now().toISOString(), action: 'revoke', reason: 'keys scan: found outside a secret store', prefix, keyId: record.id, foundIn: where });
+    ctx.io.writeErr(
+      `Revoked key ${prefix} (found in ${where.slice(0, 3).join(', ')}${where.length > 3 ? `, and ${where.length - 3} more` : ''})`,
+    );
+    await audit?.append({
+      at: ctx.now().toISOString(),
+      action: 'revoke',
+      reason: 'keys scan: found outside a secret store',
+      prefix,
+      keyId: record.id,
+      foundIn: where,
+    });
   }
   return revoked;
 }

@@ -12,10 +12,14 @@ export const KEYS_VIEW: View = {
 };
 
 function strip<T>(value: T): T {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (withoutSecret(value as Record<string, unknown>) as T) : value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (withoutSecret(value as Record<string, unknown>) as T)
+    : value;
 }
 
-async function* strippedPages(pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+async function* strippedPages(
+  pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>,
+): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
   let done = false;
   try {
     for (;;) {

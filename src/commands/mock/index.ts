@@ -58,7 +58,19 @@ const DETACH_TIMEOUT_MS = 60_000;
  * never on a command line other processes can read.
  */
 async function detach(ctx: Context, flags: MockFlags, envFile: string | undefined): Promise<void> {
-  const args = ['mock', '--port', flags.port, '--host', flags.host, '--records', flags.records, '--seed', flags.seed, '--latency', flags.latency];
+  const args = [
+    'mock',
+    '--port',
+    flags.port,
+    '--host',
+    flags.host,
+    '--records',
+    flags.records,
+    '--seed',
+    flags.seed,
+    '--latency',
+    flags.latency,
+  ];
   if (flags.http) args.push('--http');
   if (flags.prerender) args.push('--prerender');
   if (flags.rateLimit !== undefined) args.push('--rate-limit', flags.rateLimit);
@@ -66,7 +78,15 @@ async function detach(ctx: Context, flags: MockFlags, envFile: string | undefine
   const env = { ...ctx.env };
   if (flags.adminKey !== undefined) env.APPRAISAL_MOCK_ADMIN_KEY = flags.adminKey;
   const { startDetached } = await import('../../core/detach.js');
-  const started = await startDetached({ args, env, cwd: ctx.cwd, ready: (out) => READY_LINE.test(out), signal: ctx.signal, timeoutMs: DETACH_TIMEOUT_MS, what: 'the mock' });
+  const started = await startDetached({
+    args,
+    env,
+    cwd: ctx.cwd,
+    ready: (out) => READY_LINE.test(out),
+    signal: ctx.signal,
+    timeoutMs: DETACH_TIMEOUT_MS,
+    what: 'the mock',
+  });
   ctx.io.stdout.write(`${started.stdout}APPRAISAL_MOCK_PID=${started.pid}\n`);
   ctx.io.notice(`appraisal mock: running in the background (pid ${started.pid}); stop it with: kill ${started.pid}`);
 }
@@ -86,7 +106,8 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     prerender: flags.prerender === true,
     description: flags.description as 'standard' | 'alternative' | undefined,
     log: flags.log ? (line: string) => ctx.io.writeErr(line) : undefined,
-    onInternalError: (error: unknown) => ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onInternalError: (error: unknown) =>
+      ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
   if (flags.detach) {
     // Its requests are logged to a stderr nobody reads once it is in the background.
@@ -99,7 +120,9 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     server = await startMockServer(options);
   } catch (error) {
     if (error instanceof MockOptionError) {
-      throw /admin key|description/.test(error.message) ? new UsageError(error.message) : new LocalEnvironmentError(error.message, { hint: 'pick another port with --port N, or --port 0 for a free one' });
+      throw /admin key|description/.test(error.message)
+        ? new UsageError(error.message)
+        : new LocalEnvironmentError(error.message, { hint: 'pick another port with --port N, or --port 0 for a free one' });
     }
     throw error;
   }
@@ -144,12 +167,18 @@ export default function mockCommand(factory: Factory): Command {
     .option('--rate-limit <n>', 'requests per second per key (token bucket; 429 + Retry-After beyond it)')
     .option('--admin-key <key>', 'the admin key to use (apk_<8>_<32>; env APPRAISAL_MOCK_ADMIN_KEY); generated otherwise')
     .addOption(
-      new Option('--description <variant>', 'which API description to publish: standard (openapi.json) or alternative (moved, removed and changed operations, for tests)')
+      new Option(
+        '--description <variant>',
+        'which API description to publish: standard (openapi.json) or alternative (moved, removed and changed operations, for tests)',
+      )
         .choices(['standard', 'alternative'])
         .default('standard'),
     )
     .option('--log', 'log every request on stderr (method, path, status, key prefix)')
-    .option('--write-env <path>', 'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops')
+    .option(
+      '--write-env <path>',
+      'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops',
+    )
     .option('--detach', 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)')
     .option('--prerender', 'serve each collection page from the bytes rendered the first time, until a write (for benchmarks: less CPU)')
     .addHelpText(

@@ -32,9 +32,11 @@ export async function runRemove(ctx: Context, name: string, deps: Partial<Remove
   await config.removeProfile(profile.name);
   ctx.io.writeErr(`Removed profile ${profile.name}${removed?.removed ? `${key} (from ${removed.where})` : ''}`);
   if (profile.keyPrefix) {
-    ctx.io.notice(`note: the key ${profile.keyPrefix} itself still works on the service until it is revoked (appraisal keys revoke ${profile.keyPrefix} --yes, with another admin key)`);
+    ctx.io.notice(
+      `note: the key ${profile.keyPrefix} itself still works on the service until it is revoked (appraisal keys revoke ${profile.keyPrefix} --yes, with another admin key)`,
+    );
   }
-    if (wasActive) ctx.io.notice('note: no profile is active now; pick one with `appraisal profiles use NAME`');
+  if (wasActive) ctx.io.notice('note: no profile is active now; pick one with `appraisal profiles use NAME`');
 }
 
 export default function removeCommand(factory: Factory): Command {

@@ -92,7 +92,9 @@ export function createVerb(factory: Factory, spec: ResourceFamily, usage: string
 
 export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
   const command = addRecordInputOptions(
-    new Command('update').argument('<id>', `${spec.singular} id (UUID)`).description(`change fields of a ${spec.singular} (partial update)`),
+    new Command('update')
+      .argument('<id>', `${spec.singular} id (UUID)`)
+      .description(`change fields of a ${spec.singular} (partial update)`),
   );
   calls(command, { method: 'PATCH', path: recordTemplate(spec) });
   takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);

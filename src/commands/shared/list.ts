@@ -36,7 +36,10 @@ async function publishedQuery(ctx: Context, path: string): Promise<{ names: stri
   if (!route) return undefined;
   const { queryParameterNames } = await import('../../core/description/document.js');
   const { published } = route.bound;
-  return { names: queryParameterNames(published), operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}` };
+  return {
+    names: queryParameterNames(published),
+    operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}`,
+  };
 }
 
 /** --resume, --restart, --split-* and --query: the options of every list that exports a collection. */
@@ -166,7 +169,12 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
       ctx,
       records(),
       shaped.view,
-      { files: split, destination: exported?.destination, resumedCount: exported?.resumeFrom && exported.resumedWritten, wide: flags.wide === true },
+      {
+        files: split,
+        destination: exported?.destination,
+        resumedCount: exported?.resumeFrom && exported.resumedWritten,
+        wide: flags.wide === true,
+      },
       { batch: true },
     ));
   } finally {

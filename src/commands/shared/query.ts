@@ -14,7 +14,9 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?
 
 export function requireTimestamp(value: string, flag: string): string {
   if (!ISO_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new UsageError(`${flag} must be an ISO 8601 date or timestamp (e.g. 2026-01-31 or 2026-01-31T12:00:00Z), got "${value.slice(0, 40)}"`);
+    throw new UsageError(
+      `${flag} must be an ISO 8601 date or timestamp (e.g. 2026-01-31 or 2026-01-31T12:00:00Z), got "${value.slice(0, 40)}"`,
+    );
   }
   return value;
 }
@@ -53,14 +55,20 @@ export function paramQuery(raw: readonly string[] | undefined): Record<string, s
  * Every query parameter must be one the service publishes for this operation (when the command is
  * bound to a description): refused before any request, naming the published ones.
  */
-export function checkPublishedQuery(published: readonly string[] | undefined, operation: string, query: Query, flagOf: (param: string) => string): void {
+export function checkPublishedQuery(
+  published: readonly string[] | undefined,
+  operation: string,
+  query: Query,
+  flagOf: (param: string) => string,
+): void {
   if (published === undefined) return;
   const known = new Set(published);
   for (const name of Object.keys(query)) {
     if (query[name] === undefined || known.has(name)) continue;
     const list = published.filter((param) => param !== 'page' && param !== 'limit');
     throw new UsageError(`${flagOf(name)}: the service does not publish a query parameter "${name}" for ${operation}`, {
-      hint: list.length > 0 ? `published query parameters: ${list.join(', ')} (use --param name=value)` : 'this operation publishes no filters',
+      hint:
+        list.length > 0 ? `published query parameters: ${list.join(', ')} (use --param name=value)` : 'this operation publishes no filters',
     });
   }
 }

@@ -58,7 +58,9 @@ function parserPosition(jmespath: Jmespath, expression: string): number {
 function syntaxError(jmespath: Jmespath, expression: string, error: Error): UsageError {
   const position = error.name === 'LexerError' ? lexerPosition(jmespath, expression) : parserPosition(jmespath, expression);
   const reason = error.message.replace(/^Syntax error:\s*/i, '');
-  return usage(`syntax error at character ${position + 1}: ${reason} (${JSON.stringify(expression.slice(0, position))} ⟶ ${JSON.stringify(expression.slice(position, position + 20))})`);
+  return usage(
+    `syntax error at character ${position + 1}: ${reason} (${JSON.stringify(expression.slice(0, position))} ⟶ ${JSON.stringify(expression.slice(position, position + 20))})`,
+  );
 }
 
 /** Whether the node maps a list record by record: f(a ++ b) = f(a) ++ f(b). */
@@ -152,7 +154,10 @@ export async function compileRecordQuery(expression: string): Promise<RecordQuer
  * The view to print query results with: the expression's keys as columns, the view's own columns
  * when it only filters, else one `value` column (csv and table need objects: `wrap` makes them).
  */
-export function queryView<V extends { label: string; columns: readonly string[] }>(query: RecordQuery, view: V): { view: V; wrap: boolean } {
+export function queryView<V extends { label: string; columns: readonly string[] }>(
+  query: RecordQuery,
+  view: V,
+): { view: V; wrap: boolean } {
   if (query.keepsRecords) return { view, wrap: false };
   if (query.columns) return { view: { ...view, columns: query.columns }, wrap: false };
   return { view: { ...view, columns: ['value'] }, wrap: true };

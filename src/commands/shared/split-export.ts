@@ -16,7 +16,10 @@ export interface SplitFlags {
 
 export function addSplitOptions(command: Command): Command {
   return command
-    .option('--split-rows <n>', 'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json')
+    .option(
+      '--split-rows <n>',
+      'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json',
+    )
     .option('--split-size <size>', 'with --out PATH: parts of at most SIZE bytes (500MiB, 2GB, 64K; a record is never cut)');
 }
 
@@ -27,7 +30,8 @@ export function splitLimits(flags: SplitFlags): SplitLimits | undefined {
   let rows: number | undefined;
   if (splitRows !== undefined) {
     rows = /^\s*\d+\s*$/.test(splitRows) ? Number(splitRows) : NaN;
-    if (!Number.isSafeInteger(rows) || rows < 1) throw new UsageError(`--split-rows must be a whole number of records, at least 1; got "${splitRows.slice(0, 40)}"`);
+    if (!Number.isSafeInteger(rows) || rows < 1)
+      throw new UsageError(`--split-rows must be a whole number of records, at least 1; got "${splitRows.slice(0, 40)}"`);
   }
   let bytes: number | undefined;
   if (splitSize !== undefined) {

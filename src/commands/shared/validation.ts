@@ -10,7 +10,11 @@ import type { Validator, Violation } from '../../core/description/validate.js';
 /** Violations shown in a message; the rest are counted. */
 const SHOWN = 5;
 
-async function boundRoute(api: ApiClient, method: HttpMethod, path: string): Promise<{ route: Route; validator: () => Promise<Validator> } | undefined> {
+async function boundRoute(
+  api: ApiClient,
+  method: HttpMethod,
+  path: string,
+): Promise<{ route: Route; validator: () => Promise<Validator> } | undefined> {
   const { bindingOf } = await import('../../core/description/bound-client.js');
   const binding = bindingOf(api);
   const route = binding?.route(method, path);
@@ -35,9 +39,12 @@ export async function checkRequestBody(ctx: Context, method: HttpMethod, path: s
   const violations = (await bound.validator()).request(bound.route.bound.published, body);
   if (violations.length === 0) return;
   const joinViolations = await joiner();
-  throw new UsageError(`the request body does not match the published schema of ${operationName(bound.route)}: ${joinViolations(violations)}`, {
-    hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
-  });
+  throw new UsageError(
+    `the request body does not match the published schema of ${operationName(bound.route)}: ${joinViolations(violations)}`,
+    {
+      hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
+    },
+  );
 }
 
 export interface RecordChecker {
@@ -65,7 +72,8 @@ export async function recordChecker(ctx: Context, path: string): Promise<RecordC
       const violations = validator.record(operation, record);
       if (violations.length === 0) return;
       failed++;
-      if (first.length < SHOWN) first.push(`record ${typeof record.id === 'string' ? record.id : `#${checked}`}: ${joinViolations(violations)}`);
+      if (first.length < SHOWN)
+        first.push(`record ${typeof record.id === 'string' ? record.id : `#${checked}`}: ${joinViolations(violations)}`);
     },
     finish() {
       if (failed === 0) {

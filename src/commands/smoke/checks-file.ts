@@ -55,7 +55,10 @@ async function specSchema() {
 
 /** `checks[0].params` from a zod path. */
 function where(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${String(key)}`), '') || 'the top level';
+  return (
+    path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${String(key)}`), '') ||
+    'the top level'
+  );
 }
 
 function isYaml(path: string): boolean {
@@ -115,7 +118,8 @@ export async function loadChecksFile(ctx: Context, raw: string): Promise<ChecksF
     if (spec.minItems !== undefined && spec.expectStatus !== undefined && (spec.expectStatus < 200 || spec.expectStatus > 299)) {
       throw new UsageError(`${at}: minItems counts the items of a successful answer; it cannot go with expectStatus ${spec.expectStatus}`);
     }
-    const maxLatencyMs = spec.maxLatency === undefined ? undefined : parseDuration(spec.maxLatency, `${at}.maxLatency`, { minMs: 1, maxMs: 600_000 });
+    const maxLatencyMs =
+      spec.maxLatency === undefined ? undefined : parseDuration(spec.maxLatency, `${at}.maxLatency`, { minMs: 1, maxMs: 600_000 });
     return { ...spec, maxLatencyMs };
   });
   return { raw, checks };

@@ -87,9 +87,12 @@ const keyExpiry: SmokeCheck = {
       });
     }
     if (left < EXPIRY_FAIL_HOURS * 60 * 60 * 1000) {
-      throw new MissingCredentialError(`the key expires in ${plural(Math.max(1, Math.ceil(left / 3_600_000)), 'hour')} (${expires.toISOString()})`, {
-        hint: 'rotate it now: appraisal keys rotate',
-      });
+      throw new MissingCredentialError(
+        `the key expires in ${plural(Math.max(1, Math.ceil(left / 3_600_000)), 'hour')} (${expires.toISOString()})`,
+        {
+          hint: 'rotate it now: appraisal keys rotate',
+        },
+      );
     }
     const days = Math.floor(left / DAY_MS);
     if (days < EXPIRY_WARNING_DAYS) {
@@ -140,7 +143,8 @@ const getEnums: SmokeCheck = {
   probe: true,
   request: () => ({ method: 'GET', path: ENUMS_PATH }),
   skip: (state) =>
-    withoutCredential(state) ?? (allows(state.scopes!, 'reference', 'read') ? undefined : `the key cannot read reference data (${needs('reference', 'read')})`),
+    withoutCredential(state) ??
+    (allows(state.scopes!, 'reference', 'read') ? undefined : `the key cannot read reference data (${needs('reference', 'read')})`),
   async run(state) {
     requirePublished(state, 'GET', ENUMS_PATH);
     const enums = await (await state.client()).get<unknown>(ENUMS_PATH);
@@ -158,7 +162,8 @@ const listKeys: SmokeCheck = {
   name: 'list keys',
   probe: true,
   request: () => ({ method: 'GET', path: `${KEYS_PATH}?page=1&limit=${PAGE_SIZE}` }),
-  skip: (state) => withoutCredential(state) ?? (canManageKeys(state.scopes) ? undefined : 'the key cannot manage keys (needs api:admin or keys:admin)'),
+  skip: (state) =>
+    withoutCredential(state) ?? (canManageKeys(state.scopes) ? undefined : 'the key cannot manage keys (needs api:admin or keys:admin)'),
   run: (state) => firstPage(state, KEYS_PATH, 'key'),
 };
 
@@ -179,7 +184,10 @@ const AFTER_BINDING: readonly SmokeCheck[] = [
  * The built-in checks of one run, before and after binding: the write checks only with --write, the
  * spec check unless --no-contract, the readiness wait (--wait-ready) right after the environment.
  */
-export function selectChecks(options: { write: boolean; contract: boolean; ready?: SmokeCheck | undefined }): { before: SmokeCheck[]; after: SmokeCheck[] } {
+export function selectChecks(options: { write: boolean; contract: boolean; ready?: SmokeCheck | undefined }): {
+  before: SmokeCheck[];
+  after: SmokeCheck[];
+} {
   const wanted = (check: SmokeCheck) => (options.write || !check.write) && (options.contract || check !== SPEC_CHECK);
   const [first, ...rest] = BEFORE_BINDING.filter(wanted);
   return { before: [first!, ...(options.ready ? [options.ready] : []), ...rest], after: AFTER_BINDING.filter(wanted) };

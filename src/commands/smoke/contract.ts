@@ -20,12 +20,20 @@ export const SPEC_CHECK: SmokeCheck = {
   async run(state) {
     const { loaded, bound, missing } = await state.describe();
     state.contract = { validator: await validatorFor(loaded.contract) };
-    const where = loaded.kind === 'bundled' ? `the service publishes none: ${BUNDLED_SOURCE}` : `${loaded.source}${loaded.fromCache ? ` (cached copy of ${loaded.fetchedAt ?? 'unknown date'})` : ''}`;
+    const where =
+      loaded.kind === 'bundled'
+        ? `the service publishes none: ${BUNDLED_SOURCE}`
+        : `${loaded.source}${loaded.fromCache ? ` (cached copy of ${loaded.fetchedAt ?? 'unknown date'})` : ''}`;
     if (missing.length > 0) {
-      const list = missing.map(({ declared, operationId }) => `${declared.method} ${declared.path}${operationId ? ` (${operationId})` : ''}`).join(', ');
-      throw new UnpublishedOperationError(`the description (${where}) lacks ${plural(missing.length, 'operation')} the CLI calls: ${list}`, {
-        hint: 'the commands that call them are refused (exit 12); see `appraisal spec check`',
-      });
+      const list = missing
+        .map(({ declared, operationId }) => `${declared.method} ${declared.path}${operationId ? ` (${operationId})` : ''}`)
+        .join(', ');
+      throw new UnpublishedOperationError(
+        `the description (${where}) lacks ${plural(missing.length, 'operation')} the CLI calls: ${list}`,
+        {
+          hint: 'the commands that call them are refused (exit 12); see `appraisal spec check`',
+        },
+      );
     }
     const { title, version, operations } = loaded.contract;
     return `${title ?? 'the description'}${version ? ` ${version}` : ''} (${where}): ${plural(operations.length, 'operation')}, all ${bound.length} the CLI calls published`;
@@ -77,7 +85,8 @@ export function schemaChecker(state: SmokeState, method: HttpMethod, path: strin
     if (violations.length === 0) return;
     broken++;
     total += violations.length;
-    for (const violation of violations) if (found.length < SHOWN) found.push(`${id(violation) ?? '(no id)'} ${violation.path} ${violation.message}`);
+    for (const violation of violations)
+      if (found.length < SHOWN) found.push(`${id(violation) ?? '(no id)'} ${violation.path} ${violation.message}`);
   };
   return {
     record(record) {
@@ -92,7 +101,9 @@ export function schemaChecker(state: SmokeState, method: HttpMethod, path: strin
     finish() {
       if (!validator || !operation || read === 0) return '';
       if (broken === 0) return 'valid against the published schema';
-      const what = whole ? `the answer breaks the published schema of ${label} (${plural(total, 'violation')})` : `${broken} of ${plural(read, 'record')} break the published schema of ${label}`;
+      const what = whole
+        ? `the answer breaks the published schema of ${label} (${plural(total, 'violation')})`
+        : `${broken} of ${plural(read, 'record')} break the published schema of ${label}`;
       throw new ContractError(`${what}: ${found.join('; ')}`, {
         hint: 'the service answers what its own description does not allow; report it with the ids above',
       });

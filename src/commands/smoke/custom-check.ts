@@ -5,7 +5,13 @@
 // operation other than GET or HEAD runs only when its check says `"allowWrite": true`.
 import type { HttpMethod, Query } from '../../core/api-client.js';
 import type { BoundOperation } from '../../core/description/bind.js';
-import { findByOperationId, findByTemplate, matchOperation, type PublishedContract, type PublishedOperation } from '../../core/description/document.js';
+import {
+  findByOperationId,
+  findByTemplate,
+  matchOperation,
+  type PublishedContract,
+  type PublishedOperation,
+} from '../../core/description/document.js';
 import type { LoadedDescription } from '../../core/description/load.js';
 import { ExpectationError, HttpError, UsageError } from '../../core/errors.js';
 import { plural, type SmokeCheck } from './check.js';
@@ -42,7 +48,9 @@ function findTarget(contract: PublishedContract, text: string, at: string, sourc
       const { operation, methodsForPath } = matchOperation(contract, method as HttpMethod, path);
       if (operation) return { operation, concretePath: path };
       if (methodsForPath.length > 0) {
-        throw new UsageError(`${at}.operation: the service publishes ${path} for ${methodsForPath.join(', ')}, not ${method} (description: ${source})`);
+        throw new UsageError(
+          `${at}.operation: the service publishes ${path} for ${methodsForPath.join(', ')}, not ${method} (description: ${source})`,
+        );
       }
     }
     throw new UsageError(`${at}.operation: the service publishes no ${method} ${path} (description: ${source})`, {
@@ -71,7 +79,8 @@ function requestOf(spec: CheckSpec, target: Target, at: string): Request {
   for (const [name, raw] of Object.entries(spec.params ?? {})) {
     const value = String(raw);
     if (pathNames.includes(name)) {
-      if (concretePath !== undefined) throw new UsageError(`${at}.params.${name}: the path ${concretePath} already gives {${name}} of ${operation.path}`);
+      if (concretePath !== undefined)
+        throw new UsageError(`${at}.params.${name}: the path ${concretePath} already gives {${name}} of ${operation.path}`);
       pathValues.set(name, value);
       continue;
     }
@@ -80,23 +89,33 @@ function requestOf(spec: CheckSpec, target: Target, at: string): Request {
       query[name] = value;
       continue;
     }
-    if (published) throw new UsageError(`${at}.params.${name}: a ${published.in} parameter of ${label(operation)}; smoke checks send path and query parameters only`);
-    const known = [...pathNames, ...operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name)];
+    if (published)
+      throw new UsageError(
+        `${at}.params.${name}: a ${published.in} parameter of ${label(operation)}; smoke checks send path and query parameters only`,
+      );
+    const known = [
+      ...pathNames,
+      ...operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+    ];
     throw new UsageError(`${at}.params: "${name}" is not a parameter of ${label(operation)}`, {
       hint: known.length > 0 ? `its parameters: ${[...new Set(known)].join(', ')}` : 'it publishes no parameters',
     });
   }
   if (concretePath === undefined) {
     const missing = pathNames.filter((name) => !pathValues.get(name));
-    if (missing.length > 0) throw new UsageError(`${at}.params: ${label(operation)} needs ${missing.map((name) => `"${name}"`).join(', ')} for its path`);
+    if (missing.length > 0)
+      throw new UsageError(`${at}.params: ${label(operation)} needs ${missing.map((name) => `"${name}"`).join(', ')} for its path`);
   }
   // With minItems, paginate() sends the page and its size itself.
   const paging = spec.minItems === undefined ? [] : ['page', 'limit'];
   const required = operation.parameters.filter(
-    (parameter) => parameter.in === 'query' && parameter.required && query[parameter.name] === undefined && !paging.includes(parameter.name),
+    (parameter) =>
+      parameter.in === 'query' && parameter.required && query[parameter.name] === undefined && !paging.includes(parameter.name),
   );
   if (required.length > 0) {
-    throw new UsageError(`${at}.params: ${label(operation)} requires the query parameter ${required.map((parameter) => `"${parameter.name}"`).join(', ')}`);
+    throw new UsageError(
+      `${at}.params: ${label(operation)} requires the query parameter ${required.map((parameter) => `"${parameter.name}"`).join(', ')}`,
+    );
   }
   const path = concretePath ?? operation.path.replace(PLACEHOLDER, (_, name: string) => encodeURIComponent(pathValues.get(name)!));
   return { method: operation.method, path, query };
@@ -110,10 +129,13 @@ function checkShape(spec: CheckSpec, operation: PublishedOperation, at: string):
       hint: 'to run it anyway against this non-production service, add "allowWrite": true to the check',
     });
   }
-  if (reads && spec.body !== undefined) throw new UsageError(`${at}.body: ${label(operation)} is a ${operation.method}, which takes no body`);
+  if (reads && spec.body !== undefined)
+    throw new UsageError(`${at}.body: ${label(operation)} is a ${operation.method}, which takes no body`);
   if (spec.minItems !== undefined) {
-    if (operation.method !== 'GET') throw new UsageError(`${at}.minItems: counts the items of a list; ${label(operation)} is a ${operation.method}`);
-    if (operation.envelope === 'record') throw new UsageError(`${at}.minItems: counts the items of a list; ${label(operation)} answers one record`);
+    if (operation.method !== 'GET')
+      throw new UsageError(`${at}.minItems: counts the items of a list; ${label(operation)} is a ${operation.method}`);
+    if (operation.envelope === 'record')
+      throw new UsageError(`${at}.minItems: counts the items of a list; ${label(operation)} answers one record`);
   }
 }
 
@@ -145,7 +167,13 @@ function customCheck(spec: CheckSpec, request: Request): SmokeCheck {
       }
       let answer;
       try {
-        answer = await client.request({ method, path, query, ...(spec.body === undefined ? {} : { body: spec.body }), signal: state.ctx.signal });
+        answer = await client.request({
+          method,
+          path,
+          query,
+          ...(spec.body === undefined ? {} : { body: spec.body }),
+          signal: state.ctx.signal,
+        });
       } catch (error) {
         if (error instanceof HttpError && error.status === spec.expectStatus) return `answered HTTP ${error.status}, as expected`;
         throw error;

@@ -51,7 +51,11 @@ export async function readDescription(ctx: Context, api: ApiClient): Promise<Smo
   for (const operation of modelledOperations()) {
     const found = await bindOne(loaded, operation);
     if (found) bound.push(found);
-    else missing.push({ declared: operation, operationId: findByTemplate(await bundledDescription(), operation.method, operation.path)?.operationId });
+    else
+      missing.push({
+        declared: operation,
+        operationId: findByTemplate(await bundledDescription(), operation.method, operation.path)?.operationId,
+      });
   }
   return { loaded, bound, missing };
 }

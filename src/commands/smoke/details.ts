@@ -14,16 +14,25 @@ export function curlFor(session: Session, request: CheckRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method];
   if (request.auth !== false) {
     // Double quotes: the shell expands the variable, so the key never appears in the report.
-    parts.push('-H', session.credential?.kind === 'bearer' ? '"Authorization: Bearer $APPRAISAL_TOKEN"' : '"x-api-key: $APPRAISAL_API_KEY"');
+    parts.push(
+      '-H',
+      session.credential?.kind === 'bearer' ? '"Authorization: Bearer $APPRAISAL_TOKEN"' : '"x-api-key: $APPRAISAL_API_KEY"',
+    );
   }
   if (session.caFile) parts.push('--cacert', shellQuote(session.caFile));
-  if (request.body !== undefined) parts.push('-H', shellQuote('content-type: application/json'), '--data', shellQuote(JSON.stringify(request.body)));
+  if (request.body !== undefined)
+    parts.push('-H', shellQuote('content-type: application/json'), '--data', shellQuote(JSON.stringify(request.body)));
   parts.push(shellQuote(url));
   return parts.join(' ');
 }
 
 /** The details of a failure: from the HTTP error when there was one, else from the check's request. */
-export function failureDetails(session: Session, error: unknown, request: CheckRequest | undefined, redact: (text: string) => string): FailureDetails | undefined {
+export function failureDetails(
+  session: Session,
+  error: unknown,
+  request: CheckRequest | undefined,
+  redact: (text: string) => string,
+): FailureDetails | undefined {
   const http = error instanceof HttpError ? error : undefined;
   const sent: CheckRequest | undefined = http ? { ...request, method: http.method, path: http.path } : request;
   if (!sent) return undefined;
@@ -40,7 +49,10 @@ export function failureDetails(session: Session, error: unknown, request: CheckR
 /** The details as lines, for the table and the JUnit failure body. */
 export function detailLines(details: FailureDetails): string[] {
   const lines: string[] = [];
-  const answer = [details.status !== undefined ? `HTTP ${details.status}` : undefined, details.requestId ? `request id ${details.requestId}` : undefined]
+  const answer = [
+    details.status !== undefined ? `HTTP ${details.status}` : undefined,
+    details.requestId ? `request id ${details.requestId}` : undefined,
+  ]
     .filter(Boolean)
     .join(', ');
   if (details.method && details.path) lines.push(`request: ${details.method} ${details.path}${answer ? ` → ${answer}` : ''}`);

@@ -24,7 +24,14 @@ const cell = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|
 const ICONS: Readonly<Record<CheckResult['status'], string>> = { pass: '✅ pass', fail: '❌ FAIL', skip: '⏭️ skip' };
 
 export function stepSummary(results: readonly CheckResult[], facts: RunFacts, summary: string): string {
-  const lines = [`### appraisal smoke: ${facts.environment} (${cell(facts.baseUrl)})`, '', summary, '', '| check | result | time | detail |', '|---|---|---:|---|'];
+  const lines = [
+    `### appraisal smoke: ${facts.environment} (${cell(facts.baseUrl)})`,
+    '',
+    summary,
+    '',
+    '| check | result | time | detail |',
+    '|---|---|---:|---|',
+  ];
   for (const result of results) {
     const time = result.status === 'skip' ? '-' : `${Math.round(result.ms)} ms`;
     lines.push(`| ${cell(result.name)} | ${ICONS[result.status]} | ${time} | ${cell(result.detail)} |`);

@@ -11,7 +11,10 @@ export default function smokeCommand(factory: Factory): Command {
     .option('--junit <path>', 'also write a JUnit XML report to PATH (atomically), for CI dashboards and GitLab')
     .option('--write', 'also create, read, update and delete a throwaway property (skipped without the scopes)')
     .addOption(
-      new Option('--environment <env>', 'what a run without a stored profile targets (env APPRAISAL_ENVIRONMENT; unset: production)').choices(ENVIRONMENTS),
+      new Option(
+        '--environment <env>',
+        'what a run without a stored profile targets (env APPRAISAL_ENVIRONMENT; unset: production)',
+      ).choices(ENVIRONMENTS),
     )
     .option('--wait-ready <duration>', 'first wait up to DURATION (e.g. 2m) for the service to answer, with backoff')
     .option('--max-latency <duration>', 'fail any check slower than DURATION (e.g. 800ms)')

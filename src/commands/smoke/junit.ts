@@ -60,7 +60,9 @@ export function renderJUnit(suite: JUnitSuite): string {
   // junit-10.xsd (Jenkins xUnit, pytest) allows `skipped` on <testsuite> only: on <testsuites> the
   // plugin rejects the whole report.
   lines.push(`<testsuites${attrs({ name: suite.name, ...counts, time })}>`);
-  lines.push(`  <testsuite${attrs({ name: suite.name, ...counts, skipped, time, timestamp: suite.timestamp.toISOString().replace(/\.\d+Z$/, 'Z') })}>`);
+  lines.push(
+    `  <testsuite${attrs({ name: suite.name, ...counts, skipped, time, timestamp: suite.timestamp.toISOString().replace(/\.\d+Z$/, 'Z') })}>`,
+  );
   const properties = Object.entries(suite.properties ?? {});
   if (properties.length > 0) {
     lines.push('    <properties>');

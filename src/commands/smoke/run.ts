@@ -42,7 +42,13 @@ async function checkJUnitPath(ctx: Context, raw: string): Promise<string> {
   return path;
 }
 
-async function writeJUnit(ctx: Context, path: string, displayPath: string, results: readonly CheckResult[], facts: RunFacts): Promise<void> {
+async function writeJUnit(
+  ctx: Context,
+  path: string,
+  displayPath: string,
+  results: readonly CheckResult[],
+  facts: RunFacts,
+): Promise<void> {
   await writeJUnitReport(path, junitSuite(results, facts));
   ctx.io.notice(`Wrote the JUnit report to ${displayPath}`);
 }
@@ -81,7 +87,10 @@ function refusalOf(session: Session, declared: string | undefined): SafetyError 
       },
     );
   }
-  const why = declared === undefined ? 'a run without a stored profile counts as production unless APPRAISAL_ENVIRONMENT or --environment says otherwise' : `it is declared ${declared}`;
+  const why =
+    declared === undefined
+      ? 'a run without a stored profile counts as production unless APPRAISAL_ENVIRONMENT or --environment says otherwise'
+      : `it is declared ${declared}`;
   return new SafetyError(`smoke refuses ${session.baseUrl}: ${why}; test automation never targets production`, {
     hint: 'for a staging or development service, set APPRAISAL_ENVIRONMENT=staging (or pass --environment staging)',
   });
@@ -92,7 +101,13 @@ function refusalOf(session: Session, declared: string | undefined): SafetyError 
  * checks file's, to the description every command binds to. A checks file that does not fit the
  * description is refused here (exit 2), before the checks that read data run.
  */
-async function bindToDescription(ctx: Context, state: SmokeState, file: ChecksFile | undefined, contract: boolean, closed: string | undefined): Promise<SmokeCheck[]> {
+async function bindToDescription(
+  ctx: Context,
+  state: SmokeState,
+  file: ChecksFile | undefined,
+  contract: boolean,
+  closed: string | undefined,
+): Promise<SmokeCheck[]> {
   if (closed !== undefined || !state.reached) return file ? unresolvedChecks(file, { skip: closed ?? 'the reachable check failed' }) : [];
   let description: SmokeDescription;
   try {
@@ -100,7 +115,8 @@ async function bindToDescription(ctx: Context, state: SmokeState, file: ChecksFi
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     // With the contract checks on, the spec check failed with it already.
-    if (!contract) ctx.io.warn(`could not read the service description (${(error as Error).message}); the built-in checks use the CLI's own paths`);
+    if (!contract)
+      ctx.io.warn(`could not read the service description (${(error as Error).message}); the built-in checks use the CLI's own paths`);
     return file ? unresolvedChecks(file, { error }) : [];
   }
   state.description = description;

@@ -93,7 +93,8 @@ export async function runChecks(
   let closed = options.closed;
   for (const check of checks) {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError();
-    const result: CheckResult = closed === undefined ? await runOne(check, state, options) : { name: check.name, status: 'skip', ms: 0, detail: closed };
+    const result: CheckResult =
+      closed === undefined ? await runOne(check, state, options) : { name: check.name, status: 'skip', ms: 0, detail: closed };
     if (result.status === 'fail' && check.gate !== undefined) closed = check.gate;
     results.push(result);
     onResult?.(result);

@@ -39,7 +39,9 @@ export const WRITE_CHECKS: readonly SmokeCheck[] = [
     async run(state) {
       requirePublished(state, 'POST', PROPERTIES.path);
       const name = `appraisal-smoke ${state.ctx.now().toISOString()}`;
-      const record = await (await state.client()).send<unknown>('POST', PROPERTIES.path, {
+      const record = await (
+        await state.client()
+      ).send<unknown>('POST', PROPERTIES.path, {
         name,
         propertyType: state.propertyTypes[0] ?? 'Office',
         address: { line1: '1 Smoke Test Way', city: 'Testville', region: 'CA', postalCode: '94000', country: 'US' },

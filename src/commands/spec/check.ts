@@ -70,8 +70,11 @@ export async function runCheck(ctx: Context, root: Command, all: boolean): Promi
   const missing = rows.filter((row) => row.status === 'missing');
   if (missing.length > 0) {
     const commands = [...new Set(missing.map((row) => row.command))];
-    throw new UnpublishedOperationError(`${commands.length} command${commands.length === 1 ? '' : 's'} cannot run against this service: ${commands.join(', ')}`, {
-      hint: 'their operations are missing from its description; `appraisal api --list` shows what it publishes',
-    });
+    throw new UnpublishedOperationError(
+      `${commands.length} command${commands.length === 1 ? '' : 's'} cannot run against this service: ${commands.join(', ')}`,
+      {
+        hint: 'their operations are missing from its description; `appraisal api --list` shows what it publishes',
+      },
+    );
   }
 }

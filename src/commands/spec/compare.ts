@@ -15,21 +15,35 @@ export interface OperationChanges {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function compareOperations(before: PublishedOperation, beforeIn: PublishedContract, after: PublishedOperation, afterIn: PublishedContract): OperationChanges {
+export function compareOperations(
+  before: PublishedOperation,
+  beforeIn: PublishedContract,
+  after: PublishedOperation,
+  afterIn: PublishedContract,
+): OperationChanges {
   const beforeQuery = queryParameterNames(before);
   const afterQuery = queryParameterNames(after);
   const wasRequired = new Set(before.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`));
   return {
     requestSchema: !same(canonicalSchema(beforeIn.document, before.requestSchema), canonicalSchema(afterIn.document, after.requestSchema)),
-    responseSchema: !same(canonicalSchema(beforeIn.document, before.responseSchema), canonicalSchema(afterIn.document, after.responseSchema)),
+    responseSchema: !same(
+      canonicalSchema(beforeIn.document, before.responseSchema),
+      canonicalSchema(afterIn.document, after.responseSchema),
+    ),
     queryAdded: afterQuery.filter((name) => !beforeQuery.includes(name)),
     queryRemoved: beforeQuery.filter((name) => !afterQuery.includes(name)),
-    newlyRequired: after.parameters.filter((p) => p.required && p.in !== 'path' && !wasRequired.has(`${p.in}:${p.name}`)).map((p) => p.name),
+    newlyRequired: after.parameters
+      .filter((p) => p.required && p.in !== 'path' && !wasRequired.has(`${p.in}:${p.name}`))
+      .map((p) => p.name),
   };
 }
 
 export function hasChanges(changes: OperationChanges): boolean {
-  return changes.requestSchema || changes.responseSchema || changes.queryAdded.length + changes.queryRemoved.length + changes.newlyRequired.length > 0;
+  return (
+    changes.requestSchema ||
+    changes.responseSchema ||
+    changes.queryAdded.length + changes.queryRemoved.length + changes.newlyRequired.length > 0
+  );
 }
 
 /** Breaking for a caller written against `before`. */

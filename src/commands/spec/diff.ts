@@ -43,16 +43,29 @@ export function diffContracts(before: PublishedContract, after: PublishedContrac
     }
   }
   for (const [key, is] of now) {
-    if (!old.has(key)) rows.push({ id: key, change: 'added', breaking: false, operation: is.operationId ? `${is.operationId} (${operationLabel(is)})` : operationLabel(is), detail: null });
+    if (!old.has(key))
+      rows.push({
+        id: key,
+        change: 'added',
+        breaking: false,
+        operation: is.operationId ? `${is.operationId} (${operationLabel(is)})` : operationLabel(is),
+        detail: null,
+      });
   }
   const order = { removed: 0, moved: 1, changed: 2, added: 3 };
-  return rows.sort((a, b) => Number(b.breaking) - Number(a.breaking) || order[a.change] - order[b.change] || a.operation.localeCompare(b.operation));
+  return rows.sort(
+    (a, b) => Number(b.breaking) - Number(a.breaking) || order[a.change] - order[b.change] || a.operation.localeCompare(b.operation),
+  );
 }
 
 export async function runDiff(ctx: Context): Promise<void> {
   const loaded = await loadDescription(ctx, { refresh: true });
   if (!loaded.previous) {
-    ctx.io.notice(loaded.fromCache ? `no change: the service answered that its description (${loaded.source}) is the cached one` : `no cached copy to compare with; cached ${loaded.source} now`);
+    ctx.io.notice(
+      loaded.fromCache
+        ? `no change: the service answered that its description (${loaded.source}) is the cached one`
+        : `no cached copy to compare with; cached ${loaded.source} now`,
+    );
     await writeRecords(ctx, (async function* () {})(), VIEW);
     return;
   }
@@ -62,5 +75,7 @@ export async function runDiff(ctx: Context): Promise<void> {
   }
   await writeRecords(ctx, shown(), VIEW);
   const breaking = rows.filter((row) => row.breaking).length;
-  ctx.io.notice(`${rows.length} change${rows.length === 1 ? '' : 's'} since the cached copy (${breaking} breaking); the cache now holds ${loaded.source}`);
+  ctx.io.notice(
+    `${rows.length} change${rows.length === 1 ? '' : 's'} since the cached copy (${breaking} breaking); the cache now holds ${loaded.source}`,
+  );
 }

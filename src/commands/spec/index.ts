@@ -31,7 +31,9 @@ export default function specCommand(factory: Factory): Command {
   examples(check, ['appraisal spec check', 'appraisal spec check --all -o csv']);
   check.action(action<{ all?: boolean }>(factory, async (ctx, _args, options) => runCheck(ctx, spec.parent ?? spec, options.all === true)));
 
-  const diff = new Command('diff').description('what changed since the cached copy: removed, moved, changed, added operations, breaking first');
+  const diff = new Command('diff').description(
+    'what changed since the cached copy: removed, moved, changed, added operations, breaking first',
+  );
   examples(diff, ['appraisal spec diff', 'appraisal spec diff -o json']);
   diff.action(action(factory, async (ctx) => runDiff(ctx)));
 

@@ -30,7 +30,9 @@ export async function printDescription(ctx: Context, loaded: LoadedDescription):
 export function reportSync(ctx: Context, loaded: LoadedDescription): void {
   const operations = `${loaded.contract.operations.length} operations`;
   if (loaded.kind === 'bundled') ctx.io.notice(`synced: the service publishes no description; using ${loaded.source} (${operations})`);
-  else if (loaded.revalidated) ctx.io.notice(`synced: ${loaded.source} is unchanged since ${loaded.fetchedAt} (the service answered 304 Not Modified)`);
-  else if (!loaded.fromCache) ctx.io.notice(`synced: ${/^https?:/i.test(loaded.source) ? 'downloaded' : 'read'} ${loaded.source} (${operations})`);
+  else if (loaded.revalidated)
+    ctx.io.notice(`synced: ${loaded.source} is unchanged since ${loaded.fetchedAt} (the service answered 304 Not Modified)`);
+  else if (!loaded.fromCache)
+    ctx.io.notice(`synced: ${/^https?:/i.test(loaded.source) ? 'downloaded' : 'read'} ${loaded.source} (${operations})`);
   // Otherwise the service could not be asked, and a warning already said which copy is used.
 }

@@ -49,7 +49,8 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   if (family.parent !== undefined) {
     const flag = `--${family.parent}`;
     const given = (flags as unknown as Record<string, string | undefined>)[family.parent];
-    if (given === undefined) throw new UsageError(`watching ${family.label} needs ${flag} ID (${family.label} are listed per ${family.parent})`);
+    if (given === undefined)
+      throw new UsageError(`watching ${family.label} needs ${flag} ID (${family.label} are listed per ${family.parent})`);
     parentId = requireUuid(given, flag);
   } else if (flags.client !== undefined) {
     throw new UsageError('--client applies only to `appraisal watch contacts`');
@@ -69,7 +70,8 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
     throw new UsageError('watch always writes NDJSON events; drop -o/--output');
   }
 
-  const statePath = flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
+  const statePath =
+    flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
   const scope = scopeOf(family, parentId);
   const loaded = statePath === undefined ? undefined : await loadState(statePath, { family: family.name, scope });
   if (loaded && loaded.polls > 0 && (since !== undefined || flags.emitExisting)) {
@@ -104,7 +106,9 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
           },
   });
   if (!flags.once) {
-    ctx.io.notice(`watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`);
+    ctx.io.notice(
+      `watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`,
+    );
   }
   try {
     await runWatch(
@@ -174,12 +178,18 @@ export default function watchCommand(factory: Factory): Command {
     .addArgument(new Argument('<family>', 'what to watch').choices([...FAMILY_NAMES, 'properties']))
     .option('--interval <duration>', 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)', '60s')
     .option('--state-file <path>', 'remember what was seen in PATH: a restart resumes without missing or repeating events')
-    .option('--since <timestamp>', 'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")')
+    .option(
+      '--since <timestamp>',
+      'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")',
+    )
     .option('--emit-existing', 'first poll: emit every existing record as "created" instead of recording a silent baseline')
     .option('--once', 'poll once and exit (cron, CI); a failed poll exits with its error code')
     .option('--max-polls <n>', 'exit after N polls')
     .option('--full-every <n>', 'read the whole collection every N polls to find deletions', '10')
-    .option('--exec <command>', 'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails')
+    .option(
+      '--exec <command>',
+      'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails',
+    )
     .option('--client <id>', 'the client whose contacts to watch (required for contacts)');
   takesOptions(command, ...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency');
   command.addHelpText('after', HOW_IT_WORKS);

@@ -98,7 +98,12 @@ async function stillThere(api: WatchDeps['api'], family: Family, id: string): Pr
 }
 
 /** One poll: read, compare, emit, remember. The state is saved when it ends, however it ends. */
-export async function pollOnce(state: WatchState, options: WatchOptions, deps: WatchDeps, tally: Tally = { events: 0 }): Promise<PollResult> {
+export async function pollOnce(
+  state: WatchState,
+  options: WatchOptions,
+  deps: WatchDeps,
+  tally: Tally = { events: 0 },
+): Promise<PollResult> {
   const { family } = options;
   const number = state.polls + 1;
   const baseline = state.polls === 0;

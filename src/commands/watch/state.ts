@@ -65,11 +65,7 @@ function invalid(path: string, why: string): UsageError {
 // An ISO 8601 date-time with a zone, as the service writes updatedAt: Date.parse alone takes "1" (the
 // year 2001), which then makes every poll fail with 422.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-const timestamp = z.nullable(
-  z.string().check(
-    z.refine((value) => ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value))),
-  ),
-);
+const timestamp = z.nullable(z.string().check(z.refine((value) => ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value)))));
 const count = z.int().check(z.minimum(0));
 const nonEmpty = z.string().check(z.minLength(1));
 
@@ -123,7 +119,9 @@ function describeIssue(issue: z.core.$ZodIssue, file: Record<string, unknown>): 
   if (issue.code === 'custom' && field !== 'mark' && field !== 'latest') return `${field} ${issue.message}`;
   if (field === 'seen' && id !== undefined) {
     const name = JSON.stringify(id.slice(0, 40));
-    return id === '' ? 'seen holds an empty id' : `the version of ${name} in seen must be a non-empty string (${shown((file.seen as Record<string, unknown>)[id])})`;
+    return id === ''
+      ? 'seen holds an empty id'
+      : `the version of ${name} in seen must be a non-empty string (${shown((file.seen as Record<string, unknown>)[id])})`;
   }
   return `${field} must be ${EXPECTED[field ?? ''] ?? 'something else'} (${shown(file[field ?? ''])})`;
 }

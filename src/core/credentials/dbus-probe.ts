@@ -185,7 +185,9 @@ export function probeSecretService(env: Env, timeoutMs: number, uid = process.ge
     const socket: Socket = 'path' in address ? connect({ path: address.path }) : connect({ host: address.host, port: address.port });
     let phase: 'auth' | 'messages' = 'auth';
     let buffer = Buffer.alloc(0);
-    socket.on('error', (error) => finish({ ok: false, kind: 'unavailable', reason: `cannot connect to the D-Bus session bus (${error.message})` }));
+    socket.on('error', (error) =>
+      finish({ ok: false, kind: 'unavailable', reason: `cannot connect to the D-Bus session bus (${error.message})` }),
+    );
     socket.on('close', () => finish({ ok: false, kind: 'unavailable', reason: 'the D-Bus session bus closed the connection' }));
     socket.on('connect', () => {
       socket.write(Buffer.concat([Buffer.from([0]), Buffer.from(`AUTH EXTERNAL ${Buffer.from(String(uid)).toString('hex')}\r\n`)]));
@@ -205,7 +207,13 @@ export function probeSecretService(env: Env, timeoutMs: number, uid = process.ge
         socket.write(
           Buffer.concat([
             Buffer.from('BEGIN\r\n'),
-            encodeCall({ serial: 1, path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello', destination: 'org.freedesktop.DBus' }),
+            encodeCall({
+              serial: 1,
+              path: '/org/freedesktop/DBus',
+              interface: 'org.freedesktop.DBus',
+              member: 'Hello',
+              destination: 'org.freedesktop.DBus',
+            }),
             encodeCall({
               serial: 2,
               path: '/org/freedesktop/secrets',

@@ -84,7 +84,10 @@ export function rememberKeyExpiry(configDir: string, profileName: string, facts:
   const previous = state[profileName];
   const scopes = facts.scopes ? [...facts.scopes] : previous?.prefix === facts.prefix ? previous.scopes : undefined;
   const same =
-    previous !== undefined && previous.prefix === facts.prefix && previous.expiresAt === expiresAt && String(previous.scopes) === String(scopes);
+    previous !== undefined &&
+    previous.prefix === facts.prefix &&
+    previous.expiresAt === expiresAt &&
+    String(previous.scopes) === String(scopes);
   if (same) return;
   state[profileName] = { prefix: facts.prefix, expiresAt, ...(scopes ? { scopes } : {}) };
   writeState(configDir, state);

@@ -45,10 +45,14 @@ export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promi
     try {
       const info = await handle.stat();
       if (info.isDirectory()) {
-        throw new UsageError(`--api-key-file ${pathOrDash} is a directory, not a file`, { hint: 'give the path of the file that holds the key (one line), or - to read it from stdin' });
+        throw new UsageError(`--api-key-file ${pathOrDash} is a directory, not a file`, {
+          hint: 'give the path of the file that holds the key (one line), or - to read it from stdin',
+        });
       }
       if (info.size > MAX_KEY_BYTES) {
-        throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key (${info.size} bytes)`, { hint: 'the file must hold only the key, on one line' });
+        throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key (${info.size} bytes)`, {
+          hint: 'the file must hold only the key, on one line',
+        });
       }
       text = await handle.readFile('utf8');
     } finally {
@@ -63,7 +67,10 @@ export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promi
       EISDIR: ['it is a directory, not a file', 'give the path of the file that holds the key, or - to read it from stdin'],
       ENOTDIR: ['a part of the path is not a directory', 'check the path'],
     };
-    const [reason, hint] = why[code ?? ''] ?? [code ?? (error as Error).message, 'give a readable file that holds only the key, or - for stdin'];
+    const [reason, hint] = why[code ?? ''] ?? [
+      code ?? (error as Error).message,
+      'give a readable file that holds only the key, or - for stdin',
+    ];
     throw new UsageError(`cannot read --api-key-file ${pathOrDash}: ${reason}`, { hint });
   }
   return cleanKey(text, `--api-key-file ${pathOrDash}`);

@@ -117,6 +117,10 @@ export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => Secret
 }
 
 /** The slot a profile's stored key is in. */
-export function profileSlot(config: Pick<ConfigStore, 'dir'>, keychain: () => SecretStore, profile: Profile & { keyStorage: KeyStorage }): KeySlot {
+export function profileSlot(
+  config: Pick<ConfigStore, 'dir'>,
+  keychain: () => SecretStore,
+  profile: Profile & { keyStorage: KeyStorage },
+): KeySlot {
   return keySlot(config, keychain, { profileName: profile.name, origin: storedKeyOrigin(profile), storage: profile.keyStorage });
 }

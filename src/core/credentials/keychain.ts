@@ -127,7 +127,8 @@ export function osKeychain(env: Env): SecretStore {
       ? () =>
           (probed ??= probeSecretService(env, timeoutMs).then((result) => {
             if (result.ok) return;
-            if (result.kind === 'timeout') throw new KeychainUnavailableError('timeout', `did not answer: timed out after ${seconds(timeoutMs)}`);
+            if (result.kind === 'timeout')
+              throw new KeychainUnavailableError('timeout', `did not answer: timed out after ${seconds(timeoutMs)}`);
             throw new KeychainUnavailableError('unavailable', `is not available (${result.reason})`);
           }))
       : undefined;
@@ -137,8 +138,7 @@ export function osKeychain(env: Env): SecretStore {
     return new AsyncEntry(KEYCHAIN_SERVICE, account, { linux: { store: 'secret-service' } });
   };
   return {
-    get: (account) =>
-      bounded(timeoutMs, async (signal) => (await (await entry(account)).getPassword(signal)) ?? undefined, probe),
+    get: (account) => bounded(timeoutMs, async (signal) => (await (await entry(account)).getPassword(signal)) ?? undefined, probe),
     set: (account, secret) => bounded(timeoutMs, async (signal) => (await entry(account)).setPassword(secret, signal), probe),
     delete: (account) => bounded(timeoutMs, async (signal) => (await entry(account)).deleteCredential(signal), probe),
   };

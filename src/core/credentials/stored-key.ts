@@ -16,11 +16,7 @@ export interface RemovedKey {
 }
 
 /** Delete the key the profile says it has; undefined when the profile has none stored. */
-export async function removeStoredKey(
-  config: ConfigStore,
-  keychain: () => SecretStore,
-  profile: Profile,
-): Promise<RemovedKey | undefined> {
+export async function removeStoredKey(config: ConfigStore, keychain: () => SecretStore, profile: Profile): Promise<RemovedKey | undefined> {
   if (!hasStoredKey(profile)) return undefined;
   const slot = profileSlot(config, keychain, profile);
   return { removed: await slot.remove(), where: slot.where };

@@ -27,6 +27,8 @@ export async function rememberAnnounced(ctx: Context, link: string, answered: UR
   // Only the copy this run used (another run may have replaced it meanwhile).
   if (!entry || entry.configured !== null || entry.announced === target.href) return;
   if ((entry.kind === 'service' ? entry.url : undefined) !== inUse.url) return;
-  ctx.io.debug(`service-desc link: ${target.href} differs from the description in use (${inUse.url ?? 'the bundled model'}); the next run asks there`);
+  ctx.io.debug(
+    `service-desc link: ${target.href} differs from the description in use (${inUse.url ?? 'the bundled model'}); the next run asks there`,
+  );
   await writeCache(ctx, { ...entry, announced: target.href });
 }

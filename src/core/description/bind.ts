@@ -64,11 +64,18 @@ function describeOperation(declared: Operation, operationId: string | undefined)
   return `${declared.method} ${declared.path}${operationId ? ` (${operationId})` : ''}`;
 }
 
-export function unpublishedError(command: string, missing: ReadonlyArray<{ declared: Operation; operationId: string | undefined }>, source: string): UnpublishedOperationError {
+export function unpublishedError(
+  command: string,
+  missing: ReadonlyArray<{ declared: Operation; operationId: string | undefined }>,
+  source: string,
+): UnpublishedOperationError {
   const list = missing.map((entry) => describeOperation(entry.declared, entry.operationId)).join(', ');
-  return new UnpublishedOperationError(`\`appraisal ${command}\` needs ${list}, which the service does not publish (description: ${source}); nothing was sent`, {
-    hint: 'see what the service publishes with `appraisal api --list` and `appraisal spec check`; if its description is wrong, pass a corrected one with --spec PATH',
-  });
+  return new UnpublishedOperationError(
+    `\`appraisal ${command}\` needs ${list}, which the service does not publish (description: ${source}); nothing was sent`,
+    {
+      hint: 'see what the service publishes with `appraisal api --list` and `appraisal spec check`; if its description is wrong, pass a corrected one with --spec PATH',
+    },
+  );
 }
 
 /** Bind every declared operation, or refuse the command naming the ones the service does not publish. */

@@ -65,7 +65,12 @@ class BoundApiClient implements ApiClient {
     const route = this.route('GET', path);
     if (!route) return this.inner.get<T>(path, query);
     const response = await this.inner.request({ method: 'GET', path: route.path, query });
-    return unwrapObject(response.body, { status: response.status, method: 'GET', path: route.path }, true, route.bound.published.envelope) as T;
+    return unwrapObject(
+      response.body,
+      { status: response.status, method: 'GET', path: route.path },
+      true,
+      route.bound.published.envelope,
+    ) as T;
   }
 
   async send<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
@@ -79,7 +84,8 @@ class BoundApiClient implements ApiClient {
   paginate(path: string, options: PaginateOptions = {}): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
     const route = this.route('GET', path);
     const form = route?.bound.published.envelope;
-    if (!route || form === undefined || form === 'collection' || form === 'unknown' || form === 'record') return this.inner.paginate(route?.path ?? path, options);
+    if (!route || form === undefined || form === 'collection' || form === 'unknown' || form === 'record')
+      return this.inner.paginate(route?.path ?? path, options);
     return this.wholeList(route, form, options);
   }
 
@@ -87,9 +93,17 @@ class BoundApiClient implements ApiClient {
    * A list the service answers in one piece (no pages): a bare array or `{success, data: [...]}`.
    * --page/--page-size go as the operation's published page/limit, or are refused (one-piece.ts).
    */
-  private async *wholeList(route: Route, form: 'data' | 'array', options: PaginateOptions): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
+  private async *wholeList(
+    route: Route,
+    form: 'data' | 'array',
+    options: PaginateOptions,
+  ): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
     const { path } = route;
-    const paging = onePieceQuery(route.bound.published, { page: options.page, pageSize: options.pageSize, resume: options.resume !== undefined });
+    const paging = onePieceQuery(route.bound.published, {
+      page: options.page,
+      pageSize: options.pageSize,
+      resume: options.resume !== undefined,
+    });
     const response = await this.inner.request({ method: 'GET', path, query: { ...options.query, ...paging }, signal: options.signal });
     const records = listRecordsOf(response.body, form, { status: response.status, method: 'GET', path });
     const wanted = options.maxItems === undefined ? records : records.slice(0, options.maxItems);

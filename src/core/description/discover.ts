@@ -30,12 +30,20 @@ function notModified(error: unknown): boolean {
 }
 
 /** GET one description URL (see the file comment for which credential goes where). */
-export async function fetchOne(ctx: Context, url: URL, conditional: Record<string, string>, baseUrl: string, api: () => Promise<ApiClient>, get: PlainGet): Promise<Fetched> {
+export async function fetchOne(
+  ctx: Context,
+  url: URL,
+  conditional: Record<string, string>,
+  baseUrl: string,
+  api: () => Promise<ApiClient>,
+  get: PlainGet,
+): Promise<Fetched> {
   if (!underBase(url, baseUrl)) {
     const response = await get(ctx, url, conditional);
     if (response.status === 304) return { kind: 'not-modified', url };
     if (response.status >= 200 && response.status < 300) return { kind: 'document', body: response.text, headers: response.headers, url };
-    if (response.status === 404 || response.status === 410) return { kind: 'none', status: response.status, headers: response.headers, url };
+    if (response.status === 404 || response.status === 410)
+      return { kind: 'none', status: response.status, headers: response.headers, url };
     throw new NetworkError(`GET ${url.origin}${url.pathname}: the service answered ${response.status}`);
   }
   const client = await api();
@@ -47,7 +55,8 @@ export async function fetchOne(ctx: Context, url: URL, conditional: Record<strin
       return { kind: 'document', body: answer.body, headers: answer.headers, url };
     } catch (error) {
       if (notModified(error)) return { kind: 'not-modified', url };
-      if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return { kind: 'none', status: error.status, headers: { link: error.link }, url };
+      if (error instanceof HttpError && (error.status === 404 || error.status === 410))
+        return { kind: 'none', status: error.status, headers: { link: error.link }, url };
       if (!auth && (error instanceof AuthenticationError || error instanceof PermissionError) && client.credential) return ask(true);
       // The client reads answers as JSON: a web page comes back as an error naming what was answered.
       // (A redirect stays an error: what is behind it was not seen.)
@@ -71,11 +80,19 @@ function conditionalFor(entry: CacheEntry | undefined, url: URL): Record<string,
  * announced it (a service-desc Link), else the well-known path; follows a service-desc Link once;
  * `none` when nothing is published.
  */
-export async function discover(ctx: Context, baseUrl: string, configured: URL | undefined, entry: CacheEntry | undefined, api: () => Promise<ApiClient>, get: PlainGet): Promise<Fetched> {
+export async function discover(
+  ctx: Context,
+  baseUrl: string,
+  configured: URL | undefined,
+  entry: CacheEntry | undefined,
+  api: () => Promise<ApiClient>,
+  get: PlainGet,
+): Promise<Fetched> {
   const base = baseUrl.replace(/\/+$/, '');
   const announced = !configured && entry?.announced ? new URL(entry.announced) : undefined;
   // Where it was last time first: a stale copy revalidates with one conditional request.
-  const first = configured ?? announced ?? (entry?.kind === 'service' && entry.url ? new URL(entry.url) : new URL(`${base}${OPENAPI_PATH}`));
+  const first =
+    configured ?? announced ?? (entry?.kind === 'service' && entry.url ? new URL(entry.url) : new URL(`${base}${OPENAPI_PATH}`));
   if (announced) ctx.io.debug(`service description: announced at ${announced.href} by an earlier answer`);
   let fetched = await fetchOne(ctx, first, conditionalFor(entry, first), baseUrl, api, get);
   if (fetched.kind === 'not-modified' || configured) return fetched;

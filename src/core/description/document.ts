@@ -139,7 +139,12 @@ export function readContract(raw: unknown): PublishedContract {
         summary: text(operation.summary),
         description: text(operation.description),
         parameters: readParameters(document, [item.parameters, operation.parameters]),
-        requestSchema: operation.requestBody !== undefined ? jsonSchemaOf(document, operation.requestBody) : isObject(swaggerBody) ? swaggerBody.schema : undefined,
+        requestSchema:
+          operation.requestBody !== undefined
+            ? jsonSchemaOf(document, operation.requestBody)
+            : isObject(swaggerBody)
+              ? swaggerBody.schema
+              : undefined,
         responseSchema,
         envelope: envelopeForm(document, responseSchema),
       });

@@ -28,7 +28,11 @@ export const plainGet: PlainGet = async (ctx, url, headers) => {
   // The same dispatcher as every request (extra CA, proxies, loopback never proxied), but its own:
   // this one carries no credential, and is closed after the one GET.
   const { createDispatcher } = await import('../http/agent.js');
-  const dispatcher = createDispatcher({ caFile: caFile ? resolve(ctx.cwd, caFile) : undefined, env: ctx.env, timeoutMs: ctx.globals.timeoutMs });
+  const dispatcher = createDispatcher({
+    caFile: caFile ? resolve(ctx.cwd, caFile) : undefined,
+    env: ctx.env,
+    timeoutMs: ctx.globals.timeoutMs,
+  });
   try {
     const response = await dispatcher.request({
       origin: url.origin,

@@ -90,7 +90,15 @@ async function readLocal(ctx: Context, spec: string, label: string): Promise<Loa
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { contract, source: path, kind: label === '--spec' ? 'option' : 'profile', fromCache: false, fetchedAt: undefined, checkedAt: undefined, etag: undefined };
+  return {
+    contract,
+    source: path,
+    kind: label === '--spec' ? 'option' : 'profile',
+    fromCache: false,
+    fetchedAt: undefined,
+    checkedAt: undefined,
+    etag: undefined,
+  };
 }
 
 function parseUrl(raw: string, label: string): URL | undefined {
@@ -176,12 +184,20 @@ async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescripti
     } catch {
       // No service configured: a foreign URL is fetched without any credential anyway.
     }
-    const api = () => options.api ? Promise.resolve(options.api) : ctx.api();
+    const api = () => (options.api ? Promise.resolve(options.api) : ctx.api());
     const fetched = await fetchOne(ctx, url, {}, baseUrl || 'http://no-service.invalid', api, get);
     // Named by the user: a document that is no description is an error, never replaced by another.
     if (fetched.kind === 'unusable') throw new ContractError(`--spec ${url.href}: ${fetched.reason}`);
     if (fetched.kind !== 'document') throw new UsageError(`--spec ${url.href} answered ${fetched.kind === 'none' ? fetched.status : 304}`);
-    return { contract: parseDocument(fetched.body, `--spec ${url.href}`), source: url.href, kind: 'option', fromCache: false, fetchedAt: undefined, checkedAt: undefined, etag: undefined };
+    return {
+      contract: parseDocument(fetched.body, `--spec ${url.href}`),
+      source: url.href,
+      kind: 'option',
+      fromCache: false,
+      fetchedAt: undefined,
+      checkedAt: undefined,
+      etag: undefined,
+    };
   }
 
   const session = await ctx.session();
@@ -232,8 +248,13 @@ async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescripti
       ctx.io.warn(`${read.unusable}; that is not an OpenAPI description: using the copy of ${entry.fetchedAt}`);
       return fromEntry(entry, await contractOf(entry));
     }
-    if (configured) throw new ContractError(`the profile's spec URL ${configured.href}: ${read.unusable}`, { hint: 'set another with `appraisal auth login --spec-url URL|PATH`' });
-    ctx.io.warn(`${read.unusable}; that is not an OpenAPI description, so the service publishes none this CLI can read: using ${BUNDLED_SOURCE}`);
+    if (configured)
+      throw new ContractError(`the profile's spec URL ${configured.href}: ${read.unusable}`, {
+        hint: 'set another with `appraisal auth login --spec-url URL|PATH`',
+      });
+    ctx.io.warn(
+      `${read.unusable}; that is not an OpenAPI description, so the service publishes none this CLI can read: using ${BUNDLED_SOURCE}`,
+    );
     return useBundled(ctx, baseUrl, session.profileName, profileSpec, entry, now, true);
   }
   if (read && fetched.kind === 'document') {
@@ -254,18 +275,34 @@ async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescripti
     const previous = entry ? await contractOf(entry).catch(() => undefined) : undefined;
     return { ...fromEntry(renewed, read.contract), fromCache: false, previous };
   }
-  if (configured) throw new UsageError(`the profile's spec URL ${configured.href} answered ${fetched.kind === 'none' ? fetched.status : 304}`);
+  if (configured)
+    throw new UsageError(`the profile's spec URL ${configured.href} answered ${fetched.kind === 'none' ? fetched.status : 304}`);
   return useBundled(ctx, baseUrl, session.profileName, profileSpec, entry, now, false);
 }
 
 /** The service publishes none: our own model, said once per profile (`warned`: a warning already said so). */
-async function useBundled(ctx: Context, baseUrl: string, profileName: string, profileSpec: string | undefined, entry: CacheEntry | undefined, now: string, warned: boolean): Promise<LoadedDescription> {
+async function useBundled(
+  ctx: Context,
+  baseUrl: string,
+  profileName: string,
+  profileSpec: string | undefined,
+  entry: CacheEntry | undefined,
+  now: string,
+  warned: boolean,
+): Promise<LoadedDescription> {
   const noticed = new Set(entry?.kind === 'bundled' ? (entry.noticed ?? []) : []);
   if (!noticed.has(profileName)) {
     if (!warned) noticeBundled(ctx, baseUrl);
     noticed.add(profileName);
   }
-  const renewed: CacheEntry = { baseUrl, kind: 'bundled', configured: profileSpec ?? null, fetchedAt: entry?.kind === 'bundled' ? entry.fetchedAt : now, checkedAt: now, noticed: [...noticed] };
+  const renewed: CacheEntry = {
+    baseUrl,
+    kind: 'bundled',
+    configured: profileSpec ?? null,
+    fetchedAt: entry?.kind === 'bundled' ? entry.fetchedAt : now,
+    checkedAt: now,
+    noticed: [...noticed],
+  };
   await writeCache(ctx, renewed);
   const previous = entry?.kind === 'service' ? readContract(entry.document) : undefined;
   return { ...fromEntry(renewed, await bundledDescription()), fromCache: false, previous };

@@ -30,7 +30,8 @@ export function onePieceQuery(operation: PublishedOperation, asked: PagingAsked)
   const published = queryParameterNames(operation);
   const refuse = (flag: string, why: string, hint: string) =>
     new UsageError(`${flag}: ${label(operation)} answers its whole list in one piece (its published answer is not paged)${why}`, { hint });
-  if (asked.resume) throw refuse('--resume', '; there is no page to continue after', 'run it again without --resume: the list comes in one answer');
+  if (asked.resume)
+    throw refuse('--resume', '; there is no page to continue after', 'run it again without --resume: the list comes in one answer');
   const query: Record<string, number> = {};
   const pairs: Array<[string, number | undefined, string]> = [
     ['--page', asked.page, 'page'],
@@ -39,7 +40,11 @@ export function onePieceQuery(operation: PublishedOperation, asked: PagingAsked)
   for (const [flag, value, param] of pairs) {
     if (value === undefined) continue;
     if (!published.includes(param)) {
-      throw refuse(flag, ` and publishes no "${param}" query parameter`, `drop ${flag}; --max-items N stops after N records${published.length > 0 ? `; published query parameters: ${published.join(', ')}` : ''}`);
+      throw refuse(
+        flag,
+        ` and publishes no "${param}" query parameter`,
+        `drop ${flag}; --max-items N stops after N records${published.length > 0 ? `; published query parameters: ${published.join(', ')}` : ''}`,
+      );
     }
     query[param] = value;
   }

@@ -43,7 +43,11 @@ function propertiesOf(document: Json, schema: unknown, depth = 0): Json {
 
 function isArraySchema(schema: unknown): boolean {
   if (!isObject(schema)) return false;
-  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')) || ('items' in schema && schema.type === undefined && !('properties' in schema));
+  return (
+    schema.type === 'array' ||
+    (Array.isArray(schema.type) && schema.type.includes('array')) ||
+    ('items' in schema && schema.type === undefined && !('properties' in schema))
+  );
 }
 
 export function envelopeForm(document: Json, responseSchema: unknown): EnvelopeForm {

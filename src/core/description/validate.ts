@@ -38,7 +38,8 @@ interface AjvInstance {
 /** ajv is CommonJS: its class is `default`, or `default.default` depending on who bundles it. */
 function commonJsDefault(module: unknown): unknown {
   let value = (module as { default?: unknown }).default ?? module;
-  if (typeof value !== 'function' && value && typeof (value as { default?: unknown }).default === 'function') value = (value as { default: unknown }).default;
+  if (typeof value !== 'function' && value && typeof (value as { default?: unknown }).default === 'function')
+    value = (value as { default: unknown }).default;
   return value;
 }
 
@@ -115,7 +116,8 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
   // The record schema of an operation, found once (not resolved again for each of 200,000 records).
   const recordSchemas = new WeakMap<PublishedOperation, unknown>();
   const recordSchemaOfOperation = (operation: PublishedOperation): unknown => {
-    if (!recordSchemas.has(operation)) recordSchemas.set(operation, recordSchemaOf(contract.document, operation.responseSchema, operation.envelope));
+    if (!recordSchemas.has(operation))
+      recordSchemas.set(operation, recordSchemaOf(contract.document, operation.responseSchema, operation.envelope));
     return recordSchemas.get(operation);
   };
   return {

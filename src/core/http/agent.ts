@@ -71,7 +71,14 @@ export function readCaFile(path: string): string {
     pem = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error));
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? String(error));
     throw new UsageError(`cannot read the CA file ${path}: ${why}`, {
       hint: 'pass a readable PEM certificate with --ca-file PATH (or APPRAISAL_CA_FILE)',
     });
@@ -138,15 +145,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
   const proxy = proxySettings(options.env);
   if (proxy === undefined) return new Agent(common);
-  return new LoopbackDirect(new Agent(common), new EnvHttpProxyAgent({
-    ...common,
-    // Empty strings stop undici from falling back to process.env.
-    httpProxy: proxy.httpProxy ?? '',
-    httpsProxy: proxy.httpsProxy ?? '',
-    noProxy: proxy.noProxy ?? '',
-    requestTls: tls,
-    proxyTls: tls,
-  }));
+  return new LoopbackDirect(
+    new Agent(common),
+    new EnvHttpProxyAgent({
+      ...common,
+      // Empty strings stop undici from falling back to process.env.
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy ?? '',
+      noProxy: proxy.noProxy ?? '',
+      requestTls: tls,
+      proxyTls: tls,
+    }),
+  );
 }
 
 function originHost(origin: Dispatcher.DispatchOptions['origin']): string | undefined {

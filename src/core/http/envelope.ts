@@ -42,7 +42,9 @@ export function parseCollectionPage(body: unknown, where: string): CollectionPag
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
     if (isObject(item) && typeof item.id === 'string') continue;
-    const got = !isObject(item) ? `(body): expected an object, got ${describeValue(item)}` : `id: expected a string, got ${describeValue(item.id)}`;
+    const got = !isObject(item)
+      ? `(body): expected an object, got ${describeValue(item)}`
+      : `id: expected a string, got ${describeValue(item.id)}`;
     throw new ContractError(`${where}: item ${index + 1} is not a record with a string id (${got})`, {
       hint: 'the service broke its published contract; report it with the request id from --verbose',
     });
@@ -125,12 +127,20 @@ function describeJson(value: unknown): string {
  * the enums): unwrapped, and a JSON object. An array, a bare value, or nothing where something is
  * required is a broken contract, reported here rather than crashing whoever prints it.
  */
-export function unwrapObject(body: unknown, site: UnwrapSite, required: boolean, form: PublishedEnvelope = 'unknown'): Record<string, unknown> | undefined {
+export function unwrapObject(
+  body: unknown,
+  site: UnwrapSite,
+  required: boolean,
+  form: PublishedEnvelope = 'unknown',
+): Record<string, unknown> | undefined {
   const data = unwrapPublished(body, form, site);
   if (isObject(data) || (data === undefined && !required)) return data;
-  throw new ContractError(`${site.method} ${site.path}: expected a JSON object, the service answered ${describeJson(data)} (${site.status})`, {
-    hint: 'the service broke its published contract; report it with the request id from --verbose',
-  });
+  throw new ContractError(
+    `${site.method} ${site.path}: expected a JSON object, the service answered ${describeJson(data)} (${site.status})`,
+    {
+      hint: 'the service broke its published contract; report it with the request id from --verbose',
+    },
+  );
 }
 
 /** How an operation's answer wraps its data, as its published response schema says (description/schema.ts). */
@@ -144,9 +154,12 @@ export type PublishedEnvelope = 'collection' | 'data' | 'array' | 'record' | 'un
 export function unwrapPublished(body: unknown, form: PublishedEnvelope, site: UnwrapSite): unknown {
   if (form === 'record' || form === 'array') return body;
   if (form === 'data' && !isDataEnvelope(body) && body !== undefined) {
-    throw new ContractError(`${site.method} ${site.path}: the description publishes a {success, data} answer, the service sent ${describeJson(body)}`, {
-      hint: 'the service broke its published contract; report it with the request id from --verbose',
-    });
+    throw new ContractError(
+      `${site.method} ${site.path}: the description publishes a {success, data} answer, the service sent ${describeJson(body)}`,
+      {
+        hint: 'the service broke its published contract; report it with the request id from --verbose',
+      },
+    );
   }
   return unwrapData(body, site);
 }

@@ -73,8 +73,7 @@ export function parseServiceError(body: string, contentType: string | undefined)
       code: text(error.code),
       message: text(error.message) ?? text(error.detail) ?? text(json.message),
       requestId: text(error.requestId) ?? text(error.request_id) ?? text(json.requestId),
-      requiredScopes:
-        textList(details.requiredScopes) ?? textList(details.required_scopes) ?? textList(error.requiredScopes),
+      requiredScopes: textList(details.requiredScopes) ?? textList(details.required_scopes) ?? textList(error.requiredScopes),
     };
   }
   const nested = Array.isArray(json.errors)
@@ -86,11 +85,7 @@ export function parseServiceError(body: string, contentType: string | undefined)
   return {
     code: text(json.code) ?? (typeof error === 'string' && /^[A-Z][A-Z0-9_]+$/.test(error) ? error : undefined),
     message:
-      text(json.message) ??
-      text(json.detail) ??
-      (typeof error === 'string' ? text(error) : undefined) ??
-      text(json.title) ??
-      text(nested),
+      text(json.message) ?? text(json.detail) ?? (typeof error === 'string' ? text(error) : undefined) ?? text(json.title) ?? text(nested),
     requestId: text(json.requestId) ?? text(json.request_id),
     requiredScopes: textList(json.requiredScopes),
   };
@@ -163,10 +158,7 @@ function permissionHint(
   profileName: string,
 ): string {
   const stated = service.requiredScopes ?? scopesInMessage(service.message);
-  const next =
-    credential?.source === 'env'
-      ? 'then put it in APPRAISAL_API_KEY'
-      : `then \`appraisal auth login --profile ${profileName}\``;
+  const next = credential?.source === 'env' ? 'then put it in APPRAISAL_API_KEY' : `then \`appraisal auth login --profile ${profileName}\``;
   if (stated.length > 0) {
     return `this key needs scope ${orList(stated)}: use a key that has it (an admin creates one with \`appraisal keys create\`), ${next}`;
   }
@@ -240,8 +232,13 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
     let hint: string;
     if (status === 429) {
       // Rate limited: refused, not carried out, so running it again is safe once the wait is over.
-      const wait = failure.retryAfterMs === undefined ? 'in a moment' : `in ${Math.max(1, Math.ceil(failure.retryAfterMs / 1000))} s (Retry-After)`;
-      const tried = failure.retryable ? (failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '') : ` (${method} is not retried automatically)`;
+      const wait =
+        failure.retryAfterMs === undefined ? 'in a moment' : `in ${Math.max(1, Math.ceil(failure.retryAfterMs / 1000))} s (Retry-After)`;
+      const tried = failure.retryable
+        ? failure.attempts > 1
+          ? ` after ${failure.attempts} attempts`
+          : ''
+        : ` (${method} is not retried automatically)`;
       hint = `the service is rate-limiting this key${tried}: run it again ${wait}, or lower --concurrency`;
     } else if (!failure.retryable) {
       hint = `${method} is not retried automatically: check whether the request took effect before repeating it`;

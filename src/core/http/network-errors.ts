@@ -142,14 +142,25 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     const via = `the proxy ${proxy} (on the way to ${site.origin})`;
     const refused = /Proxy response \((\d{3})\)/.exec(messageOf(error));
     if (refused?.[1] === '407') {
-      return fail(`${via} wants credentials (407 Proxy Authentication Required)`, false, 'a proxy error', 'put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy.example.com:3128, or list the host in NO_PROXY');
+      return fail(
+        `${via} wants credentials (407 Proxy Authentication Required)`,
+        false,
+        'a proxy error',
+        'put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy.example.com:3128, or list the host in NO_PROXY',
+      );
     }
     if (refused?.[1] !== undefined) {
-      return fail(`${via} refused the connection (${refused[1]})`, refused[1].startsWith('5'), 'a proxy error', 'check HTTPS_PROXY / HTTP_PROXY and what the proxy allows, or list the host in NO_PROXY');
+      return fail(
+        `${via} refused the connection (${refused[1]})`,
+        refused[1].startsWith('5'),
+        'a proxy error',
+        'check HTTPS_PROXY / HTTP_PROXY and what the proxy allows, or list the host in NO_PROXY',
+      );
     }
     const hint = 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to connect directly';
     if (codes.includes('ECONNREFUSED')) return fail(`cannot connect to ${via}: connection refused`, true, 'connection refused', hint);
-    if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return fail(`cannot resolve the host name of ${via}`, codes.includes('EAI_AGAIN'), 'a DNS failure', hint);
+    if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN'))
+      return fail(`cannot resolve the host name of ${via}`, codes.includes('EAI_AGAIN'), 'a DNS failure', hint);
     if (codes.includes('UND_ERR_CONNECT_TIMEOUT')) return fail(`could not connect to ${via} in time`, true, 'a connect timeout', hint);
     const unreachableProxy = has(UNREACHABLE_CODES);
     if (unreachableProxy) return fail(`${via} is unreachable (${unreachableProxy})`, true, 'an unreachable host', hint);
@@ -158,25 +169,48 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     return fail('the response was shorter or longer than its content-length', true, 'a truncated response');
   }
   if (codes.includes('ECONNREFUSED')) {
-    return fail(`cannot connect to ${site.origin}: connection refused`, true, 'connection refused', 'is the service running at that address? check --base-url');
+    return fail(
+      `cannot connect to ${site.origin}: connection refused`,
+      true,
+      'connection refused',
+      'is the service running at that address? check --base-url',
+    );
   }
   if (codes.includes('ENOTFOUND')) {
-    return fail(`cannot resolve the host name ${new URL(site.origin).hostname}`, false, 'a DNS failure', 'check --base-url and your network or proxy settings');
+    return fail(
+      `cannot resolve the host name ${new URL(site.origin).hostname}`,
+      false,
+      'a DNS failure',
+      'check --base-url and your network or proxy settings',
+    );
   }
   if (codes.includes('EAI_AGAIN')) {
-    return fail(`cannot resolve the host name ${new URL(site.origin).hostname} right now (EAI_AGAIN)`, true, 'a DNS failure', 'check your network or DNS settings');
+    return fail(
+      `cannot resolve the host name ${new URL(site.origin).hostname} right now (EAI_AGAIN)`,
+      true,
+      'a DNS failure',
+      'check your network or DNS settings',
+    );
   }
   const timeout = has(TIMEOUT_CODES);
   if (timeout === 'UND_ERR_CONNECT_TIMEOUT') {
-    return fail(`could not connect to ${site.origin} in time`, true, 'a connect timeout', 'check --base-url and your network or proxy settings');
+    return fail(
+      `could not connect to ${site.origin} in time`,
+      true,
+      'a connect timeout',
+      'check --base-url and your network or proxy settings',
+    );
   }
   if (timeout) return timeoutFailure(site);
   const unreachable = has(UNREACHABLE_CODES);
-  if (unreachable) return fail(`${site.origin} is unreachable (${unreachable})`, true, 'an unreachable host', 'check your network or proxy settings');
+  if (unreachable)
+    return fail(`${site.origin} is unreachable (${unreachable})`, true, 'an unreachable host', 'check your network or proxy settings');
   const reset = has(RESET_CODES);
   if (reset) {
     // Plain HTTP sent to a TLS port: the server hangs up on what it cannot parse.
-    const hint = site.origin.startsWith('http://') ? `if the service speaks HTTPS on this port, use ${site.origin.replace(/^http:/, 'https:')} in --base-url` : undefined;
+    const hint = site.origin.startsWith('http://')
+      ? `if the service speaks HTTPS on this port, use ${site.origin.replace(/^http:/, 'https:')} in --base-url`
+      : undefined;
     return fail(`the connection to ${site.origin} was closed unexpectedly (${messageOf(error)})`, true, 'a connection reset', hint);
   }
   return fail(`the request to ${site.origin} failed: ${messageOf(error)}`, false, 'a network error');

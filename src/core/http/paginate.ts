@@ -37,14 +37,21 @@ function noop(): void {}
 function checkResumable(page: CollectionPage, resume: PaginateResume, path: string): void {
   const { total, limit } = page.pagination;
   if (total !== resume.total || limit !== resume.limit) {
-    const what = total !== resume.total ? `it has ${total} records now, ${resume.total} when the partial export was written` : `the service now pages by ${limit}, the partial export was read by ${resume.limit}`;
-    throw new ContractError(`cannot resume the export of ${path}: ${what}, so the pages after the checkpoint would not line up with those before it`, {
-      hint: 'run it again with --restart to export the collection from the beginning',
-    });
+    const what =
+      total !== resume.total
+        ? `it has ${total} records now, ${resume.total} when the partial export was written`
+        : `the service now pages by ${limit}, the partial export was read by ${resume.limit}`;
+    throw new ContractError(
+      `cannot resume the export of ${path}: ${what}, so the pages after the checkpoint would not line up with those before it`,
+      {
+        hint: 'run it again with --restart to export the collection from the beginning',
+      },
+    );
   }
 }
 
-const NONSENSE_HINT = 'the service does not page as published (limit >= 1, pages = ceil(total / limit), no empty page before the last); report it with the request id from --verbose';
+const NONSENSE_HINT =
+  'the service does not page as published (limit >= 1, pages = ceil(total / limit), no empty page before the last); report it with the request id from --verbose';
 
 /**
  * A page's pagination must make sense, or a loop bounded by it is not bounded: a limit of 0, or a
@@ -54,7 +61,8 @@ const NONSENSE_HINT = 'the service does not page as published (limit >= 1, pages
  */
 function checkPageSense(page: CollectionPage, where: string, announcedPages: number | undefined): void {
   const { limit, total, pages } = page.pagination;
-  const nonsense = (why: string): ContractError => new ContractError(`${where}: the pagination makes no sense: ${why}`, { hint: NONSENSE_HINT });
+  const nonsense = (why: string): ContractError =>
+    new ContractError(`${where}: the pagination makes no sense: ${why}`, { hint: NONSENSE_HINT });
   if (limit < 1) throw nonsense(`limit ${limit} (a page holds at least one record)`);
   // The first page's count bounds the export; later pages may disagree when the collection changed
   // meanwhile, which the total checks report.

@@ -114,7 +114,8 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false; // "
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -145,7 +146,12 @@ export class DeferredJson {
 }
 
 /** Parse a 2xx body: empty → undefined; anything else must be JSON, nested at most MAX_JSON_DEPTH deep. */
-export function parseJsonBody(text: string, status: number, headers: ResponseHeaders, prepared: { method: string; target: string }): unknown {
+export function parseJsonBody(
+  text: string,
+  status: number,
+  headers: ResponseHeaders,
+  prepared: { method: string; target: string },
+): unknown {
   if (text.trim() === '') return undefined;
   if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new ContractError(

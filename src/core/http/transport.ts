@@ -1,6 +1,8 @@
 // One exchange with the service, with the guards, retries, timeouts and error mapping every request
 // shares. JSON requests, pages, uploads and downloads differ only in how a 2xx answer is consumed,
 // which the caller passes in as `onSuccess`.
+// Over 300 lines because its steps (prepare, send, retry, map an answer to an error) are one sequence
+// read top to bottom; each step is a small function here rather than a file of its own.
 import { hrtime } from 'node:process';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -11,7 +13,15 @@ import type { IO } from '../io.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
 import type { FailureSite } from './network-errors.js';
-import { contentLengthOf, DeferredJson, flattenHeaders, parseJsonBody, readJsonBytes, readText, type ResponseHeaders } from './response-body.js';
+import {
+  contentLengthOf,
+  DeferredJson,
+  flattenHeaders,
+  parseJsonBody,
+  readJsonBytes,
+  readText,
+  type ResponseHeaders,
+} from './response-body.js';
 import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
@@ -151,8 +161,7 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(prepared, out, userSignals, onSuccess);
       if (outcome.kind === 'done') return outcome.value;
-      const again =
-        attempt < maxAttempts && (outcome.kind === 'status' ? RETRYABLE_STATUSES.has(outcome.status) : outcome.retryable);
+      const again = attempt < maxAttempts && (outcome.kind === 'status' ? RETRYABLE_STATUSES.has(outcome.status) : outcome.retryable);
       if (!again) {
         if (outcome.kind === 'failure') throw out.retry ? outcome.error : notRetried(outcome, prepared.method);
         throw this.statusError(prepared, outcome, attempt, out.retry);
@@ -165,7 +174,10 @@ export class Transport {
 
   /** A JSON request: the `request()` of ApiClient. */
   json<T>(options: RequestOptions): Promise<ApiResponse<T>> {
-    return this.exchange(options, (bytes, status, headers, prepared) => parseJsonBody(bytes.toString('utf8'), status, headers, prepared) as T);
+    return this.exchange(
+      options,
+      (bytes, status, headers, prepared) => parseJsonBody(bytes.toString('utf8'), status, headers, prepared) as T,
+    );
   }
 
   /** A JSON request whose 2xx body is parsed only when used (pages fetched ahead of their consumer). */
@@ -173,7 +185,10 @@ export class Transport {
     return this.exchange(options, (bytes, status, headers, prepared) => new DeferredJson(bytes, status, headers, prepared));
   }
 
-  private exchange<T>(options: RequestOptions, decode: (bytes: Buffer, status: number, headers: ResponseHeaders, prepared: Prepared) => T): Promise<ApiResponse<T>> {
+  private exchange<T>(
+    options: RequestOptions,
+    decode: (bytes: Buffer, status: number, headers: ResponseHeaders, prepared: Prepared) => T,
+  ): Promise<ApiResponse<T>> {
     let body: OutgoingBody | undefined;
     if (options.body !== undefined) {
       let text: string;

@@ -13,8 +13,7 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authoriza
 /** Anything shaped like a key of the documented format, wherever it appears. */
 const KEY_LIKE = /apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{4,}/;
 
-const NO_KEY_IN_URL_HINT =
-  'a key is sent only in the x-api-key header, which the CLI does for you; never put one in a URL';
+const NO_KEY_IN_URL_HINT = 'a key is sent only in the x-api-key header, which the CLI does for you; never put one in a URL';
 
 /** Parse and check the base URL once: http(s) only, no user info, no query or fragment. */
 export function parseBaseUrl(raw: string): URL {
@@ -61,9 +60,12 @@ function refuseClimbingOut(url: URL, prefix: string, path: string): void {
   const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
   const hidden = url.pathname.split('/').some((segment) => /(^|[/\\])\.\.([/\\]|$)/.test(decodeFully(segment)));
   if (inside && !hidden) return;
-  throw new UsageError(`the request path "${path}" climbs out of the base URL's path ${prefix === '' ? '/' : prefix} (it resolves to ${url.pathname})`, {
-    hint: 'give a path under the base URL, without ".." segments (encoded or not)',
-  });
+  throw new UsageError(
+    `the request path "${path}" climbs out of the base URL's path ${prefix === '' ? '/' : prefix} (it resolves to ${url.pathname})`,
+    {
+      hint: 'give a path under the base URL, without ".." segments (encoded or not)',
+    },
+  );
 }
 
 /** Percent-decode until nothing changes (a double-encoded `%252e` is a dot too, to some servers). */
@@ -114,7 +116,10 @@ export function assertNoCredentialHeaders(headers: Readonly<Record<string, strin
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: traffic that never leaves this machine. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === 'localhost') return true;
   if (isIPv4(host)) return host.startsWith('127.');
   if (isIPv6(host)) {

@@ -55,7 +55,8 @@ function parseRule(body: JsonObject, prefix: string, problems: FieldProblem[]): 
     problems.push({ field: `${prefix}retryAfter`, message: 'must be whole seconds or "date"' });
   }
   let faultText = typeof body.fault === 'string' ? body.fault.trim() : undefined;
-  if (faultText === undefined && typeof body.status === 'number') faultText = `status=${body.status}${retryAfter === undefined ? '' : `;retry-after=${String(retryAfter)}`}`;
+  if (faultText === undefined && typeof body.status === 'number')
+    faultText = `status=${body.status}${retryAfter === undefined ? '' : `;retry-after=${String(retryAfter)}`}`;
   if (faultText === undefined) problems.push({ field: `${prefix}fault`, message: 'is required (or give status)' });
   if (problems.length > before || faultText === undefined) return undefined;
   try {
@@ -80,9 +81,12 @@ const queueFault: AdminHandler = async (ctx) => {
   const body = await readJsonObject(ctx.req);
   const problems: FieldProblem[] = [];
   if (body.faults !== undefined) {
-    if (!Array.isArray(body.faults) || body.faults.length === 0) throw validationFailed([{ field: 'faults', message: 'must be a non-empty array of rules' }]);
+    if (!Array.isArray(body.faults) || body.faults.length === 0)
+      throw validationFailed([{ field: 'faults', message: 'must be a non-empty array of rules' }]);
     const rules = body.faults.map((item, index) =>
-      isJsonObject(item) ? parseRule(item, `faults[${index}].`, problems) : void problems.push({ field: `faults[${index}]`, message: 'must be an object' }),
+      isJsonObject(item)
+        ? parseRule(item, `faults[${index}].`, problems)
+        : void problems.push({ field: `faults[${index}]`, message: 'must be an object' }),
     );
     if (problems.length > 0) throw validationFailed(problems);
     return jsonResponse(201, { items: rules.map((rule) => describeRule(ctx.faults.add(rule!))) });

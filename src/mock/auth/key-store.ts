@@ -22,8 +22,7 @@ export interface CreatedKey {
 }
 
 export type KeyCheck =
-  | { ok: true; key: ApiKeyRecord }
-  | { ok: false; code: 'API_KEY_INVALID' | 'API_KEY_EXPIRED' | 'API_KEY_REVOKED'; message: string };
+  { ok: true; key: ApiKeyRecord } | { ok: false; code: 'API_KEY_INVALID' | 'API_KEY_EXPIRED' | 'API_KEY_REVOKED'; message: string };
 
 export class KeyStore {
   private readonly keys = new Collection<ApiKeyRecord>();

@@ -20,7 +20,6 @@ const UNSCRAMBLE = (() => {
   return inverse >>> 0;
 })();
 
-
 export interface Stamps {
   createdMs: number;
   createdAt: string;

@@ -18,7 +18,14 @@ export function seededAddress(rng: Prng, withUnit: boolean): GeneratedAddress {
   const line1 = `${rng.int(1, 9899)} ${rng.pick(STREET_NAMES)} ${rng.pick(STREET_SUFFIXES)}`;
   const postalCode = `${city.zip3}${String(rng.int(1, 99)).padStart(2, '0')}`;
   const address: Address = withUnit
-    ? { line1, line2: `Unit ${rng.int(1, 40)}${rng.pick(['A', 'B', 'C', 'D'])}`, city: city.city, region: city.region, postalCode, country: 'US' }
+    ? {
+        line1,
+        line2: `Unit ${rng.int(1, 40)}${rng.pick(['A', 'B', 'C', 'D'])}`,
+        city: city.city,
+        region: city.region,
+        postalCode,
+        country: 'US',
+      }
     : { line1, city: city.city, region: city.region, postalCode, country: 'US' };
   return {
     address,

@@ -49,7 +49,13 @@ function alternativeDocument(): Json {
   const listProperties = moved['/api/properties']!.get as Json;
   listProperties.parameters = [
     ...(listProperties.parameters as unknown[]),
-    { name: 'yearBuiltFrom', in: 'query', required: false, description: 'only properties built in or after this year', schema: { type: 'integer' } },
+    {
+      name: 'yearBuiltFrom',
+      in: 'query',
+      required: false,
+      description: 'only properties built in or after this year',
+      schema: { type: 'integer' },
+    },
   ];
   document.paths = moved;
   (document.info as Json).version = '0.2.0-alternative';

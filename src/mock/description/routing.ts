@@ -17,10 +17,12 @@ function alternativeRoutes(): MockRoute[] {
   const routes: MockRoute[] = [];
   for (const route of API_ROUTES) {
     if (route.operationId === 'listFiles') continue;
-    if (route.operationId === 'getOpenApiDocument') routes.push({ ...route, path: ALTERNATIVE_DESCRIPTION_PATH, handler: getAlternativeDocument });
+    if (route.operationId === 'getOpenApiDocument')
+      routes.push({ ...route, path: ALTERNATIVE_DESCRIPTION_PATH, handler: getAlternativeDocument });
     else if (route.operationId === 'listDesignations') routes.push({ ...route, handler: listAllDesignations });
     else if (route.operationId === 'listProperties') routes.push({ ...route, handler: listPropertiesWithYearFilter });
-    else if (route.path.startsWith('/api/assignments')) routes.push({ ...route, path: `${MOVED_ASSIGNMENTS}${route.path.slice('/api/assignments'.length)}` });
+    else if (route.path.startsWith('/api/assignments'))
+      routes.push({ ...route, path: `${MOVED_ASSIGNMENTS}${route.path.slice('/api/assignments'.length)}` });
     else routes.push(route);
   }
   return routes;

@@ -47,7 +47,18 @@ export const FAULT_NAMES = [
   'schema-violation',
 ] as const;
 
-const SIMPLE = new Set(['reset', 'reset-mid-body', 'hang', 'garbage', 'truncate', 'missing-id', 'wrong-page', 'total-change', 'duplicate', 'schema-violation']);
+const SIMPLE = new Set([
+  'reset',
+  'reset-mid-body',
+  'hang',
+  'garbage',
+  'truncate',
+  'missing-id',
+  'wrong-page',
+  'total-change',
+  'duplicate',
+  'schema-violation',
+]);
 
 export class FaultSyntaxError extends Error {}
 
@@ -61,14 +72,18 @@ function parameters(parts: string[]): Map<string, string> {
 }
 
 export function parseFault(text: string): Fault {
-  const [head = '', ...rest] = text.split(';').map((part) => part.trim()).filter(Boolean);
+  const [head = '', ...rest] = text
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const [nameRaw, value] = head.split('=', 2).map((s) => s.trim()) as [string, string | undefined];
   const name = nameRaw.toLowerCase();
   const params = parameters(rest);
   const known = `known faults: ${FAULT_NAMES.join(', ')}`;
   if (name === 'status') {
     const status = Number(value);
-    if (!value || !/^\d{3}$/.test(value) || status < 400 || status > 599) throw new FaultSyntaxError(`status=NNN needs a status between 400 and 599, got "${value ?? ''}"`);
+    if (!value || !/^\d{3}$/.test(value) || status < 400 || status > 599)
+      throw new FaultSyntaxError(`status=NNN needs a status between 400 and 599, got "${value ?? ''}"`);
     const retryAfter = params.get('retry-after');
     if (retryAfter === undefined) return { kind: 'status', status };
     if (retryAfter === 'date') return { kind: 'status', status, retryAfter: 'date' };
@@ -76,7 +91,8 @@ export function parseFault(text: string): Fault {
     return { kind: 'status', status, retryAfter: Number(retryAfter) };
   }
   if (name === 'delay') {
-    if (!value || !/^\d+$/.test(value) || Number(value) > 600_000) throw new FaultSyntaxError(`delay=MS needs milliseconds (at most 600000), got "${value ?? ''}"`);
+    if (!value || !/^\d+$/.test(value) || Number(value) > 600_000)
+      throw new FaultSyntaxError(`delay=MS needs milliseconds (at most 600000), got "${value ?? ''}"`);
     return { kind: 'delay', ms: Number(value) };
   }
   if (name === 'malformed-envelope') {

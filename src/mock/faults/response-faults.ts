@@ -33,7 +33,8 @@ function rewriteJson(value: unknown, shape: string, previous: JsonObject | undef
     const pagination = envelope.pagination;
     switch (fault.kind) {
       case 'malformed-envelope':
-        if (fault.variant === 'items-not-array') return { ...envelope, items: Object.fromEntries(items.map((item, i) => [String(i), item])) };
+        if (fault.variant === 'items-not-array')
+          return { ...envelope, items: Object.fromEntries(items.map((item, i) => [String(i), item])) };
         return { items };
       case 'missing-id':
         if (items.length > 0) items[Math.floor(items.length / 2)] = withoutId(items[Math.floor(items.length / 2)]);

@@ -44,12 +44,18 @@ const assignments: ResourceDefinition<AssignmentRecord> = {
   },
   checkReferences(record, ctx) {
     const problems: FieldProblem[] = missingReference(ctx.state.clients, 'clientId', 'client', record.clientId);
-    (record.propertyIds as string[]).forEach((id, index) => problems.push(...missingReference(ctx.state.properties, `propertyIds[${index}]`, 'property', id)));
+    (record.propertyIds as string[]).forEach((id, index) =>
+      problems.push(...missingReference(ctx.state.properties, `propertyIds[${index}]`, 'property', id)),
+    );
     return problems;
   },
   checkChange(previous, next) {
     if (TERMINAL_STATUSES.has(previous.status) && REOPEN_BLOCKED_TARGETS.has(next.status as string) && previous.status !== next.status) {
-      throw new MockHttpError(409, 'INVALID_STATUS_TRANSITION', `assignment ${previous.number} is ${previous.status} and cannot go back to ${String(next.status)}`);
+      throw new MockHttpError(
+        409,
+        'INVALID_STATUS_TRANSITION',
+        `assignment ${previous.number} is ${previous.status} and cannot go back to ${String(next.status)}`,
+      );
     }
   },
 };
@@ -63,7 +69,9 @@ export const deleteAssignment = deleteHandler(assignments);
 export const listAssignmentProperties: Handler = (ctx) => {
   const assignment = findOr404(ctx.state.assignments, 'assignment', param(ctx, 'id'));
   const page = pageRequest(ctx.query);
-  const linked = assignment.propertyIds.map((id) => ctx.state.properties.get(id)).filter((record): record is PropertyRecord => record !== undefined);
+  const linked = assignment.propertyIds
+    .map((id) => ctx.state.properties.get(id))
+    .filter((record): record is PropertyRecord => record !== undefined);
   return collectionResponse(pageOfArray(linked, page), page);
 };
 
@@ -81,7 +89,12 @@ export const unlinkAssignmentProperty: Handler = (ctx) => {
   const assignment = findOr404(ctx.state.assignments, 'assignment', param(ctx, 'id'));
   const propertyId = param(ctx, 'propertyId');
   if (assignment.propertyIds.includes(propertyId)) {
-    saveChanged(ctx.state.assignments, assignment, { ...assignment, propertyIds: assignment.propertyIds.filter((id) => id !== propertyId) }, ctx);
+    saveChanged(
+      ctx.state.assignments,
+      assignment,
+      { ...assignment, propertyIds: assignment.propertyIds.filter((id) => id !== propertyId) },
+      ctx,
+    );
   }
   return noContent();
 };

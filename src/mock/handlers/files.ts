@@ -16,7 +16,8 @@ function attachedTo(name: string, targetType: FileAttachment['targetType']): Fil
   return {
     name,
     build: (value) => ({
-      matches: (record) => Array.isArray(record.attachments) && record.attachments.some((a) => a.targetType === targetType && a.targetId === value),
+      matches: (record) =>
+        Array.isArray(record.attachments) && record.attachments.some((a) => a.targetType === targetType && a.targetId === value),
     }),
   };
 }
@@ -73,7 +74,8 @@ export const downloadFile: Handler = (ctx): MockResponse => {
   const content = ctx.state.contentOf(file);
   if (!content) throw new MockHttpError(410, 'CONTENT_GONE', `the content of file ${file.id} is no longer available`);
   const headers = { 'content-disposition': contentDisposition(file.name) };
-  if (content.kind === 'sample') return { status: 200, headers, body: { kind: 'bytes', data: content.document.content, contentType: file.contentType } };
+  if (content.kind === 'sample')
+    return { status: 200, headers, body: { kind: 'bytes', data: content.document.content, contentType: file.contentType } };
   return { status: 200, headers, body: { kind: 'file', path: content.path, size: file.size, contentType: file.contentType } };
 };
 

@@ -56,7 +56,11 @@ export const createApiKey: Handler = async (ctx) => {
   const creator = ctx.key!;
   const beyond = scopesBeyond(creator.scopes, request.scopes);
   if (beyond.length > 0) {
-    throw new MockHttpError(403, 'SCOPE_EXCEEDS_CREATOR', `a key cannot grant more than its creator has: ${creator.prefix} does not hold ${beyond.join(', ')}`);
+    throw new MockHttpError(
+      403,
+      'SCOPE_EXCEEDS_CREATOR',
+      `a key cannot grant more than its creator has: ${creator.prefix} does not hold ${beyond.join(', ')}`,
+    );
   }
   return recordResponse(201, createKey(ctx.state.keys, request, creator.id));
 };

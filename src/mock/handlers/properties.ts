@@ -11,7 +11,14 @@ const properties: ResourceDefinition<PropertyRecord> = {
   collection: (state) => state.properties,
   spec: PROPERTY_SPEC,
   filters: [
-    textSearch('q', (record) => [record.name, record.address?.line1, record.address?.line2, record.address?.city, record.address?.region, record.address?.postalCode]),
+    textSearch('q', (record) => [
+      record.name,
+      record.address?.line1,
+      record.address?.line2,
+      record.address?.city,
+      record.address?.region,
+      record.address?.postalCode,
+    ]),
     exactMatch('propertyType', 'propertyType', PROPERTY_TYPES),
     updatedSince((state) => state.seeded.properties),
   ],
@@ -28,7 +35,8 @@ export const listPropertiesWithYearFilter = listHandler({
       name: 'yearBuiltFrom',
       build(value) {
         const year = Number(value);
-        if (!/^\d{1,4}$/.test(value.trim()) || !Number.isInteger(year)) throw invalidParameter('yearBuiltFrom', `must be a year, got "${value}"`);
+        if (!/^\d{1,4}$/.test(value.trim()) || !Number.isInteger(year))
+          throw invalidParameter('yearBuiltFrom', `must be a year, got "${value}"`);
         return { matches: (record) => typeof record.yearBuilt === 'number' && record.yearBuilt >= year };
       },
     },

@@ -91,7 +91,10 @@ export function updateHandler<T extends StoredRecord>(definition: ResourceDefini
   };
 }
 
-export function deleteHandler<T extends StoredRecord>(definition: ResourceDefinition<T>, afterDelete?: (id: string, ctx: RequestContext) => void): Handler {
+export function deleteHandler<T extends StoredRecord>(
+  definition: ResourceDefinition<T>,
+  afterDelete?: (id: string, ctx: RequestContext) => void,
+): Handler {
   return (ctx) => {
     const id = param(ctx, 'id');
     if (!definition.collection(ctx.state).delete(id)) throw notFound(definition.singular, id);

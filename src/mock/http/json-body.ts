@@ -15,7 +15,11 @@ function isJsonContentType(header: string | undefined): boolean {
 /** The parsed body, or undefined when the request has no body. */
 export async function readJsonBody(req: IncomingMessage, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   if (!isJsonContentType(req.headers['content-type'])) {
-    throw new MockHttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected a JSON body (content-type application/json), got ${req.headers['content-type']}`);
+    throw new MockHttpError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `expected a JSON body (content-type application/json), got ${req.headers['content-type']}`,
+    );
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw new MockHttpError(413, 'PAYLOAD_TOO_LARGE', `the JSON body is larger than ${maxBytes} bytes`);
@@ -52,9 +56,14 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
   const body = await readJsonBody(req);
   if (body === undefined) return {};
   if (!isJsonObject(body)) {
-    throw new MockHttpError(422, 'VALIDATION_FAILED', `the request body must be a JSON object, got ${Array.isArray(body) ? 'an array' : typeof body === 'object' ? 'null' : `a ${typeof body}`}`, {
-      details: [{ field: '(body)', message: 'must be a JSON object' }],
-    });
+    throw new MockHttpError(
+      422,
+      'VALIDATION_FAILED',
+      `the request body must be a JSON object, got ${Array.isArray(body) ? 'an array' : typeof body === 'object' ? 'null' : `a ${typeof body}`}`,
+      {
+        details: [{ field: '(body)', message: 'must be a JSON object' }],
+      },
+    );
   }
   return body;
 }

@@ -38,7 +38,13 @@ function meter(onDone: (size: number, sha256: string) => void): Transform {
 export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: number): Promise<ReceivedUpload> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) {
-    return Promise.reject(new MockHttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected multipart/form-data with a part named "file", got ${type || 'no content-type'}`));
+    return Promise.reject(
+      new MockHttpError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `expected multipart/form-data with a part named "file", got ${type || 'no content-type'}`,
+      ),
+    );
   }
   let parser: busboy.Busboy;
   try {
@@ -67,7 +73,11 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
         stream.resume();
         return;
       }
-      upload = { path: join(dir, randomUUID()), fileName: info.filename || 'upload', contentType: info.mimeType || 'application/octet-stream' };
+      upload = {
+        path: join(dir, randomUUID()),
+        fileName: info.filename || 'upload',
+        contentType: info.mimeType || 'application/octet-stream',
+      };
       stream.once('limit', () => {
         tooLarge = true;
       });
@@ -90,7 +100,12 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
           return; // already failed
         }
         if (failed) return;
-        if (!upload || !measured) return fail(new MockHttpError(422, 'VALIDATION_FAILED', 'the multipart body has no part named "file"', { details: [{ field: 'file', message: 'is required' }] }));
+        if (!upload || !measured)
+          return fail(
+            new MockHttpError(422, 'VALIDATION_FAILED', 'the multipart body has no part named "file"', {
+              details: [{ field: 'file', message: 'is required' }],
+            }),
+          );
         if (tooLarge) return fail(new MockHttpError(413, 'PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes`));
         resolve({ ...upload, ...measured, fields });
       })();

@@ -33,7 +33,10 @@ export function pageRequest(query: URLSearchParams): PageRequest {
 
 export function collectionResponse<T extends JsonObject>(result: QueryResult<T>, request: PageRequest): MockResponse {
   const pagination = { page: request.page, limit: request.limit, total: result.total, pages: Math.ceil(result.total / request.limit) };
-  return { status: 200, body: { kind: 'json', value: { items: result.items, pagination }, shape: 'collection', previous: result.previous } };
+  return {
+    status: 200,
+    body: { kind: 'json', value: { items: result.items, pagination }, shape: 'collection', previous: result.previous },
+  };
 }
 
 /** A page of an in-memory array (for small lists that are not collections in the store). */

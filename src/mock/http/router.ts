@@ -7,7 +7,8 @@ export interface RouteLike {
   path: string;
 }
 
-export type RouteMatch<R> = { kind: 'found'; route: R; params: Record<string, string> } | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
+export type RouteMatch<R> =
+  { kind: 'found'; route: R; params: Record<string, string> } | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
 
 interface Compiled<R> {
   route: R;

@@ -30,7 +30,13 @@ function cutShort(res: ServerResponse, fault: TransportFault): void {
   else setTimeout(() => killConnection(socket), 20);
 }
 
-function sendBuffer(res: ServerResponse, status: number, headers: Record<string, string>, payload: Buffer, fault: TransportFault | undefined): void {
+function sendBuffer(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  payload: Buffer,
+  fault: TransportFault | undefined,
+): void {
   if (!fault && status === 204) {
     res.writeHead(status, headers);
     res.end();
@@ -47,7 +53,14 @@ function sendBuffer(res: ServerResponse, status: number, headers: Record<string,
   res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => cutShort(res, fault));
 }
 
-function sendFile(res: ServerResponse, status: number, headers: Record<string, string>, path: string, size: number, fault: TransportFault | undefined): void {
+function sendFile(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  path: string,
+  size: number,
+  fault: TransportFault | undefined,
+): void {
   res.writeHead(status, { ...headers, 'content-length': String(fault ? Math.max(size, 64) : size) });
   const end = fault ? Math.floor(size / 2) - 1 : size - 1;
   if (end < 0) {

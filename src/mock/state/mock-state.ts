@@ -60,7 +60,12 @@ export class MockState {
     this.files = new Collection(this.seeded.files);
     this.designations = new Collection(this.seeded.designations);
     this.keys = new KeyStore(this.clock);
-    this.adminKey = this.keys.create({ name: 'mock admin', scopes: ['api:admin'], createdBy: 'mock', secret: this.options.adminSecret }).record;
+    this.adminKey = this.keys.create({
+      name: 'mock admin',
+      scopes: ['api:admin'],
+      createdBy: 'mock',
+      secret: this.options.adminSecret,
+    }).record;
     this.nextAssignmentSequence = this.seeded.assignments.count + 1;
     this.removeUploads();
   }

@@ -53,7 +53,10 @@ export async function startCliFuzzFixture(): Promise<CliFuzzFixture> {
   for (const path of commandPaths) {
     const usage = /^Usage: appraisal (.*)$/m.exec((await startCli([...path.split(' '), '--help'], { env, cwd }).result).stdout)?.[1] ?? '';
     const words = usage.split(' ').filter((word) => word !== '[options]' && word !== '[command]');
-    arity.set(path, { min: words.filter((w) => w.startsWith('<')).length, max: words.filter((w) => w.startsWith('<') || w.startsWith('[')).length });
+    arity.set(path, {
+      min: words.filter((w) => w.startsWith('<')).length,
+      max: words.filter((w) => w.startsWith('<') || w.startsWith('[')).length,
+    });
   }
   const list = await startCli(['props', 'list', '--max-items', '3', '-o', 'json'], { env, cwd }).result;
   const ids = (JSON.parse(list.stdout) as Array<{ id: string }>).map((record) => record.id);
@@ -76,21 +79,104 @@ function valueArb(fixture: CliFuzzFixture) {
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        '', '-', '--', '0', '-1', '1e309', 'NaN', '99999999999999999999', 'x'.repeat(10_000), 'a-directory', 'record.json', '@record.json',
-        '@broken.json', '@a-directory', '@missing.json', 'report.pdf', 'missing.pdf', '/dev/null', '/nonexistent/dir/file', 'out/file.csv',
-        'https://127.0.0.1:1', 'http://user:pw@127.0.0.1:1', 'ftp://x', '::::', '{"a":', '[]', 'null', '{"name":"x"}',
-        `${'['.repeat(3000)}${']'.repeat(3000)}`, 'api:read', 'api:admin,keys:admin', '90d', '2026-01-01T00:00:00Z', 'props', 'GET', '/api/properties',
+        '',
+        '-',
+        '--',
+        '0',
+        '-1',
+        '1e309',
+        'NaN',
+        '99999999999999999999',
+        'x'.repeat(10_000),
+        'a-directory',
+        'record.json',
+        '@record.json',
+        '@broken.json',
+        '@a-directory',
+        '@missing.json',
+        'report.pdf',
+        'missing.pdf',
+        '/dev/null',
+        '/nonexistent/dir/file',
+        'out/file.csv',
+        'https://127.0.0.1:1',
+        'http://user:pw@127.0.0.1:1',
+        'ftp://x',
+        '::::',
+        '{"a":',
+        '[]',
+        'null',
+        '{"name":"x"}',
+        `${'['.repeat(3000)}${']'.repeat(3000)}`,
+        'api:read',
+        'api:admin,keys:admin',
+        '90d',
+        '2026-01-01T00:00:00Z',
+        'props',
+        'GET',
+        '/api/properties',
       ),
     },
   );
 }
 
-const SWITCHES = ['--allow-partial', '-v', '--verbose', '-q', '--quiet', '--no-color', '-y', '--yes', '--no-input', '--help', '-h', '-V', '--version'];
+const SWITCHES = [
+  '--allow-partial',
+  '-v',
+  '--verbose',
+  '-q',
+  '--quiet',
+  '--no-color',
+  '-y',
+  '--yes',
+  '--no-input',
+  '--help',
+  '-h',
+  '-V',
+  '--version',
+];
 const COMMAND_FLAGS = [
-  '--data', '-d', '-f', '--field', '-F', '--typed-field', '--client', '--property', '--assignment', '--name', '--content-type', '--q', '--type',
-  '--updated-since', '--status', '--scope', '--expires-in', '--expires-at', '--store-as', '--force', '--with-key', '--insecure-storage',
-  '--environment', '--keep-old', '--audit-log', '--interval', '--state-file', '--since', '--emit-existing', '--max-polls', '--full-every',
-  '-H', '--header', '--all', '-i', '--include', '--spec', '--strict', '--list', '--junit', '--write',
+  '--data',
+  '-d',
+  '-f',
+  '--field',
+  '-F',
+  '--typed-field',
+  '--client',
+  '--property',
+  '--assignment',
+  '--name',
+  '--content-type',
+  '--q',
+  '--type',
+  '--updated-since',
+  '--status',
+  '--scope',
+  '--expires-in',
+  '--expires-at',
+  '--store-as',
+  '--force',
+  '--with-key',
+  '--insecure-storage',
+  '--environment',
+  '--keep-old',
+  '--audit-log',
+  '--interval',
+  '--state-file',
+  '--since',
+  '--emit-existing',
+  '--max-polls',
+  '--full-every',
+  '-H',
+  '--header',
+  '--all',
+  '-i',
+  '--include',
+  '--spec',
+  '--strict',
+  '--list',
+  '--junit',
+  '--write',
 ];
 
 /** Values a user would plausibly give a flag; undefined for a switch. */
@@ -111,9 +197,16 @@ function plausibleValues(fixture: CliFuzzFixture): Record<string, fc.Arbitrary<s
     '--ca-file': fc.constantFrom('report.pdf', 'missing.pem', 'a-directory'),
     '--max-response-size': fc.constantFrom('64MiB', '1KiB', '512', 'lots'),
     '--api-key-file': fc.constantFrom('-', 'missing.key', 'report.pdf', 'a-directory'),
-    '--data': fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.constantFrom('{"name":"Fuzz Tower"}', '@record.json', '@broken.json', '-', '{"id":1}')),
-    '--field': fc.tuple(fc.constantFrom('name', 'address.city', 'a.b.c', 'x', 'fee.amount', '__proto__.x'), fc.string({ maxLength: 8 })).map(([k, v]) => `${k}=${safeArg(v)}`),
-    '--typed-field': fc.tuple(fc.constantFrom('yearBuilt', 'x', 'a.b'), fc.constantFrom('1', 'true', 'null', '[1]', '{', 'x')).map(([k, v]) => `${k}=${v}`),
+    '--data': fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.constantFrom('{"name":"Fuzz Tower"}', '@record.json', '@broken.json', '-', '{"id":1}'),
+    ),
+    '--field': fc
+      .tuple(fc.constantFrom('name', 'address.city', 'a.b.c', 'x', 'fee.amount', '__proto__.x'), fc.string({ maxLength: 8 }))
+      .map(([k, v]) => `${k}=${safeArg(v)}`),
+    '--typed-field': fc
+      .tuple(fc.constantFrom('yearBuilt', 'x', 'a.b'), fc.constantFrom('1', 'true', 'null', '[1]', '{', 'x'))
+      .map(([k, v]) => `${k}=${v}`),
     '--client': id,
     '--property': id,
     '--assignment': id,
@@ -121,9 +214,18 @@ function plausibleValues(fixture: CliFuzzFixture): Record<string, fc.Arbitrary<s
     '--content-type': fc.constantFrom('application/pdf', 'text/plain', 'nonsense', 'a/b; c=d'),
     '--scope': fc.constantFrom('api:read', 'api:admin', 'nope', 'properties:read,files:write'),
     '--expires-in': fc.constantFrom('90d', '1h', '0d', 'soon', '-1d'),
-    '--expires-at': fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('tomorrow')),
-    '--updated-since': fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('yesterday', '2026-13-40')),
-    '--since': fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('yesterday')),
+    '--expires-at': fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom('tomorrow'),
+    ),
+    '--updated-since': fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom('yesterday', '2026-13-40'),
+    ),
+    '--since': fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom('yesterday'),
+    ),
     '--q': fc.string({ maxLength: 10 }).map(safeArg),
     '--type': fc.constantFrom('office', 'multi_family', 'lender', 'nope'),
     '--status': fc.constantFrom('draft', 'completed', 'nope'),
@@ -143,8 +245,25 @@ function plausibleValues(fixture: CliFuzzFixture): Record<string, fc.Arbitrary<s
 
 /** The switches: flags that take no value. */
 const SWITCH_NAMES = new Set([
-  '--allow-partial', '--verbose', '--quiet', '--no-color', '--yes', '--no-input', '--help', '--version', '--with-key', '--insecure-storage', '--keep-old',
-  '--force', '--all', '--include', '--strict', '--list', '--emit-existing', '--once', '--write',
+  '--allow-partial',
+  '--verbose',
+  '--quiet',
+  '--no-color',
+  '--yes',
+  '--no-input',
+  '--help',
+  '--version',
+  '--with-key',
+  '--insecure-storage',
+  '--keep-old',
+  '--force',
+  '--all',
+  '--include',
+  '--strict',
+  '--list',
+  '--emit-existing',
+  '--once',
+  '--write',
 ]);
 
 function argvArb(fixture: CliFuzzFixture) {
@@ -160,14 +279,20 @@ function argvArb(fixture: CliFuzzFixture) {
   );
   /** A flag this command takes (its own or one every command takes), mostly with a plausible value. */
   const validFlag = (command: string) => {
-    const names = [...(fixture.flags.get(command) ?? []), ...(fixture.flags.get('*') ?? [])].filter((name) => name !== '--exec' && name !== '--help' && name !== '--version');
+    const names = [...(fixture.flags.get(command) ?? []), ...(fixture.flags.get('*') ?? [])].filter(
+      (name) => name !== '--exec' && name !== '--help' && name !== '--version',
+    );
     return fc.constantFrom(...names).chain((name): fc.Arbitrary<string[]> => {
       if (SWITCH_NAMES.has(name)) return fc.constant([name]);
       const plausible = values[name];
       return (plausible ? fc.oneof({ weight: 8, arbitrary: plausible }, { weight: 1, arbitrary: value }) : value).map((v) => [name, v]);
     });
   };
-  const positional = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...fixture.ids) }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: value });
+  const positional = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...fixture.ids) },
+    { weight: 1, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: value },
+  );
   // Never a server of its own, never a shell command.
   const paths = fixture.commandPaths.filter((path) => path !== 'mock' && path !== 'help');
   return fc
@@ -176,11 +301,24 @@ function argvArb(fixture: CliFuzzFixture) {
       fc.record({
         command: fc.constant(command),
         positionals: fc.oneof(
-          { weight: 4, arbitrary: fc.array(positional, { minLength: fixture.arity.get(command)?.min ?? 0, maxLength: fixture.arity.get(command)?.max ?? 2 }) },
+          {
+            weight: 4,
+            arbitrary: fc.array(positional, {
+              minLength: fixture.arity.get(command)?.min ?? 0,
+              maxLength: fixture.arity.get(command)?.max ?? 2,
+            }),
+          },
           { weight: 1, arbitrary: fc.array(positional, { maxLength: 3 }) },
         ),
         flags: fc.array(fc.oneof({ weight: 8, arbitrary: validFlag(command) }, { weight: 1, arbitrary: chaosFlag }), { maxLength: 3 }),
-        stdin: fc.option(fc.oneof(anyText, apiKey, fc.jsonValue().map((v) => JSON.stringify(v))), { nil: undefined }),
+        stdin: fc.option(
+          fc.oneof(
+            anyText,
+            apiKey,
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+          ),
+          { nil: undefined },
+        ),
       }),
     )
     .map(({ command, positionals, flags, stdin }) => {
@@ -199,7 +337,9 @@ export function cliArgsProperty(fixture: CliFuzzFixture) {
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     if (problems.length > 0) {
-      throw new Error(`appraisal ${JSON.stringify(argv).slice(0, 2000)}\n→ exit ${result.code}: ${problems.join('; ')}\nstderr:\n${result.stderr.slice(0, 4000)}`);
+      throw new Error(
+        `appraisal ${JSON.stringify(argv).slice(0, 2000)}\n→ exit ${result.code}: ${problems.join('; ')}\nstderr:\n${result.stderr.slice(0, 4000)}`,
+      );
     }
     return true;
   });

@@ -8,7 +8,17 @@
 //   - the redactor never lets a key through; csv/json/ndjson output of any record reads back.
 import fc from 'fast-check';
 import type { ApiRecord, PaginateSummary } from '../../../src/core/api-client.js';
-import { AppError, AuthenticationError, ContractError, NetworkError, NotFoundError, PermissionError, RejectedError, ServiceUnavailableError, UsageError } from '../../../src/core/errors.js';
+import {
+  AppError,
+  AuthenticationError,
+  ContractError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RejectedError,
+  ServiceUnavailableError,
+  UsageError,
+} from '../../../src/core/errors.js';
 import { exitCodeFor } from '../../../src/core/exit-codes.js';
 import { parseCollectionPage } from '../../../src/core/http/envelope.js';
 import { parseServiceError } from '../../../src/core/http/http-errors.js';
@@ -29,7 +39,8 @@ export interface NamedProperty {
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('');
-const base62 = (length: number) => fc.array(fc.constantFrom(...BASE62), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
+const base62 = (length: number) =>
+  fc.array(fc.constantFrom(...BASE62), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
 /** A key in the documented format: apk_<8>_<32>. */
 export const apiKey = fc.tuple(base62(8), base62(32)).map(([prefix, secret]) => `apk_${prefix}_${secret}`);
 
@@ -44,18 +55,22 @@ export const anyText = fc.oneof(
 // ---- paginate -------------------------------------------------------------------------------------
 
 type PageFault =
-  | 'none'
-  | 'duplicate'
-  | 'drop-item'
-  | 'wrong-page'
-  | 'missing-id'
-  | 'total-up'
-  | 'network'
-  | 'delete-before'
-  | 'insert-before'
-  | 'append';
+  'none' | 'duplicate' | 'drop-item' | 'wrong-page' | 'missing-id' | 'total-up' | 'network' | 'delete-before' | 'insert-before' | 'append';
 
-const pageFault = fc.constantFrom<PageFault>('none', 'none', 'none', 'duplicate', 'drop-item', 'wrong-page', 'missing-id', 'total-up', 'network', 'delete-before', 'insert-before', 'append');
+const pageFault = fc.constantFrom<PageFault>(
+  'none',
+  'none',
+  'none',
+  'duplicate',
+  'drop-item',
+  'wrong-page',
+  'missing-id',
+  'total-up',
+  'network',
+  'delete-before',
+  'insert-before',
+  'append',
+);
 
 function paginateProperty(): fc.IRawProperty<unknown[], boolean> {
   return fc.asyncProperty(
@@ -120,7 +135,10 @@ function collectionEnvelopeProperty(): fc.IRawProperty<unknown[], boolean> {
   const envelopeish = fc.oneof(
     fc.jsonValue(),
     fc.record({
-      items: fc.oneof(fc.array(fc.oneof(fc.jsonValue(), fc.record({ id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }))), fc.jsonValue()),
+      items: fc.oneof(
+        fc.array(fc.oneof(fc.jsonValue(), fc.record({ id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }))),
+        fc.jsonValue(),
+      ),
       pagination: fc.oneof(
         fc.record({ page: fc.jsonValue(), limit: fc.jsonValue(), total: fc.jsonValue(), pages: fc.jsonValue() }),
         fc.record({ page: fc.integer(), limit: fc.integer(), total: fc.double(), pages: fc.integer() }),
@@ -139,8 +157,14 @@ function collectionEnvelopeProperty(): fc.IRawProperty<unknown[], boolean> {
 }
 
 function serviceErrorProperty(): fc.IRawProperty<unknown[], boolean> {
-  const body = fc.oneof(anyText, fc.jsonValue().map((v) => JSON.stringify(v)), fc.jsonValue().map((v) => JSON.stringify({ error: v })));
-  const type = fc.option(fc.constantFrom('application/json', 'text/html', 'text/plain', 'application/problem+json', ''), { nil: undefined });
+  const body = fc.oneof(
+    anyText,
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.jsonValue().map((v) => JSON.stringify({ error: v })),
+  );
+  const type = fc.option(fc.constantFrom('application/json', 'text/html', 'text/plain', 'application/problem+json', ''), {
+    nil: undefined,
+  });
   return fc.property(body, type, (text, contentType) => {
     const parsed = parseServiceError(text, contentType);
     const fields = [parsed.code, parsed.message, parsed.requestId].filter((v): v is string => v !== undefined);
@@ -180,7 +204,11 @@ function jsonDepthProperty(): fc.IRawProperty<unknown[], boolean> {
     const close = open === '[' ? ']' : '}';
     return `${open.repeat(depth)}${JSON.stringify(inner)}${close.repeat(depth)}`;
   });
-  return fc.property(fc.oneof(fc.json(), nested), fc.integer({ min: 0, max: 45 }), (text, max) => jsonNestsDeeperThan(text, max) === depthOf(JSON.parse(text)) > max);
+  return fc.property(
+    fc.oneof(fc.json(), nested),
+    fc.integer({ min: 0, max: 45 }),
+    (text, max) => jsonNestsDeeperThan(text, max) === depthOf(JSON.parse(text)) > max,
+  );
 }
 
 // ---- what the CLI prints ------------------------------------------------------------------------------
@@ -221,11 +249,15 @@ function reportErrorProperty(): fc.IRawProperty<unknown[], boolean> {
 }
 
 function redactorProperty(): fc.IRawProperty<unknown[], boolean> {
-  return fc.property(fc.array(fc.oneof(anyText, apiKey), { maxLength: 8 }), fc.array(apiKey, { minLength: 1, maxLength: 3 }), (parts, keys) => {
-    const text = [...parts, ...keys].join(' ');
-    const redacted = new SecretRedactor().redact(text);
-    return keys.every((key) => !redacted.includes(key.slice(13)) && redacted.includes(key.slice(0, 12)));
-  });
+  return fc.property(
+    fc.array(fc.oneof(anyText, apiKey), { maxLength: 8 }),
+    fc.array(apiKey, { minLength: 1, maxLength: 3 }),
+    (parts, keys) => {
+      const text = [...parts, ...keys].join(' ');
+      const redacted = new SecretRedactor().redact(text);
+      return keys.every((key) => !redacted.includes(key.slice(13)) && redacted.includes(key.slice(0, 12)));
+    },
+  );
 }
 
 /** Records as a service might send them: an id and any fields, nested, with awkward keys. */
@@ -234,43 +266,61 @@ export const randomRecord = fc
   .tuple(fc.string({ minLength: 1, maxLength: 40 }), fc.dictionary(fieldName, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 }))
   .map(([id, fields]) => {
     const record: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(fields))
+      Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
     record.id = id;
     return record as ApiRecord;
   });
 
 function outputProperty(): fc.IRawProperty<unknown[], boolean> {
-  return fc.asyncProperty(fc.array(randomRecord, { maxLength: 8 }), fc.constantFrom('json', 'ndjson', 'csv', 'table'), async (records, format) => {
-    const { ctx, stdout } = fakeContext({ globals: { output: format as 'json' } });
-    async function* source() {
-      yield* records;
-    }
-    try {
-      await writeRecords(ctx, source(), { label: 'things', columns: ['id', 'name'] });
-    } catch {
-      return false;
-    }
-    const text = stdout();
-    switch (format) {
-      case 'json':
-        return (JSON.parse(text) as ApiRecord[]).map((r) => r.id).join('\n') === records.map((r) => r.id).join('\n');
-      case 'ndjson':
-        return text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as ApiRecord).id).join('\n') === records.map((r) => r.id).join('\n');
-      case 'csv': {
-        const rows = parseCsv(text);
-        return rows.length === records.length + 1 && rows.slice(1).every((row, i) => row[0] === records[i]!.id);
+  return fc.asyncProperty(
+    fc.array(randomRecord, { maxLength: 8 }),
+    fc.constantFrom('json', 'ndjson', 'csv', 'table'),
+    async (records, format) => {
+      const { ctx, stdout } = fakeContext({ globals: { output: format as 'json' } });
+      async function* source() {
+        yield* records;
       }
-      default:
-        return typeof text === 'string';
-    }
-  });
+      try {
+        await writeRecords(ctx, source(), { label: 'things', columns: ['id', 'name'] });
+      } catch {
+        return false;
+      }
+      const text = stdout();
+      switch (format) {
+        case 'json':
+          return (JSON.parse(text) as ApiRecord[]).map((r) => r.id).join('\n') === records.map((r) => r.id).join('\n');
+        case 'ndjson':
+          return (
+            text
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => (JSON.parse(line) as ApiRecord).id)
+              .join('\n') === records.map((r) => r.id).join('\n')
+          );
+        case 'csv': {
+          const rows = parseCsv(text);
+          return rows.length === records.length + 1 && rows.slice(1).every((row, i) => row[0] === records[i]!.id);
+        }
+        default:
+          return typeof text === 'string';
+      }
+    },
+  );
 }
 
 function recordInputProperty(): fc.IRawProperty<unknown[], boolean> {
   const assignment = fc.tuple(fc.oneof(fieldName, fc.string({ maxLength: 30 })), anyText).map(([key, value]) => `${key}=${value}`);
   return fc.asyncProperty(
     fc.record({
-      data: fc.option(fc.oneof(anyText, fc.jsonValue().map((v) => JSON.stringify(v)), fc.constantFrom('-', '@', '@/nonexistent/x.json', '@.', '{}', '[]', 'null')), { nil: undefined }),
+      data: fc.option(
+        fc.oneof(
+          anyText,
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+          fc.constantFrom('-', '@', '@/nonexistent/x.json', '@.', '{}', '[]', 'null'),
+        ),
+        { nil: undefined },
+      ),
       fields: fc.option(fc.array(fc.oneof(assignment, anyText), { maxLength: 4 }), { nil: undefined }),
       typedFields: fc.option(fc.array(fc.oneof(assignment, anyText), { maxLength: 4 }), { nil: undefined }),
       stdin: anyText,
@@ -279,7 +329,9 @@ function recordInputProperty(): fc.IRawProperty<unknown[], boolean> {
       const { ctx } = fakeContext({ stdinText: stdin, cwd: '/nonexistent-cwd' });
       try {
         const record = await readRecordInput(ctx, { data, fields, typedFields });
-        return typeof record === 'object' && record !== null && !Array.isArray(record) && Object.getPrototypeOf(record) === Object.prototype;
+        return (
+          typeof record === 'object' && record !== null && !Array.isArray(record) && Object.getPrototypeOf(record) === Object.prototype
+        );
       } catch (error) {
         return error instanceof AppError && exitCodeFor(error) === 2;
       }

@@ -62,7 +62,10 @@ export async function startResponseFuzzFixture(): Promise<ResponseFuzzFixture> {
   const { port } = server.address() as AddressInfo;
   fixture.baseUrl = `http://127.0.0.1:${port}`;
   fixture.cwd = scratchDir('fuzz-responses');
-  fixture.env = { ...isolatedEnv({ APPRAISAL_BASE_URL: fixture.baseUrl, APPRAISAL_API_KEY: KEY }), TMPDIR: scratchDir('fuzz-responses-tmp') };
+  fixture.env = {
+    ...isolatedEnv({ APPRAISAL_BASE_URL: fixture.baseUrl, APPRAISAL_API_KEY: KEY }),
+    TMPDIR: scratchDir('fuzz-responses-tmp'),
+  };
   fixture.stop = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -71,20 +74,33 @@ export async function startResponseFuzzFixture(): Promise<ResponseFuzzFixture> {
   return fixture;
 }
 
-const hugeNumber = fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '0.0000000000000000000001', '1E+308', '-0', '9007199254740993');
+const hugeNumber = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '123456789012345678901234567890',
+  '0.0000000000000000000001',
+  '1E+308',
+  '-0',
+  '9007199254740993',
+);
 
 /** A collection envelope with random parts; "ECHO" pages become the page asked for. */
 const envelope = fc
   .record({
-    items: fc.oneof(fc.array(randomRecord, { maxLength: 5 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 })),
+    items: fc.oneof(
+      fc.array(randomRecord, { maxLength: 5 }),
+      fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
     page: fc.oneof(fc.constant('"ECHO"'), fc.integer({ min: -2, max: 5 }).map(String), hugeNumber, fc.constant('"1"')),
     limit: fc.oneof(fc.integer({ min: 0, max: 10 }).map(String), hugeNumber),
     total: fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), hugeNumber, fc.constant('null')),
     pages: fc.oneof(fc.integer({ min: 0, max: 4 }).map(String), hugeNumber),
     extra: fc.jsonValue({ maxDepth: 2 }),
   })
-  .map(({ items, page, limit, total, pages, extra }) =>
-    `{"items":${JSON.stringify(items)},"pagination":{"page":${page},"limit":${limit},"total":${total},"pages":${pages}},"extra":${JSON.stringify(extra)}}`,
+  .map(
+    ({ items, page, limit, total, pages, extra }) =>
+      `{"items":${JSON.stringify(items)},"pagination":{"page":${page},"limit":${limit},"total":${total},"pages":${pages}},"extra":${JSON.stringify(extra)}}`,
   );
 
 const deep = fc.tuple(fc.integer({ min: 900, max: 6000 }), fc.constantFrom('[', '{"a":')).map(([depth, open]) => {
@@ -99,16 +115,46 @@ const bodyArb = fc.oneof(
   { weight: 1, arbitrary: randomRecord.map((r) => Buffer.from(JSON.stringify({ success: true, data: r }))) },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => Buffer.from(JSON.stringify({ success: false, error: v }))) },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => Buffer.from(JSON.stringify({ error: v }))) },
-  { weight: 1, arbitrary: hugeNumber.map((n) => Buffer.from(`{"id":"n","items":[{"id":"a","n":${n}}],"pagination":{"page":1,"limit":${n},"total":1,"pages":1}}`)) },
+  {
+    weight: 1,
+    arbitrary: hugeNumber.map((n) =>
+      Buffer.from(`{"id":"n","items":[{"id":"a","n":${n}}],"pagination":{"page":1,"limit":${n},"total":1,"pages":1}}`),
+    ),
+  },
   { weight: 1, arbitrary: deep.map((text) => Buffer.from(text)) },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)) },
-  { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => Buffer.concat([Buffer.from('{"id":"'), Buffer.from(bytes), Buffer.from('","items":[]}')])) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '<html><body>502 Bad Gateway</body></html>', 'null', '"a string"', '[]', '{}').map((t) => Buffer.from(t)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ minLength: 1, maxLength: 40 })
+      .map((bytes) => Buffer.concat([Buffer.from('{"id":"'), Buffer.from(bytes), Buffer.from('","items":[]}')])),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('', ' ', '<html><body>502 Bad Gateway</body></html>', 'null', '"a string"', '[]', '{}')
+      .map((t) => Buffer.from(t)),
+  },
 );
 
 export const answerArb: fc.Arbitrary<Answer> = fc.record({
-  status: fc.oneof({ weight: 6, arbitrary: fc.constant(200) }, { weight: 1, arbitrary: fc.constantFrom(201, 204, 206, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) }),
-  contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', 'application/octet-stream', 'application/problem+json', 'garbage/;;'), { nil: undefined }),
+  status: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(200) },
+    { weight: 1, arbitrary: fc.constantFrom(201, 204, 206, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503) },
+    { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) },
+  ),
+  contentType: fc.option(
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/html',
+      'text/plain',
+      'application/octet-stream',
+      'application/problem+json',
+      'garbage/;;',
+    ),
+    { nil: undefined },
+  ),
   body: bodyArb,
   echoPage: fc.boolean(),
   cutShort: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
@@ -131,14 +177,21 @@ export function responsesProperty(fixture: ResponseFuzzFixture) {
     fixture.answer = answer;
     const dir = scratchDir('fuzz-out');
     const args = command.map((arg) => (arg === 'OUT' ? `${dir}/out.file` : arg));
-    const result = await startCli([...args, '--retries', '0', '--timeout', '5', ...(verbose ? ['-v'] : [])], { env: fixture.env, cwd: fixture.cwd, timeoutMs: 60_000 }).result;
+    const result = await startCli([...args, '--retries', '0', '--timeout', '5', ...(verbose ? ['-v'] : [])], {
+      env: fixture.env,
+      cwd: fixture.cwd,
+      timeoutMs: 60_000,
+    }).result;
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     // A failed run leaves nothing at --out.
     if (result.code !== 0 && entriesOf(dir).length > 0) problems.push(`left ${entriesOf(dir).join(', ')} behind after a failure`);
     rmSync(dir, { recursive: true, force: true });
     if (problems.length > 0) {
-      const shown = answer.body.length > 600 ? `${answer.body.subarray(0, 600).toString('latin1')}… (${answer.body.length} bytes)` : answer.body.toString('latin1');
+      const shown =
+        answer.body.length > 600
+          ? `${answer.body.subarray(0, 600).toString('latin1')}… (${answer.body.length} bytes)`
+          : answer.body.toString('latin1');
       throw new Error(
         `appraisal ${args.join(' ')} against status ${answer.status}, content-type ${answer.contentType}, echo ${answer.echoPage}, cut ${answer.cutShort}, body ${JSON.stringify(shown)}\n→ exit ${result.code}: ${problems.join('; ')}\nstderr:\n${result.stderr.slice(0, 3000)}`,
       );

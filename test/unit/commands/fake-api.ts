@@ -65,7 +65,14 @@ export interface ApiContext extends FakeContext {
 export function apiContext(handlers: FakeApiHandlers = {}, options: FakeContextOptions = {}): ApiContext {
   const calls: ApiCall[] = [];
   const fake = fakeContext({
-    session: { profileName: 'test', profile: undefined, baseUrl: 'https://api.test', environment: 'local', caFile: undefined, credential: undefined },
+    session: {
+      profileName: 'test',
+      profile: undefined,
+      baseUrl: 'https://api.test',
+      environment: 'local',
+      caFile: undefined,
+      credential: undefined,
+    },
     ...options,
     globals: { yes: true, ...options.globals },
     api: fakeApi(handlers, calls),

@@ -13,7 +13,14 @@ afterEach(() => {
 
 function run(command: string, extra: Partial<ChildCommand> = {}) {
   const lines: string[] = [];
-  const outcome = runChildCommand({ command, input: '', env: { PATH: process.env.PATH }, cwd: process.cwd(), output: (line) => lines.push(line), ...extra });
+  const outcome = runChildCommand({
+    command,
+    input: '',
+    env: { PATH: process.env.PATH },
+    cwd: process.cwd(),
+    output: (line) => lines.push(line),
+    ...extra,
+  });
   return { lines, outcome };
 }
 
@@ -44,7 +51,9 @@ describe('runChildCommand', () => {
 
   it('on Ctrl-C (its signal) sends the group SIGINT, as a terminal would, and lets the command finish cleanly', async () => {
     const controller = new AbortController();
-    const { lines, outcome } = run("trap 'echo cleaned up; exit 130' INT; echo ready; while :; do sleep 1; done", { signal: controller.signal });
+    const { lines, outcome } = run("trap 'echo cleaned up; exit 130' INT; echo ready; while :; do sleep 1; done", {
+      signal: controller.signal,
+    });
     await vi.waitFor(() => expect(lines).toContain('ready'));
     controller.abort();
     expect(await outcome).toMatchObject({ ok: false, reason: 'was interrupted', code: 130, interrupted: true });

@@ -38,7 +38,9 @@ describe('loadConfig', () => {
     expect(config.dir).toBe(dir);
     expect(config.activeProfileName()).toBe('default');
     expect(config.listProfiles()).toEqual([]);
-    await config.saveProfile(profile('staging.eu', { keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', keyOrigin: 'https://api.example.com:443' }));
+    await config.saveProfile(
+      profile('staging.eu', { keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', keyOrigin: 'https://api.example.com:443' }),
+    );
     await config.saveProfile(profile('prod', { environment: 'production', caFile: '/etc/ca.pem' }));
     await config.setActiveProfile('staging.eu');
 

@@ -36,7 +36,9 @@ function leaves(command: Command, path: string[] = []): Array<{ path: string; co
 
 describe('global options', () => {
   it('the value-taking ones are derived from the definitions', () => {
-    const expected = GLOBAL_OPTIONS.filter((o) => /[<[]/.test(o.flags)).flatMap((o) => o.flags.split(/[ ,]+/).filter((w) => w.startsWith('-')));
+    const expected = GLOBAL_OPTIONS.filter((o) => /[<[]/.test(o.flags)).flatMap((o) =>
+      o.flags.split(/[ ,]+/).filter((w) => w.startsWith('-')),
+    );
     expect([...GLOBAL_VALUE_OPTIONS].sort()).toEqual(expected.sort());
     expect(GLOBAL_VALUE_OPTIONS.has('--page-size')).toBe(true);
     expect(GLOBAL_VALUE_OPTIONS.has('-o')).toBe(true);

@@ -3,7 +3,12 @@ import { CancelledError } from '../../../src/core/errors.js';
 import { confirmDestructive, isProductionLike, productionBanner } from '../../../src/core/guards.js';
 import { fakeContext, KEY_ENV } from './credentials/fakes.js';
 
-const target = (environment: string | undefined) => ({ profileName: 'prod', environment, baseUrl: 'https://api.example.com', keyPrefix: 'apk_AAAAaaaa' });
+const target = (environment: string | undefined) => ({
+  profileName: 'prod',
+  environment,
+  baseUrl: 'https://api.example.com',
+  keyPrefix: 'apk_AAAAaaaa',
+});
 
 describe('guards', () => {
   it('treats production and anything unknown as production', () => {
@@ -33,7 +38,9 @@ describe('guards', () => {
 
   it('asks on a terminal; a no changes nothing', async () => {
     const declined = fakeContext({ tty: true, answers: ['n'] });
-    await expect(confirmDestructive(declined.ctx, 'x', target('local'))).rejects.toThrow(new CancelledError('cancelled; nothing was changed'));
+    await expect(confirmDestructive(declined.ctx, 'x', target('local'))).rejects.toThrow(
+      new CancelledError('cancelled; nothing was changed'),
+    );
     const accepted = fakeContext({ tty: true, answers: ['y'] });
     await confirmDestructive(accepted.ctx, 'x', target('local'));
     const noInput = fakeContext({ tty: true, globals: { noInput: true } });
@@ -41,7 +48,10 @@ describe('guards', () => {
   });
 
   it('defaults to the session: profile, environment and key prefix', async () => {
-    const { ctx, stderr } = fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://api.example.com', yes: true } });
+    const { ctx, stderr } = fakeContext({
+      env: { APPRAISAL_API_KEY: KEY_ENV },
+      globals: { baseUrl: 'https://api.example.com', yes: true },
+    });
     await confirmDestructive(ctx, 'delete property 1');
     expect(stderr()).toBe('!! PRODUCTION: profile default at https://api.example.com, key apk_EEEEeeee…\n');
   });

@@ -16,7 +16,13 @@ describe('requireUuid', () => {
   });
 
   it('refuses anything else with a usage error naming the argument', () => {
-    for (const bad of ['', 'p1', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456-42661417400g', ' 123e4567-e89b-12d3-a456-426614174000']) {
+    for (const bad of [
+      '',
+      'p1',
+      '123e4567e89b12d3a456426614174000',
+      '123e4567-e89b-12d3-a456-42661417400g',
+      ' 123e4567-e89b-12d3-a456-426614174000',
+    ]) {
       expect(() => requireUuid(bad, 'ID')).toThrow(UsageError);
     }
     expect(() => requireUuid('p1', 'PROPERTY_ID')).toThrow('PROPERTY_ID must be a UUID, got "p1"');

@@ -62,12 +62,16 @@ describe('--data', () => {
   it('says where JSON is invalid', async () => {
     expect((await failure({ data: '{"a":}' })).message).toBe('--data: invalid JSON at position 5: unexpected character "}"');
     expect((await failure({ data: '{"a":1' })).message).toBe('--data: invalid JSON at position 6: unexpected end of input');
-    expect((await failure({ data: "{'a':1}" })).message).toBe('--data: invalid JSON at position 1: expected a property name in double quotes');
+    expect((await failure({ data: "{'a':1}" })).message).toBe(
+      '--data: invalid JSON at position 1: expected a property name in double quotes',
+    );
     expect((await failure({ data: '{"a":1} x' })).message).toBe('--data: invalid JSON at position 8: unexpected text after the JSON value');
     expect((await failure({ data: '@broken.json' })).message).toBe(
-      "--data @broken.json: invalid JSON at position 31 (line 3, column 15): expected a property name in double quotes",
+      '--data @broken.json: invalid JSON at position 31 (line 3, column 15): expected a property name in double quotes',
     );
-    expect((await failure({ data: '-' }, { stdinText: '[1,]' })).message).toBe('--data -: invalid JSON at position 3: unexpected character "]"');
+    expect((await failure({ data: '-' }, { stdinText: '[1,]' })).message).toBe(
+      '--data -: invalid JSON at position 3: unexpected character "]"',
+    );
   });
 
   it('refuses empty input, non-objects, unreadable files and non-UTF-8', async () => {
@@ -85,7 +89,9 @@ describe('--data', () => {
 
   it('refuses keys that could reach a prototype, at any depth', async () => {
     expect((await failure({ data: '{"__proto__": {"admin": true}}' })).message).toBe('--data: the field name "__proto__" is not allowed');
-    expect((await failure({ data: '{"a": [{"constructor": {}}]}' })).message).toBe('--data: the field name "a.0.constructor" is not allowed');
+    expect((await failure({ data: '{"a": [{"constructor": {}}]}' })).message).toBe(
+      '--data: the field name "a.0.constructor" is not allowed',
+    );
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
@@ -109,7 +115,19 @@ describe('-f and -F', () => {
 
   it('reads -F values as JSON, falling back to a string', async () => {
     expect(
-      await read({ typedFields: ['n=12', 'f=1.5', 'yes=true', 'none=null', 'list=[1,"a"]', 'obj={"k":1}', 'zip=01234', 'word=hello', 'id=123e4567-e89b'] }),
+      await read({
+        typedFields: [
+          'n=12',
+          'f=1.5',
+          'yes=true',
+          'none=null',
+          'list=[1,"a"]',
+          'obj={"k":1}',
+          'zip=01234',
+          'word=hello',
+          'id=123e4567-e89b',
+        ],
+      }),
     ).toEqual({ n: 12, f: 1.5, yes: true, none: null, list: [1, 'a'], obj: { k: 1 }, zip: '01234', word: 'hello', id: '123e4567-e89b' });
   });
 
@@ -120,7 +138,11 @@ describe('-f and -F', () => {
 
   it('applies on top of --data: -f in order, then -F', async () => {
     expect(
-      await read({ data: '{"name":"old","address":{"city":"York","zip":"Y1"}}', fields: ['name=new', 'address.city=Leeds', 'name=newer'], typedFields: ['address.zip=null'] }),
+      await read({
+        data: '{"name":"old","address":{"city":"York","zip":"Y1"}}',
+        fields: ['name=new', 'address.city=Leeds', 'name=newer'],
+        typedFields: ['address.zip=null'],
+      }),
     ).toEqual({ name: 'newer', address: { city: 'Leeds', zip: null } });
   });
 
@@ -157,7 +179,10 @@ describe('locateJsonError', () => {
 
   it('finds bad escapes, control characters and numbers', () => {
     expect(locateJsonError('{"a":"\\x"}')?.reason).toBe('invalid escape in a string');
-    expect(locateJsonError('{"a":"b\nc"}')).toEqual({ position: 7, reason: 'control character in a string (write it as an escape, e.g. \\n)' });
+    expect(locateJsonError('{"a":"b\nc"}')).toEqual({
+      position: 7,
+      reason: 'control character in a string (write it as an escape, e.g. \\n)',
+    });
     expect(locateJsonError('[01]')?.reason).toBe("expected ',' or ']' after an array element");
     expect(locateJsonError('[-]')?.reason).toBe('invalid number');
   });

@@ -80,7 +80,14 @@ describe('childEnvironment', () => {
     const redactor = new SecretRedactor();
     redactor.register(TOKEN);
     const env = childEnvironment(
-      { PATH: '/bin', APPRAISAL_API_KEY: KEY, appraisal_token: TOKEN, COPY: `x${TOKEN}`, OTHER_KEY: 'apk_ZZZZZZZZ_0123456789abcdef', HOME: '/h' },
+      {
+        PATH: '/bin',
+        APPRAISAL_API_KEY: KEY,
+        appraisal_token: TOKEN,
+        COPY: `x${TOKEN}`,
+        OTHER_KEY: 'apk_ZZZZZZZZ_0123456789abcdef',
+        HOME: '/h',
+      },
       redactor,
       { APPRAISAL_EVENT_ID: 'p1', APPRAISAL_TOKEN: 'sneaky' },
     );

@@ -14,8 +14,24 @@ describe('reportError with values that resist being turned into text', () => {
   it.each([
     ['an object with a null prototype', Object.create(null) as unknown, 'error: unexpected failure: {}'],
     ['an array holding one', [{ toString: 0 }], 'error: unexpected failure: [{"toString":0}]'],
-    ['an object whose toString throws', { toString: () => { throw new Error('no'); } }, 'error: unexpected failure: {}'],
-    ['a cyclic null-prototype object', (() => { const o = Object.create(null) as Record<string, unknown>; o.self = o; return o; })(), 'error: unexpected failure: [object Object]'],
+    [
+      'an object whose toString throws',
+      {
+        toString: () => {
+          throw new Error('no');
+        },
+      },
+      'error: unexpected failure: {}',
+    ],
+    [
+      'a cyclic null-prototype object',
+      (() => {
+        const o = Object.create(null) as Record<string, unknown>;
+        o.self = o;
+        return o;
+      })(),
+      'error: unexpected failure: [object Object]',
+    ],
   ])('%s: exit 1, one error line and the hint, no throw', (_name, thrown, first) => {
     const { code, text } = report(thrown);
     expect(code).toBe(1);

@@ -29,7 +29,14 @@ function operation(id: string): { method: string; path: string; query: string[] 
   for (const [path, item] of Object.entries(description.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (op.operationId === id) {
-        return { method: method.toUpperCase(), path, query: (op.parameters ?? []).map(resolve).filter((p) => p.in === 'query').map((p) => p.name!) };
+        return {
+          method: method.toUpperCase(),
+          path,
+          query: (op.parameters ?? [])
+            .map(resolve)
+            .filter((p) => p.in === 'query')
+            .map((p) => p.name!),
+        };
       }
     }
   }
@@ -37,16 +44,22 @@ function operation(id: string): { method: string; path: string; query: string[] 
 }
 
 describe('the resource table', () => {
-  it.each(FAMILIES.map((family) => [family.name, family] as const))('%s: operations, paths and filters match openapi.json', (_name, family) => {
-    const list = operation(family.operations.list);
-    expect([list.method, list.path]).toEqual(['GET', collectionTemplate(family)]);
-    for (const filter of family.filters) expect(list.query).toContain(filter.param);
-    expect(acceptsUpdatedSince(family)).toBe(list.query.includes('updatedSince'));
-    if (family.operations.get) expect(operation(family.operations.get)).toMatchObject({ method: 'GET', path: recordTemplate(family) });
-    if (family.operations.update) expect(operation(family.operations.update)).toMatchObject({ method: 'PATCH', path: recordTemplate(family) });
-    if (family.operations.delete) expect(operation(family.operations.delete)).toMatchObject({ method: 'DELETE', path: recordTemplate(family) });
-    if (family.operations.create) expect(operation(family.operations.create)).toMatchObject({ method: 'POST', path: collectionTemplate(family) });
-  });
+  it.each(FAMILIES.map((family) => [family.name, family] as const))(
+    '%s: operations, paths and filters match openapi.json',
+    (_name, family) => {
+      const list = operation(family.operations.list);
+      expect([list.method, list.path]).toEqual(['GET', collectionTemplate(family)]);
+      for (const filter of family.filters) expect(list.query).toContain(filter.param);
+      expect(acceptsUpdatedSince(family)).toBe(list.query.includes('updatedSince'));
+      if (family.operations.get) expect(operation(family.operations.get)).toMatchObject({ method: 'GET', path: recordTemplate(family) });
+      if (family.operations.update)
+        expect(operation(family.operations.update)).toMatchObject({ method: 'PATCH', path: recordTemplate(family) });
+      if (family.operations.delete)
+        expect(operation(family.operations.delete)).toMatchObject({ method: 'DELETE', path: recordTemplate(family) });
+      if (family.operations.create)
+        expect(operation(family.operations.create)).toMatchObject({ method: 'POST', path: collectionTemplate(family) });
+    },
+  );
 
   it('derives paths, the guarding scope of a request path, and what watch can poll', () => {
     const contacts = findFamily('contacts')!;

@@ -116,22 +116,27 @@ describe('--out', () => {
   });
 
   const asRoot = process.getuid?.() === 0;
-  it.skipIf(asRoot)(`maps a read-only directory to a UsageError${asRoot ? ' [skipped: running as root, which writes to read-only directories]' : ''}`, async () => {
-    const locked = join(dir, 'locked');
-    await mkdir(locked);
-    await chmod(locked, 0o500);
-    try {
-      const fake = context({ out: 'locked/props.json' });
-      await expect(writeRecords(fake.ctx, count(1), view)).rejects.toThrow(/permission denied/);
-    } finally {
-      await chmod(locked, 0o700);
-    }
-  });
+  it.skipIf(asRoot)(
+    `maps a read-only directory to a UsageError${asRoot ? ' [skipped: running as root, which writes to read-only directories]' : ''}`,
+    async () => {
+      const locked = join(dir, 'locked');
+      await mkdir(locked);
+      await chmod(locked, 0o500);
+      try {
+        const fake = context({ out: 'locked/props.json' });
+        await expect(writeRecords(fake.ctx, count(1), view)).rejects.toThrow(/permission denied/);
+      } finally {
+        await chmod(locked, 0o700);
+      }
+    },
+  );
 
   it('refuses a symlink at --out (exit 2), leaving the link and its target as they were', async () => {
     await writeFile(join(dir, 'target.json'), 'old');
     await symlink(join(dir, 'target.json'), join(dir, 'link.json'));
-    await expect(writeRecords(context({ out: 'link.json' }).ctx, count(1), view)).rejects.toThrow(/^--out link\.json is a symbolic link to .*target\.json; refusing to write through it$/);
+    await expect(writeRecords(context({ out: 'link.json' }).ctx, count(1), view)).rejects.toThrow(
+      /^--out link\.json is a symbolic link to .*target\.json; refusing to write through it$/,
+    );
     expect(await readFile(join(dir, 'target.json'), 'utf8')).toBe('old');
     await symlink(join(dir, 'nowhere.json'), join(dir, 'dangling.json'));
     await expect(writeRecords(context({ out: 'dangling.json' }).ctx, count(1), view)).rejects.toThrow(/dangling/);

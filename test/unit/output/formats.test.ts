@@ -138,7 +138,11 @@ describe('table', () => {
   });
 
   it('prints large lists as one table: one header, the widths of the first rows kept', async () => {
-    const many = Array.from({ length: 2500 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, address: { city: i === 2400 ? 'a much longer city name' : 'c' }, value: i }));
+    const many = Array.from({ length: 2500 }, (_, i) => ({
+      id: `p${String(i).padStart(4, '0')}`,
+      address: { city: i === 2400 ? 'a much longer city name' : 'c' },
+      value: i,
+    }));
     const { out, count } = await list({ output: 'table' }, many);
     expect(count).toBe(2500);
     expect(out.match(/│ id /g)).toHaveLength(1);

@@ -48,19 +48,31 @@ describe('split output', () => {
     expect(manifest.records).toBe(10);
     expect(manifest.parts).toEqual(result.files);
     for (const [i, part] of manifest.parts.entries()) expect(part.sha256).toBe(sha256(parts[i]!));
-    expect(fake.stderr()).toBe('Wrote 10 properties to props-0001.ndjson … props-0003.ndjson (3 parts, manifest props.ndjson.manifest.json)\n');
-    expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-0003.ndjson', 'props.ndjson.manifest.json']);
+    expect(fake.stderr()).toBe(
+      'Wrote 10 properties to props-0001.ndjson … props-0003.ndjson (3 parts, manifest props.ndjson.manifest.json)\n',
+    );
+    expect((await readdir(dir)).sort()).toEqual([
+      'props-0001.ndjson',
+      'props-0002.ndjson',
+      'props-0003.ndjson',
+      'props.ndjson.manifest.json',
+    ]);
   });
 
   it('csv parts each repeat the header; json parts are each one array', async () => {
     const csv = split('csv', { rows: 3 });
     await writeRecords(csv.fake.ctx, count(7), view, { files: csv.target });
-    for (const [n, rows] of [[1, 'p1,1\r\np2,2\r\np3,3\r\n'], [3, 'p7,7\r\n']] as const) {
+    for (const [n, rows] of [
+      [1, 'p1,1\r\np2,2\r\np3,3\r\n'],
+      [3, 'p7,7\r\n'],
+    ] as const) {
       expect(await readFile(partPath(csv.target.path, n), 'utf8')).toBe(`id,value\r\n${rows}`);
     }
     const json = split('json', { rows: 3 });
     await writeRecords(json.fake.ctx, count(7), view, { files: json.target });
-    const arrays = await Promise.all([1, 2, 3].map(async (n) => JSON.parse(await readFile(partPath(json.target.path, n), 'utf8')) as unknown[]));
+    const arrays = await Promise.all(
+      [1, 2, 3].map(async (n) => JSON.parse(await readFile(partPath(json.target.path, n), 'utf8')) as unknown[]),
+    );
     expect(arrays.map((a) => a.length)).toEqual([3, 3, 1]);
     expect(arrays.flat()).toEqual([...Array(7)].map((_, i) => ({ id: `p${i + 1}`, value: i + 1 })));
   });
@@ -101,7 +113,12 @@ describe('split output', () => {
     await writeFile(join(dir, 'props-notes.ndjson'), 'mine');
     const second = split('ndjson', { rows: 5 });
     await writeRecords(second.fake.ctx, count(7), view, { files: second.target });
-    expect((await readdir(dir)).sort()).toEqual(['props-0001.ndjson', 'props-0002.ndjson', 'props-notes.ndjson', 'props.ndjson.manifest.json']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'props-0001.ndjson',
+      'props-0002.ndjson',
+      'props-notes.ndjson',
+      'props.ndjson.manifest.json',
+    ]);
   });
 
   it('Ctrl-C mid-way leaves nothing: no part, temp file, manifest or lock', async () => {
@@ -123,14 +140,18 @@ describe('split output', () => {
   it('one run at a time per path: a live holder of the --out lock is exit 2, and nothing is written', async () => {
     await writeFile(join(dir, '.props.ndjson.lock'), `${process.pid}\n`);
     const { fake, target } = split('ndjson', { rows: 2 });
-    await expect(writeRecords(fake.ctx, count(5), view, { files: target })).rejects.toThrow(`--out props.ndjson is being written by another appraisal export (pid ${process.pid})`);
+    await expect(writeRecords(fake.ctx, count(5), view, { files: target })).rejects.toThrow(
+      `--out props.ndjson is being written by another appraisal export (pid ${process.pid})`,
+    );
     expect(await readdir(dir)).toEqual(['.props.ndjson.lock']);
   });
 
   it('without split, one file at the path with its sha256 (what a snapshot manifest needs)', async () => {
     const fake = fakeContext({ globals: { output: 'table' }, cwd: dir });
     const path = join(dir, 'clients.csv');
-    const result = await writeRecords(fake.ctx, count(3), view, { files: { path, displayPath: 'clients.csv', format: 'csv', split: undefined, manifest: false } });
+    const result = await writeRecords(fake.ctx, count(3), view, {
+      files: { path, displayPath: 'clients.csv', format: 'csv', split: undefined, manifest: false },
+    });
     const text = await readFile(path);
     expect(result.files).toEqual([{ file: 'clients.csv', records: 3, bytes: text.length, sha256: sha256(text) }]);
     expect(await readdir(dir)).toEqual(['clients.csv']);

@@ -14,7 +14,6 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-
 describe('streaming', () => {
   for (const output of ['json', 'ndjson'] as const) {
     it(`${output} writes records before the iterator has finished`, async () => {

@@ -15,7 +15,9 @@ export const DEFAULT_DELIVER_TIMEOUT_MS = 60_000;
 export function parseDeliverTimeout(text: string | undefined): number {
   if (text === undefined) return DEFAULT_DELIVER_TIMEOUT_MS;
   const match = /^(\d{1,7})\s*(ms|s|m)?$/i.exec(text.trim());
-  const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000 } as const)[(match[2]?.toLowerCase() ?? 's') as 'ms' | 's' | 'm'] : Number.NaN;
+  const ms = match
+    ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000 } as const)[(match[2]?.toLowerCase() ?? 's') as 'ms' | 's' | 'm']
+    : Number.NaN;
   if (!(ms > 0 && ms <= 3_600_000)) {
     throw new UsageError(`--deliver-timeout must be a time such as 30s, 2m or 500ms (at most 1 hour); got ${quoteInput(text)}`);
   }

@@ -25,7 +25,8 @@ export const progress = {
   verifiedStored: () => 'verified the stored key',
   delivered: (label: string) => `delivered the new key to ${label}`,
   revoked: (oldPrefix: string) => `revoked key ${oldPrefix}`,
-  scheduled: (oldPrefix: string, dueAt: string) => `key ${oldPrefix} stays valid until ${dueAt} (--grace); \`appraisal keys revoke --due\` revokes it then`,
+  scheduled: (oldPrefix: string, dueAt: string) =>
+    `key ${oldPrefix} stays valid until ${dueAt} (--grace); \`appraisal keys revoke --due\` revokes it then`,
   restored: (oldPrefix: string, where: string) => `put key ${oldPrefix} back in ${where}`,
   revokedNew: (newKey: string) => `revoked the new key ${newKey}`,
 };
@@ -62,7 +63,11 @@ export function rotationFailure(report: RotationReport, context: FailureContext)
   const where = step ? `step ${stepNumber(report.plan, step)} (${stepTitle(step)})` : 'an unknown step';
   const causeHint = report.error instanceof AppError ? report.error.hint : undefined;
   const works =
-    report.oldKeyWorks === true ? ', which works' : report.oldKeyWorks === false ? ', but a check with it failed just now (see --verbose)' : '';
+    report.oldKeyWorks === true
+      ? ', which works'
+      : report.oldKeyWorks === false
+        ? ', but a check with it failed just now (see --verbose)'
+        : '';
 
   if (report.outcome === 'rotated-old-key-active') {
     return {
@@ -91,7 +96,8 @@ export function rotationFailure(report: RotationReport, context: FailureContext)
   parts.push(`Profile ${context.profileName} still uses the old key ${oldKey}${works}`);
   let hint: string | undefined;
   if (report.outcome === 'rolled-back-new-key-active') hint = `revoke it: \`appraisal keys revoke ${newKey} --yes\``;
-  else if (report.maybeCreatedName) hint = `look for it with \`appraisal keys list\` and revoke it with \`appraisal keys revoke PREFIX --yes\``;
+  else if (report.maybeCreatedName)
+    hint = `look for it with \`appraisal keys list\` and revoke it with \`appraisal keys revoke PREFIX --yes\``;
   else if (step === 'create' && report.error instanceof PermissionError) {
     hint = `rotating needs a key with scope keys:admin or api:admin; otherwise an admin can make the replacement: \`appraisal keys create --name N --scope S --store-as ${context.profileName}\``;
   } else if (step === 'store') {

@@ -155,7 +155,8 @@ const verifyNew: RotationStepDef = {
     const { record, prefix } = newKeyOf(state);
     const client = state.newClient!;
     const current = await client.get<KeyRecord>(CURRENT_KEY_PATH);
-    if (current?.id !== record.id) throw new ContractError(`${CURRENT_KEY_PATH} with the new key described another key (${String(current?.prefix)})`);
+    if (current?.id !== record.id)
+      throw new ContractError(`${CURRENT_KEY_PATH} with the new key described another key (${String(current?.prefix)})`);
     const oldScopes = oldKeyOf(state).scopes;
     if (!sameScopes(current.scopes, oldScopes)) {
       throw new ContractError(`the new key has scopes ${(current.scopes ?? []).join(' ') || '(none)'}, not ${oldScopes.join(' ')}`);
@@ -189,7 +190,8 @@ const store: RotationStepDef = {
         await rollback.timed('restore-old-key', async () => {
           await deps.slot.write(request.oldSecret);
           const back = await deps.slot.read();
-          if (back !== request.oldSecret) throw new LocalEnvironmentError(`${deps.slot.where} does not hold the old key after it was written back`);
+          if (back !== request.oldSecret)
+            throw new LocalEnvironmentError(`${deps.slot.where} does not hold the old key after it was written back`);
         });
         rollback.slotHoldsOld = true;
         deps.progress(progress.restored(request.oldPrefix, deps.slot.where));
@@ -258,4 +260,13 @@ const scheduleRevokeOld: RotationStepDef = {
   },
 };
 
-export const ROTATION_STEPS: readonly RotationStepDef[] = [readCurrent, create, verifyNew, store, verifyStored, deliver, revokeOld, scheduleRevokeOld];
+export const ROTATION_STEPS: readonly RotationStepDef[] = [
+  readCurrent,
+  create,
+  verifyNew,
+  store,
+  verifyStored,
+  deliver,
+  revokeOld,
+  scheduleRevokeOld,
+];

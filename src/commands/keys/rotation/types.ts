@@ -4,7 +4,8 @@ import type { KeySlot } from '../../../core/credentials/key-slot.js';
 import type { AuditStep } from '../audit-log.js';
 import type { KeyRecord } from '../records.js';
 
-export type RotationStep = 'read-current' | 'create' | 'verify-new' | 'store' | 'verify-stored' | 'deliver' | 'revoke-old' | 'schedule-revoke-old';
+export type RotationStep =
+  'read-current' | 'create' | 'verify-new' | 'store' | 'verify-stored' | 'deliver' | 'revoke-old' | 'schedule-revoke-old';
 
 export type RotationOutcome =
   /** The profile uses the new key; the old one is revoked (or kept, with --keep-old or --grace). */

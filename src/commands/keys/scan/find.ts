@@ -96,7 +96,9 @@ export async function scanPaths(paths: readonly string[], cwd: string, pattern: 
     try {
       info = await lstat(path);
     } catch (error) {
-      throw new UsageError(`cannot read ${relative(cwd, path) || path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new UsageError(
+        `cannot read ${relative(cwd, path) || path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     if (info.isSymbolicLink()) return;
     if (info.isDirectory()) {

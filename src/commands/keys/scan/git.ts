@@ -60,7 +60,8 @@ export function scanHistory(root: string, pattern: KeyPattern, run: GitRun): Pro
         line = Number(HUNK.exec(text)?.[1] ?? 0);
       } else if (text.startsWith('+') && file !== undefined) {
         const content = text.slice(1);
-        if (pattern.marker === undefined || content.includes('apk_')) found.push(...matchesIn(content, pattern, `${commit}:${file}`, commit, line));
+        if (pattern.marker === undefined || content.includes('apk_'))
+          found.push(...matchesIn(content, pattern, `${commit}:${file}`, commit, line));
         line++;
       }
       afterMinusHeader = false;

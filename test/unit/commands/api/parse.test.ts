@@ -47,9 +47,12 @@ describe('parseHeaders', () => {
       'x-mock-fault': '503',
     });
   });
-  it.each(['x-api-key: apk_x', 'Authorization: Bearer abc', 'proxy-authorization: x', 'Cookie: a=b'])('refuses the credential header %s', (header) => {
-    expect(() => parseHeaders([header])).toThrow(/the CLI sends the credential itself/);
-  });
+  it.each(['x-api-key: apk_x', 'Authorization: Bearer abc', 'proxy-authorization: x', 'Cookie: a=b'])(
+    'refuses the credential header %s',
+    (header) => {
+      expect(() => parseHeaders([header])).toThrow(/the CLI sends the credential itself/);
+    },
+  );
   it('refuses headers the client owns, malformed ones, and key-shaped values', () => {
     expect(() => parseHeaders(['Host: evil.example'])).toThrow(/set by the HTTP client/);
     expect(() => parseHeaders(['Content-Length: 5'])).toThrow(/set by the HTTP client/);
@@ -61,7 +64,9 @@ describe('parseHeaders', () => {
 
 describe('fieldsAsQuery', () => {
   it('adds -f strings and -F JSON values to the query', () => {
-    expect(fieldsAsQuery({ limit: '5' }, ['q=harbor', 'propertyType=Office'], ['page=2', 'ids=["a","b"]', 'flag=true', 'raw=not json'])).toEqual({
+    expect(
+      fieldsAsQuery({ limit: '5' }, ['q=harbor', 'propertyType=Office'], ['page=2', 'ids=["a","b"]', 'flag=true', 'raw=not json']),
+    ).toEqual({
       limit: '5',
       q: 'harbor',
       propertyType: 'Office',

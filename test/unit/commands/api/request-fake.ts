@@ -1,6 +1,14 @@
 // A fake ApiClient whose every call goes through one route table keyed by "METHOD /path", for the
 // api, smoke and OpenAPI tests. Handlers return a body, a full response, or throw.
-import type { ApiClient, ApiRecord, ApiResponse, HttpMethod, PaginateOptions, PaginateSummary, RequestOptions } from '../../../../src/core/api-client.js';
+import type {
+  ApiClient,
+  ApiRecord,
+  ApiResponse,
+  HttpMethod,
+  PaginateOptions,
+  PaginateSummary,
+  RequestOptions,
+} from '../../../../src/core/api-client.js';
 
 export interface Exchange {
   method: HttpMethod;
@@ -47,7 +55,14 @@ export function routeApi(routes: Record<string, Handler>, baseUrl = 'https://api
     baseUrl,
     credential: { prefix: 'apk_test1234', source: 'env', kind: 'api-key' },
     async request<T>(options: RequestOptions) {
-      return respond<T>({ method: options.method, path: options.path, query: options.query, body: options.body, headers: options.headers, auth: options.auth });
+      return respond<T>({
+        method: options.method,
+        path: options.path,
+        query: options.query,
+        body: options.body,
+        headers: options.headers,
+        auth: options.auth,
+      });
     },
     async get<T>(path: string) {
       return unwrap((await respond({ method: 'GET', path })).body) as T;

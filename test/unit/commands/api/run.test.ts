@@ -22,7 +22,14 @@ const SPEC = {
   },
 };
 
-const SESSION: Session = { profileName: 'dev', profile: undefined, baseUrl: 'https://api.test', environment: 'local', caFile: undefined, credential: undefined };
+const SESSION: Session = {
+  profileName: 'dev',
+  profile: undefined,
+  baseUrl: 'https://api.test',
+  environment: 'local',
+  caFile: undefined,
+  credential: undefined,
+};
 
 function setup(routes: Record<string, Handler>, options: { globals?: Partial<GlobalOptions>; cwd?: string } = {}) {
   const { api, calls } = routeApi({ 'GET /api/openapi.json': () => SPEC, ...routes });
@@ -59,11 +66,21 @@ describe('appraisal api (in-process)', () => {
   it('-i prints the status and response headers first, redacting credential-shaped values', async () => {
     const t = setup({
       'GET /api/keys/current': () =>
-        new Reply(200, { id: 'k' }, { 'x-request-id': 'req-1', 'content-type': 'application/json', 'set-cookie': 's=1', 'x-echo': 'apk_AbCdEf12_0123456789abcdef' }),
+        new Reply(
+          200,
+          { id: 'k' },
+          { 'x-request-id': 'req-1', 'content-type': 'application/json', 'set-cookie': 's=1', 'x-echo': 'apk_AbCdEf12_0123456789abcdef' },
+        ),
     });
     await t.run('GET', '/api/keys/current', '-i');
     const [head, body] = t.stdout().split('\n\n');
-    expect(head!.split('\n')).toEqual(['HTTP 200', 'content-type: application/json', 'set-cookie: [redacted]', 'x-echo: apk_AbCdEf12_…', 'x-request-id: req-1']);
+    expect(head!.split('\n')).toEqual([
+      'HTTP 200',
+      'content-type: application/json',
+      'set-cookie: [redacted]',
+      'x-echo: apk_AbCdEf12_…',
+      'x-request-id: req-1',
+    ]);
     expect(JSON.parse(body!)).toEqual({ id: 'k' });
   });
 
@@ -111,10 +128,16 @@ describe('appraisal api (in-process)', () => {
     expect(t.stderr()).toBe('');
   });
 
-  it('a discovered document that is no OpenAPI description counts as none published: one warning naming it, the check uses the CLI\'s own model', async () => {
+  it("a discovered document that is no OpenAPI description counts as none published: one warning naming it, the check uses the CLI's own model", async () => {
     const t = setup({ 'GET /api/openapi.json': () => new Reply(200, 'not json'), 'GET /api/properties': () => ({ ok: 1 }) });
     await t.run('GET', '/api/properties');
-    expect(t.stderr().match(/warning: https:\/\/api\.test\/api\/openapi\.json is not a JSON OpenAPI document; that is not an OpenAPI description, so the service publishes none this CLI can read: using the CLI's own model/g)).toHaveLength(1);
+    expect(
+      t
+        .stderr()
+        .match(
+          /warning: https:\/\/api\.test\/api\/openapi\.json is not a JSON OpenAPI document; that is not an OpenAPI description, so the service publishes none this CLI can read: using the CLI's own model/g,
+        ),
+    ).toHaveLength(1);
     expect(t.stderr()).not.toContain('internal path');
     await t.run('GET', '/api/properties', '--strict');
     await expect(t.run('GET', '/api/internal/stats', '--strict')).rejects.toThrow(/refusing GET \/api\/internal\/stats: internal path/);
@@ -124,9 +147,15 @@ describe('appraisal api (in-process)', () => {
     const routes = { 'GET /api/spec.json': () => new Reply(200, 'not json'), 'GET /api/properties': () => ({ ok: 1 }) };
     const t = setup(routes, { globals: { spec: 'https://api.test/api/spec.json' } });
     await t.run('GET', '/api/properties');
-    expect(t.stderr().match(/could not load the service description: .*spec\.json is not a JSON OpenAPI document; skipping the public-contract check/g)).toHaveLength(1);
+    expect(
+      t
+        .stderr()
+        .match(/could not load the service description: .*spec\.json is not a JSON OpenAPI document; skipping the public-contract check/g),
+    ).toHaveLength(1);
     const strict = setup(routes, { globals: { spec: 'https://api.test/api/spec.json' } });
-    await expect(strict.run('GET', '/api/properties', '--strict')).rejects.toThrow(/cannot check GET \/api\/properties against the public contract/);
+    await expect(strict.run('GET', '/api/properties', '--strict')).rejects.toThrow(
+      /cannot check GET \/api\/properties against the public contract/,
+    );
   });
 
   it('--strict reports a service failure as that failure', async () => {
@@ -161,16 +190,28 @@ describe('appraisal api (in-process)', () => {
       { id: '2', name: 'B', address: { city: 'Y' }, propertyType: 'Retail' },
       { id: '3', name: 'C', address: { city: 'Z' }, propertyType: 'Land' },
     ];
-    const t = setup({ 'GET /api/properties': () => records }, { globals: { output: 'ndjson', outputExplicit: true, maxItems: 2, pageSize: 50 } });
+    const t = setup(
+      { 'GET /api/properties': () => records },
+      { globals: { output: 'ndjson', outputExplicit: true, maxItems: 2, pageSize: 50 } },
+    );
     await t.run('GET', '/api/properties', '--all', '-f', 'propertyType=Office');
     const call = t.requests()[0]!;
     expect(call.query).toEqual({ propertyType: 'Office' });
     expect(call.paginate).toMatchObject({ maxItems: 2, pageSize: 50 });
-    expect(t.stdout().trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['1', '2']);
+    expect(
+      t
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(['1', '2']);
   });
 
   it('--all as a table uses id and the first plain fields as columns', async () => {
-    const t = setup({ 'GET /api/properties': () => [{ id: '1', name: 'A', nested: { x: 1 }, propertyType: 'Office' }] }, { globals: { output: 'csv', outputExplicit: true } });
+    const t = setup(
+      { 'GET /api/properties': () => [{ id: '1', name: 'A', nested: { x: 1 }, propertyType: 'Office' }] },
+      { globals: { output: 'csv', outputExplicit: true } },
+    );
     await t.run('GET', '/api/properties', '--all');
     expect(t.stdout()).toBe('id,name,propertyType\r\n1,A,Office\r\n');
   });
@@ -245,6 +286,13 @@ describe('helpers', () => {
   });
   it('genericView falls back sensibly', () => {
     expect(genericView('x', undefined)).toEqual({ label: 'x', columns: ['id'] });
-    expect(genericView('x', { code: 'MAI', name: 'Member', a: 1, b: 2, c: 3, d: 4, e: 5 }).columns).toEqual(['code', 'name', 'a', 'b', 'c', 'd']);
+    expect(genericView('x', { code: 'MAI', name: 'Member', a: 1, b: 2, c: 3, d: 4, e: 5 }).columns).toEqual([
+      'code',
+      'name',
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 });

@@ -11,8 +11,12 @@ describe('assignments', () => {
   it('sends --status as given and checks --client/--property ids', async () => {
     const fake = apiContext({ paginate: () => [] });
     await runNoun(assignmentsCommand, fake.ctx, ['list', '--status', 'some_new_state', '--client', CLIENT, '--property', PROPERTY]);
-    expect(fake.calls).toEqual([{ method: 'PAGINATE', path: '/api/assignments', query: { status: 'some_new_state', clientId: CLIENT, propertyId: PROPERTY } }]);
-    await expect(runNoun(assignmentsCommand, fake.ctx, ['list', '--client', 'acme'])).rejects.toThrow('--client must be a UUID, got "acme"');
+    expect(fake.calls).toEqual([
+      { method: 'PAGINATE', path: '/api/assignments', query: { status: 'some_new_state', clientId: CLIENT, propertyId: PROPERTY } },
+    ]);
+    await expect(runNoun(assignmentsCommand, fake.ctx, ['list', '--client', 'acme'])).rejects.toThrow(
+      '--client must be a UUID, got "acme"',
+    );
   });
 
   it('lists the linked properties of one assignment', async () => {

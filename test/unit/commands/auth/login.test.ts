@@ -65,7 +65,10 @@ describe('auth login', () => {
     const { ctx, keychain, login, stderr, configDir } = setup({ stdin: `${KEY_A}\n`, globals: { baseUrl: 'https://api.example.com/' } });
     await login();
     expect(service.requests).toEqual(['GET /api/keys/current']);
-    expect(service.settings[0]).toMatchObject({ baseUrl: 'https://api.example.com', credential: { secret: KEY_A, prefix: 'apk_AAAAaaaa' } });
+    expect(service.settings[0]).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      credential: { secret: KEY_A, prefix: 'apk_AAAAaaaa' },
+    });
     expect([...keychain.entries]).toEqual([['default@https://api.example.com:443', KEY_A]]);
     const config = await ctx.config();
     expect(config.getProfile('default')).toEqual({
@@ -151,7 +154,10 @@ describe('auth login', () => {
   });
 
   it('--insecure-storage writes a 0600 file and warns', async () => {
-    const { ctx, login, keychain, stderr, configDir } = setup({ stdin: KEY_A, globals: { baseUrl: 'https://api.example.com', profile: 'ci' } });
+    const { ctx, login, keychain, stderr, configDir } = setup({
+      stdin: KEY_A,
+      globals: { baseUrl: 'https://api.example.com', profile: 'ci' },
+    });
     await login({ withKey: true, insecureStorage: true });
     const path = join(configDir, 'credentials', 'ci.key');
     expect(readFileSync(path, 'utf8')).toBe(`${KEY_A}\n`);

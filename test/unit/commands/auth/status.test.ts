@@ -24,7 +24,11 @@ beforeEach(() => {
 
 describe('auth status', () => {
   it('prints profile, base URL, environment, source, prefix, name, scopes and expiry; warns within 14 days', async () => {
-    const { ctx, stdout, stderr } = fakeContext({ now, env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://localhost:4000' } });
+    const { ctx, stdout, stderr } = fakeContext({
+      now,
+      env: { APPRAISAL_API_KEY: KEY_ENV },
+      globals: { baseUrl: 'https://localhost:4000' },
+    });
     await runStatus(withApi(ctx));
     expect(JSON.parse(stdout())).toEqual({
       profile: 'default',

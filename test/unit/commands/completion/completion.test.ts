@@ -20,7 +20,11 @@ const fish = requires('fish');
 /** A small tree shaped like the real one: global flags, a noun with an alias, verbs, a hidden command. */
 function program(): Command {
   const root = new Command('appraisal').version('1.0.0', '-V, --version');
-  root.option('-p, --profile <name>', 'profile').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS)).option('--out <path>', 'file').option('-v, --verbose', 'more');
+  root
+    .option('-p, --profile <name>', 'profile')
+    .addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS))
+    .option('--out <path>', 'file')
+    .option('-v, --verbose', 'more');
   const props = root.command('props').alias('properties').description('Properties');
   props.command('list').description('list').option('--type <propertyType>', 'type');
   props.command('get').argument('<id>');
@@ -194,7 +198,7 @@ describe('zsh and fish scripts', () => {
     expect(script).toContain("complete -c appraisal -s p -l profile -x -a '(appraisal completion __profiles 2>/dev/null)' -d 'profile'");
     expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'files upload\\'' -F");
     expect(script).toContain("case '|props' '|properties'");
-    expect(script).not.toContain('__profiles\' -d');
+    expect(script).not.toContain("__profiles' -d");
   });
 
   it.skipIf(fish.skip)(`fish: parses (fish --no-execute)${fish.reason}`, () => {

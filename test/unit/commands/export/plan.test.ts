@@ -11,7 +11,15 @@ describe('export flags', () => {
   it('defaults: the five families in table order, NDJSON, no incremental start, 5m overlap', () => {
     const result = plan({ dir: 'snap' });
     expect(result.families.map((family) => family.name)).toEqual([...DEFAULT_FAMILIES]);
-    expect(result).toMatchObject({ dir: '/data/snap', format: 'ndjson', mode: 'auto', replace: false, since: undefined, overlapMs: 300_000, split: undefined });
+    expect(result).toMatchObject({
+      dir: '/data/snap',
+      format: 'ndjson',
+      mode: 'auto',
+      replace: false,
+      since: undefined,
+      overlapMs: 300_000,
+      split: undefined,
+    });
   });
 
   it('--families in any order and with aliases, each once, in table order', () => {
@@ -19,8 +27,14 @@ describe('export flags', () => {
   });
 
   it('incremental starts: --since-last resolves against cwd, --since is checked, --overlap is a duration', () => {
-    expect(plan({ dir: 'b', sinceLast: 'a', overlap: '90s' })).toMatchObject({ since: { kind: 'since-last', dir: '/data/a', given: 'a' }, overlapMs: 90_000 });
-    expect(plan({ dir: 'b', since: '2026-11-01T00:00:00Z', overlap: '0' })).toMatchObject({ since: { kind: 'since', at: '2026-11-01T00:00:00Z' }, overlapMs: 0 });
+    expect(plan({ dir: 'b', sinceLast: 'a', overlap: '90s' })).toMatchObject({
+      since: { kind: 'since-last', dir: '/data/a', given: 'a' },
+      overlapMs: 90_000,
+    });
+    expect(plan({ dir: 'b', since: '2026-11-01T00:00:00Z', overlap: '0' })).toMatchObject({
+      since: { kind: 'since', at: '2026-11-01T00:00:00Z' },
+      overlapMs: 0,
+    });
   });
 
   it.each<[string, ExportFlags, 'table' | undefined, RegExp]>([

@@ -18,7 +18,9 @@ describe('files attach', () => {
 
   it.each([[{}], [{ property: TARGET, assignment: TARGET }]])('needs exactly one target (%o)', async (flags) => {
     const fake = apiContext();
-    await expect(runAttach(fake.ctx, FILE_ID, flags)).rejects.toThrow('files attach needs exactly one of --property ID and --assignment ID');
+    await expect(runAttach(fake.ctx, FILE_ID, flags)).rejects.toThrow(
+      'files attach needs exactly one of --property ID and --assignment ID',
+    );
     expect(fake.calls).toEqual([]);
   });
 });

@@ -38,12 +38,16 @@ describe('receiveToFile', () => {
     const dir = tempDir();
     const target = join(dir, 'report.pdf');
     const progress: number[] = [];
-    const content = await receiveToFile(body(CHUNKS), { path: target, shown: 'report.pdf' }, {
-      expected: { size: DATA.length, sha256: sha(DATA) },
-      what: 'file x',
-      signal: signal(),
-      onProgress: (n) => progress.push(n),
-    });
+    const content = await receiveToFile(
+      body(CHUNKS),
+      { path: target, shown: 'report.pdf' },
+      {
+        expected: { size: DATA.length, sha256: sha(DATA) },
+        what: 'file x',
+        signal: signal(),
+        onProgress: (n) => progress.push(n),
+      },
+    );
     expect(content).toEqual({ size: DATA.length, sha256: sha(DATA) });
     expect(readFileSync(target)).toEqual(DATA);
     expect(readdirSync(dir)).toEqual(['report.pdf']);
@@ -57,9 +61,11 @@ describe('receiveToFile', () => {
     const dir = tempDir();
     const target = join(dir, 'report.pdf');
     writeFileSync(target, 'old contents');
-    const error = await receiveToFile(body(CHUNKS), { path: target, shown: 'report.pdf' }, { expected, what: 'file x', signal: signal() }).catch(
-      (e: unknown) => e,
-    );
+    const error = await receiveToFile(
+      body(CHUNKS),
+      { path: target, shown: 'report.pdf' },
+      { expected, what: 'file x', signal: signal() },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as Error).message).toMatch(message);
     expect(readFileSync(target, 'utf8')).toBe('old contents');
@@ -69,11 +75,15 @@ describe('receiveToFile', () => {
   it('maps a body that breaks off to a network error and removes the temp file', async () => {
     const dir = tempDir();
     const target = join(dir, 'report.pdf');
-    const error = await receiveToFile(body(CHUNKS, new Error('other side closed')), { path: target, shown: 'report.pdf' }, {
-      expected: {},
-      what: 'file x',
-      signal: signal(),
-    }).catch((e: unknown) => e);
+    const error = await receiveToFile(
+      body(CHUNKS, new Error('other side closed')),
+      { path: target, shown: 'report.pdf' },
+      {
+        expected: {},
+        what: 'file x',
+        signal: signal(),
+      },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toBe('the download of file x broke off after 10000 bytes: other side closed');
     expect(readdirSync(dir)).toEqual([]);
@@ -82,21 +92,25 @@ describe('receiveToFile', () => {
   it('stops on abort even while the body is stalled, leaving nothing behind', async () => {
     const dir = tempDir();
     const controller = new AbortController();
-    const pending = receiveToFile(stalledBody(Buffer.from('abc')), { path: join(dir, 'x.bin'), shown: 'x.bin' }, {
-      expected: {},
-      what: 'file x',
-      signal: controller.signal,
-      onProgress: () => controller.abort(),
-    });
+    const pending = receiveToFile(
+      stalledBody(Buffer.from('abc')),
+      { path: join(dir, 'x.bin'), shown: 'x.bin' },
+      {
+        expected: {},
+        what: 'file x',
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      },
+    );
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('says so when the directory cannot take the temp file', async () => {
     const target = join(tempDir(), 'missing-dir', 'x.bin');
-    await expect(receiveToFile(body(CHUNKS), { path: target, shown: 'missing-dir/x.bin' }, { expected: {}, what: 'file x', signal: signal() })).rejects.toBeInstanceOf(
-      LocalEnvironmentError,
-    );
+    await expect(
+      receiveToFile(body(CHUNKS), { path: target, shown: 'missing-dir/x.bin' }, { expected: {}, what: 'file x', signal: signal() }),
+    ).rejects.toBeInstanceOf(LocalEnvironmentError);
     expect(existsSync(target)).toBe(false);
   });
 });
@@ -117,7 +131,11 @@ describe('receiveToStream', () => {
     const out = new SlowWritable();
     const chunks = Array.from({ length: 20 }, (_, i) => Buffer.alloc(100, i));
     const all = Buffer.concat(chunks);
-    const content = await receiveToStream(body(chunks), out, { expected: { size: all.length, sha256: sha(all) }, what: 'file x', signal: signal() });
+    const content = await receiveToStream(body(chunks), out, {
+      expected: { size: all.length, sha256: sha(all) },
+      what: 'file x',
+      signal: signal(),
+    });
     expect(content.size).toBe(2000);
     await new Promise((resolve) => out.end(resolve));
     expect(Buffer.concat(out.received)).toEqual(all);
@@ -125,8 +143,8 @@ describe('receiveToStream', () => {
 
   it('reports a mismatch after writing, saying the bytes already went out', async () => {
     const out = new SlowWritable();
-    await expect(receiveToStream(body(CHUNKS), out, { expected: { sha256: 'b'.repeat(64) }, what: 'file x', signal: signal() })).rejects.toThrow(
-      /already written to stdout/,
-    );
+    await expect(
+      receiveToStream(body(CHUNKS), out, { expected: { sha256: 'b'.repeat(64) }, what: 'file x', signal: signal() }),
+    ).rejects.toThrow(/already written to stdout/);
   });
 });

@@ -77,7 +77,12 @@ describe('files upload', () => {
     ['a directory', '.', {}, '. is a directory; upload takes one file'],
     ['a bad --property', 'report.pdf', { property: '42' }, '--property must be a UUID, got "42"'],
     ['a bad --assignment', 'report.pdf', { assignment: 'x' }, '--assignment must be a UUID, got "x"'],
-    ['a bad --content-type', 'report.pdf', { contentType: 'pdf' }, '--content-type must be a media type such as application/pdf, got "pdf"'],
+    [
+      'a bad --content-type',
+      'report.pdf',
+      { contentType: 'pdf' },
+      '--content-type must be a media type such as application/pdf, got "pdf"',
+    ],
     ['a --name with a line break', 'report.pdf', { name: 'a\nb' }, '--name must be a file name without control characters, got "a?b"'],
   ])('refuses %s before any request', async (_, path, flags, message) => {
     const fake = uploadAnswering({});

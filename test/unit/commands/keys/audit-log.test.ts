@@ -41,6 +41,8 @@ describe('--audit-log', () => {
     const dir = tempDir('appraisal-audit-');
     mkdirSync(join(dir, 'adir'));
     await expect(openAuditLog('adir', dir, (t) => t)).rejects.toBeInstanceOf(LocalEnvironmentError);
-    await expect(openAuditLog('missing/dir/log.jsonl', dir, (t) => t)).rejects.toThrow(/cannot open --audit-log missing\/dir\/log.jsonl: ENOENT/);
+    await expect(openAuditLog('missing/dir/log.jsonl', dir, (t) => t)).rejects.toThrow(
+      /cannot open --audit-log missing\/dir\/log.jsonl: ENOENT/,
+    );
   });
 });

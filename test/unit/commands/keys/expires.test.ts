@@ -12,7 +12,8 @@ describe('--expires-in', () => {
   });
 
   it('refuses anything else before any request', () => {
-    for (const bad of ['90', 'd', '1.5d', '10m', '-1d', '0h', '3651d', '90 days']) expect(() => parseDuration(bad), bad).toThrow(/--expires-in/);
+    for (const bad of ['90', 'd', '1.5d', '10m', '-1d', '0h', '3651d', '90 days'])
+      expect(() => parseDuration(bad), bad).toThrow(/--expires-in/);
   });
 });
 

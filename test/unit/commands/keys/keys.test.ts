@@ -57,7 +57,12 @@ function setup(options: FakeContextOptions & { client?: (service: MockKeyRoutes)
       return client(session.credential!.secret);
     },
   };
-  const visible = () => fake.stdout() + fake.stderr() + filesUnder(fake.configDir).map((file) => readFileSync(file, 'utf8')).join('\n');
+  const visible = () =>
+    fake.stdout() +
+    fake.stderr() +
+    filesUnder(fake.configDir)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
   return { ...fake, ctx, service, admin, keychain, client, requests: () => requests, visible };
 }
 
@@ -117,7 +122,14 @@ describe('keys create', () => {
   it('--store-as into an insecure-storage profile writes its file', async () => {
     const t = setup();
     const config = await t.ctx.config();
-    await config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyStorage: 'insecure-file', keyPrefix: 'apk_OLDOLDOL', keyOrigin: ORIGIN });
+    await config.saveProfile({
+      name: 'bot',
+      baseUrl: BASE,
+      environment: 'local',
+      keyStorage: 'insecure-file',
+      keyPrefix: 'apk_OLDOLDOL',
+      keyOrigin: ORIGIN,
+    });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => t.keychain });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8').trim()).toBe(created.secret);
@@ -204,7 +216,9 @@ describe('keys revoke', () => {
     expect(t.service.key(t.admin.id).revokedAt).toBeNull();
 
     const stored = t.service.addKey({ name: 'stored' });
-    await (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyPrefix: stored.prefix, keyStorage: 'keychain' });
+    await (
+      await t.ctx.config()
+    ).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local', keyPrefix: stored.prefix, keyStorage: 'keychain' });
     await runRevoke(t.ctx, stored.prefix, {});
     expect(t.stderr()).toContain(`warning: profile bot stores key ${stored.prefix}; it stops working once it is revoked`);
 
@@ -226,7 +240,14 @@ describe('keys rotate (wiring)', () => {
     const t = setup({ env: {}, globals: { baseUrl: undefined, yes: true } });
     const old = t.service.addKey({ name: 'bot', scopes: ['api:read', 'keys:admin'] });
     const config = await t.ctx.config();
-    await config.saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'insecure-file', keyOrigin: ORIGIN });
+    await config.saveProfile({
+      name: 'default',
+      baseUrl: BASE,
+      environment: 'local',
+      keyPrefix: old.prefix,
+      keyStorage: 'insecure-file',
+      keyOrigin: ORIGIN,
+    });
     writeInsecureKey(config.dir, 'default', old.secret);
     const auditLog = join(t.configDir, '..', 'audit.jsonl');
     await runRotate(t.ctx, { auditLog }, { client: async (_ctx, _session, credential) => t.service.client(credential.secret) });
@@ -238,7 +259,8 @@ describe('keys rotate (wiring)', () => {
     expect(t.stderr()).toContain(`Rotated profile default: ${old.prefix} → ${fresh.prefix} (${old.prefix} revoked)`);
     const audit = JSON.parse(readFileSync(auditLog, 'utf8'));
     expect(audit).toMatchObject({ profile: 'default', origin: ORIGIN, oldPrefix: old.prefix, newPrefix: fresh.prefix, outcome: 'rotated' });
-    const visible = t.visible().replace(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8'), '') + readFileSync(auditLog, 'utf8');
+    const visible =
+      t.visible().replace(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8'), '') + readFileSync(auditLog, 'utf8');
     for (const key of t.service.keys()) expect(visible).not.toContain(key.secret);
   });
 
@@ -247,18 +269,31 @@ describe('keys rotate (wiring)', () => {
     const t = setup({ env: {}, keychain, globals: { baseUrl: undefined, yes: true } });
     const old = t.service.addKey({ name: 'bot', scopes: ['keys:admin'] });
     keychain.entries.set(`default@${ORIGIN}`, old.secret);
-    await (await t.ctx.config()).saveProfile({ name: 'default', baseUrl: BASE, environment: 'local', keyPrefix: old.prefix, keyStorage: 'keychain', keyOrigin: ORIGIN });
+    await (
+      await t.ctx.config()
+    ).saveProfile({
+      name: 'default',
+      baseUrl: BASE,
+      environment: 'local',
+      keyPrefix: old.prefix,
+      keyStorage: 'keychain',
+      keyOrigin: ORIGIN,
+    });
     const originalSet = keychain.set.bind(keychain);
     keychain.set = async (account, secret) => {
       if (secret !== old.secret) throw new KeychainUnavailableError('locked', 'is locked or refused access (prompt dismissed)');
       return originalSet(account, secret);
     };
     const auditLog = join(t.configDir, '..', 'audit.jsonl');
-    const error = (await runRotate(t.ctx, { auditLog }, { client: async (_c, _s, credential) => t.service.client(credential.secret) }).catch(
-      (e: unknown) => e,
-    )) as Error;
+    const error = (await runRotate(
+      t.ctx,
+      { auditLog },
+      { client: async (_c, _s, credential) => t.service.client(credential.secret) },
+    ).catch((e: unknown) => e)) as Error;
     expect(exitCodeFor(error)).toBe(2);
-    expect(error.message).toMatch(/^key rotation failed at step 4\/6 \(store the new key\): could not write the key of profile "default" to the OS keychain/);
+    expect(error.message).toMatch(
+      /^key rotation failed at step 4\/6 \(store the new key\): could not write the key of profile "default" to the OS keychain/,
+    );
     expect(keychain.entries.get(`default@${ORIGIN}`)).toBe(old.secret);
     expect(JSON.parse(readFileSync(auditLog, 'utf8'))).toMatchObject({ outcome: 'rolled-back' });
     expect(t.service.works(old.secret)).toBe(true);

@@ -57,7 +57,9 @@ describe('findKey', () => {
     const none = await findKey(api(records), { kind: 'prefix', prefix: 'apk_CCCCcccc' }).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(NotFoundError);
     expect(exitCodeFor(none)).toBe(6);
-    await expect(findKey(api(records), { kind: 'prefix', prefix: 'apk_BBBBbbbb' })).rejects.toThrow('2 keys have prefix apk_BBBBbbbb: b, c');
+    await expect(findKey(api(records), { kind: 'prefix', prefix: 'apk_BBBBbbbb' })).rejects.toThrow(
+      '2 keys have prefix apk_BBBBbbbb: b, c',
+    );
   });
 
   it('withoutSecret and describeKey', () => {

@@ -1,7 +1,15 @@
 // The rotation state machine against the mock's key store (in process) and an in-memory key slot: the happy path, and a
 // failure at every step, checking what the slot, the profile and the service are left with.
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ContractError, DeliveryError, LocalEnvironmentError, NetworkError, PermissionError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import {
+  AuthenticationError,
+  ContractError,
+  DeliveryError,
+  LocalEnvironmentError,
+  NetworkError,
+  PermissionError,
+  ServiceUnavailableError,
+} from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import {
   replacementExpiry,
@@ -85,7 +93,12 @@ const newKeyOf = (s: Setup) => s.service.keys().find((key) => key.id !== s.old.i
 /** Everything the user or a log could see: no secret may be in it. */
 function visible(s: Setup, report: RotationReport): string {
   const failure = report.outcome === 'rotated' ? { message: '', hint: '' } : rotationFailure(report, { profileName: 'default' });
-  return JSON.stringify({ steps: report.steps, rollback: report.rollback, newKey: report.newKey, oldKey: report.oldKey }) + s.progress.join('\n') + failure.message + failure.hint;
+  return (
+    JSON.stringify({ steps: report.steps, rollback: report.rollback, newKey: report.newKey, oldKey: report.oldKey }) +
+    s.progress.join('\n') +
+    failure.message +
+    failure.hint
+  );
 }
 
 function expectNoSecrets(s: Setup, report: RotationReport): void {
@@ -201,7 +214,8 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
   it('3 verify-new fails (401 for the new key): the new key is revoked with the old one; the slot is untouched', async () => {
     // Any key but the old one is the new key.
     const s = setup((method, path, prefix) => {
-      if (path === '/api/keys/current' && prefix !== s.old.prefix) return new AuthenticationError('GET /api/keys/current: 401', { status: 401, method, path });
+      if (path === '/api/keys/current' && prefix !== s.old.prefix)
+        return new AuthenticationError('GET /api/keys/current: 401', { status: 401, method, path });
       return undefined;
     });
     const report = await s.run();
@@ -216,7 +230,9 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(s.service.works(s.old.secret)).toBe(true);
     const error = rotationError(report, { profileName: 'default' });
     expect(exitCodeFor(error)).toBe(4);
-    expect(error.message).toContain(`Rolled back: the new key ${fresh.prefix} was revoked. Profile default still uses the old key ${s.old.prefix}, which works`);
+    expect(error.message).toContain(
+      `Rolled back: the new key ${fresh.prefix} was revoked. Profile default still uses the old key ${s.old.prefix}, which works`,
+    );
     expect(error.hint).toMatch(/nothing needs fixing/);
     expectNoSecrets(s, report);
   });
@@ -247,7 +263,9 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(error).toBeInstanceOf(RotationError);
     expect(error.cause).toBeInstanceOf(LocalEnvironmentError);
     expect(exitCodeFor(error)).toBe(2);
-    expect(error.message).toMatch(/^key rotation failed at step 4\/6 \(store the new key\): could not write the key: the OS keychain is locked\. Rolled back/);
+    expect(error.message).toMatch(
+      /^key rotation failed at step 4\/6 \(store the new key\): could not write the key: the OS keychain is locked\. Rolled back/,
+    );
   });
 
   it('4 store timed out but wrote anyway: the old key is written back and read back before the new key is revoked', async () => {
@@ -271,7 +289,9 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     // Whatever the slot holds works.
     expect(s.service.works(s.slot.value!)).toBe(true);
     const failure = rotationFailure(report, { profileName: 'default' });
-    expect(failure.message).toContain(`neither key was revoked: the old key ${s.old.prefix} and the new key ${fresh.prefix} both still work`);
+    expect(failure.message).toContain(
+      `neither key was revoked: the old key ${s.old.prefix} and the new key ${fresh.prefix} both still work`,
+    );
     expect(failure.hint).toContain('appraisal auth status --profile default');
   });
 
@@ -317,7 +337,9 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
 
   it('6 revoke-old fails (503): the new key is in place and works, the old one still works; exit 8 with the command to finish', async () => {
     const s = setup((method, path) =>
-      method === 'DELETE' ? new ServiceUnavailableError(`DELETE ${path}: 503 Service Unavailable`, { status: 503, method, path }) : undefined,
+      method === 'DELETE'
+        ? new ServiceUnavailableError(`DELETE ${path}: 503 Service Unavailable`, { status: 503, method, path })
+        : undefined,
     );
     const report = await s.run();
     const fresh = newKeyOf(s)!;
@@ -328,7 +350,9 @@ describe('rotateKey: a failure at each step leaves the profile with a working ke
     expect(s.service.works(s.old.secret)).toBe(true);
     const error = rotationError(report, { profileName: 'default' });
     expect(exitCodeFor(error)).toBe(8);
-    expect(error.message).toContain(`Profile default now uses the new key ${fresh.prefix}, which works; the old key ${s.old.prefix} was NOT revoked and still works`);
+    expect(error.message).toContain(
+      `Profile default now uses the new key ${fresh.prefix}, which works; the old key ${s.old.prefix} was NOT revoked and still works`,
+    );
     expect(error.hint).toBe(`revoke the old key once the service answers: \`appraisal keys revoke ${s.old.prefix} --yes\``);
   });
 

@@ -36,7 +36,9 @@ describe('keys scan: finding keys in files', () => {
   });
 
   it('--pattern replaces the format; a pattern that is not one, or matches nothing at all, is refused', () => {
-    expect(matchesIn('token=sk_live_0123456789abcdef', keyPattern('sk_live_[0-9a-f]{16}'), 'f')).toEqual([{ file: 'f', line: 1, prefix: 'sk_l' }]);
+    expect(matchesIn('token=sk_live_0123456789abcdef', keyPattern('sk_live_[0-9a-f]{16}'), 'f')).toEqual([
+      { file: 'f', line: 1, prefix: 'sk_l' },
+    ]);
     expect(() => keyPattern('(')).toThrow(UsageError);
     expect(() => keyPattern('x*')).toThrow(/matches the empty string/);
   });

@@ -20,7 +20,13 @@ async function twoProfiles() {
     keyStorage: 'keychain',
     keyOrigin: 'https://api.example.com:443',
   });
-  await config.saveProfile({ name: 'local', baseUrl: 'https://localhost:4000', environment: 'local', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file' });
+  await config.saveProfile({
+    name: 'local',
+    baseUrl: 'https://localhost:4000',
+    environment: 'local',
+    keyPrefix: 'apk_BBBBbbbb',
+    keyStorage: 'insecure-file',
+  });
   writeInsecureKey(dir, 'local', KEY_A);
   await config.setActiveProfile('prod');
   const keychain = new FakeKeychain();
@@ -34,8 +40,24 @@ describe('profiles', () => {
     const { ctx, stdout } = fakeContext({ env, globals: { output: 'json' } });
     await runList(ctx);
     expect(JSON.parse(stdout())).toEqual([
-      { active: false, name: 'local', environment: 'local', baseUrl: 'https://localhost:4000', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file', caFile: null },
-      { active: true, name: 'prod', environment: 'production', baseUrl: 'https://api.example.com', keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', caFile: null },
+      {
+        active: false,
+        name: 'local',
+        environment: 'local',
+        baseUrl: 'https://localhost:4000',
+        keyPrefix: 'apk_BBBBbbbb',
+        keyStorage: 'insecure-file',
+        caFile: null,
+      },
+      {
+        active: true,
+        name: 'prod',
+        environment: 'production',
+        baseUrl: 'https://api.example.com',
+        keyPrefix: 'apk_AAAAaaaa',
+        keyStorage: 'keychain',
+        caFile: null,
+      },
     ]);
   });
 

@@ -13,7 +13,14 @@ const SUITE: JUnitSuite = {
   properties: { environment: 'staging', baseUrl: 'https://staging.example.com' },
   cases: [
     { name: 'reachable', classname: 'appraisal.smoke', time: 0.012, status: 'pass', detail: 'HTTP 200' },
-    { name: 'credential', classname: 'appraisal.smoke', time: 0.5, status: 'fail', message: 'GET /api/keys/current: 503 <Service "Unavailable"> & co', type: 'ServiceUnavailableError' },
+    {
+      name: 'credential',
+      classname: 'appraisal.smoke',
+      time: 0.5,
+      status: 'fail',
+      message: 'GET /api/keys/current: 503 <Service "Unavailable"> & co',
+      type: 'ServiceUnavailableError',
+    },
     { name: 'list keys', classname: 'appraisal.smoke', time: 0, status: 'skip', message: 'needs api:admin' },
   ],
 };
@@ -21,15 +28,23 @@ const SUITE: JUnitSuite = {
 describe('renderJUnit', () => {
   it('writes one testsuite with counts, properties and a testcase per check', () => {
     const xml = renderJUnit(SUITE);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="appraisal smoke" tests="3" failures="1" errors="0" time="1.235">')).toBe(true);
-    expect(xml).toContain('<testsuite name="appraisal smoke" tests="3" failures="1" errors="0" skipped="1" time="1.235" timestamp="2026-03-01T10:00:00Z">');
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="appraisal smoke" tests="3" failures="1" errors="0" time="1.235">',
+      ),
+    ).toBe(true);
+    expect(xml).toContain(
+      '<testsuite name="appraisal smoke" tests="3" failures="1" errors="0" skipped="1" time="1.235" timestamp="2026-03-01T10:00:00Z">',
+    );
     expect(xml).toContain('<property name="environment" value="staging"/>');
     expect(xml).toContain('<testcase name="reachable" classname="appraisal.smoke" time="0.012">');
     expect(xml).toContain('<system-out>HTTP 200</system-out>');
     expect(xml).toContain(
       '<failure message="GET /api/keys/current: 503 &lt;Service &quot;Unavailable&quot;&gt; &amp; co" type="ServiceUnavailableError"></failure>',
     );
-    expect(xml).toContain('<testcase name="list keys" classname="appraisal.smoke" time="0.000">\n      <skipped message="needs api:admin"/>');
+    expect(xml).toContain(
+      '<testcase name="list keys" classname="appraisal.smoke" time="0.000">\n      <skipped message="needs api:admin"/>',
+    );
     expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true);
   });
 

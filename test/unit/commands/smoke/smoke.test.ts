@@ -6,7 +6,13 @@ import smokeCommand from '../../../../src/commands/smoke/index.js';
 import { allows } from '../../../../src/core/scopes.js';
 import type { Environment } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/context.js';
-import { ExpectationError, MissingCredentialError, NotFoundError, SafetyError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import {
+  ExpectationError,
+  MissingCredentialError,
+  NotFoundError,
+  SafetyError,
+  ServiceUnavailableError,
+} from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
@@ -41,7 +47,12 @@ function setup(options: Setup = {}) {
   const properties = new Map<string, Record<string, unknown>>();
   const { api, calls } = routeApi({
     'GET /api/openapi.json': () => ({ openapi: '3.1.0', paths: {} }),
-    'GET /api/keys/current': () => ({ id: 'k1', prefix: 'apk_AbCdEf12', scopes: options.scopes ?? ['api:admin'], expiresAt: options.expiresAt ?? null }),
+    'GET /api/keys/current': () => ({
+      id: 'k1',
+      prefix: 'apk_AbCdEf12',
+      scopes: options.scopes ?? ['api:admin'],
+      expiresAt: options.expiresAt ?? null,
+    }),
     'GET /api/properties': () => page(10),
     'GET /api/assignments': () => page(3),
     'GET /api/clients': () => page(0),
@@ -100,7 +111,12 @@ describe('appraisal smoke (in-process)', () => {
     ]);
     expect(result.checks.find((c) => c.name === 'list properties')!.detail).toBe('page 1: 10 records of 10');
     expect(result.checks.find((c) => c.name === 'credential')!.detail).toBe('key apk_AbCdEf12… works; scopes: api:admin');
-    expect(result).toMatchObject({ environment: 'staging', profile: 'staging', baseUrl: 'https://staging.example.com', keyPrefix: 'apk_AbCdEf12' });
+    expect(result).toMatchObject({
+      environment: 'staging',
+      profile: 'staging',
+      baseUrl: 'https://staging.example.com',
+      keyPrefix: 'apk_AbCdEf12',
+    });
     // One page each, through paginate.
     const listed = t.calls.filter((c) => c.paginate);
     expect(listed.every((c) => c.paginate!.page === 1)).toBe(true);
@@ -116,18 +132,21 @@ describe('appraisal smoke (in-process)', () => {
     expect(t.properties.size).toBe(0);
   });
 
-  it.each<Environment>(['production'])('refuses a %s profile with exit 10 before any request, and says so in the JUnit report', async (environment) => {
-    const t = setup({ environment });
-    const error = await t.run('--junit', 'smoke.xml').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SafetyError);
-    expect(exitCodeFor(error)).toBe(10);
-    expect((error as Error).message).toContain('smoke refuses the production profile "production"');
-    expect(t.calls).toEqual([]);
-    const xml = readFileSync(join(t.dir, 'smoke.xml'), 'utf8');
-    expect(xml).toContain('failures="1"');
-    expect(xml).toContain('<testcase name="environment"');
-    expect(xml).toContain('type="SafetyError"');
-  });
+  it.each<Environment>(['production'])(
+    'refuses a %s profile with exit 10 before any request, and says so in the JUnit report',
+    async (environment) => {
+      const t = setup({ environment });
+      const error = await t.run('--junit', 'smoke.xml').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SafetyError);
+      expect(exitCodeFor(error)).toBe(10);
+      expect((error as Error).message).toContain('smoke refuses the production profile "production"');
+      expect(t.calls).toEqual([]);
+      const xml = readFileSync(join(t.dir, 'smoke.xml'), 'utf8');
+      expect(xml).toContain('failures="1"');
+      expect(xml).toContain('<testcase name="environment"');
+      expect(xml).toContain('type="SafetyError"');
+    },
+  );
 
   it('refuses an environment that is not a known non-production one', async () => {
     const t = setup({ environment: 'qa' as Environment });
@@ -146,7 +165,10 @@ describe('appraisal smoke (in-process)', () => {
     const result = report(t.stdout());
     expect(result.ok).toBe(false);
     expect(result.checks.find((c) => c.name === 'reachable')).toMatchObject({ status: 'fail', errorType: 'ServiceUnavailableError' });
-    expect(result.checks.find((c) => c.name === 'list properties')).toMatchObject({ status: 'skip', detail: 'the credential check failed' });
+    expect(result.checks.find((c) => c.name === 'list properties')).toMatchObject({
+      status: 'skip',
+      detail: 'the credential check failed',
+    });
     expect(t.stderr()).toMatch(/^reachable\s+FAIL\s+\d+ ms\s+GET \/api\/openapi.json: 503 Service Unavailable$/m);
     expect(t.stderr()).toContain('smoke: FAILED — 2 of 11 checks failed');
     const xml = readFileSync(join(t.dir, 'smoke.xml'), 'utf8');
@@ -163,7 +185,11 @@ describe('appraisal smoke (in-process)', () => {
       },
     });
     await t.run();
-    expect(report(t.stdout()).checks[1]).toMatchObject({ name: 'reachable', status: 'pass', detail: 'staging.example.com answered HTTP 404 over TLS (certificate verified)' });
+    expect(report(t.stdout()).checks[1]).toMatchObject({
+      name: 'reachable',
+      status: 'pass',
+      detail: 'staging.example.com answered HTTP 404 over TLS (certificate verified)',
+    });
   });
 
   it('skips the families the scopes do not allow, saying why', async () => {
@@ -171,9 +197,18 @@ describe('appraisal smoke (in-process)', () => {
     await t.run('--write');
     const checks = report(t.stdout()).checks;
     expect(checks.find((c) => c.name === 'list properties')!.status).toBe('pass');
-    expect(checks.find((c) => c.name === 'list clients')).toMatchObject({ status: 'skip', detail: 'the key cannot read clients (needs api:read or clients:read)' });
-    expect(checks.find((c) => c.name === 'list keys')).toMatchObject({ status: 'skip', detail: 'the key cannot manage keys (needs api:admin or keys:admin)' });
-    expect(checks.find((c) => c.name === 'create property')).toMatchObject({ status: 'skip', detail: 'the key cannot create properties (needs api:write or properties:write)' });
+    expect(checks.find((c) => c.name === 'list clients')).toMatchObject({
+      status: 'skip',
+      detail: 'the key cannot read clients (needs api:read or clients:read)',
+    });
+    expect(checks.find((c) => c.name === 'list keys')).toMatchObject({
+      status: 'skip',
+      detail: 'the key cannot manage keys (needs api:admin or keys:admin)',
+    });
+    expect(checks.find((c) => c.name === 'create property')).toMatchObject({
+      status: 'skip',
+      detail: 'the key cannot create properties (needs api:write or properties:write)',
+    });
     expect(t.calls.some((c) => c.path === '/api/clients')).toBe(false);
   });
 
@@ -216,7 +251,9 @@ describe('appraisal smoke (in-process)', () => {
     expect(exitCodeFor(error)).toBe(4);
     const soon = setup({ expiresAt: '2026-03-06T12:00:00Z' });
     await soon.run();
-    expect(report(soon.stdout()).checks.find((c) => c.name === 'key expiry')!.detail).toBe('expires in 5 days (2026-03-06T12:00:00.000Z): rotate it soon');
+    expect(report(soon.stdout()).checks.find((c) => c.name === 'key expiry')!.detail).toBe(
+      'expires in 5 days (2026-03-06T12:00:00.000Z): rotate it soon',
+    );
     expect(soon.stderr()).toContain('warning: the key expires in 5 days');
     const hours = setup({ expiresAt: '2026-03-01T20:00:00Z' });
     await expect(hours.run()).rejects.toThrow('the key expires in 8 hours');
@@ -232,7 +269,11 @@ describe('appraisal smoke (in-process)', () => {
   it('-o ndjson prints one check a line', async () => {
     const t = setup({ globals: { output: 'ndjson', outputExplicit: true } });
     await t.run();
-    const lines = t.stdout().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(11);
     expect(lines[0]).toMatchObject({ name: 'environment', status: 'pass' });
   });
@@ -250,7 +291,11 @@ describe('appraisal smoke (in-process)', () => {
     expect(error).toBeInstanceOf(ExpectationError);
     expect(exitCodeFor(error)).toBe(9);
     const checks = report(t.stdout()).checks;
-    expect(checks.at(-1)).toMatchObject({ name: 'verdict', status: 'fail', detail: 'all 11 data checks were skipped: the run proved nothing about the service' });
+    expect(checks.at(-1)).toMatchObject({
+      name: 'verdict',
+      status: 'fail',
+      detail: 'all 11 data checks were skipped: the run proved nothing about the service',
+    });
     expect(t.stderr()).toContain('smoke: FAILED — 1 of 16 checks failed');
   });
 

@@ -76,7 +76,9 @@ describe('eventSink', () => {
       stateFile: '/x/props.state',
       exec: async (_event, line) => {
         inputs.push(line);
-        return code === 0 ? { ok: true } : { ok: false, reason: `exited with code ${code}`, code, signal: null, timedOut: false, interrupted: false };
+        return code === 0
+          ? { ok: true }
+          : { ok: false, reason: `exited with code ${code}`, code, signal: null, timedOut: false, interrupted: false };
       },
     });
     await sink(event);
@@ -108,9 +110,17 @@ describe('eventSink', () => {
 
 describe('status line', () => {
   it('says what is watched, when it last polled, when it polls next and how many events so far', () => {
-    const text = formatStatus({ label: 'properties', lastPollAt: Date.now(), nextPollAt: Date.now() + 60_000, events: 1234, retrying: false });
+    const text = formatStatus({
+      label: 'properties',
+      lastPollAt: Date.now(),
+      nextPollAt: Date.now() + 60_000,
+      events: 1234,
+      retrying: false,
+    });
     expect(text).toMatch(/^watching properties · last poll \d\d:\d\d:\d\d · next \d\d:\d\d:\d\d · 1,234 events$/);
-    expect(formatStatus({ label: 'clients', lastPollAt: undefined, nextPollAt: 0, events: 1, retrying: true })).toMatch(/· retry \d\d:\d\d:\d\d · 1 event$/);
+    expect(formatStatus({ label: 'clients', lastPollAt: undefined, nextPollAt: 0, events: 1, retrying: true })).toMatch(
+      /· retry \d\d:\d\d:\d\d · 1 event$/,
+    );
   });
 
   it('is rewritten in place and only when enabled', () => {

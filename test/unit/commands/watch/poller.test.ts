@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, InterruptedError, LocalEnvironmentError, NetworkError, ServiceUnavailableError } from '../../../../src/core/errors.js';
+import {
+  AuthenticationError,
+  InterruptedError,
+  LocalEnvironmentError,
+  NetworkError,
+  ServiceUnavailableError,
+} from '../../../../src/core/errors.js';
 import { watchFamily } from '../../../../src/commands/watch/families.js';
 import { pollOnce, runWatch } from '../../../../src/commands/watch/poller.js';
 import { newState } from '../../../../src/commands/watch/state.js';
@@ -50,7 +56,13 @@ describe('pollOnce', () => {
     }
     // 1 baseline (full), 2 full (no mark yet), 3-4 incremental, 5 full, 6-7 incremental.
     expect(h.service.queries.map((q) => (q.updatedSince === undefined ? 'full' : 'since'))).toEqual([
-      'full', 'full', 'since', 'since', 'full', 'since', 'since',
+      'full',
+      'full',
+      'since',
+      'since',
+      'full',
+      'since',
+      'since',
     ]);
     expect(h.service.queries[2]!.updatedSince).toBe(iso(T0));
     // The deletion shows up at the next full pass.
@@ -238,7 +250,11 @@ describe('runWatch', () => {
       s.update('a');
       s.create('e');
       // The next poll fails on its second page, twice, then the network drops once.
-      s.failures.push({ error: unavailable(5_000), page: 2 }, { error: unavailable(undefined), page: 2 }, { error: new NetworkError('socket hang up'), page: 2 });
+      s.failures.push(
+        { error: unavailable(5_000), page: 2 },
+        { error: unavailable(undefined), page: 2 },
+        { error: new NetworkError('socket hang up'), page: 2 },
+      );
     };
     const result = await runWatch(state, options({ intervalMs: 1000, maxPolls: 2 }), h.deps);
     expect(result).toEqual({ polls: 2, events: 2 });
@@ -339,9 +355,9 @@ describe('runWatch', () => {
     s.onPage = (page) => {
       if (page === 1) h.controller.abort();
     };
-    await expect(runWatch(newState('props', null), options({ baseline: { emitExisting: true, since: undefined } }), h.deps)).rejects.toThrow(
-      InterruptedError,
-    );
+    await expect(
+      runWatch(newState('props', null), options({ baseline: { emitExisting: true, since: undefined } }), h.deps),
+    ).rejects.toThrow(InterruptedError);
     expect(summary(h.events)).toEqual(['created a', 'created b']);
     expect([...h.store.load().seen.keys()]).toEqual(['a', 'b']);
   });

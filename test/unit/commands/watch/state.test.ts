@@ -61,14 +61,38 @@ describe('state file', () => {
     ['truncated JSON', serializeState(sample()).slice(0, 40), /not valid JSON/],
     ['an array', '[]', /not a JSON object/],
     ['another version', JSON.stringify({ ...JSON.parse(serializeState(sample())), version: 2 }), /version 2 is not supported/],
-    ['a bad mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }), /mark must be null or an ISO 8601 timestamp with a zone \(got "yesterday"\)/],
-    ['bad counters', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }), /polls must be a whole number, 0 or more \(got -1\)/],
+    [
+      'a bad mark',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), mark: 'yesterday' }),
+      /mark must be null or an ISO 8601 timestamp with a zone \(got "yesterday"\)/,
+    ],
+    [
+      'bad counters',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: -1 }),
+      /polls must be a whole number, 0 or more \(got -1\)/,
+    ],
     ['counters that disagree', JSON.stringify({ ...JSON.parse(serializeState(sample())), lastFullPoll: 9 }), /lastFullPoll is after polls/],
-    ['a missing field', JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: undefined }), /polls must be .* \(it is missing\)/],
+    [
+      'a missing field',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), polls: undefined }),
+      /polls must be .* \(it is missing\)/,
+    ],
     ['an unknown field', JSON.stringify({ ...JSON.parse(serializeState(sample())), sen: {} }), /unknown field "sen"/],
-    ['bad seen', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }), /the version of "a" in seen must be a non-empty string \(got 1\)/],
-    ['seen as a list', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: [] }), /seen must be an object of id → version \(got \[\]\)/],
-    ['seen: {} beside a mark', JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: {} }), /seen is empty while mark\/latest say records were seen/],
+    [
+      'bad seen',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: { a: 1 } }),
+      /the version of "a" in seen must be a non-empty string \(got 1\)/,
+    ],
+    [
+      'seen as a list',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: [] }),
+      /seen must be an object of id → version \(got \[\]\)/,
+    ],
+    [
+      'seen: {} beside a mark',
+      JSON.stringify({ ...JSON.parse(serializeState(sample())), seen: {} }),
+      /seen is empty while mark\/latest say records were seen/,
+    ],
   ])('refuses %s with a UsageError and a hint, never a stack trace', async (_what, text, message) => {
     const path = join(dir(), 'props.state');
     writeFileSync(path, text);

@@ -85,7 +85,10 @@ describe('sessionBusAddress', () => {
   it('parses unix paths, abstract sockets and tcp; skips what it cannot use', () => {
     expect(sessionBusAddress({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' })).toEqual({ path: '/run/user/1000/bus' });
     expect(sessionBusAddress({ DBUS_SESSION_BUS_ADDRESS: 'unix:abstract=/tmp/dbus-x,guid=1' })).toEqual({ path: '\0/tmp/dbus-x' });
-    expect(sessionBusAddress({ DBUS_SESSION_BUS_ADDRESS: 'autolaunch:;tcp:host=127.0.0.1,port=1234' })).toEqual({ host: '127.0.0.1', port: 1234 });
+    expect(sessionBusAddress({ DBUS_SESSION_BUS_ADDRESS: 'autolaunch:;tcp:host=127.0.0.1,port=1234' })).toEqual({
+      host: '127.0.0.1',
+      port: 1234,
+    });
     expect(sessionBusAddress({ DBUS_SESSION_BUS_ADDRESS: 'launchd:env=X' })).toBeUndefined();
     expect(sessionBusAddress({ XDG_RUNTIME_DIR: '/nonexistent' })).toBeUndefined();
   });
@@ -93,7 +96,13 @@ describe('sessionBusAddress', () => {
 
 describe('D-Bus messages', () => {
   it('encodes a call that decodes to its own size', () => {
-    const call = encodeCall({ serial: 2, path: '/org/freedesktop/secrets', interface: 'org.freedesktop.DBus.Peer', member: 'Ping', destination: 'org.freedesktop.secrets' });
+    const call = encodeCall({
+      serial: 2,
+      path: '/org/freedesktop/secrets',
+      interface: 'org.freedesktop.DBus.Peer',
+      member: 'Ping',
+      destination: 'org.freedesktop.secrets',
+    });
     expect(call.length % 8).toBe(0);
     expect(decodeMessage(call)).toMatchObject({ size: call.length, reply: { type: 1 } });
     expect(decodeMessage(call.subarray(0, call.length - 1))).toBeUndefined();
@@ -133,7 +142,10 @@ describe('probeSecretService', () => {
 
   it('reports a refused handshake, a missing socket, and no bus at all', async () => {
     const { path } = await fakeBus('reject');
-    expect(await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, 2000)).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, 2000)).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+    });
     expect(await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }, 2000)).toMatchObject({
       ok: false,
       kind: 'unavailable',

@@ -33,7 +33,9 @@ describe('the once-a-day expiry notice', () => {
     const day1 = new Date(2026, 2, 1, 9);
     const first = context(dir, day1);
     await noticeKeyExpiry(first.ctx, session());
-    expect(first.stderr()).toBe(`warning: key ${PREFIX}… expires in 9 days (2026-03-10T00:00:00.000Z); rotate it with appraisal keys rotate --profile default\n`);
+    expect(first.stderr()).toBe(
+      `warning: key ${PREFIX}… expires in 9 days (2026-03-10T00:00:00.000Z); rotate it with appraisal keys rotate --profile default\n`,
+    );
     const again = context(dir, new Date(2026, 2, 1, 18));
     await noticeKeyExpiry(again.ctx, session());
     expect(again.stderr()).toBe('');

@@ -107,7 +107,9 @@ export class FakeSlot implements KeySlot {
     const failure = this.writeFailures.shift();
     if (failure === 'timeout-written') this.value = secret;
     if (failure) {
-      const problem = new LocalEnvironmentError(`could not write the key: the OS keychain ${failure === 'refused' ? 'is locked' : 'did not answer'}`);
+      const problem = new LocalEnvironmentError(
+        `could not write the key: the OS keychain ${failure === 'refused' ? 'is locked' : 'did not answer'}`,
+      );
       throw new KeyWriteError(problem, failure === 'refused');
     }
     this.value = secret;

@@ -12,7 +12,11 @@ const config = (dir: string) => ({ dir }) as ConfigStore;
 describe('keySlot', () => {
   it('keychain: reads and writes the profile@origin entry', async () => {
     const keychain = new FakeKeychain();
-    const slot = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'https://api.test:443', storage: 'keychain' });
+    const slot = keySlot(config(tempConfigDir()), () => keychain, {
+      profileName: 'ci',
+      origin: 'https://api.test:443',
+      storage: 'keychain',
+    });
     expect(await slot.read()).toBeUndefined();
     await slot.write(KEY_A);
     expect(keychain.entries.get('ci@https://api.test:443')).toBe(KEY_A);
@@ -22,8 +26,16 @@ describe('keySlot', () => {
 
   it('keychain: a refused write left the entry unchanged; a timed-out one may not have', async () => {
     const keychain = new FakeKeychain();
-    const slot = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'https://api.test:443', storage: 'keychain' });
-    for (const [failure, unchanged] of [['locked', true], ['unavailable', true], ['timeout', false]] as const) {
+    const slot = keySlot(config(tempConfigDir()), () => keychain, {
+      profileName: 'ci',
+      origin: 'https://api.test:443',
+      storage: 'keychain',
+    });
+    for (const [failure, unchanged] of [
+      ['locked', true],
+      ['unavailable', true],
+      ['timeout', false],
+    ] as const) {
       keychain.failure = new KeychainUnavailableError(failure, 'is locked');
       const error = (await slot.write(KEY_B).catch((e: unknown) => e)) as KeyWriteError;
       expect(error).toBeInstanceOf(KeyWriteError);
@@ -53,7 +65,11 @@ describe('keySlot', () => {
 
   it('remove: deletes the entry or the file, says whether there was one, and names keychain trouble', async () => {
     const keychain = new FakeKeychain();
-    const inKeychain = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'https://api.test:443', storage: 'keychain' });
+    const inKeychain = keySlot(config(tempConfigDir()), () => keychain, {
+      profileName: 'ci',
+      origin: 'https://api.test:443',
+      storage: 'keychain',
+    });
     await inKeychain.write(KEY_A);
     expect(await inKeychain.remove()).toBe(true);
     expect(await inKeychain.remove()).toBe(false);

@@ -22,7 +22,9 @@ describe('keychain helpers', () => {
   });
 
   it('classifies native failures with a short reason', () => {
-    const dbus = classifyKeychainError(new Error('Platform failure: DBus error: Failed to connect to socket /nonexistent: No such file or directory'));
+    const dbus = classifyKeychainError(
+      new Error('Platform failure: DBus error: Failed to connect to socket /nonexistent: No such file or directory'),
+    );
     expect(dbus).toBeInstanceOf(KeychainUnavailableError);
     expect(dbus.failure).toBe('unavailable');
     expect(dbus.message).toMatch(/^the OS keychain is not available \(Platform failure: DBus error/);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEnvironmentFor, displayOrigin, isLoopbackHost, normalizeBaseUrl, originOf } from '../../../../src/core/credentials/origin.js';
+import {
+  defaultEnvironmentFor,
+  displayOrigin,
+  isLoopbackHost,
+  normalizeBaseUrl,
+  originOf,
+} from '../../../../src/core/credentials/origin.js';
 import { UsageError } from '../../../../src/core/errors.js';
 
 describe('origins', () => {
@@ -14,7 +20,13 @@ describe('origins', () => {
   it('normalizes base URLs and refuses credentials, queries and other schemes', () => {
     expect(normalizeBaseUrl(' https://api.example.com/ ')).toBe('https://api.example.com');
     expect(normalizeBaseUrl('https://api.example.com:8443/base//')).toBe('https://api.example.com:8443/base');
-    for (const bad of ['https://k:s@api.example.com', 'https://api.example.com?api_key=1', 'https://api.example.com#x', 'file:///etc', '']) {
+    for (const bad of [
+      'https://k:s@api.example.com',
+      'https://api.example.com?api_key=1',
+      'https://api.example.com#x',
+      'file:///etc',
+      '',
+    ]) {
       expect(() => normalizeBaseUrl(bad), bad).toThrow(UsageError);
     }
     // The message never repeats a user:password part.

@@ -90,7 +90,10 @@ describe('credential resolution order', () => {
     const token = 'eyJhbGciOiJIUzI1NiJ9.payload.signature';
     const { ctx } = fakeContext({ env: { APPRAISAL_TOKEN: token }, globals: { baseUrl: 'https://x.example.com' } });
     expect((await ctx.session()).credential).toMatchObject({ secret: token, kind: 'bearer', source: 'env', prefix: 'eyJh' });
-    const both = fakeContext({ env: { APPRAISAL_TOKEN: token, APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://x.example.com' } });
+    const both = fakeContext({
+      env: { APPRAISAL_TOKEN: token, APPRAISAL_API_KEY: KEY_ENV },
+      globals: { baseUrl: 'https://x.example.com' },
+    });
     expect((await both.ctx.session()).credential).toMatchObject({ kind: 'api-key', secret: KEY_ENV });
   });
 

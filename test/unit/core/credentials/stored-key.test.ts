@@ -18,15 +18,36 @@ function unsavable(config: ConfigStore): ConfigStore {
   return { ...config, saveProfile: () => Promise.reject(new InterruptedError()) };
 }
 
-const request = (insecure: boolean) => ({ profileName: 'bot', baseUrl: BASE, environment: 'staging' as const, caFile: undefined, secret: NEW, insecure });
+const request = (insecure: boolean) => ({
+  profileName: 'bot',
+  baseUrl: BASE,
+  environment: 'staging' as const,
+  caFile: undefined,
+  secret: NEW,
+  insecure,
+});
 
 describe('storeProfileKey when the profile is not saved', () => {
   it('puts the key the profile named back into its keychain entry', async () => {
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
     const keychain = new FakeKeychain();
     keychain.entries.set(`bot@${ORIGIN}`, OLD);
-    await config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'staging', keyPrefix: 'apk_OLDOLDOL', keyStorage: 'keychain', keyOrigin: ORIGIN });
-    await expect(storeProfileKey(unsavable(config), () => keychain, request(false), () => {})).rejects.toBeInstanceOf(InterruptedError);
+    await config.saveProfile({
+      name: 'bot',
+      baseUrl: BASE,
+      environment: 'staging',
+      keyPrefix: 'apk_OLDOLDOL',
+      keyStorage: 'keychain',
+      keyOrigin: ORIGIN,
+    });
+    await expect(
+      storeProfileKey(
+        unsavable(config),
+        () => keychain,
+        request(false),
+        () => {},
+      ),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(keychain.entries.get(`bot@${ORIGIN}`)).toBe(OLD);
     expect(config.getProfile('bot')?.keyPrefix).toBe('apk_OLDOLDOL');
   });
@@ -34,7 +55,14 @@ describe('storeProfileKey when the profile is not saved', () => {
   it('removes a new insecure key file that no profile names', async () => {
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
     const warnings: string[] = [];
-    await expect(storeProfileKey(unsavable(config), () => new FakeKeychain(), request(true), (m) => warnings.push(m))).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      storeProfileKey(
+        unsavable(config),
+        () => new FakeKeychain(),
+        request(true),
+        (m) => warnings.push(m),
+      ),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(existsSync(insecureKeyPath(config.dir, 'bot'))).toBe(false);
     expect(config.getProfile('bot')).toBeUndefined();
     // The "stored in plain text" warning is for a key that stays; this one did not.
@@ -45,8 +73,20 @@ describe('storeProfileKey when the profile is not saved', () => {
     const config = await loadConfig({ APPRAISAL_CONFIG_DIR: tempConfigDir() });
     const keychain = new FakeKeychain();
     keychain.entries.set(`bot@${ORIGIN}`, OLD);
-    await config.saveProfile({ name: 'bot', baseUrl: BASE, environment: 'staging', keyPrefix: 'apk_OLDOLDOL', keyStorage: 'keychain', keyOrigin: ORIGIN });
-    await storeProfileKey(config, () => keychain, request(true), () => {});
+    await config.saveProfile({
+      name: 'bot',
+      baseUrl: BASE,
+      environment: 'staging',
+      keyPrefix: 'apk_OLDOLDOL',
+      keyStorage: 'keychain',
+      keyOrigin: ORIGIN,
+    });
+    await storeProfileKey(
+      config,
+      () => keychain,
+      request(true),
+      () => {},
+    );
     expect(config.getProfile('bot')).toMatchObject({ keyPrefix: 'apk_NEWNEWNE', keyStorage: 'insecure-file' });
     expect(keychain.entries.has(`bot@${ORIGIN}`)).toBe(false);
     expect(existsSync(insecureKeyPath(config.dir, 'bot'))).toBe(true);

@@ -38,7 +38,11 @@ describe('readContract', () => {
   });
 
   it('puts the server path (OpenAPI 3) or basePath (Swagger 2) in front of relative paths', () => {
-    const relative = readContract({ openapi: '3.0.3', servers: [{ url: 'https://x.example/api/' }], paths: { '/properties': { get: {} } } });
+    const relative = readContract({
+      openapi: '3.0.3',
+      servers: [{ url: 'https://x.example/api/' }],
+      paths: { '/properties': { get: {} } },
+    });
     expect(relative.operations[0]!.path).toBe('/api/properties');
     const already = readContract({ openapi: '3.0.3', servers: [{ url: '/api' }], paths: { '/api/properties': { get: {} } } });
     expect(already.operations[0]!.path).toBe('/api/properties');

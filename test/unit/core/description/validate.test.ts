@@ -20,7 +20,11 @@ describe('the description model', () => {
 
   it('merges path-level and operation-level parameters, resolving $refs', () => {
     expect(op('getProperty').parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
-    expect(op('listProperties').parameters.filter((p) => p.in === 'query').map((p) => p.name)).toContain('propertyType');
+    expect(
+      op('listProperties')
+        .parameters.filter((p) => p.in === 'query')
+        .map((p) => p.name),
+    ).toContain('propertyType');
   });
 
   it('canonical schemas ignore prose but not constraints', () => {

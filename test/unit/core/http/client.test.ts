@@ -196,11 +196,20 @@ describe('status → error', () => {
     const error = await rejection(api.get('/api/properties/abc'));
     expect(error).toBeInstanceOf(errorClass);
     expect(exitCodeFor(error)).toBe(exit);
-    expect(error).toMatchObject({ status, method: 'GET', path: '/api/properties/abc', requestId: 'r1', serviceCode: 'X', serviceMessage: 'nope' });
+    expect(error).toMatchObject({
+      status,
+      method: 'GET',
+      path: '/api/properties/abc',
+      requestId: 'r1',
+      serviceCode: 'X',
+      serviceMessage: 'nope',
+    });
   });
 
   it('formats other errors on one line with the service message and request id', async () => {
-    const server = await serve((_req, res) => json(res, 404, { error: { code: 'NOT_FOUND', message: 'Property not found', requestId: 'req_9' } }));
+    const server = await serve((_req, res) =>
+      json(res, 404, { error: { code: 'NOT_FOUND', message: 'Property not found', requestId: 'req_9' } }),
+    );
     const { client: api } = client(server.url);
     const error = await rejection(api.get('/api/properties/ID'));
     expect(error.message).toBe('GET /api/properties/ID: 404 Not Found — Property not found (request id req_9)');
@@ -209,12 +218,32 @@ describe('status → error', () => {
   it.each([
     ['empty', '', 'text/plain', 'GET /api/x: 422 Unprocessable Entity (request id hdr_1)'],
     ['html', '<html><body>Bad gateway</body></html>', 'text/html', 'GET /api/x: 422 Unprocessable Entity (request id hdr_1)'],
-    ['plain text', 'field name is required\nmore', 'text/plain', 'GET /api/x: 422 Unprocessable Entity — field name is required (request id hdr_1)'],
+    [
+      'plain text',
+      'field name is required\nmore',
+      'text/plain',
+      'GET /api/x: 422 Unprocessable Entity — field name is required (request id hdr_1)',
+    ],
     ['broken JSON', '{"error": ', 'application/json', 'GET /api/x: 422 Unprocessable Entity (request id hdr_1)'],
-    ['{message}', '{"message":"name too long"}', 'application/json', 'GET /api/x: 422 Unprocessable Entity — name too long (request id hdr_1)'],
-    ['{error: string}', '{"error":"name too long"}', 'application/json', 'GET /api/x: 422 Unprocessable Entity — name too long (request id hdr_1)'],
+    [
+      '{message}',
+      '{"message":"name too long"}',
+      'application/json',
+      'GET /api/x: 422 Unprocessable Entity — name too long (request id hdr_1)',
+    ],
+    [
+      '{error: string}',
+      '{"error":"name too long"}',
+      'application/json',
+      'GET /api/x: 422 Unprocessable Entity — name too long (request id hdr_1)',
+    ],
     ['array', '[1,2]', 'application/json', 'GET /api/x: 422 Unprocessable Entity (request id hdr_1)'],
-    ['problem+json', '{"title":"Invalid","detail":"bad date"}', 'application/problem+json', 'GET /api/x: 422 Unprocessable Entity — bad date (request id hdr_1)'],
+    [
+      'problem+json',
+      '{"title":"Invalid","detail":"bad date"}',
+      'application/problem+json',
+      'GET /api/x: 422 Unprocessable Entity — bad date (request id hdr_1)',
+    ],
   ])('reads a %s error body tolerantly', async (_name, body, type, expected) => {
     const server = await serve((_req, res) => {
       res.writeHead(422, { 'content-type': type, 'x-request-id': 'hdr_1' });

@@ -46,7 +46,11 @@ afterEach(async () => {
 });
 
 function makeRecords(count: number): Array<Record<string, unknown>> {
-  return Array.from({ length: count }, (_, i) => ({ id: `id-${String(i + 1).padStart(5, '0')}`, name: `Record ${i + 1}`, extra: { n: i } }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `id-${String(i + 1).padStart(5, '0')}`,
+    name: `Record ${i + 1}`,
+    extra: { n: i },
+  }));
 }
 
 async function collection(count: number, options: CollectionOptions = {}): Promise<Collection> {

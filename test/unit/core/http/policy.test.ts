@@ -11,12 +11,7 @@ import {
   RETRY_AFTER_CAP_MS,
   retryPolicy,
 } from '../../../../src/core/http/retry.js';
-import {
-  assertNoCredentialInUrl,
-  assertSafeTransport,
-  buildUrl,
-  isLoopbackHost,
-} from '../../../../src/core/http/url-guard.js';
+import { assertNoCredentialInUrl, assertSafeTransport, buildUrl, isLoopbackHost } from '../../../../src/core/http/url-guard.js';
 
 describe('retry policy', () => {
   it('retries GET/HEAD/PUT/DELETE by default, never POST/PATCH unless told', () => {
@@ -36,9 +31,7 @@ describe('retry policy', () => {
 
   it('backs off exponentially with full jitter, capped', () => {
     const top = { ...retryPolicy(5, {}), random: () => 0.999999 };
-    expect([1, 2, 3, 4, 5, 6, 10].map((n) => Math.round(backoffDelay(n, top) / 10) * 10)).toEqual([
-      250, 500, 1000, 2000, 4000, 8000, 8000,
-    ]);
+    expect([1, 2, 3, 4, 5, 6, 10].map((n) => Math.round(backoffDelay(n, top) / 10) * 10)).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000]);
     const bottom = { ...retryPolicy(5, {}), random: () => 0 };
     expect(backoffDelay(3, bottom)).toBe(0);
   });
@@ -90,7 +83,10 @@ describe('URL guards', () => {
 describe('service error bodies', () => {
   it('reads the documented shape', () => {
     expect(
-      parseServiceError('{"error":{"code":"FORBIDDEN","message":"no","requestId":"r","details":{"requiredScopes":["a:read"]}}}', 'application/json'),
+      parseServiceError(
+        '{"error":{"code":"FORBIDDEN","message":"no","requestId":"r","details":{"requiredScopes":["a:read"]}}}',
+        'application/json',
+      ),
     ).toEqual({ code: 'FORBIDDEN', message: 'no', requestId: 'r', requiredScopes: ['a:read'] });
   });
 

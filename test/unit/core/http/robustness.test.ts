@@ -63,7 +63,8 @@ describe('JSON nesting depth', () => {
 
   it('a page of a collection nested too deep fails the export the same way', async () => {
     const deep = await serve(
-      (url) => `{"items":[{"id":"a","x":${nested(5_000)}}],"pagination":{"page":${url.searchParams.get('page')},"limit":25,"total":1,"pages":1}}`,
+      (url) =>
+        `{"items":[{"id":"a","x":${nested(5_000)}}],"pagination":{"page":${url.searchParams.get('page')},"limit":25,"total":1,"pages":1}}`,
     );
     const pages = clientFor(deep).paginate('/api/properties');
     const error = await rejection(pages.next());
@@ -238,11 +239,17 @@ describe('failures through a proxy name the proxy', () => {
 
   it('a proxy that refuses connections is named (not the service, which was never reached)', async () => {
     // Loopback targets are never proxied: a remote one, without a credential (plain http).
-    const made = makeClient('http://service.invalid:9', { retries: 0, credential: undefined, env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' } });
+    const made = makeClient('http://service.invalid:9', {
+      retries: 0,
+      credential: undefined,
+      env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' },
+    });
     closers.push(() => made.client.close());
     const error = await rejection(made.client.request({ method: 'GET', path: '/api/properties/a', auth: false }));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe('GET /api/properties/a: cannot connect to the proxy http://127.0.0.1:1 (on the way to http://service.invalid:9): connection refused');
+    expect(error.message).toBe(
+      'GET /api/properties/a: cannot connect to the proxy http://127.0.0.1:1 (on the way to http://service.invalid:9): connection refused',
+    );
     expect((error as NetworkError).hint).toContain('NO_PROXY');
   });
 });

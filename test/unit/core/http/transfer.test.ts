@@ -75,7 +75,10 @@ function filesEndpoint(parsed: Parsed[]) {
     });
     parser.on('close', () => {
       parsed.push(result);
-      json(res, 201, { success: true, data: { id: 'file-1', name: result.file?.filename, size: result.file?.size, sha256: result.file?.sha256 } });
+      json(res, 201, {
+        success: true,
+        data: { id: 'file-1', name: result.file?.filename, size: result.file?.size, sha256: result.file?.sha256 },
+      });
     });
     req.pipe(parser);
   };
@@ -176,15 +179,20 @@ describe('upload', () => {
     const missing = await rejection(api.upload({ path: '/api/files', filePath: join(dir, 'nope.pdf'), fileName: 'n', contentType: 'x/y' }));
     expect(missing).toBeInstanceOf(UsageError);
     expect(missing.message).toContain('no such file');
-    expect(await rejection(api.upload({ path: '/api/files', filePath: dir, fileName: 'n', contentType: 'x/y' }))).toBeInstanceOf(UsageError);
+    expect(await rejection(api.upload({ path: '/api/files', filePath: dir, fileName: 'n', contentType: 'x/y' }))).toBeInstanceOf(
+      UsageError,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   it('fails with a usage error when the file changes while it is sent', async () => {
-    const server = await serve((req, res) => {
-      req.resume();
-      req.on('end', () => json(res, 201, { success: true, data: { id: 'x' } }));
-    }, { raw: true });
+    const server = await serve(
+      (req, res) => {
+        req.resume();
+        req.on('end', () => json(res, 201, { success: true, data: { id: 'x' } }));
+      },
+      { raw: true },
+    );
     const shrinking = join(dir, 'shrinking.bin');
     writeFileSync(shrinking, Buffer.alloc(8 * 1024 * 1024, 1));
     const { client: api } = client(server.url);

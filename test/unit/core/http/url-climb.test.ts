@@ -6,17 +6,13 @@ import { buildUrl } from '../../../../src/core/http/url-guard.js';
 const base = new URL('https://host.example/s/ok');
 
 describe('buildUrl refuses paths that climb out of the base path', () => {
-  it.each([
-    '/api/%2E%2e/%2e%2e/x',
-    '/api/../../x',
-    '/../x',
-    '/api/..%2f..%2fx',
-    '/api/%252e%252e/%252e%252e/x',
-    '/api/..%5c..%5cx',
-  ])('%s', (path) => {
-    expect(() => buildUrl(base, path)).toThrow(UsageError);
-    expect(() => buildUrl(base, path)).toThrow(/climbs out of the base URL's path \/s\/ok/);
-  });
+  it.each(['/api/%2E%2e/%2e%2e/x', '/api/../../x', '/../x', '/api/..%2f..%2fx', '/api/%252e%252e/%252e%252e/x', '/api/..%5c..%5cx'])(
+    '%s',
+    (path) => {
+      expect(() => buildUrl(base, path)).toThrow(UsageError);
+      expect(() => buildUrl(base, path)).toThrow(/climbs out of the base URL's path \/s\/ok/);
+    },
+  );
 
   it('keeps paths that stay inside, normalised', () => {
     expect(buildUrl(base, '/api/properties/x/../y').pathname).toBe('/s/ok/api/properties/y');
