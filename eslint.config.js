@@ -7,6 +7,9 @@ import tseslint from 'typescript-eslint';
 const CORE_UP = '(^|/)(commands|output)/';
 const CORE_MESSAGE =
   'src/core is shared by every noun: it never imports src/commands or src/output (move the piece down into core, or pass it in).';
+const BOOT = '(^|/)boot/';
+const BOOT_MESSAGE =
+  'src/boot (process entry, bundle loader, build-time help) stands apart from the application: nothing in it is imported back.';
 const MOCK_MESSAGE = 'src/mock stands apart: it never imports the CLI (anything outside src/mock).';
 
 /** Static and dynamic imports whose specifier matches `regex` are errors with `message`. */
@@ -40,7 +43,8 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'Commands use ctx.io / ctx.env, never process.' }],
     },
   },
-  { files: ['src/core/**/*.ts'], rules: forbidImports(CORE_UP, CORE_MESSAGE) },
+  { files: ['src/core/**/*.ts'], rules: forbidImports(`${CORE_UP}|${BOOT}`, `${CORE_MESSAGE} ${BOOT_MESSAGE}`) },
+  { files: ['src/main.ts', 'src/commands/**/*.ts', 'src/output/**/*.ts'], rules: forbidImports(BOOT, BOOT_MESSAGE) },
   { files: ['src/mock/*.ts'], rules: forbidImports(mockEscape(0), MOCK_MESSAGE) },
   { files: ['src/mock/*/*.ts'], rules: forbidImports(mockEscape(1), MOCK_MESSAGE) },
   { files: ['src/mock/*/*/*.ts'], rules: forbidImports(mockEscape(2), MOCK_MESSAGE) },

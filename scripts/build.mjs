@@ -57,11 +57,11 @@ const common = {
 };
 
 // 1. Every command, in one CommonJS file named after a hash of its content (main-HASH.cjs): loaded
-// by src/bundle-loader.ts with a V8 code cache, which Node 20 offers only to scripts, not to ES
+// by src/boot/bundle-loader.ts with a V8 code cache, which Node 20 offers only to scripts, not to ES
 // modules. Modules still initialize lazily (esbuild wraps each one), so a command runs only the
 // code it imports. undici's HTTP/2 client is never used (no allowH2) but loads node:http2 at its
 // top (~10 ms): it gets an empty stand-in instead. Two undici files are edited so they do not read
-// node:http while loading, which src/deferred-builtins.ts defers (scripts/undici-defer-http.mjs).
+// node:http while loading, which src/boot/deferred-builtins.ts defers (scripts/undici-defer-http.mjs).
 const noHttp2 = {
   name: 'no-http2',
   setup(b) {
@@ -115,7 +115,7 @@ const mainFile = Object.keys(bundled.metafile.outputs)
   .map((path) => basename(path))
   .find((name) => name.endsWith('.cjs'));
 if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
-  throw new Error(`${mainFile} holds non-ASCII bytes: src/bundle-loader.ts reads it as latin1`);
+  throw new Error(`${mainFile} holds non-ASCII bytes: src/boot/bundle-loader.ts reads it as latin1`);
 }
 
 // 2. The entry (dist/cli.cjs, tiny): answers --version and pre-rendered --help itself and loads the
@@ -124,11 +124,11 @@ if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
 const commandBundle = {
   name: 'command-bundle',
   setup(b) {
-    b.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
-      args.importer === join(root, 'src', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined,
+    b.onResolve({ filter: /^\.\.\/main\.js$/ }, (args) =>
+      args.importer === join(root, 'src', 'boot', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'command-bundle' }, () => ({
-      resolveDir: join(root, 'src'),
+      resolveDir: join(root, 'src', 'boot'),
       loader: 'js',
       contents: `import { loadBundle } from './bundle-loader.ts';
 const loaded = loadBundle(new URL(${JSON.stringify(`./${mainFile}`)}, import.meta.url)).exports;
@@ -139,7 +139,7 @@ export const InterruptedError = loaded.InterruptedError;`,
 };
 await build({
   ...common,
-  entryPoints: { cli: join(root, 'src', 'cli.ts') },
+  entryPoints: { cli: join(root, 'src', 'boot', 'cli.ts') },
   outdir: staging,
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
@@ -152,7 +152,10 @@ await build({
 // 3. Build-time helpers (removed below): help rendering, and the loader for the cache producer.
 await build({
   ...common,
-  entryPoints: { 'help-render': join(root, 'src', 'help-render.ts'), 'bundle-loader': join(root, 'src', 'bundle-loader.ts') },
+  entryPoints: {
+    'help-render': join(root, 'src', 'boot', 'help-render.ts'),
+    'bundle-loader': join(root, 'src', 'boot', 'bundle-loader.ts'),
+  },
   outdir: staging,
   format: 'esm',
   splitting: true,
@@ -162,7 +165,7 @@ await build({
     js: "import { createRequire as __appraisalCreateRequire } from 'node:module'; const require = __appraisalCreateRequire(import.meta.url);",
   },
 });
-// Every command's --help, pre-rendered by commander itself (src/help-render.ts): cli.ts answers
+// Every command's --help, pre-rendered by commander itself (src/boot/help-render.ts): cli.ts answers
 // `appraisal PATH --help` from it without loading the command bundle.
 const { renderAllHelp } = await import(pathToFileURL(join(staging, 'help-render.js')).href);
 writeFileSync(join(staging, 'help.json'), JSON.stringify(await renderAllHelp(pkg.version)));

@@ -2,7 +2,7 @@
 //
 //   node scripts/code-cache.mjs STAGING/bundle-loader.js STAGING/main-HASH.cjs
 //
-// Loads the bundle the way a run does (src/bundle-loader.ts, same V8 flags), then runs one typical
+// Loads the bundle the way a run does (src/boot/bundle-loader.ts, same V8 flags), then runs one typical
 // command in-process so the functions a run compiles are in the cache, not only the top level:
 // `props get ID -o json`, twice, against a small loopback HTTP service started here (plain HTTP is
 // allowed to loopback) with a private config directory: the first run discovers and caches the

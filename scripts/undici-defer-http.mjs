@@ -1,6 +1,6 @@
 // Build time only (scripts/build.mjs): an esbuild plugin that edits two undici files so that neither
 // reads node:http while the bundle loads. The bundle's `require` defers node:http
-// (src/deferred-builtins.ts), but these two read it at their top, which would load it at once:
+// (src/boot/deferred-builtins.ts), but these two read it at their top, which would load it at once:
 //   - core/util.js destructures `{ IncomingMessage }`, used by one check when a body is destroyed;
 //   - dispatcher/client.js reads `http.maxHeaderSize` for a default that our Agent always sets.
 // Each edit reads the value where it is used instead. Should undici's text differ (another

@@ -1,5 +1,5 @@
 // The command bundle is given a `require` that defers some Node built-ins until first use
-// (src/deferred-builtins.ts), and two undici files are edited at build time so they do not read
+// (src/boot/deferred-builtins.ts), and two undici files are edited at build time so they do not read
 // node:http at load (scripts/undici-defer-http.mjs): ~8 ms less start-up for every short command.
 // These runs of the built binary record which built-ins Node loaded, so a new top-level use that
 // loads one again fails here, not only in `npm run bench`.

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandPaths, renderHelp } from '../../src/help-render.js';
+import { commandPaths, renderHelp } from '../../src/boot/help-render.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadBundle, openCache, sealCache } from '../../src/bundle-loader.js';
+import { loadBundle, openCache, sealCache } from '../../src/boot/bundle-loader.js';
 
 describe('bundle loader: the code cache is used only when it is intact', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 import { AssertionError } from 'node:assert';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { DEFERRED_BUILTINS, deferredModule, deferringRequire } from '../../src/deferred-builtins.js';
+import { DEFERRED_BUILTINS, deferredModule, deferringRequire } from '../../src/boot/deferred-builtins.js';
 
 const require = createRequire(import.meta.url);
 

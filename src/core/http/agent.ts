@@ -140,7 +140,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 10_000,
     // Node's default (16 KiB), given rather than read from node:http by undici: the bundle defers
-    // loading node:http (src/deferred-builtins.ts), and a service's headers stay bounded either way.
+    // loading node:http (src/boot/deferred-builtins.ts), and a service's headers stay bounded either way.
     maxHeaderSize: 16 * 1024,
   };
   const proxy = proxySettings(options.env);

@@ -8,7 +8,7 @@ const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION_
 
 /**
  * `appraisal PATH --help` (or -h) with stdout not a terminal: the text commander renders for it, from
- * dist/help.json written at build time (src/help-render.ts), so neither commander nor the command's
+ * dist/help.json written at build time (src/boot/help-render.ts), so neither commander nor the command's
  * modules load. A terminal (its width), an unknown path or any other argument goes through main().
  */
 function prerenderedHelp(argv: readonly string[]): string | undefined {
@@ -60,7 +60,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     return;
   }
   // Loaded before the signal handlers exist: a Ctrl-C this early has nothing to clean up yet.
-  const { main, InterruptedError } = await import('./main.js');
+  const { main, InterruptedError } = await import('../main.js');
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
   const onSignal = () => {

@@ -1,4 +1,4 @@
-// The `require` the command bundle is given (src/bundle-loader.ts): it hands out a stand-in for some
+// The `require` the command bundle is given (src/boot/bundle-loader.ts): it hands out a stand-in for some
 // Node built-in modules and loads the real module on first use.
 //
 // Why: `props get` loaded ~90 built-in modules beyond `node -e 0`, and compiling them was the

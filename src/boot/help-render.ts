@@ -4,9 +4,9 @@
 // the command's modules (issue 19: building the tree cost ~1.5x a bare `node -e 0`).
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { NOUNS } from './commands/registry.js';
-import type { Factory } from './core/command.js';
-import { main } from './main.js';
+import { NOUNS } from '../commands/registry.js';
+import type { Factory } from '../core/command.js';
+import { main } from '../main.js';
 
 /** Every command path (`''` the root, `props`, `props list`, …), hidden ones left out. */
 export async function commandPaths(): Promise<string[]> {
