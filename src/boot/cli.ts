@@ -25,7 +25,21 @@ function prerenderedHelp(argv: readonly string[]): string | undefined {
   }
 }
 
+/**
+ * SIGUSR1 would open Node's inspector on 127.0.0.1:9229: any local user who can signal this process
+ * (the same uid, or root) could then run code inside it and read the key in memory. A listener of our
+ * own replaces Node's (checked on Node 20, test/e2e/signals.test.ts); it is installed before anything
+ * else runs, and the single executable keeps it because it runs this same entry.
+ */
+function refuseInspectorSignal(): void {
+  process.on('SIGUSR1', () => {});
+}
+
+/** Every signal that asks us to stop: each one runs the same clean-up (partials, temp files, locks). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
+
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
+  refuseInspectorSignal();
   // `| head` closes stdout early: end quietly instead of throwing EPIPE. Any other failure to write
   // stdout (a full disk, a device error) must not crash with a stack trace: commands that stream
   // see it on their next write; for the rest it is reported once the command ends.
@@ -73,8 +87,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     // the first signal at once, so only a signal that comes later counts as a second one.
     if (Date.now() - firstInterruptAt > 300) process.exit(130);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
   let code = await main({
     argv,
     env: process.env,

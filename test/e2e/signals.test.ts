@@ -1,0 +1,101 @@
+// Signals other than Ctrl-C (issue 26 items 7 and 17), sent to the built binary in the middle of an
+// export against the mock: SIGUSR1 must not open Node's inspector (another local user could run code
+// inside the CLI and read the key), and SIGHUP (the terminal closed) and SIGQUIT clean up exactly as
+// SIGINT does (interrupt.test.ts): exit 130, no temp file, no lock, only the resumable pair kept.
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/cli.js';
+import { entriesBesidePartial, entriesOf, exitProblems, removeScratchDirs, scratchDir, startCli } from '../helpers/cli-process.js';
+import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+let tmp: string;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  // Every answer 200 ms late: a 60-page export, one page at a time, is still running when signalled.
+  mock = await startMock({ records: 300, latencyMs: 200, seed: 7 });
+  admin = mockAdmin(mock);
+  tmp = scratchDir('signals-tmp');
+  env = { ...isolatedEnv(mock.env), TMPDIR: tmp };
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+  removeScratchDirs();
+});
+
+const highestPage = async (): Promise<number> =>
+  Math.max(0, ...(await admin.requests(200)).filter((r) => r.path === '/api/properties').map((r) => Number(r.query.page) || 0));
+
+/** Whether something accepts connections on 127.0.0.1:PORT. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('SIGUSR1', () => {
+  it('opens the inspector of a plain Node process (the attack is real on this Node)', async () => {
+    const script = "process.stdout.write('ready\\n'); setInterval(() => {}, 1000)";
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await waitFor(() => stdout.includes('ready'), 'the child to start');
+      child.kill('SIGUSR1');
+      await waitFor(() => /Debugger listening/.test(stderr), 'the inspector to open', 20_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(stderr).toMatch(/Debugger listening on ws:\/\/127\.0\.0\.1:9229/);
+  });
+
+  it('does not open the inspector of appraisal: the export goes on and ends normally', async () => {
+    await admin.clearRequests();
+    const dir = scratchDir('signals-usr1');
+    const running = startCli(['props', 'list', '--page-size', '20', '--concurrency', '1', '--out', join(dir, 'props.ndjson')], { env });
+    await waitFor(async () => (await highestPage()) >= 2, 'the export to be under way');
+    running.child.kill('SIGUSR1');
+    const pageWhenSignalled = await highestPage();
+    // Pages keep coming after the signal was handled: the process neither died nor stopped.
+    await waitFor(async () => (await highestPage()) >= pageWhenSignalled + 2, 'the export to go on after SIGUSR1');
+    expect(running.stderr()).not.toMatch(/Debugger listening/);
+    expect(await listening(9229), 'nothing listens on the inspector port').toBe(false);
+    const result = await running.result;
+    expect(exitProblems(result), result.stderr).toEqual([]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/Debugger|inspector/i);
+    expect(entriesOf(dir)).toEqual(['props.ndjson']);
+  });
+});
+
+describe.each(['SIGHUP', 'SIGQUIT'] as const)('%s during an export', (signal) => {
+  it('cleans up as Ctrl-C does: exit 130, no temp file, no lock, the resumable pair kept', async () => {
+    await admin.clearRequests();
+    const dir = scratchDir('signals-stop');
+    const running = startCli(['props', 'list', '--page-size', '5', '--concurrency', '1', '--out', join(dir, 'props.ndjson')], { env });
+    await waitFor(async () => entriesOf(dir).length > 0 && (await highestPage()) >= 3, 'the export to be under way');
+    running.child.kill(signal);
+    const result = await running.result;
+    expect(exitProblems(result, { interrupted: true }), result.stderr).toEqual([]);
+    expect(result.signal, 'ended by its own clean-up, not by the signal').toBe(null);
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^error: interrupted$/m);
+    expect(entriesOf(tmp), 'nothing left in TMPDIR').toEqual([]);
+    expect(entriesBesidePartial(dir), 'no lock, no temp file').toEqual([]);
+    expect(entriesOf(dir)).toEqual(['.props.ndjson.checkpoint', '.props.ndjson.partial']);
+  });
+});
