@@ -100,11 +100,11 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         const { buildClient } = await import('./client-builder.js');
         const client = await buildClient(context, { ...resolved, onAnswer });
         // A command that declares its operations talks to them where the service publishes them,
-        // or is refused before any request when it does not (description/bind.ts).
+        // or is refused before any request when it does not (description/operation-binding.ts).
         if (!command || command.operations.length === 0) return client;
         try {
-          const { bindToDescription } = await import('./description/bind-client.js');
-          return await bindToDescription(context, client, command.name, command.operations);
+          const { clientForCommand } = await import('./description/command-client.js');
+          return await clientForCommand(context, client, command.name, command.operations);
         } catch (error) {
           await client.close().catch(() => undefined);
           throw error;

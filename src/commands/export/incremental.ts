@@ -40,7 +40,7 @@ export async function resolveIncremental(plan: ExportPlan, origin: string): Prom
  * may publish less.
  */
 export async function updatedSincePublished(ctx: Context, path: string): Promise<{ published: boolean; operation: string }> {
-  const { bindingOf } = await import('../../core/description/bound-client.js');
+  const { bindingOf } = await import('../../core/description/routed-client.js');
   const { queryParameterNames } = await import('../../core/description/document.js');
   const route = bindingOf(await ctx.api())?.route('GET', path);
   if (!route) return { published: false, operation: `GET ${path}` };

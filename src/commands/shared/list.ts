@@ -31,7 +31,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** The published query parameters of the operation `GET path` is bound to, if the command is bound. */
 async function publishedQuery(ctx: Context, path: string): Promise<{ names: string[]; operation: string } | undefined> {
-  const { bindingOf } = await import('../../core/description/bound-client.js');
+  const { bindingOf } = await import('../../core/description/routed-client.js');
   const route = bindingOf(await ctx.api())?.route('GET', path);
   if (!route) return undefined;
   const { queryParameterNames } = await import('../../core/description/document.js');
@@ -91,7 +91,7 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   // A list answered in one piece: --page/--page-size only as its published page/limit, no --resume.
   const paging = { page: ctx.globals.page, pageSize: ctx.globals.pageSize, resume: flags.resume === true };
   if (paging.page !== undefined || paging.pageSize !== undefined || paging.resume) {
-    const { checkOnePiecePaging } = await import('../../core/description/bound-client.js');
+    const { checkOnePiecePaging } = await import('../../core/description/routed-client.js');
     checkOnePiecePaging(await ctx.api(), path, paging);
   }
   if (Object.keys(query).length > 0) {

@@ -4,7 +4,7 @@
 import type { ApiClient, ApiRecord, HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { ContractError, UsageError } from '../../core/errors.js';
-import type { Route } from '../../core/description/bind.js';
+import type { Route } from '../../core/description/operation-binding.js';
 import type { Validator, Violation } from '../../core/description/validate.js';
 
 /** Violations shown in a message; the rest are counted. */
@@ -15,7 +15,7 @@ async function boundRoute(
   method: HttpMethod,
   path: string,
 ): Promise<{ route: Route; validator: () => Promise<Validator> } | undefined> {
-  const { bindingOf } = await import('../../core/description/bound-client.js');
+  const { bindingOf } = await import('../../core/description/routed-client.js');
   const binding = bindingOf(api);
   const route = binding?.route(method, path);
   if (!binding || !route) return undefined;

@@ -7,10 +7,10 @@ import type { Context } from '../../core/context.js';
 import { formatDuration } from '../../core/duration.js';
 import { ExpectationError, InterruptedError } from '../../core/errors.js';
 import type { Session } from '../../core/session-types.js';
-import { bindClient } from '../../core/description/bound-client.js';
-import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './check.js';
-import { readDescription } from './description.js';
-import { failureDetails } from './details.js';
+import { bindClient } from '../../core/description/routed-client.js';
+import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './checks/check.js';
+import { readDescription } from './checks/description.js';
+import { failureDetails } from './report/details.js';
 
 export interface RunOptions {
   /** --max-latency: the budget of every timed check without one of its own. */
@@ -29,7 +29,7 @@ function messageOf(error: unknown): string {
 
 export function newState(ctx: Context, session: Session): SmokeState {
   // smoke declares no operations of its own to the factory: ctx.api() is the client as built, and
-  // smoke binds it here, operation by operation (description.ts), once it has read the description.
+  // smoke binds it here, operation by operation (checks/description.ts), once it has read the description.
   let raw: Promise<ApiClient> | undefined;
   let bound: { client: ApiClient; binding: SmokeState['binding'] } | undefined;
   let description: Promise<SmokeDescription> | undefined;

@@ -2,6 +2,7 @@
 // and loopback hosts default to the `local` environment; both rules start here.
 import { UsageError } from '../errors.js';
 import type { Environment } from '../config.js';
+import { isLoopbackHost } from '../loopback.js';
 
 /**
  * Parse and normalize a base URL given by the user: http(s) only, no credentials in it, no query or
@@ -49,15 +50,6 @@ export function originOf(baseUrl: string): string {
 /** Shown to people: the origin without a default port. */
 export function displayOrigin(baseUrl: string): string {
   return new URL(baseUrl).origin;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
-  // IPv4-mapped IPv6 loopback (::ffff:127.x.y.z; the URL parser writes it in hex).
-  return /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(host);
 }
 
 /** Loopback hosts are `local`; anything else is `production` until the user says otherwise. */

@@ -1,5 +1,5 @@
 // Which operations each command calls, declared where the command is built. At run time the CLI binds
-// each one to the service's published description (bind.ts); a test checks them against openapi.json.
+// each one to the service's published description (operation-binding.ts); a test checks them against openapi.json.
 import type { Command } from 'commander';
 import type { HttpMethod } from '../api-client.js';
 

@@ -10,7 +10,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from './undici.js';
-import { isLoopbackHost } from './url-guard.js';
+import { isLoopbackHost } from '../loopback.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 

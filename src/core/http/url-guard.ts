@@ -1,8 +1,8 @@
 // Where a request may go and what it may carry. A key travels only in its header, only over TLS
 // (or to this machine), and never in a URL, where proxies, logs and shell history would keep it.
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Query } from '../api-client.js';
 import { SafetyError, UsageError } from '../errors.js';
+import { isLoopbackHost } from '../loopback.js';
 
 /** Query parameter names that carry credentials in other APIs; refused whatever their value. */
 const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['api_key', 'apikey', 'key', 'x-api-key', 'token', 'access_token']);
@@ -112,24 +112,6 @@ export function assertNoCredentialHeaders(headers: Readonly<Record<string, strin
       throw new UsageError(`refusing to send an API key in the header "${name}"`, { hint: NO_KEY_IN_URL_HINT });
     }
   }
-}
-
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: traffic that never leaves this machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-  if (host === 'localhost') return true;
-  if (isIPv4(host)) return host.startsWith('127.');
-  if (isIPv6(host)) {
-    if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-    if (mapped?.[1]) return mapped[1].startsWith('127.');
-    // URL normalizes ::ffff:127.0.0.1 to hex groups (::ffff:7f00:1).
-    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
-  }
-  return false;
 }
 
 /** A credential goes over plain http:// only to this machine. */

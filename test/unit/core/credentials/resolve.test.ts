@@ -212,10 +212,17 @@ describe('environment', () => {
   const envOnly = (baseUrl: string) => fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl } }).ctx.session();
 
   it('without a profile: loopback hosts are local, everything else production', async () => {
-    for (const url of ['https://localhost:4000', 'http://127.0.0.1:8080', 'https://[::1]:4000', 'https://app.localhost']) {
+    for (const url of ['https://localhost:4000', 'http://127.0.0.1:8080', 'https://[::1]:4000']) {
       expect((await envOnly(url)).environment, url).toBe('local');
     }
-    for (const url of ['https://api.example.com', 'https://10.0.0.1', 'https://localhost.example.com']) {
+    // Names that reach this machine only if a resolver says so are any other host (issue 26 item 8).
+    for (const url of [
+      'https://api.example.com',
+      'https://10.0.0.1',
+      'https://localhost.example.com',
+      'https://app.localhost',
+      'https://localhost.:4000',
+    ]) {
       expect((await envOnly(url)).environment, url).toBe('production');
     }
   });

@@ -4,13 +4,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadChecksFile, type CheckSpec } from '../../../../src/commands/smoke/checks-file.js';
-import { resolveChecks } from '../../../../src/commands/smoke/custom-check.js';
-import { BUNDLED_SOURCE, bundledDescription, type LoadedDescription } from '../../../../src/core/description/load.js';
-import { UsageError } from '../../../../src/core/errors.js';
-import { exitCodeFor } from '../../../../src/core/exit-codes.js';
-import { fakeContext } from '../../../helpers/fake-context.js';
-import { tempDir } from '../../../helpers/temp.js';
+import { loadChecksFile, type CheckSpec } from '../../../../../src/commands/smoke/checks/file.js';
+import { resolveChecks } from '../../../../../src/commands/smoke/checks/custom.js';
+import { BUNDLED_SOURCE, bundledDescription, type LoadedDescription } from '../../../../../src/core/description/load.js';
+import { UsageError } from '../../../../../src/core/errors.js';
+import { exitCodeFor } from '../../../../../src/core/exit-codes.js';
+import { fakeContext } from '../../../../helpers/fake-context.js';
+import { tempDir } from '../../../../helpers/temp.js';
 
 async function description(): Promise<LoadedDescription> {
   return {

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalEnvironmentError } from '../../../../src/core/errors.js';
-import { escapeXml, renderJUnit, writeJUnitReport, type JUnitSuite } from '../../../../src/commands/smoke/junit.js';
-import { tempDir } from '../../../helpers/temp.js';
+import { LocalEnvironmentError } from '../../../../../src/core/errors.js';
+import { escapeXml, renderJUnit, writeJUnitReport, type JUnitSuite } from '../../../../../src/commands/smoke/report/junit.js';
+import { tempDir } from '../../../../helpers/temp.js';
 
 const SUITE: JUnitSuite = {
   name: 'appraisal smoke',

@@ -3,8 +3,8 @@
 // a rollout. 401/403 mean the service is up (the checks then say what is wrong with the key); only
 // no answer, 429 and 5xx mean "not yet".
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatDuration } from '../../core/duration.js';
-import { HttpError, NetworkError } from '../../core/errors.js';
+import { formatDuration } from '../../../core/duration.js';
+import { HttpError, NetworkError } from '../../../core/errors.js';
 import { plural, type SmokeCheck } from './check.js';
 
 const FIRST_WAIT_MS = 250;

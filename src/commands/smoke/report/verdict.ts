@@ -1,7 +1,7 @@
 // A smoke run must not pass, or fail, without saying when it proved nothing: every check that reads
 // or writes data skipped, or every one that ran refused with 401/403 (Schemathesis warns the same).
-import { AuthenticationError, ExpectationError, PermissionError } from '../../core/errors.js';
-import type { CheckResult, SmokeCheck } from './check.js';
+import { AuthenticationError, ExpectationError, PermissionError } from '../../../core/errors.js';
+import type { CheckResult, SmokeCheck } from '../checks/check.js';
 
 export const VERDICT = 'verdict';
 

@@ -1,10 +1,10 @@
 // GitHub Actions: `::error title=…::` annotations for failed checks (on stderr, so stdout stays the
 // report) and a markdown summary appended to $GITHUB_STEP_SUMMARY. GitLab reads --junit instead.
 import { appendFile } from 'node:fs/promises';
-import type { Context } from '../../core/context.js';
-import type { CheckResult } from './check.js';
+import type { Context } from '../../../core/context.js';
+import type { CheckResult } from '../checks/check.js';
 import { detailLines } from './details.js';
-import type { RunFacts } from './report.js';
+import type { RunFacts } from './render.js';
 
 /** Workflow-command escaping: the message (data) and a property value. */
 const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

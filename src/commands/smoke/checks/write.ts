@@ -1,8 +1,8 @@
 // --write: a throwaway property, created, read back, changed and deleted. Never created unless the
 // key may also delete it; deleted whatever the read and update checks found.
-import { ContractError } from '../../core/errors.js';
-import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
-import { allows, needs } from '../../core/scopes.js';
+import { ContractError } from '../../../core/errors.js';
+import { RESOURCES, recordPath, recordTemplate } from '../../../core/resources.js';
+import { allows, needs } from '../../../core/scopes.js';
 import { isObject, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
 import { schemaChecker } from './contract.js';
 import { requirePublished } from './description.js';

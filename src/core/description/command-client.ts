@@ -1,13 +1,13 @@
-// Glue for factory.ts: load the description (cached; no request while fresh), bind the command's
-// operations, and wrap its API client. Loaded only by commands that talk to the service.
+// The API client a command that declares its operations gets (factory.ts): the description loaded
+// (cached; no request while fresh), the operations bound, the client routed. Only for commands that talk to the service.
 import type { ApiClient } from '../api-client.js';
 import type { Context } from '../context.js';
-import { bindOperations } from './bind.js';
-import { bindClient } from './bound-client.js';
+import { bindOperations } from './operation-binding.js';
+import { bindClient } from './routed-client.js';
 import { loadDescription } from './load.js';
 import type { Operation } from './operations.js';
 
-export async function bindToDescription(
+export async function clientForCommand(
   ctx: Context,
   client: ApiClient,
   command: string,

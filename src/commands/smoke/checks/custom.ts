@@ -3,19 +3,19 @@
 // operation's published parameters: path parameters fill its template, query parameters are sent;
 // anything else is refused naming the check (exit 2) before the checks run. Smoke reads: an
 // operation other than GET or HEAD runs only when its check says `"allowWrite": true`.
-import type { HttpMethod, Query } from '../../core/api-client.js';
-import type { BoundOperation } from '../../core/description/bind.js';
+import type { HttpMethod, Query } from '../../../core/api-client.js';
+import type { BoundOperation } from '../../../core/description/operation-binding.js';
 import {
   findByOperationId,
   findByTemplate,
   matchOperation,
   type PublishedContract,
   type PublishedOperation,
-} from '../../core/description/document.js';
-import type { LoadedDescription } from '../../core/description/load.js';
-import { ExpectationError, HttpError, UsageError } from '../../core/errors.js';
+} from '../../../core/description/document.js';
+import type { LoadedDescription } from '../../../core/description/load.js';
+import { ExpectationError, HttpError, UsageError } from '../../../core/errors.js';
 import { plural, type SmokeCheck } from './check.js';
-import type { CheckSpec, ChecksFile } from './checks-file.js';
+import type { CheckSpec, ChecksFile } from './file.js';
 import { schemaChecker } from './contract.js';
 import { bindOne } from './description.js';
 

@@ -2,14 +2,14 @@
 // when its name ends in .yaml/.yml (the `yaml` package, imported only then: start-up is measured).
 // Its shape is validated with zod before any request (strict: an unknown key is refused naming it
 // and where, exit 2); what each check's operation and params mean is resolved later against the
-// service's description (custom-check.ts).
+// service's description (custom.ts).
 //   {"checks": [{"name": "offices exist", "operation": "listProperties",
 //     "params": {"propertyType": "office"}, "expectStatus": 200, "minItems": 1, "maxLatency": "500ms"}]}
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Context } from '../../core/context.js';
-import { parseDuration } from '../../core/duration.js';
-import { UsageError } from '../../core/errors.js';
+import type { Context } from '../../../core/context.js';
+import { parseDuration } from '../../../core/duration.js';
+import { UsageError } from '../../../core/errors.js';
 
 /** A checks file is a handful of lines; anything bigger is not one (and is not read into memory). */
 const MAX_FILE_BYTES = 1024 * 1024;

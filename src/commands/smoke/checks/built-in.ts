@@ -1,11 +1,11 @@
 // The built-in checks of `appraisal smoke`, in order, as one table. The families listed come from
 // the resource table and what a key may do from the scope rules (core/); nothing here repeats them.
-import { listsInOnePiece } from '../../core/description/bound-client.js';
-import { FAMILIES, type ResourceFamily } from '../../core/resources.js';
-import { allows, canManageKeys, needs } from '../../core/scopes.js';
-import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../core/errors.js';
+import { listsInOnePiece } from '../../../core/description/routed-client.js';
+import { FAMILIES, type ResourceFamily } from '../../../core/resources.js';
+import { allows, canManageKeys, needs } from '../../../core/scopes.js';
+import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../../core/errors.js';
 import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
-import { WRITE_CHECKS } from './write-checks.js';
+import { WRITE_CHECKS } from './write.js';
 import { SPEC_CHECK, schemaChecker } from './contract.js';
 import { CURRENT_KEY_PATH, ENUMS_PATH, KEYS_PATH, requirePublished } from './description.js';
 

@@ -1,8 +1,8 @@
 // JUnit XML for CI dashboards (Jenkins, GitLab, GitHub test reporters): one <testsuite>, one
 // <testcase> per check, <failure> and <skipped> as those tools expect, valid against the Jenkins
 // xUnit schema junit-10.xsd (times in seconds). Written atomically.
-import { writeFileAtomic } from '../../core/atomic-file.js';
-import { LocalEnvironmentError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../../core/atomic-file.js';
+import { LocalEnvironmentError } from '../../../core/errors.js';
 
 export interface JUnitCase {
   name: string;

@@ -16,7 +16,7 @@ import type {
   UploadResult,
 } from '../api-client.js';
 import { listRecordsOf, unwrapObject } from '../http/envelope.js';
-import type { Binding, Route } from './bind.js';
+import type { Binding, Route } from './operation-binding.js';
 import { answersInOnePiece, onePieceQuery, type PagingAsked } from './one-piece.js';
 
 const bindings = new WeakMap<ApiClient, Binding>();

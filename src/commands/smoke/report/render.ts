@@ -1,8 +1,8 @@
 // How a smoke run is shown: a table with timings on stderr for people, a JSON report on stdout for
 // machines, and JUnit XML for CI dashboards.
 import type { JUnitSuite } from './junit.js';
-import type { CheckResult, FailureDetails } from './check.js';
-import { safeText } from '../../output/table.js';
+import type { CheckResult, FailureDetails } from '../checks/check.js';
+import { safeText } from '../../../output/table.js';
 import { detailLines } from './details.js';
 
 export interface SmokeReport {

@@ -3,11 +3,11 @@
 // smoke reads (lists, gets, the checks file's answers) is validated against its operation's response
 // schema (ajv, loaded lazily by core/description/validate.ts). Violations fail the check that read
 // them: count, first few with the record's id and the JSON path.
-import type { HttpMethod } from '../../core/api-client.js';
-import { ContractError, UnpublishedOperationError } from '../../core/errors.js';
-import { BUNDLED_SOURCE } from '../../core/description/load.js';
-import type { PublishedOperation } from '../../core/description/document.js';
-import { validatorFor, type Violation } from '../../core/description/validate.js';
+import type { HttpMethod } from '../../../core/api-client.js';
+import { ContractError, UnpublishedOperationError } from '../../../core/errors.js';
+import { BUNDLED_SOURCE } from '../../../core/description/load.js';
+import type { PublishedOperation } from '../../../core/description/document.js';
+import { validatorFor, type Violation } from '../../../core/description/validate.js';
 import { plural, type SmokeCheck, type SmokeState } from './check.js';
 import { publishedOperation } from './description.js';
 

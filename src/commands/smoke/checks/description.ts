@@ -2,14 +2,14 @@
 // APPRAISAL_SPEC, the profile's spec URL, discovery, the cache) and binds the operations the CLI's
 // families and its own reads call, one by one: an operation the service does not publish fails its
 // own check (and the spec check) instead of refusing the whole run, as a command would.
-import type { ApiClient, HttpMethod } from '../../core/api-client.js';
-import type { Context } from '../../core/context.js';
-import { bindOperations, unpublishedError, type BoundOperation } from '../../core/description/bind.js';
-import { findByTemplate, type PublishedOperation } from '../../core/description/document.js';
-import { bundledDescription, loadDescription, type LoadedDescription } from '../../core/description/load.js';
-import type { Operation } from '../../core/description/operations.js';
-import { UnpublishedOperationError } from '../../core/errors.js';
-import { FAMILIES, collectionTemplate, recordTemplate } from '../../core/resources.js';
+import type { ApiClient, HttpMethod } from '../../../core/api-client.js';
+import type { Context } from '../../../core/context.js';
+import { bindOperations, unpublishedError, type BoundOperation } from '../../../core/description/operation-binding.js';
+import { findByTemplate, type PublishedOperation } from '../../../core/description/document.js';
+import { bundledDescription, loadDescription, type LoadedDescription } from '../../../core/description/load.js';
+import type { Operation } from '../../../core/description/operations.js';
+import { UnpublishedOperationError } from '../../../core/errors.js';
+import { FAMILIES, collectionTemplate, recordTemplate } from '../../../core/resources.js';
 import type { SmokeDescription, SmokeState } from './check.js';
 
 export const CURRENT_KEY_PATH = '/api/keys/current';
