@@ -1,11 +1,11 @@
 // Builds the command tree, runs it, and turns whatever happened into an exit code. Nothing here
 // calls process.exit: `main()` returns the code, so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
-import { action, addNounExamples, examples, type Factory } from './core/command.js';
+import { action, addNounExamples, examples } from './core/command.js';
 import type { Context } from './core/context.js';
 import { InterruptedError, UsageError } from './core/errors.js';
-import { declaredOperations } from './core/description/operations.js';
-import { createContext, type ContextHandle, type ProcessDeps } from './core/factory.js';
+import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
+import { nounCommand } from './core/verb-command.js';
 import { addGlobalOptions, checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions, takesOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
@@ -58,10 +58,10 @@ export async function main(deps: ProcessDeps): Promise<number> {
   const argv = deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {
-    context(command: Command): Context {
+    context(command: Command, operations): Context {
       if (!handle) {
         const globals = readGlobalOptions(command.optsWithGlobals(), deps.env, { stdoutIsTTY: deps.stdoutIsTTY });
-        handle = createContext(deps, globals, { name: commandName(command), operations: declaredOperations(command) });
+        handle = createContext(deps, globals, { name: commandName(command), operations });
       }
       return handle.context;
     },
@@ -92,7 +92,7 @@ export async function main(deps: ProcessDeps): Promise<number> {
   for (const noun of NOUNS) {
     if (noun === requested || loadAll) {
       const module = await noun.load();
-      program.addCommand(module.default(factory));
+      program.addCommand(nounCommand(noun, module.default, factory));
     } else {
       program
         .command(noun.name)

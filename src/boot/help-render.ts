@@ -5,7 +5,8 @@
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { NOUNS } from '../commands/registry.js';
-import type { Factory } from '../core/command.js';
+import type { Factory } from '../core/factory.js';
+import { nounCommand } from '../core/verb-command.js';
 import { main } from '../main.js';
 
 /** Every command path (`''` the root, `props`, `props list`, …), hidden ones left out. */
@@ -25,7 +26,7 @@ export async function commandPaths(): Promise<string[]> {
     }
   };
   for (const noun of NOUNS) {
-    const command = (await noun.load()).default(factory);
+    const command = nounCommand(noun, (await noun.load()).default, factory);
     paths.push(noun.name);
     walk(command, `${noun.name} `);
   }

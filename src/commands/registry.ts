@@ -1,13 +1,14 @@
 // The top-level nouns. Each is loaded only when the command line names it, so `appraisal props
 // list --help` loads the props module alone and `--help` loads none.
-import type { Command } from 'commander';
-import type { Factory } from '../core/command.js';
+// The noun's summary is written here and nowhere else: the root help lists it without loading the
+// noun, and the noun's own help reads it from here too.
+import type { NounModule, Verb } from '../core/verb.js';
 
 export interface NounEntry {
   name: string;
   aliases?: string[];
   summary: string;
-  load(): Promise<{ default: (factory: Factory) => Command }>;
+  load(): Promise<{ default: NounModule }>;
 }
 
 export const NOUNS: readonly NounEntry[] = [
@@ -41,4 +42,34 @@ export const NOUNS: readonly NounEntry[] = [
 export function findNoun(token: string | undefined): NounEntry | undefined {
   if (token === undefined) return undefined;
   return NOUNS.find((noun) => noun.name === token || noun.aliases?.includes(token));
+}
+
+/** Every noun with its module loaded: for what reads the whole tree (completion, spec check, MCP). */
+export async function loadAllNouns(): Promise<{ noun: NounEntry; module: NounModule }[]> {
+  return Promise.all(NOUNS.map(async (noun) => ({ noun, module: (await noun.load()).default })));
+}
+
+/** A declared verb and the words that run it (`props list`; `export` for a one-command noun). */
+export interface DeclaredVerb {
+  path: string;
+  noun: NounEntry;
+  verb: Verb;
+}
+
+/** Every verb declared as data, in help order (hand-built legacy verbs are not in this list). */
+export async function declaredVerbs(): Promise<DeclaredVerb[]> {
+  const found: DeclaredVerb[] = [];
+  for (const { noun, module } of await loadAllNouns()) {
+    if (typeof module === 'function') continue;
+    if (!Array.isArray(module)) {
+      found.push({ path: noun.name, noun, verb: { ...(module as Verb), name: noun.name, summary: noun.summary } });
+      continue;
+    }
+    for (const entry of module as readonly unknown[]) {
+      if (typeof entry === 'function') continue;
+      const verb = entry as Verb;
+      found.push({ path: `${noun.name} ${verb.name}`, noun, verb });
+    }
+  }
+  return found;
 }

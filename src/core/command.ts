@@ -1,13 +1,12 @@
-// Glue between commander and command run functions: each verb declares its flags with commander and
-// hands a plain `run(options, ctx)` to `action()`, which builds the Context from the global options.
+// Glue for verbs still built by hand with commander (transitional: verbs are being moved to
+// declarations, core/verb.ts): `action()` builds the Context from the global options.
 import type { EventEmitter } from 'node:events';
 import type { Command } from 'commander';
 import type { Context } from './context.js';
+import { declaredOperations } from './description/operations.js';
+import type { Factory } from './factory.js';
 
-/** Builds the context for the command being run (from its options merged with the globals). */
-export interface Factory {
-  context(command: Command): Context;
-}
+export type { Factory };
 
 /** Wrap a run function as a commander action: positional args, the verb's own options, the context. */
 export function action<O extends object = Record<string, unknown>>(
@@ -19,22 +18,27 @@ export function action<O extends object = Record<string, unknown>>(
     const positional = command.processedArgs.flatMap((value: unknown) =>
       value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)],
     );
-    await run(factory.context(command), positional, command.opts() as O);
+    await run(factory.context(command, declaredOperations(command)), positional, command.opts() as O);
   };
 }
 
-const examplesOf = new WeakMap<Command, string[]>();
+const examples_ = new WeakMap<Command, string[]>();
+
+/** The examples a hand-built (legacy) command declared. */
+export function examplesOf(command: Command): readonly string[] | undefined {
+  return examples_.get(command);
+}
 
 /** Append an Examples section to a command's help. */
 export function examples(command: Command, lines: string[]): Command {
-  examplesOf.set(command, lines);
+  examples_.set(command, lines);
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
 
 /** A noun without examples of its own shows the first example of each of its verbs. */
 export function addNounExamples(noun: Command): void {
-  if (examplesOf.has(noun) || noun.commands.length === 0) return;
-  const lines = noun.commands.flatMap((verb) => examplesOf.get(verb)?.slice(0, 1) ?? []);
+  if (examples_.has(noun) || noun.commands.length === 0) return;
+  const lines = noun.commands.flatMap((verb) => examples_.get(verb)?.slice(0, 1) ?? []);
   if (lines.length > 0) examples(noun, lines);
 }
 

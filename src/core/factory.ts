@@ -1,6 +1,7 @@
 // Builds the Context a command receives. Heavy pieces (config, session, HTTP client) are created on
 // first use through dynamic imports, so `--help` and simple commands never load undici or conf.
 import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
 import type { ApiClient } from './api-client.js';
 import type { ConfigStore } from './config.js';
 import type { Context, GlobalOptions } from './context.js';
@@ -8,6 +9,11 @@ import type { Env } from './env.js';
 import { IO } from './io.js';
 import type { Session } from './session-types.js';
 import type { Operation } from './description/operations.js';
+
+/** Builds the context for the command being run, bound to the operations it declares it calls. */
+export interface Factory {
+  context(command: Command, operations: readonly Operation[]): Context;
+}
 
 export interface ProcessDeps {
   argv: string[];

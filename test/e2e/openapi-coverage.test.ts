@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Factory } from '../../src/core/command.js';
+import type { Factory } from '../../src/core/factory.js';
+import { nounCommand } from '../../src/core/verb-command.js';
 import { readContract } from '../../src/core/description/document.js';
 import { findNoun } from '../../src/commands/registry.js';
 import { declaredOperations } from '../../src/core/description/operations.js';
@@ -32,7 +33,7 @@ async function serviceCommands() {
     const entry = findNoun(noun);
     if (!entry) throw new Error(`noun ${noun} is not registered`);
     const module = await entry.load();
-    all.push(...leaves(module.default(factory)));
+    all.push(...leaves(nounCommand(entry, module.default, factory)));
   }
   return all;
 }

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Factory } from '../../core/command.js';
 import { examples } from '../../core/command.js';
-import { calls, narrowCalls, type Operation } from '../../core/description/operations.js';
+import { calls, declaredOperations, narrowCalls, type Operation } from '../../core/description/operations.js';
 import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 import {
   FAMILIES,
@@ -74,6 +74,6 @@ export default function exportCommand(factory: Factory): Command {
     const flags = invoked.opts() as ExportFlags;
     const needed = new Set(listOperations(parseFamilies(flags.families)).map((operation) => operation.path));
     narrowCalls(invoked, (operation) => needed.has(operation.path));
-    await runExport(factory.context(invoked), flags);
+    await runExport(factory.context(invoked, declaredOperations(invoked)), flags);
   });
 }

@@ -1,11 +1,21 @@
-import { Command } from 'commander';
-import type { Factory } from '../../core/command.js';
-import designationsCommand from './designations.js';
+// `appraisal ref`: reference data the other families point at (enums, designations). The noun's
+// summary is the registry's (commands/registry.ts).
+import { RESOURCES } from '../../core/resources.js';
+import type { NounVerbs } from '../../core/verb.js';
+import { collectionVerb } from '../shared/list.js';
 import enumsCommand from './enums.js';
 
-export default function refCommand(factory: Factory): Command {
-  return new Command('ref')
-    .description('Reference data: enums and designations')
-    .addCommand(enumsCommand(factory))
-    .addCommand(designationsCommand(factory));
-}
+const verbs: NounVerbs = [
+  enumsCommand,
+  collectionVerb(
+    {
+      name: 'designations',
+      description: 'professional designations (e.g. MAI, SRA)',
+      path: RESOURCES.designations.path,
+      view: RESOURCES.designations.view,
+    },
+    ['appraisal ref designations', 'appraisal ref designations -o csv --out designations.csv'],
+  ),
+];
+
+export default verbs;

@@ -1,17 +1,16 @@
-// get / create / update / delete for any resource family: validate ids and input before any
-// request, call the service, print the record it answered with.
-import { Command } from 'commander';
+// get / create / update / delete for any resource family, declared once from the resource table:
+// validate ids and input before any request, call the service, print the record it answered with.
+import type { Command } from 'commander';
 import type { ApiRecord } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import { ContractError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input/index.js';
 import { writeRecord } from '../../output/index.js';
-import { calls } from '../../core/description/operations.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
-import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import { checkRequestBody } from './validation.js';
 
 interface InputOptions {
@@ -21,8 +20,6 @@ interface InputOptions {
   typedField?: string[];
   [parentOption: string]: unknown;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** API.md: every record has a string id. An answer without one broke the contract (exit 9). */
 export function requireRecord(body: unknown, where: string): ApiRecord {
@@ -35,12 +32,25 @@ export function requireRecord(body: unknown, where: string): ApiRecord {
 }
 
 /** --data / -f / -F, shared by create and update (and `api`). */
+export const RECORD_INPUT_OPTIONS: readonly VerbOption[] = [
+  { flags: '-d, --data <json>', description: 'the record as JSON, @file.json, or - for stdin' },
+  { flags: '-f, --field <key=value>', description: 'set a string field (dotted paths allowed); repeatable', repeatable: true },
+  {
+    flags: '-F, --typed-field <key=value>',
+    description: 'set a field to a JSON value (number, true, null, [..]); repeatable',
+    repeatable: true,
+  },
+  { flags: '--no-validate', description: "send the body even if it does not match the service's published schema" },
+];
+
+/** The same options on a commander command (for `api`, until it is declared as a verb). */
 export function addRecordInputOptions(command: Command): Command {
-  return command
-    .option('-d, --data <json>', 'the record as JSON, @file.json, or - for stdin')
-    .option('-f, --field <key=value>', 'set a string field (dotted paths allowed); repeatable', collect)
-    .option('-F, --typed-field <key=value>', 'set a field to a JSON value (number, true, null, [..]); repeatable', collect)
-    .option('--no-validate', "send the body even if it does not match the service's published schema");
+  for (const option of RECORD_INPUT_OPTIONS) {
+    if (option.repeatable)
+      command.option(option.flags, option.description, (value: string, previous: string[] = []) => [...previous, value]);
+    else command.option(option.flags, option.description);
+  }
+  return command;
 }
 
 async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: InputOptions, verb: string) {
@@ -51,14 +61,20 @@ async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: Inp
   return body;
 }
 
-export function getVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
-  const command = new Command('get').argument('<id>', `${spec.singular} id (UUID)`).description(`show one ${spec.singular}`);
-  command.option('--validate', "check the record against the service's published schema (violations on stderr, exit 9)");
-  calls(command, { method: 'GET', path: recordTemplate(spec) });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, usage);
-  return command.action(
-    action<{ validate?: boolean }>(factory, async (ctx, [id], options) => {
+const idArgument = (spec: ResourceFamily) => ({ name: 'id', description: `${spec.singular} id (UUID)`, required: true });
+
+export function getVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
+  return defineVerb<{ validate?: boolean }>({
+    name: 'get',
+    summary: `show one ${spec.singular}`,
+    arguments: [idArgument(spec)],
+    options: [
+      { flags: '--validate', description: "check the record against the service's published schema (violations on stderr, exit 9)" },
+    ],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    calls: [{ method: 'GET', path: recordTemplate(spec) }],
+    examples,
+    async run(ctx, [id], options) {
       const checked = requireUuid(id, `${spec.singular} id`);
       const path = recordPath(spec, checked);
       const api = await ctx.api();
@@ -67,62 +83,68 @@ export function getVerb(factory: Factory, spec: ResourceFamily, usage: string[])
       checker?.check(record);
       await writeRecord(ctx, record, spec.view);
       checker?.finish();
-    }),
-  );
+    },
+  });
 }
 
-export function createVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
-  const command = addRecordInputOptions(new Command('create').description(`create a ${spec.singular}`));
+export function createVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   const parent = parentFlag(spec);
-  if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} to create it for (required)`);
-  calls(command, { method: 'POST', path: collectionTemplate(spec) });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, usage);
-  return command.action(
-    action<InputOptions>(factory, async (ctx, _args, options) => {
+  return defineVerb<InputOptions>({
+    name: 'create',
+    summary: `create a ${spec.singular}`,
+    options: [
+      ...RECORD_INPUT_OPTIONS,
+      ...(parent ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} to create it for (required)` }] : []),
+    ],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    calls: [{ method: 'POST', path: collectionTemplate(spec) }],
+    examples,
+    async run(ctx, _args, options) {
       const path = collectionPath(spec, options, 'create');
       const body = await readBody(ctx, options, 'create');
       const api = await ctx.api();
       if (options.validate !== false) await checkRequestBody(ctx, 'POST', path, body);
       const record = requireRecord(await api.send('POST', path, body), `POST ${path}`);
       await writeRecord(ctx, record, spec.view);
-    }),
-  );
+    },
+  });
 }
 
-export function updateVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
-  const command = addRecordInputOptions(
-    new Command('update')
-      .argument('<id>', `${spec.singular} id (UUID)`)
-      .description(`change fields of a ${spec.singular} (partial update)`),
-  );
-  calls(command, { method: 'PATCH', path: recordTemplate(spec) });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, usage);
-  return command.action(
-    action<InputOptions>(factory, async (ctx, [id], options) => {
+export function updateVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
+  return defineVerb<InputOptions>({
+    name: 'update',
+    summary: `change fields of a ${spec.singular} (partial update)`,
+    arguments: [idArgument(spec)],
+    options: RECORD_INPUT_OPTIONS,
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    calls: [{ method: 'PATCH', path: recordTemplate(spec) }],
+    examples,
+    async run(ctx, [id], options) {
       const checked = requireUuid(id, `${spec.singular} id`);
       const body = await readBody(ctx, options, 'update');
       const api = await ctx.api();
-      if (options.validate !== false) await checkRequestBody(ctx, 'PATCH', recordPath(spec, checked), body);
-      const record = requireRecord(await api.send('PATCH', recordPath(spec, checked), body), `PATCH ${recordPath(spec, checked)}`);
+      const path = recordPath(spec, checked);
+      if (options.validate !== false) await checkRequestBody(ctx, 'PATCH', path, body);
+      const record = requireRecord(await api.send('PATCH', path, body), `PATCH ${path}`);
       await writeRecord(ctx, record, spec.view);
-    }),
-  );
+    },
+  });
 }
 
-export function deleteVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
-  const command = new Command('delete').argument('<id>', `${spec.singular} id (UUID)`).description(`delete a ${spec.singular}`);
-  calls(command, { method: 'DELETE', path: recordTemplate(spec) });
-  takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, usage);
-  return command.action(
-    action(factory, async (ctx, [id]) => {
+export function deleteVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
+  return defineVerb({
+    name: 'delete',
+    summary: `delete a ${spec.singular}`,
+    arguments: [idArgument(spec)],
+    takes: [...SERVICE_OPTIONS, ...CONFIRM_OPTIONS],
+    calls: [{ method: 'DELETE', path: recordTemplate(spec) }],
+    examples,
+    async run(ctx, [id]) {
       const checked = requireUuid(id, `${spec.singular} id`);
       await confirmDestructive(ctx, `delete ${spec.singular} ${checked}`);
       const api = await ctx.api();
       await api.send('DELETE', recordPath(spec, checked));
       ctx.io.notice(`Deleted ${spec.singular} ${checked}`);
-    }),
-  );
+    },
+  });
 }

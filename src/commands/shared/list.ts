@@ -1,20 +1,19 @@
 // `<noun> list` for every collection: auto-pages through paginate(), streams to the chosen format,
 // shows progress on a terminal and reports the export's integrity warnings.
-import { Command } from 'commander';
 import type { PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
 import { createProgress, outputFormat, writeRecords, type FilePart, type Progress, type View } from '../../output/index.js';
-import { calls, fillPath } from '../../core/description/operations.js';
+import { fillPath } from '../../core/description/operations.js';
 import { checkPublishedQuery, filterQuery, paramQuery } from './query.js';
 import { compileRecordQuery, queryView } from './record-query.js';
-import { addResumeOptions, resumableExport, type ResumeFlags } from './resumable-export.js';
-import { addSplitOptions, splitExport, type SplitFlags } from './split-export.js';
+import { RESUME_OPTIONS, resumableExport, type ResumeFlags } from './resumable-export.js';
+import { SPLIT_OPTIONS, splitExport, type SplitFlags } from './split-export.js';
 import type { RecordChecker } from './validation.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
-import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 
 export interface ListFlags extends ResumeFlags, SplitFlags {
   /** --query: a JMESPath expression applied record by record. */
@@ -26,8 +25,6 @@ export interface ListFlags extends ResumeFlags, SplitFlags {
   /** `--validate`: check every record against the published response schema (exit 9 after the output). */
   validate?: boolean;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The published query parameters of the operation `GET path` is bound to, if the command is bound. */
 async function publishedQuery(ctx: Context, path: string): Promise<{ names: string[]; operation: string } | undefined> {
@@ -43,13 +40,15 @@ async function publishedQuery(ctx: Context, path: string): Promise<{ names: stri
 }
 
 /** --resume, --restart, --split-* and --query: the options of every list that exports a collection. */
-export function addListOptions(command: Command): Command {
-  addResumeOptions(command);
-  addSplitOptions(command);
-  return command
-    .option('--query <expression>', 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)')
-    .option('--wide', 'tables keep every column instead of fitting the terminal width');
-}
+export const LIST_OPTIONS: readonly VerbOption[] = [
+  ...RESUME_OPTIONS,
+  ...SPLIT_OPTIONS,
+  {
+    flags: '--query <expression>',
+    description: 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)',
+  },
+  { flags: '--wide', description: 'tables keep every column instead of fitting the terminal width' },
+];
 
 /** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
 export async function paginateWithGlobals(
@@ -184,28 +183,37 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   return { written, total: summary?.total, warnings: summary?.warnings ?? [], ...(files ? { files } : {}) };
 }
 
-export function listVerb(factory: Factory, spec: ResourceFamily, usage: string[]): Command {
-  const command = new Command('list').description(`list ${spec.view.label} (every page, streamed)`);
+export function listVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   const parent = parentFlag(spec);
-  if (parent) command.option(parent, `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)`);
-  for (const filter of spec.filters) command.option(filter.flags, filter.description);
-  command.option('--param <name=value>', 'any other query parameter the service publishes for this list; repeatable', collect);
-  command.option('--validate', "check every record against the service's published schema (violations on stderr, exit 9)");
-  addListOptions(command);
-  calls(command, { method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
-  examples(command, usage);
   const flagOf = (param: string) => {
     const filter = spec.filters.find((candidate) => candidate.param === param);
     return filter ? `--${/--([a-z0-9-]+)/i.exec(filter.flags)?.[1]}` : `--param ${param}`;
   };
-  return command.action(
-    action<Record<string, unknown>>(factory, async (ctx, _args, options) => {
+  return defineVerb<Record<string, unknown>>({
+    name: 'list',
+    summary: `list ${spec.view.label} (every page, streamed)`,
+    options: [
+      ...(parent
+        ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)` }]
+        : []),
+      ...spec.filters.map((filter) => ({ flags: filter.flags, description: filter.description })),
+      {
+        flags: '--param <name=value>',
+        description: 'any other query parameter the service publishes for this list; repeatable',
+        repeatable: true,
+      },
+      { flags: '--validate', description: "check every record against the service's published schema (violations on stderr, exit 9)" },
+      ...LIST_OPTIONS,
+    ],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS],
+    calls: [{ method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) }],
+    examples,
+    async run(ctx, _args, options) {
       const path = collectionPath(spec, options, 'list');
       const query = { ...filterQuery(spec.filters, options), ...paramQuery(options.param as string[] | undefined) };
       await listCollection(ctx, path, query, spec.view, { ...(options as ListFlags), flagOf, validate: options.validate === true });
-    }),
-  );
+    },
+  });
 }
 
 export interface CollectionVerbSpec {
@@ -220,17 +228,18 @@ export interface CollectionVerbSpec {
 }
 
 /** A read-only collection under its own verb name (`ref designations`, `assignments properties ID`). */
-export function collectionVerb(factory: Factory, spec: CollectionVerbSpec, usage: string[]): Command {
-  const command = new Command(spec.name).description(spec.description);
-  if (spec.parent) command.argument('<id>', `${spec.parent} id (UUID)`);
-  addListOptions(command);
-  calls(command, { method: 'GET', path: spec.path });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS);
-  examples(command, usage);
-  return command.action(
-    action<ListFlags>(factory, async (ctx, [id], options) => {
+export function collectionVerb(spec: CollectionVerbSpec, examples: readonly string[]): Verb {
+  return defineVerb<ListFlags>({
+    name: spec.name,
+    summary: spec.description,
+    arguments: spec.parent ? [{ name: 'id', description: `${spec.parent} id (UUID)`, required: true }] : [],
+    options: LIST_OPTIONS,
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS],
+    calls: [{ method: 'GET', path: spec.path }],
+    examples,
+    async run(ctx, [id], options) {
       const path = spec.parent ? fillPath(spec.path, { id: requireUuid(id, `${spec.parent} id`) }) : spec.path;
       await listCollection(ctx, path, {}, spec.view, options);
-    }),
-  );
+    },
+  });
 }

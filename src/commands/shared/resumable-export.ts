@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Query } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
+import type { VerbOption } from '../../core/verb.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import { outputFormat } from '../../output/index.js';
@@ -16,10 +17,14 @@ export interface ResumeFlags {
   restart?: boolean;
 }
 
+export const RESUME_OPTIONS: readonly VerbOption[] = [
+  { flags: '--resume', description: 'continue an interrupted export to --out after its last complete page' },
+  { flags: '--restart', description: 'throw away the partial export beside --out and start from the beginning' },
+];
+
 export function addResumeOptions(command: Command): Command {
-  return command
-    .option('--resume', 'continue an interrupted export to --out after its last complete page')
-    .option('--restart', 'throw away the partial export beside --out and start from the beginning');
+  for (const option of RESUME_OPTIONS) command.option(option.flags, option.description);
+  return command;
 }
 
 function filtersOf(query: Query): Record<string, string> {

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { sizeInBytes } from '../../core/size.js';
 import type { Context } from '../../core/context.js';
+import type { VerbOption } from '../../core/verb.js';
 import { UsageError } from '../../core/errors.js';
 import { outputFormat, type FilesTarget, type SplitLimits } from '../../output/index.js';
 import { checkOutPath, outPath } from '../../output/destination.js';
@@ -14,13 +15,17 @@ export interface SplitFlags {
   splitSize?: string;
 }
 
+export const SPLIT_OPTIONS: readonly VerbOption[] = [
+  {
+    flags: '--split-rows <n>',
+    description: 'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json',
+  },
+  { flags: '--split-size <size>', description: 'with --out PATH: parts of at most SIZE bytes (500MiB, 2GB, 64K; a record is never cut)' },
+];
+
 export function addSplitOptions(command: Command): Command {
-  return command
-    .option(
-      '--split-rows <n>',
-      'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json',
-    )
-    .option('--split-size <size>', 'with --out PATH: parts of at most SIZE bytes (500MiB, 2GB, 64K; a record is never cut)');
+  for (const option of SPLIT_OPTIONS) command.option(option.flags, option.description);
+  return command;
 }
 
 /** The limits the flags ask for; undefined when neither is given. UsageError (exit 2) for a bad value. */

@@ -2,7 +2,8 @@
 // to run a noun's commander tree in-process against a fake context.
 import type { Command } from 'commander';
 import type { ApiClient, DownloadResponse, HttpMethod, UploadOptions, UploadResult } from '../../../src/core/api-client.js';
-import type { Factory } from '../../../src/core/command.js';
+import type { NounModule } from '../../../src/core/verb.js';
+import { nounCommand } from '../../../src/core/verb-command.js';
 import type { Context } from '../../../src/core/context.js';
 import { fakeContext, type FakeContext, type FakeContextOptions } from '../../helpers/fake-context.js';
 
@@ -81,8 +82,8 @@ export function apiContext(handlers: FakeApiHandlers = {}, options: FakeContextO
 }
 
 /** Run `args` against a noun's command tree, built with a factory that hands out `ctx`. */
-export async function runNoun(build: (factory: Factory) => Command, ctx: Context, args: string[]): Promise<void> {
-  const noun = build({ context: () => ctx });
+export async function runNoun(module: NounModule, ctx: Context, args: string[]): Promise<void> {
+  const noun = nounCommand({ name: 'noun', summary: 'noun under test' }, module, { context: () => ctx });
   const quiet = (command: Command) => {
     command.exitOverride();
     command.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });

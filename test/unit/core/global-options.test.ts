@@ -3,7 +3,8 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../../../src/commands/registry.js';
-import type { Factory } from '../../../src/core/command.js';
+import type { Factory } from '../../../src/core/factory.js';
+import { nounCommand } from '../../../src/core/verb-command.js';
 import { UsageError } from '../../../src/core/errors.js';
 import {
   addGlobalOptions,
@@ -25,7 +26,7 @@ const factory: Factory = {
 async function fullTree(): Promise<Command> {
   const root = new Command('appraisal');
   addGlobalOptions(root);
-  for (const noun of NOUNS) root.addCommand((await noun.load()).default(factory));
+  for (const noun of NOUNS) root.addCommand(nounCommand(noun, (await noun.load()).default, factory));
   return root;
 }
 

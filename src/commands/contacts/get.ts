@@ -1,9 +1,0 @@
-import type { Factory } from '../../core/command.js';
-import { getVerb } from '../shared/crud.js';
-import { RESOURCES } from '../../core/resources.js';
-
-export default (factory: Factory) =>
-  getVerb(factory, RESOURCES.contacts, [
-    'appraisal contacts get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
-    'appraisal contacts get ID -o json --fields firstName,lastName,email',
-  ]);

@@ -1,0 +1,94 @@
+// A verb is declared once, as data: its name, summary, arguments, options, the global option groups it
+// takes, the operations it calls, its examples and its run function. Everything that lists commands
+// reads these declarations — the commander tree (verb-command.ts), help, the pre-rendered help,
+// completion, `spec check`, the example tests and the MCP tools — so there is no second list anywhere.
+// Declarations import nothing heavy: reading them all (completion, spec check) costs no HTTP client.
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+import type { Factory } from './factory.js';
+import type { Operation } from './description/operations.js';
+
+export interface VerbArgument {
+  /** As shown in usage: `id`, `file`, `topic`. */
+  name: string;
+  description: string;
+  required?: boolean;
+  /** Takes every remaining word (`help [topic...]`). */
+  variadic?: boolean;
+  /** The values accepted, for completion and MCP schemas. */
+  choices?: readonly string[];
+}
+
+export interface VerbOption {
+  /** commander's flags: `--force`, `-d, --data <json>`, `--no-validate`. */
+  flags: string;
+  description: string;
+  defaultValue?: string | boolean | readonly string[];
+  choices?: readonly string[];
+  /** Repeatable: every occurrence is kept, in order, as an array of strings. */
+  repeatable?: boolean;
+  /** Accepted but left out of --help (an old spelling kept working). */
+  hidden?: boolean;
+  /** The help heading it is listed under (default "Options:"). */
+  group?: string;
+}
+
+/**
+ * What a verb calls on the service. A list of operations (bound to the published description before
+ * any request), `'none'` for a verb that never calls it, or `'per-request'` for the two verbs that
+ * bind each request themselves (`api`, `smoke`). A verb that takes the service options must not say
+ * `'none'` (a unit test reads every declaration).
+ */
+export type VerbCalls = readonly Operation[] | 'none' | 'per-request';
+
+export interface Verb<O extends object = Record<string, unknown>> {
+  name: string;
+  aliases?: readonly string[];
+  /** One line, lower case, no full stop: the verb's line in its noun's help. */
+  summary: string;
+  /** More text shown under the summary in the verb's own --help. */
+  description?: string;
+  arguments?: readonly VerbArgument[];
+  options?: readonly VerbOption[];
+  /**
+   * The global options it takes beyond the general ones, by attribute name (`...SERVICE_OPTIONS`,
+   * `'pageSize'`); any other given to it is refused.
+   */
+  takes: readonly string[];
+  calls: VerbCalls;
+  /**
+   * For a verb whose flags choose what it calls (`export --families`): keep only the operations this
+   * run calls, so one it will not call need not be published.
+   */
+  narrowCalls?: (options: O) => (operation: Operation) => boolean;
+  /** Command lines that run as shown (the example tests run those that can run against the mock). */
+  examples: readonly string[];
+  /** Text printed after the examples in --help. */
+  notes?: string;
+  /** Left out of help and completion (`completion __profiles`). */
+  hidden?: boolean;
+  /** A run that normally ends with Ctrl-C (`mock`, `watch`): the interrupt is not an error. */
+  run(ctx: Context, args: string[], options: O): Promise<void>;
+}
+
+/**
+ * A verb still built as a commander command by hand. Transitional: every verb is being moved to a
+ * declaration; `spec check` and completion read a legacy verb from its built command.
+ */
+export type LegacyVerb = (factory: Factory) => Command;
+
+/** A noun's verbs, in the order its help lists them. */
+export type NounVerbs = readonly (Verb | LegacyVerb)[];
+
+/** What a noun's module exports: its verbs, or the noun itself when it is one command (`export`). */
+export type NounModule = NounVerbs | Verb | LegacyVerb;
+
+/** Typed identity: the declaration's options type flows into `run`. */
+export function defineVerb<O extends object = Record<string, unknown>>(verb: Verb<O>): Verb {
+  return verb as unknown as Verb;
+}
+
+/** The operations a verb declares (none for `'none'` and `'per-request'`). */
+export function operationsOf(verb: Verb): readonly Operation[] {
+  return typeof verb.calls === 'string' ? [] : verb.calls;
+}

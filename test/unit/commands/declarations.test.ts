@@ -1,0 +1,41 @@
+// Every verb is declared once, as data (core/verb.ts). These checks read every declaration the
+// registry lists, so a verb that forgets what it calls, or its examples, fails here.
+import { describe, expect, it } from 'vitest';
+import { declaredVerbs, loadAllNouns } from '../../../src/commands/registry.js';
+import { nounCommand } from '../../../src/core/verb-command.js';
+import { SERVICE_OPTIONS } from '../../../src/core/global-options.js';
+import { operationsOf } from '../../../src/core/verb.js';
+
+describe('verb declarations', () => {
+  it('a verb that takes the service options declares the operations it calls', async () => {
+    const silent = (await declaredVerbs())
+      .filter(({ verb }) => verb.takes.some((name) => SERVICE_OPTIONS.includes(name)))
+      .filter(({ verb }) => verb.calls === 'none' || (Array.isArray(verb.calls) && operationsOf(verb).length === 0))
+      .map(({ path }) => path);
+    expect(silent).toEqual([]);
+  });
+
+  it('every declared verb has a one-line summary and at least one example of itself', async () => {
+    const verbs = await declaredVerbs();
+    expect(verbs.length).toBeGreaterThan(20);
+    for (const { path, verb } of verbs) {
+      expect(verb.summary, path).toMatch(/^[^\n]+$/);
+      if (verb.hidden) continue;
+      expect(verb.examples.length, path).toBeGreaterThan(0);
+      expect(verb.examples[0]!.startsWith(`appraisal ${path}`), `${path}: ${verb.examples[0]}`).toBe(true);
+    }
+  });
+
+  it("the registry is the one place a noun summary is written: the noun's own help says the same", async () => {
+    const factory = {
+      context(): never {
+        throw new Error('no command runs here');
+      },
+    };
+    for (const { noun, module } of await loadAllNouns()) {
+      // A noun still built by hand (a function) writes its own description: being converted.
+      if (typeof module === 'function') continue;
+      expect(nounCommand(noun, module, factory).description().split('\n')[0], noun.name).toBe(noun.summary);
+    }
+  });
+});
