@@ -1,10 +1,13 @@
 // Replace a small file all at once: write a temp file beside it (created with the final mode),
 // fsync, rename. A reader — or a crash — sees the old file or the new one, never half of either.
 // Streams (exports, downloads) have their own writers in output/destination.ts and files/download.ts.
+// The temp file is made by owned-file.ts (O_EXCL|O_NOFOLLOW, its final mode from the first instant);
+// the rename replaces whatever is at the name (a planted link is replaced, never written through).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { chmod, open, rename, rm } from 'node:fs/promises';
+import { closeSync, fsyncSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { createOwned, createOwnedSync } from './owned-file.js';
 
 export interface AtomicWriteOptions {
   /** Final mode of the file; default 0600 (most of what we write is private). */
@@ -19,15 +22,13 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const mode = options.mode ?? 0o600;
   const temp = tempPathFor(path);
   try {
-    const handle = await open(temp, 'wx', mode);
+    const handle = await createOwned(temp, { mode });
     try {
       await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    // open() applies the umask; chmod makes the mode exact whatever the umask.
-    await chmod(temp, mode);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -54,14 +55,13 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   const mode = options.mode ?? 0o600;
   const temp = tempPathFor(path);
   try {
-    const fd = openSync(temp, 'wx', mode);
+    const fd = createOwnedSync(temp, { mode });
     try {
       writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    chmodSync(temp, mode);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });

@@ -106,6 +106,15 @@ export class NotJsonError extends ContractError {
 }
 
 /**
+ * A resumed export's checkpoint disagrees with the file it vouches for (a page past the last, a byte
+ * count in the middle of a record, a record count the file does not hold): forged or damaged, so the
+ * resume is refused and the file kept as it is. Exit 9.
+ */
+export class CheckpointMismatchError extends AppError {
+  override readonly name: string = 'CheckpointMismatchError';
+}
+
+/**
  * A check's own expectation was not met although the service answered (`smoke`: a latency budget,
  * an expected status or item count, a run whose checks proved nothing). Exit 9.
  */

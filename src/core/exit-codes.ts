@@ -2,6 +2,7 @@
 import {
   AuthenticationError,
   CancelledError,
+  CheckpointMismatchError,
   ContractError,
   DeliveryError,
   FindingsError,
@@ -51,8 +52,9 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   { code: 8, meaning: '429 or 5xx still failing after retries', classes: [ServiceUnavailableError] },
   {
     code: 9,
-    meaning: 'the response broke the contract (envelope or record shape), an export came back incomplete, or a smoke expectation failed',
-    classes: [ContractError, ExpectationError],
+    meaning:
+      "the response broke the contract (envelope or record shape), an export came back incomplete, a resumed export's checkpoint disagrees with its file, or a smoke expectation failed",
+    classes: [ContractError, ExpectationError, CheckpointMismatchError],
   },
   { code: 10, meaning: 'refused for safety (production guard, credential/origin mismatch)', classes: [SafetyError] },
   { code: 11, meaning: 'cancelled at a prompt (answered no, or Ctrl-D): nothing was changed', classes: [CancelledError] },

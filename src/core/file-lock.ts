@@ -2,10 +2,13 @@
 // profiles); the wait for another holder is asynchronous, has a deadline, recognises a stale lock,
 // and ends at once on Ctrl-C (the context's signal) instead of after the deadline, as a blocking
 // wait did. takeRunLock: one long run at a time (an export to a directory), without waiting.
-import { closeSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+// A lock is read with lstat first and then through owned-file.ts (O_NOFOLLOW|O_NONBLOCK, a few bytes
+// at most): a FIFO, a device or a link planted at its name never hangs the CLI nor fills its memory.
+import { closeSync, lstatSync, rmSync, writeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, LocalEnvironmentError } from './errors.js';
+import { createOwned, createOwnedSync, ownedFileProblem, readOwnedSync, UnsafeFileError } from './owned-file.js';
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -32,17 +35,19 @@ function staleness(lockPath: string): string | undefined {
   }
   // A symlink is not a lock this CLI made (following a dangling one is what used to spin forever).
   if (info.isSymbolicLink()) return 'a symbolic link';
-  // Anything else that is not a file (a directory…) is left for the user: reported at the deadline.
-  if (!info.isFile()) return undefined;
+  // A FIFO, a device, another user's file, a hard link: not ours to read, wait for or remove.
+  const problem = ownedFileProblem(info);
+  if (problem !== undefined) throw new UnsafeFileError(lockPath, problem);
   if (Date.now() - info.mtimeMs > STALE_LOCK_MS) return 'left behind';
   const pid = Number.parseInt(readLockOwner(lockPath) ?? '', 10);
   if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) return 'its process is gone';
   return undefined;
 }
 
+/** The pid a lock holds (its first few bytes); undefined when unreadable or not a lock of ours. */
 function readLockOwner(lockPath: string): string | undefined {
   try {
-    return readFileSync(lockPath, { encoding: 'utf8', flag: 'r' }).slice(0, 32).trim() || undefined;
+    return readOwnedSync(lockPath, 32)?.trim() || undefined;
   } catch {
     return undefined;
   }
@@ -61,7 +66,7 @@ function isAlive(pid: number): boolean {
 function tryCreate(lockPath: string): boolean {
   let fd: number;
   try {
-    fd = openSync(lockPath, 'wx', 0o600);
+    fd = createOwnedSync(lockPath, { mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -135,12 +140,14 @@ export async function withFileLock<T>(lockPath: string, work: () => T | Promise<
 /**
  * Take `lockPath` for a long asynchronous run (an export), without waiting: created exclusively
  * with our pid in it. Resolves to the function that releases it, or to the pid of the live process
- * holding it (0: unknown). A lock whose process is gone (`kill -9`) is taken over.
+ * holding it (0: unknown). A lock whose process is gone (`kill -9`) is taken over. Anything at the
+ * name that is not a regular file of ours with one link (a symlink, a FIFO, another user's file) is
+ * an UnsafeFileError (exit 2), never read, waited for or removed.
  */
 export async function takeRunLock(lockPath: string): Promise<(() => Promise<void>) | number> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx', 0o644);
+      const handle = await createOwned(lockPath, { mode: 0o600 });
       try {
         await handle.writeFile(`${process.pid}\n`);
       } finally {
@@ -149,6 +156,16 @@ export async function takeRunLock(lockPath: string): Promise<(() => Promise<void
       return () => rm(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const info = (() => {
+        try {
+          return lstatSync(lockPath);
+        } catch {
+          return undefined; // removed meanwhile: try again
+        }
+      })();
+      if (info === undefined) continue;
+      const problem = ownedFileProblem(info);
+      if (problem !== undefined) throw new UnsafeFileError(lockPath, problem);
       const pid = Number.parseInt(readLockOwner(lockPath) ?? '', 10);
       const owner = Number.isInteger(pid) && pid > 0 ? pid : 0;
       // Taken again by someone else since the stale one was removed: theirs.

@@ -4,8 +4,11 @@
 // the `total` seen, and the ids exported since the previous line (what duplicate detection needs).
 // A line is appended only after the partial file was fsynced, and fsynced itself, so a checkpoint
 // never claims bytes that are not on disk; a line cut short by `kill -9` is ignored and cut off.
-import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
+// The journal is created and re-opened through core/owned-file.ts: never through a planted link, and
+// only when it is a regular file of ours with one link (else exit 2, naming it).
+import { rm, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
+import { createOwned, openOwned, UnsafeFileError } from '../core/owned-file.js';
 
 export const CHECKPOINT_KIND = 'appraisal-export-checkpoint';
 const VERSION = 1;
@@ -80,9 +83,15 @@ function isEntry(value: unknown): value is CheckpointEntry {
 export async function readCheckpoint(path: string, displayName: string): Promise<CheckpointState | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    const handle = await openOwned(path, 'read', { display: path });
+    if (handle === undefined) return undefined;
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UnsafeFileError) throw error;
     throw new UsageError(`cannot read the checkpoint ${displayName}: ${(error as Error).message}`);
   }
   let offset = 0;
@@ -124,7 +133,7 @@ export class CheckpointJournal {
 
   /** A new journal holding only its header. */
   static async create(path: string, header: CheckpointHeader): Promise<CheckpointJournal> {
-    const handle = await open(path, 'w', 0o600);
+    const handle = await createOwned(path, { mode: 0o600, append: true });
     const journal = new CheckpointJournal(handle);
     await journal.appendLine(header);
     return journal;
@@ -132,11 +141,18 @@ export class CheckpointJournal {
 
   /** An existing journal, cut back to its complete lines. */
   static async reopen(path: string, validBytes: number): Promise<CheckpointJournal> {
-    const handle = await open(path, 'r+');
-    await handle.truncate(validBytes);
-    await handle.sync();
-    await handle.close();
-    return new CheckpointJournal(await open(path, 'a'));
+    const gone = () => new UnsafeFileError(path, 'disappeared while being resumed');
+    const handle = await openOwned(path, 'update');
+    if (handle === undefined) throw gone();
+    try {
+      await handle.truncate(validBytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const appending = await openOwned(path, 'append');
+    if (appending === undefined) throw gone();
+    return new CheckpointJournal(appending);
   }
 
   async append(entry: CheckpointEntry): Promise<void> {

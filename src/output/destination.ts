@@ -3,11 +3,12 @@
 // everything was written and synced. A failed or interrupted export never leaves a file at PATH
 // that looks complete, and never a stray temp file.
 import { randomBytes } from 'node:crypto';
-import { lstat, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Context } from '../core/context.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { UsageError } from '../core/errors.js';
+import { createOwned, defaultFileMode } from '../core/owned-file.js';
 import { trackTempFile, untrackTempFile } from '../core/temp-files.js';
 import { BufferedFileWriter, writeFailure, type BufferedWriterOptions } from './buffered-writer.js';
 import { stdoutDestination, type Destination, type StdoutOptions } from './stdout-destination.js';
@@ -83,17 +84,27 @@ export interface TempFile {
   remove(): Promise<void>;
 }
 
+/** The mode a finished export file gets: the one of the file it replaces, else the default. */
+export function finalMode(target: OutTarget | { mode?: number | undefined }): number {
+  return target.mode ?? defaultFileMode();
+}
+
 /**
  * A new hidden temp file beside `target` (`.NAME.PID.RANDOM.tmp`), removed by an exit hook if the
- * process ends before it is renamed into place or removed. UsageError (exit 2) when the directory
- * takes no new file. `out` is the path as the user gave it, for messages.
+ * process ends before it is renamed into place or removed. Created with O_EXCL|O_NOFOLLOW and `mode`
+ * (default 0600: private while it is written; give the replaced file's mode to keep it narrower).
+ * UsageError (exit 2) when the directory takes no new file. `out` is the path as the user gave it.
  */
-export async function createTempBeside(target: string, out: string, options: BufferedWriterOptions = {}): Promise<TempFile> {
+export async function createTempBeside(
+  target: string,
+  out: string,
+  options: BufferedWriterOptions & { mode?: number | undefined } = {},
+): Promise<TempFile> {
   const dir = dirname(target);
   const path = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let handle: FileHandle;
   try {
-    handle = await open(path, 'wx', 0o644);
+    handle = await createOwned(path, { mode: options.mode ?? 0o600 });
   } catch (error) {
     const code = describeCode(error);
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`--out ${out}: cannot create files in ${dir} (permission denied)`);
@@ -117,7 +128,7 @@ export async function createTempBeside(target: string, out: string, options: Buf
 
 export async function fileDestination(ctx: Context, out: string): Promise<Destination> {
   const target = await checkOutPath(ctx, out);
-  const temp = await createTempBeside(target.path, out);
+  const temp = await createTempBeside(target.path, out, { mode: target.mode });
   return {
     displayPath: out,
     async write(text) {
@@ -126,7 +137,7 @@ export async function fileDestination(ctx: Context, out: string): Promise<Destin
     },
     async finish() {
       try {
-        await temp.writer.complete(target.mode);
+        await temp.writer.complete(finalMode(target));
         await rename(temp.path, target.path);
       } catch (error) {
         throw writeFailure(out, error);

@@ -3,15 +3,19 @@
 // PATH, as with every --out; a failed or killed one keeps its complete pages so `--resume` can carry
 // on after them. Order of writes, so that `kill -9` at any instant leaves a usable pair: partial
 // fsynced, then the checkpoint line appended and fsynced; a resumed run cuts the partial back to
-// the bytes its checkpoint records.
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+// the bytes its checkpoint records. The partial, the checkpoint and the lock are created and opened
+// again through core/owned-file.ts: a planted link, FIFO or someone else's file at one of those names
+// is refused (exit 2, naming it), and a checkpoint the partial does not bear out is refused (exit 9).
+import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { takeRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
+import { checkCheckpointAgainstFile } from './checkpoint-check.js';
 import {
   CHECKPOINT_KIND,
   CheckpointJournal,
@@ -56,6 +60,7 @@ export async function lockOut(out: string, lock: string): Promise<() => Promise<
   try {
     taken = await takeRunLock(lock);
   } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
     throw new UsageError(
       `--out ${out}: cannot create the lock ${lock} beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
@@ -73,55 +78,73 @@ export async function lockOut(out: string, lock: string): Promise<() => Promise<
   };
 }
 
-async function sizeOf(path: string): Promise<number | undefined> {
-  return stat(path).then(
-    (s) => s.size,
-    () => undefined,
+/** Whether something is at `path` (a link is not followed). */
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
   );
 }
 
-/** Decide between a fresh start and a resume, refusing a resume of another export (exit 2). */
+interface Resumable {
+  state: CheckpointState & { last: CheckpointEntry };
+  /** The partial file, open for update, checked as ours (see owned-file.ts). */
+  partial: FileHandle;
+}
+
+/**
+ * Decide between a fresh start and a resume, refusing a resume of another export (exit 2), of a
+ * partial or checkpoint that is not a plain file of ours (exit 2), or of a checkpoint the partial
+ * does not bear out (exit 9; nothing is changed then).
+ */
 async function existingCheckpoint(
   ctx: Context,
   out: string,
   paths: { partial: string; checkpoint: string },
   identity: ExportIdentity,
   mode: ResumeMode,
-) {
+): Promise<Resumable | undefined> {
   if (mode === 'restart') return undefined;
   const state = await readCheckpoint(paths.checkpoint, `the checkpoint beside ${out}`).catch((error: unknown) => {
     if (mode === 'resume') throw error;
     return undefined;
   });
-  const partialSize = await sizeOf(paths.partial);
-  const usable = state?.last !== undefined && partialSize !== undefined;
   if (mode === 'auto') {
-    if (usable) {
+    if (state?.last !== undefined && (await exists(paths.partial))) {
       ctx.io.notice(
-        `A partial export of ${formatCount(state.last!.written)} records to ${out} (started ${state.header.startedAt}) is replaced; run with --resume to continue such an export instead`,
+        `A partial export of ${formatCount(state.last.written)} records to ${out} (started ${state.header.startedAt}) is replaced; run with --resume to continue such an export instead`,
       );
     }
     return undefined;
   }
-  if (!usable) {
+  const partial = state?.last !== undefined ? await openOwned(paths.partial, 'update') : undefined;
+  if (state?.last === undefined || partial === undefined) {
     ctx.io.notice(`Nothing to resume for ${out}: starting from the beginning`);
     return undefined;
   }
-  const mismatch = identityMismatch(state.header.identity, identity);
-  if (mismatch !== undefined) {
-    throw new UsageError(`--resume: the partial export beside ${out} is another export (${mismatch})`, {
-      hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
-    });
+  const last = state.last;
+  try {
+    const mismatch = identityMismatch(state.header.identity, identity);
+    if (mismatch !== undefined) {
+      throw new UsageError(`--resume: the partial export beside ${out} is another export (${mismatch})`, {
+        hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
+      });
+    }
+    const partialSize = (await partial.stat()).size;
+    if (partialSize < last.bytes) {
+      throw new UsageError(
+        `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${last.bytes} bytes)`,
+        {
+          hint: 'it was changed by something else; pass --restart to start from the beginning',
+        },
+      );
+    }
+    await checkCheckpointAgainstFile(partial, identity.format, last, paths.partial);
+  } catch (error) {
+    await partial.close().catch(() => undefined);
+    throw error;
   }
-  if (partialSize! < state.last!.bytes) {
-    throw new UsageError(
-      `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${state.last!.bytes} bytes)`,
-      {
-        hint: 'it was changed by something else; pass --restart to start from the beginning',
-      },
-    );
-  }
-  return state;
+  return { state: { ...state, last }, partial };
 }
 
 /**
@@ -132,13 +155,14 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
   const target = await checkOutPath(ctx, out);
   const paths = partialPaths(target.path);
   const release = await lockOut(out, paths.lock);
-  let state: CheckpointState | undefined;
+  let resumable: Resumable | undefined;
   try {
-    state = await existingCheckpoint(ctx, out, paths, identity, mode);
+    resumable = await existingCheckpoint(ctx, out, paths, identity, mode);
   } catch (error) {
     await release();
     throw error;
   }
+  const state = resumable?.state;
 
   let handle: FileHandle;
   let journal: CheckpointJournal;
@@ -146,21 +170,28 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
   let records = 0;
   let checkpointed: boolean;
   try {
-    if (state?.last) {
-      handle = await open(paths.partial, 'r+');
-      await handle.truncate(state.last.bytes);
-      await handle.sync();
-      await handle.close();
-      handle = await open(paths.partial, 'a');
-      journal = await CheckpointJournal.reopen(paths.checkpoint, state.validBytes);
-      position = state.last.bytes;
-      records = state.last.written;
+    if (resumable) {
+      const kept = resumable.partial;
+      try {
+        await kept.truncate(resumable.state.last.bytes);
+        await kept.sync();
+      } finally {
+        await kept.close();
+      }
+      const appending = await openOwned(paths.partial, 'append');
+      if (appending === undefined) throw new UnsafeFileError(paths.partial, 'disappeared while being resumed');
+      handle = appending;
+      journal = await CheckpointJournal.reopen(paths.checkpoint, resumable.state.validBytes);
+      const { last } = resumable.state;
+      position = last.bytes;
+      records = last.written;
       checkpointed = true;
-      ctx.io.notice(`Resuming the export to ${out} after page ${state.last.page} of ${state.last.pages} (${formatCount(records)} records)`);
+      ctx.io.notice(`Resuming the export to ${out} after page ${last.page} of ${last.pages} (${formatCount(records)} records)`);
     } else {
       await rm(paths.partial, { force: true });
       await removeCheckpoint(paths.checkpoint);
-      handle = await open(paths.partial, 'wx', 0o644);
+      // Private while it is written; the final mode (the replaced file's, or the default) at the end.
+      handle = await createOwned(paths.partial, { mode: target.mode ?? 0o600 });
       journal = await CheckpointJournal.create(paths.checkpoint, {
         kind: CHECKPOINT_KIND,
         version: 1,
@@ -173,7 +204,7 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
     }
   } catch (error) {
     await release();
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || error instanceof UnsafeFileError) throw error;
     throw new UsageError(
       `--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
@@ -218,7 +249,7 @@ export async function openResumableExport(ctx: Context, out: string, identity: E
     },
     async finish() {
       try {
-        await writer.complete(target.mode);
+        await writer.complete(target.mode ?? defaultFileMode());
         await closeAll();
         await rename(paths.partial, target.path);
       } catch (error) {

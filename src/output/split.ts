@@ -23,18 +23,21 @@
 // manifest) removed, then `props.ndjson.manifest.json` written atomically — last, so a set of parts without
 // its manifest is never taken for a complete one. A failure removes every temp file: nothing appears.
 // One run at a time per PATH: the same lock beside it as a resumable --out (exit 2 while held).
-import { readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import type { OutputFormat } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { readOwned } from '../core/owned-file.js';
 import { writeFailure } from './buffered-writer.js';
-import { createTempBeside, type TempFile } from './destination.js';
+import { createTempBeside, finalMode, type TempFile } from './destination.js';
 import { lockOut, partialPaths } from './resumable.js';
 import type { ListEncoder } from './encoder.js';
 import type { RecordSink } from './sink.js';
 
 export const SPLIT_MANIFEST_KIND = 'appraisal-split-manifest';
+/** Far more than the manifest of 100,000 parts. */
+const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /** When a part is full; either or both. */
 export interface SplitLimits {
@@ -86,7 +89,8 @@ export function manifestPath(path: string): string {
 async function previousParts(manifest: string, path: string): Promise<string[]> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(manifest, 'utf8'));
+    // Read without following a link, a FIFO never waited on: a planted one counts as no manifest.
+    parsed = JSON.parse((await readOwned(manifest, MANIFEST_MAX_BYTES, { refuseLonger: true })) ?? '');
   } catch {
     return [];
   }
@@ -140,14 +144,14 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   const openPart = async (): Promise<OpenPart> => {
     const path = split ? partPath(target.path, done.length + 1) : target.path;
     encoder = await newEncoder();
-    const temp = await createTempBeside(path, target.displayPath, { hash: true });
+    const temp = await createTempBeside(path, target.displayPath, { hash: true, mode: target.mode });
     current = { temp, path, records: 0 };
     await temp.writer.write(encoder.begin());
     return current;
   };
   const closePart = async (part: OpenPart): Promise<void> => {
     await part.temp.writer.write(encoder!.end(part.records));
-    await part.temp.writer.complete(target.mode);
+    await part.temp.writer.complete(finalMode(target));
     done.push({
       temp: part.temp,
       path: part.path,
@@ -176,7 +180,7 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
       splitSize: split?.bytes ?? null,
       parts: files,
     };
-    await writeFileAtomic(manifestPath(target.path), `${JSON.stringify(manifest, null, 2)}\n`, { mode: target.mode ?? 0o644 });
+    await writeFileAtomic(manifestPath(target.path), `${JSON.stringify(manifest, null, 2)}\n`, { mode: finalMode(target) });
   };
 
   return {
