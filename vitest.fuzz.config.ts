@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/fuzz/**/*.test.ts'],
     testTimeout: 1_800_000,
     hookTimeout: 120_000,
+    // Builds dist/ when a source is newer, or fails with one line (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     // Removes every directory made with test/helpers/temp.ts once a test file ends.
     setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',

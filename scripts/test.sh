@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite: build if stale, then vitest. Keychain tests need a real Secret Service, so the
+# The whole suite (vitest's global setup builds dist/ when it is stale: test/global-setup.ts). Keychain tests need a real Secret Service, so the
 # suite runs inside a private D-Bus session with an unlocked gnome-keyring when one is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-node scripts/build.mjs --if-stale
 if command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then
   exec dbus-run-session -- bash scripts/with-keyring.sh node scripts/vitest-summary.mjs "$@"
 fi

@@ -1,6 +1,7 @@
 // `appraisal api` with the built binary against the bundled mock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli, type CliResult } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;

@@ -1,6 +1,7 @@
 // Lists and create/get/update in every format: formats.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 

@@ -4,7 +4,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN } from '../helpers/spawn.js';
 import { openTerminal, requires, type Terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/temp.js';
 

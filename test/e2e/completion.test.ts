@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../../src/core/exit-codes.js';
-import { BIN, isolatedEnv, runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/spawn.js';
+import { isolatedEnv } from '../helpers/env.js';
 import { requires } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
-import { removeScratchDirs } from '../helpers/cli-process.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
 import { json, page, text } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 
@@ -31,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeScratchDirs();
 });
 
 describe('the service description cannot be had', () => {

@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
-import { removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/temp.js';
 import { mockAdmin, type LoggedRequest, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -26,7 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
-  removeScratchDirs();
 });
 
 describe('a service whose description differs from our model', () => {
@@ -121,7 +121,7 @@ describe('a service whose description differs from our model', () => {
 
   it('--validate reports records that break the response schema: count, first ones with id and path, exit 9', async () => {
     // A stricter copy of the description, given for this run only: every property needs a field none has.
-    const dir = scratchDir('description-validate');
+    const dir = tempDir('appraisal-description-validate-');
     const strict = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
       components: { schemas: { Property: { required?: string[] } } };
     };
@@ -363,7 +363,7 @@ describe('spec sync, validation and lists answered in one piece', () => {
     expect(size.stderr).toMatch(
       /^error: --page-size: GET \/api\/reference\/designations \(listDesignations\) answers its whole list in one piece/,
     );
-    const dir = scratchDir('one-piece');
+    const dir = tempDir('appraisal-one-piece-');
     const resumed = await cli(['ref', 'designations', '--resume', '--out', join(dir, 'designations.ndjson'), '-o', 'ndjson']);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(
@@ -375,7 +375,7 @@ describe('spec sync, validation and lists answered in one piece', () => {
 
   it('a list answered in one piece that publishes page and limit gets --page and --page-size as those parameters', async () => {
     // The alternative designations answer in one piece; this description says so and publishes page/limit.
-    const dir = scratchDir('one-piece-spec');
+    const dir = tempDir('appraisal-one-piece-spec-');
     const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
       paths: Record<string, { get: { responses: Record<string, unknown> } }>;
     };

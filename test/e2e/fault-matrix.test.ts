@@ -13,17 +13,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
-import { isolatedEnv } from '../helpers/cli.js';
-import {
-  type CliOutcome,
-  entriesBesidePartial,
-  entriesOf,
-  exitProblems,
-  Pool,
-  scratchDir,
-  startCli,
-  removeScratchDirs,
-} from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { type CliOutcome, Pool, startCli } from '../helpers/spawn.js';
+import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { readList, type Format } from '../helpers/output-formats.js';
@@ -429,7 +422,7 @@ interface Lane {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 let pool: Pool<Lane>;
 const lanes: Lane[] = [];
-const work = scratchDir('fault-matrix');
+const work = tempDir('appraisal-fault-matrix-');
 
 async function uploadFixture(lane: Omit<Lane, 'file'>): Promise<Lane['file']> {
   const result = await startCli(['files', 'upload', lane.upload.path, '-o', 'json'], { env: lane.env }).result;
@@ -455,7 +448,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  removeScratchDirs();
   await Promise.all(
     lanes.map(async (lane) => {
       await lane.admin.close();
@@ -577,7 +569,7 @@ interface RotationProfile {
 
 async function rotationProfile(lane: Lane): Promise<RotationProfile> {
   const oldKey = await lane.admin.createKey(['api:admin'], `matrix ${randomBytes(4).toString('hex')}`);
-  const home = scratchDir('matrix-home');
+  const home = tempDir('appraisal-matrix-home-');
   const configDir = join(home, 'config');
   const env = { ...lane.env, HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_API_KEY: undefined };
   const login = await startCli(['auth', 'login', '--with-key', '--insecure-storage'], { env, input: `${oldKey.secret}\n` }).result;

@@ -5,8 +5,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, type CliResult } from '../helpers/cli.js';
-import { cleanEnv, exitProblems, scratchDir, removeScratchDirs } from '../helpers/cli-process.js';
+import { BIN, type CliResult } from '../helpers/spawn.js';
+import { ROOT, cleanEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { tempDir } from '../helpers/temp.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -18,7 +20,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.stop();
-  removeScratchDirs();
 });
 
 /** `appraisal ARGS` started as `bash -c 'umask 000; exec node bin/appraisal.js ARGS'`. */
@@ -71,7 +72,7 @@ function expectOk(result: CliResult): void {
 
 describe('file modes under umask 000', () => {
   it('the umask really is 000 in the child (a file it creates without a mode is 0666)', async () => {
-    const dir = scratchDir('umask');
+    const dir = tempDir('appraisal-umask-');
     const probe = await new Promise<number | null>((resolve) => {
       const child = spawn('bash', ['-c', `umask 000; : > ${join(dir, 'probe')}`]);
       child.on('close', resolve);
@@ -81,7 +82,7 @@ describe('file modes under umask 000', () => {
   });
 
   it('auth login --insecure-storage with APPRAISAL_CONFIG_DIR: dir 0700, config.json and the key file 0600', async () => {
-    const home = scratchDir('modes-home');
+    const home = tempDir('appraisal-modes-home-');
     const configDir = join(home, 'nested', 'config');
     const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
     expectOk(
@@ -95,7 +96,7 @@ describe('file modes under umask 000', () => {
   });
 
   it('every config-writing command (a second profile, profiles use, the OpenAPI cache, logout) keeps them private', async () => {
-    const home = scratchDir('modes-home');
+    const home = tempDir('appraisal-modes-home-');
     const configDir = join(home, 'config');
     const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
     const login = (profile: string) =>
@@ -117,7 +118,7 @@ describe('file modes under umask 000', () => {
     const admin = mockAdmin(mock);
     try {
       const key = await admin.createKey(['api:admin'], 'file modes');
-      const home = scratchDir('modes-home');
+      const home = tempDir('appraisal-modes-home-');
       const configDir = join(home, 'config');
       const env = { HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_CA_FILE: mock.caFile };
       expectOk(
@@ -134,7 +135,7 @@ describe('file modes under umask 000', () => {
   });
 
   it('the default config dir under XDG_CONFIG_HOME (created by the CLI) is 0700 too', async () => {
-    const home = scratchDir('modes-home');
+    const home = tempDir('appraisal-modes-home-');
     const xdg = join(home, 'xdg');
     const env = { HOME: home, XDG_CONFIG_HOME: xdg, APPRAISAL_CA_FILE: mock.caFile };
     expectOk(
@@ -146,7 +147,7 @@ describe('file modes under umask 000', () => {
   });
 
   it('the same under HOME with neither variable set', async () => {
-    const home = scratchDir('modes-home');
+    const home = tempDir('appraisal-modes-home-');
     mkdirSync(join(home, '.config'));
     const env = { HOME: home, XDG_CONFIG_HOME: undefined, APPRAISAL_CA_FILE: mock.caFile };
     expectOk(

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cliArgsProperty, startCliFuzzFixture, type CliFuzzFixture } from '../fuzz/properties/cli-args.js';
 import { responsesProperty, startResponseFuzzFixture, type ResponseFuzzFixture } from '../fuzz/properties/responses.js';
 import { fuzzParameters } from '../fuzz/properties/runs.js';
-import { removeScratchDirs } from '../helpers/cli-process.js';
 
 const PROCESS_RUNS = 30;
 
@@ -18,7 +17,6 @@ describe('property-based tests (bounded): the binary under random input', () => 
   });
   afterAll(async () => {
     await Promise.all([cli?.stop(), responses?.stop()]);
-    removeScratchDirs();
   });
 
   it(`random command lines (${PROCESS_RUNS} cases)`, { timeout: 300_000 }, async () => {

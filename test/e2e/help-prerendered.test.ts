@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandPaths, renderHelp } from '../../src/boot/help-render.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const prerendered = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as Record<string, string>;

@@ -6,8 +6,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
-import { cleanEnv, exitProblems, removeScratchDirs, scratchDir } from '../helpers/cli-process.js';
+import { BIN, runCli, type CliResult } from '../helpers/spawn.js';
+import { ROOT, isolatedEnv, cleanEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { tempDir } from '../helpers/temp.js';
 import { endlessJson, json, page, pagesBy } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 
@@ -23,7 +25,7 @@ function env(extra: Record<string, string | undefined> = {}): Record<string, str
 
 /** `appraisal ARGS` under /usr/bin/time: the result plus the child's peak resident set in KiB. */
 function measuredCli(args: string[], environment: Record<string, string | undefined>): Promise<CliResult & { peakKiB: number }> {
-  const rssFile = join(scratchDir('rss'), 'peak');
+  const rssFile = join(tempDir('appraisal-rss-'), 'peak');
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, BIN, ...args, '--retries', '0'], {
       cwd: ROOT,
@@ -63,7 +65,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await server.close();
-  removeScratchDirs();
 });
 
 describe('item 3: bounded memory for any answer', () => {

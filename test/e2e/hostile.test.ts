@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
-import { entriesOf, exitProblems, removeScratchDirs, scratchDir, startCli } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli, type CliResult, startCli } from '../helpers/spawn.js';
+import { entriesOf, tempDir } from '../helpers/temp.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { waitFor } from '../helpers/wait.js';
 import {
   ALL_CONTROL,
@@ -60,7 +62,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeScratchDirs();
 });
 
 describe('item 2: nothing from the service reaches a terminal raw', () => {
@@ -169,7 +170,7 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
 
 describe('item 5: child processes never inherit the key', () => {
   it('watch --exec gets no credential variable, and what it prints is redacted', async () => {
-    const dir = scratchDir('hostile-exec');
+    const dir = tempDir('appraisal-hostile-exec-');
     const keyFile = join(dir, 'leak.txt');
     writeFileSync(keyFile, `${KEY}\n${ENCODINGS.urlEncoded!(KEY)}\n`);
     chmodSync(keyFile, 0o600);
@@ -298,7 +299,7 @@ describe('item 6: locks and files that cannot trap the user', () => {
   });
 
   it('a second export to the same --out while one runs: exit 2 at once naming its pid; the first ends whole, no lock left', async () => {
-    const dir = scratchDir('hostile-out-lock');
+    const dir = tempDir('appraisal-hostile-out-lock-');
     const out = join(dir, 'props.ndjson');
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
@@ -332,7 +333,7 @@ describe('item 6: locks and files that cannot trap the user', () => {
   });
 
   it('--out onto a symbolic link is refused with exit 2; the link and its target are untouched', async () => {
-    const dir = scratchDir('hostile-out');
+    const dir = tempDir('appraisal-hostile-out-');
     writeFileSync(join(dir, 'precious.txt'), 'keep me');
     symlinkSync(join(dir, 'precious.txt'), join(dir, 'export.json'));
     server.on('GET', '/api/properties', page([{ id: ID, name: 'one' }]));
@@ -362,7 +363,7 @@ describe('item 10: messages that say what to do', () => {
       ],
     });
     expired = await startHostile({ tls: { key: pems.private, cert: pems.cert } });
-    expiredCa = join(scratchDir('hostile-ca'), 'ca.pem');
+    expiredCa = join(tempDir('appraisal-hostile-ca-'), 'ca.pem');
     writeFileSync(expiredCa, pems.cert);
   });
   afterAll(() => expired.close());
@@ -377,7 +378,7 @@ describe('item 10: messages that say what to do', () => {
   });
 
   it('--api-key-file on a directory: exit 2, "is a directory" (not "too large to be an API key")', async () => {
-    const result = await cli(['props', 'list', '--api-key-file', scratchDir('hostile-keydir')], noKey());
+    const result = await cli(['props', 'list', '--api-key-file', tempDir('appraisal-hostile-keydir-')], noKey());
     expectCleanFailure(result, 2);
     expect(result.stderr).toMatch(/is a directory/);
     expect(result.stderr).not.toMatch(/too large/);
@@ -440,7 +441,7 @@ describe('item 10: messages that say what to do', () => {
   });
 
   it('a watch state file with a mistyped mark is refused with exit 2 before any request', async () => {
-    const state = join(scratchDir('hostile-state'), 'props.state');
+    const state = join(tempDir('appraisal-hostile-state-'), 'props.state');
     writeFileSync(
       state,
       JSON.stringify({ version: 1, family: 'props', scope: null, mark: '1', latest: '1', polls: 1, lastFullPoll: 1, seen: { a: '1' } }),
@@ -453,7 +454,7 @@ describe('item 10: messages that say what to do', () => {
   });
 
   it('a watch state file with seen: {} beside its mark, or of the wrong shape, is refused with exit 2 before any request', async () => {
-    const state = join(scratchDir('hostile-state'), 'props.state');
+    const state = join(tempDir('appraisal-hostile-state-'), 'props.state');
     const valid = {
       version: 1,
       family: 'props',

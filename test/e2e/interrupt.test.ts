@@ -6,16 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, ROOT } from '../helpers/cli.js';
-import {
-  entriesBesidePartial,
-  entriesOf,
-  exitProblems,
-  scratchDir,
-  startCli,
-  type RunningCli,
-  removeScratchDirs,
-} from '../helpers/cli-process.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
+import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { startCli, type RunningCli } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -31,14 +25,13 @@ beforeAll(async () => {
   // Every answer 200 ms late: an export of 60 pages, one at a time, takes long enough to interrupt.
   mock = await startMock({ records: 300, latencyMs: 200, seed: 5 });
   admin = mockAdmin(mock);
-  tmp = scratchDir('interrupt-tmp');
+  tmp = tempDir('appraisal-interrupt-tmp-');
   env = { ...isolatedEnv(mock.env), TMPDIR: tmp };
 });
 
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
-  removeScratchDirs();
 });
 
 async function interrupt(running: RunningCli, when: () => Promise<boolean>, what: string) {
@@ -58,7 +51,7 @@ const pageRequested = (page: number) => async () =>
 describe('Ctrl-C during an export', () => {
   it.each(['ndjson', 'json', 'csv', 'table'])('-o %s --out FILE: exit 130, no FILE, no temp file', async (format) => {
     await admin.clearRequests();
-    const dir = scratchDir('interrupt-out');
+    const dir = tempDir('appraisal-interrupt-out-');
     const running = startCli(['props', 'list', '-o', format, '--page-size', '5', '--concurrency', '1', '--out', join(dir, 'props.out')], {
       env,
     });
@@ -71,7 +64,7 @@ describe('Ctrl-C during an export', () => {
 
   it('an existing FILE keeps its old content', async () => {
     await admin.clearRequests();
-    const dir = scratchDir('interrupt-out');
+    const dir = tempDir('appraisal-interrupt-out-');
     const target = join(dir, 'props.ndjson');
     writeFileSync(target, 'the previous export\n');
     const running = startCli(['props', 'list', '--page-size', '5', '--concurrency', '1', '--out', target], { env });
@@ -124,7 +117,7 @@ describe('Ctrl-C during a transfer', () => {
     // Accept the request and never read its body: the upload stalls once the socket buffers fill.
     const server = await stallServer((req) => req.pause());
     try {
-      const dir = scratchDir('interrupt-upload');
+      const dir = tempDir('appraisal-interrupt-upload-');
       const big = join(dir, 'survey.tif');
       writeFileSync(big, '');
       truncateSync(big, 256 * 1024 * 1024);
@@ -153,7 +146,7 @@ describe('Ctrl-C during a transfer', () => {
       res.write(Buffer.alloc(size / 2));
     });
     try {
-      const dir = scratchDir('interrupt-download');
+      const dir = tempDir('appraisal-interrupt-download-');
       const running = startCli(['files', 'download', FILE_ID, '--out', join(dir, 'survey.tif')], {
         env: { ...isolatedEnv(), TMPDIR: tmp, APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, APPRAISAL_SPEC: BUNDLED_SPEC },
       });

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli, type CliResult } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 import { clearFaults, clearRequestLog, expectNoSecrets, keyByPrefix, requestLog, statusWith } from './keys-support.js';

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/spawn.js';
+import { ROOT } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/temp.js';
 

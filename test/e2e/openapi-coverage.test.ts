@@ -10,7 +10,7 @@ import { nounCommand } from '../../src/core/verb-command.js';
 import { readContract } from '../../src/core/description/document.js';
 import { findNoun } from '../../src/commands/registry.js';
 import { declaredOperations } from '../../src/core/description/operations.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../helpers/env.js';
 
 /** Nouns whose every command talks to the service and declares its operations. */
 const SERVICE_NOUNS = ['props', 'assignments', 'clients', 'contacts', 'files', 'ref', 'keys'];

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../helpers/env.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'appraisal-private-test';

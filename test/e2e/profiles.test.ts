@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 

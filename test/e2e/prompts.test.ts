@@ -3,7 +3,7 @@
 // back in its normal mode (icanon, echo), nothing changed on the service. The confirmation prompt
 // shows the service's key name with its control characters made visible (item 2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
 import { ALL_CONTROL, RAW_CONTROL, page } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 import { startOnPty } from '../hostile/terminal.js';

@@ -3,8 +3,9 @@
 // targets still go through it. Proven with a real logging proxy (tinyproxy) and the hostile server's
 // request log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { exitProblems } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { credentialOf, page, record } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 import { startTinyproxy, type Tinyproxy } from '../hostile/tinyproxy.js';

@@ -6,10 +6,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { generateCertificate } from '../../src/mock/tls-certificate.js';
-import { isolatedEnv } from '../helpers/cli.js';
-import { entriesOf, exitProblems, scratchDir, startCli, removeScratchDirs } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { entriesOf, tempDir } from '../helpers/temp.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { startCli } from '../helpers/spawn.js';
 
 const KEY = 'apk_Redirec7_R3d1r3ctS3cr3tR3d1r3ctS3cr3tXyZ0';
 const SECRET_TAIL = KEY.slice('apk_Redirec7_'.length);
@@ -63,7 +65,7 @@ interface Flavor {
   caFile?: string;
 }
 
-const work = scratchDir('redirect');
+const work = tempDir('appraisal-redirect-');
 const upload = join(work, 'report.pdf');
 writeFileSync(upload, '%PDF-');
 let flavors: Flavor[] = [];
@@ -77,8 +79,6 @@ beforeAll(async () => {
     { name: 'https', tls: { key: certificate.keyPem, cert: certificate.certPem }, caFile },
   ];
 });
-
-afterAll(() => removeScratchDirs());
 
 interface Case {
   what: string;
@@ -143,7 +143,7 @@ describe.concurrent('redirects to another origin are not followed with the crede
             }
           });
           try {
-            const dir = scratchDir('redirect-out');
+            const dir = tempDir('appraisal-redirect-out-');
             const args = testCase.args.map((arg) => (arg === 'FILE' ? join(dir, 'report.pdf') : arg));
             const env = isolatedEnv({
               APPRAISAL_BASE_URL: first.url,

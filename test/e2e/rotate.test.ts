@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { runCli, type CliResult } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
 import {

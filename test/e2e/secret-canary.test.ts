@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitProblems, Pool, scratchDir, startCli, type CliOutcome, removeScratchDirs } from '../helpers/cli-process.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { Pool, startCli, type CliOutcome } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/temp.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -294,11 +296,11 @@ function filesUnder(root: string): string[] {
 beforeAll(async () => {
   mock = await startMock({ records: 12, adminKey: CANARY, seed: 11 });
   admin = mockAdmin(mock);
-  home = scratchDir('canary-home');
+  home = tempDir('appraisal-canary-home-');
   configDir = join(home, 'config');
-  tmp = scratchDir('canary-tmp');
-  cwd = scratchDir('canary-cwd');
-  const outside = scratchDir('canary-keyfile');
+  tmp = tempDir('appraisal-canary-tmp-');
+  cwd = tempDir('appraisal-canary-cwd-');
+  const outside = tempDir('appraisal-canary-keyfile-');
   keyFile = join(outside, 'key');
   writeFileSync(keyFile, `${CANARY}\n`, { mode: 0o600 });
   writeFileSync(join(cwd, 'notes.txt'), 'roof: fair\n');
@@ -368,7 +370,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
-  removeScratchDirs();
 });
 
 function envFor(credential: Credential): Record<string, string | undefined> {

@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
-import { cleanEnv, exitProblems } from '../helpers/cli-process.js';
-import { isolatedEnv } from '../helpers/cli.js';
+import { BIN, runCli, type CliResult } from '../helpers/spawn.js';
+import { ROOT, cleanEnv, isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 const FULL = '/dev/full';

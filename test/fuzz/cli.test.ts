@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cliArgsProperty, startCliFuzzFixture, type CliFuzzFixture } from './properties/cli-args.js';
 import { responsesProperty, startResponseFuzzFixture, type ResponseFuzzFixture } from './properties/responses.js';
 import { fuzzParameters, fuzzRuns } from './properties/runs.js';
-import { removeScratchDirs } from '../helpers/cli-process.js';
 
 const runs = fuzzRuns('process-per-case', 100);
 let cli: CliFuzzFixture;
@@ -19,7 +18,6 @@ afterAll(async () => {
   if (process.env.FUZZ_STATS)
     console.log('exit codes: command lines', Object.fromEntries(cli.exitCodes), 'service answers', Object.fromEntries(responses.exitCodes));
   await Promise.all([cli?.stop(), responses?.stop()]);
-  removeScratchDirs();
 });
 
 describe('the binary under random input', () => {

@@ -2,7 +2,8 @@
 // eval-able lines it prints. Every e2e test runs against one of these.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { BIN, ROOT } from './cli.js';
+import { BIN } from './spawn.js';
+import { ROOT } from './env.js';
 
 export interface MockServer {
   baseUrl: string;

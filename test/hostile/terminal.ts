@@ -2,8 +2,8 @@
 // terminal: tables and csv for a person, prompts. The pty turns \n into \r\n; `screenText` undoes that
 // so a bare CR the CLI wrote is still visible to the checks.
 import { spawn } from 'node:child_process';
-import { BIN, ROOT } from '../helpers/cli.js';
-import { cleanEnv } from '../helpers/cli-process.js';
+import { BIN } from '../helpers/spawn.js';
+import { ROOT, cleanEnv } from '../helpers/env.js';
 
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;

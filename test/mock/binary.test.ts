@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/spawn.js';
+import { ROOT } from '../helpers/env.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;

@@ -1,10 +1,12 @@
 // Files: multipart upload streamed to the temp dir with size and sha256, download with exact
 // content-length, attach, delete; bad uploads answered, never a crash; a 512 MiB upload with flat memory.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, pbkdf2, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
 import { call, UNKNOWN_ID, useMock } from './client.js';
@@ -150,6 +152,22 @@ describe('files', () => {
     expect(broken.status).toBe(400);
     expect(readdirSync(uploads).length).toBe(before);
     expect((await call(mock.server, 'GET', '/api/files?limit=1')).status).toBe(200);
+  });
+
+  it('answers a broken upload only once its temp file is gone, even while the file is still being opened', async () => {
+    const uploads = join(mock.server.tempDir, 'uploads');
+    const before = readdirSync(uploads).sort();
+    // Every thread of libuv's pool busy: the temp file's open() waits behind them, so the body's
+    // early end is seen before the file exists. Answering then, before the clean-up, left the file
+    // to be created after the answer (and never removed).
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    const busy = Array.from({ length: threads }, () => promisify(pbkdf2)('busy', 'salt', 300_000, 64, 'sha512'));
+    const broken = await upload(Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="a"\r\n\r\nabc`));
+    expect(broken.status).toBe(400);
+    expect(readdirSync(uploads).sort()).toEqual(before);
+    await Promise.all(busy);
+    // Whatever the pool had queued (the open included) has run by now.
+    expect((await readdir(uploads)).sort()).toEqual(before);
   });
 
   it('streams a 512 MiB upload to disk with flat memory, and removes the temp dir on close', async () => {

@@ -3,7 +3,8 @@
 // returned as fields; further file parts are drained and ignored.
 import busboy from 'busboy';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -59,13 +60,24 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
     let measured: { size: number; sha256: string } | undefined;
     let tooLarge = false;
     let failed = false;
+    let file: WriteStream | undefined;
+    let source: Readable | undefined;
+    /** The temp file gone for good: a write stream still opening would create it after an early removal. */
+    const removeTempFile = async () => {
+      if (file && !file.closed) {
+        source?.destroy();
+        file.destroy();
+        await new Promise<void>((closed) => file!.once('close', () => closed()));
+      }
+      if (upload) await rm(upload.path, { force: true });
+    };
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       req.unpipe(parser);
       req.resume();
-      if (upload) rmSync(upload.path, { force: true });
-      reject(error);
+      // Answered only after the clean-up: whoever reads the 4xx finds no temp file left behind.
+      void removeTempFile().finally(() => reject(error));
     };
 
     parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => {
@@ -81,10 +93,12 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
       stream.once('limit', () => {
         tooLarge = true;
       });
+      source = stream;
+      file = createWriteStream(upload.path, { mode: 0o600 });
       written = pipeline(
         stream,
         meter((size, sha256) => (measured = { size, sha256 })),
-        createWriteStream(upload.path, { mode: 0o600 }),
+        file,
       );
       written.catch(fail);
     });

@@ -9,8 +9,10 @@
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv } from '../../helpers/cli.js';
-import { exitProblems, scratchDir, startCli, type CliOutcome } from '../../helpers/cli-process.js';
+import { isolatedEnv } from '../../helpers/env.js';
+import { exitProblems } from '../../helpers/exit-shape.js';
+import { tempDir } from '../../helpers/temp.js';
+import { startCli, type CliOutcome } from '../../helpers/spawn.js';
 import { startMock, type MockServer } from '../../helpers/mock.js';
 import { anyText, apiKey } from './in-process.js';
 
@@ -32,8 +34,8 @@ export interface CliFuzzFixture {
 
 export async function startCliFuzzFixture(): Promise<CliFuzzFixture> {
   const mock = await startMock({ records: 8, seed: 21 });
-  const cwd = scratchDir('fuzz-cwd');
-  const tmp = scratchDir('fuzz-tmp');
+  const cwd = tempDir('appraisal-fuzz-cwd-');
+  const tmp = tempDir('appraisal-fuzz-tmp-');
   mkdirSync(join(cwd, 'a-directory'));
   writeFileSync(join(cwd, 'record.json'), '{"name":"From a file"}');
   writeFileSync(join(cwd, 'broken.json'), '{"name":');

@@ -31,7 +31,7 @@ import { reportError } from '../../../src/core/report-error.js';
 import { writeRecords } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
 import { parseCsv } from '../../helpers/output-formats.js';
-import { DOCUMENTED_EXIT_CODES } from '../../helpers/cli-process.js';
+import { DOCUMENTED_EXIT_CODES } from '../../helpers/exit-shape.js';
 
 export interface NamedProperty {
   name: string;

@@ -7,8 +7,10 @@ import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isolatedEnv } from '../../helpers/cli.js';
-import { entriesOf, exitProblems, scratchDir, startCli } from '../../helpers/cli-process.js';
+import { isolatedEnv } from '../../helpers/env.js';
+import { entriesOf, tempDir } from '../../helpers/temp.js';
+import { exitProblems } from '../../helpers/exit-shape.js';
+import { startCli } from '../../helpers/spawn.js';
 import { randomRecord } from './in-process.js';
 
 export interface Answer {
@@ -61,10 +63,10 @@ export async function startResponseFuzzFixture(): Promise<ResponseFuzzFixture> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   fixture.baseUrl = `http://127.0.0.1:${port}`;
-  fixture.cwd = scratchDir('fuzz-responses');
+  fixture.cwd = tempDir('appraisal-fuzz-responses-');
   fixture.env = {
     ...isolatedEnv({ APPRAISAL_BASE_URL: fixture.baseUrl, APPRAISAL_API_KEY: KEY }),
-    TMPDIR: scratchDir('fuzz-responses-tmp'),
+    TMPDIR: tempDir('appraisal-fuzz-responses-tmp-'),
   };
   fixture.stop = () =>
     new Promise<void>((resolve) => {
@@ -175,7 +177,7 @@ export const commandArb = fc.oneof(
 export function responsesProperty(fixture: ResponseFuzzFixture) {
   return fc.asyncProperty(answerArb, commandArb, fc.boolean(), async (answer, command, verbose) => {
     fixture.answer = answer;
-    const dir = scratchDir('fuzz-out');
+    const dir = tempDir('appraisal-fuzz-out-');
     const args = command.map((arg) => (arg === 'OUT' ? `${dir}/out.file` : arg));
     const result = await startCli([...args, '--retries', '0', '--timeout', '5', ...(verbose ? ['-v'] : [])], {
       env: fixture.env,

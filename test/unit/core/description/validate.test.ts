@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { findByOperationId, readContract } from '../../../../src/core/description/document.js';
 import { canonicalSchema, envelopeForm } from '../../../../src/core/description/schema.js';
 import { createValidator, jsonPath } from '../../../../src/core/description/validate.js';
-import { ROOT } from '../../../helpers/cli.js';
+import { ROOT } from '../../../helpers/env.js';
 
 const bundled = readContract(JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')));
 const op = (id: string) => findByOperationId(bundled, id)!;

@@ -1,0 +1,120 @@
+// The one way a test starts the built `appraisal` binary as a real process, for what only a
+// process shows: signals, terminals, start-up, the bundle, the code cache, --detach, pipes and
+// stdout failures. Everything else runs in process (test/helpers/run.ts). The child gets the clean
+// environment of test/helpers/env.ts and no terminal; test/global-setup.ts made sure dist/ is not
+// older than the sources.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanEnv, ROOT } from './env.js';
+
+export { cleanEnv, isolatedEnv, ROOT } from './env.js';
+export const BIN = join(ROOT, 'bin', 'appraisal.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOutcome extends CliResult {
+  /** stdout as bytes (a download to stdout is not text). */
+  stdoutBytes: Buffer;
+}
+
+export interface CliOptions {
+  /** Over the clean environment (test/helpers/env.ts); undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  input?: string | Buffer;
+  /** Stdin is this file instead of a pipe (as under cron or `< file`); `input` is then ignored. */
+  stdinFile?: string;
+  /** stdout (or stderr) goes to this file instead of a pipe (e.g. /dev/full); it is then not collected. */
+  stdoutFile?: string;
+  stderrFile?: string;
+  /** Started as `bash -c 'umask U; exec node bin/appraisal.js ARGS'`. */
+  umask?: string;
+  cwd?: string;
+  /** Killed (SIGKILL) when it runs longer (default 90 s). */
+  timeoutMs?: number;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  result: Promise<CliOutcome>;
+}
+
+/** Start `appraisal ARGS` and keep hold of it (to interrupt it, or act on the service while it runs). */
+export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
+  const fds: number[] = [];
+  const fileFd = (path: string | undefined, flags: string) => {
+    if (path === undefined) return undefined;
+    const fd = openSync(path, flags);
+    fds.push(fd);
+    return fd;
+  };
+  const stdin = fileFd(options.stdinFile, 'r') ?? 'pipe';
+  const stdout = fileFd(options.stdoutFile, 'w') ?? 'pipe';
+  const stderr = fileFd(options.stderrFile, 'w') ?? 'pipe';
+  const [command, commandArgs] =
+    options.umask === undefined
+      ? [process.execPath, [BIN, ...args]]
+      : ['bash', ['-c', `umask ${options.umask}; exec "$0" "$@"`, process.execPath, BIN, ...args]];
+  const child = spawn(command, commandArgs, { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: [stdin, stdout, stderr] });
+  for (const fd of fds) closeSync(fd);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+  if (child.stdin) {
+    child.stdin.on('error', () => {});
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  }
+  const result = new Promise<CliOutcome>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({ code, signal, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+  return {
+    child,
+    stdout: () => Buffer.concat(out).toString('utf8'),
+    stderr: () => Buffer.concat(err).toString('utf8'),
+    result,
+  };
+}
+
+/** Run `appraisal ARGS` as a process to its end. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliOutcome> {
+  return startCli(args, options).result;
+}
+
+/** Run at most `size` tasks at once; each gets one of the `resources` for itself while it runs. */
+export class Pool<R> {
+  private readonly idle: R[];
+  private readonly waiting: Array<(resource: R) => void> = [];
+
+  constructor(resources: readonly R[]) {
+    this.idle = [...resources];
+  }
+
+  async use<T>(task: (resource: R) => Promise<T>): Promise<T> {
+    const resource = this.idle.pop() ?? (await new Promise<R>((resolve) => this.waiting.push(resolve)));
+    try {
+      return await task(resource);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(resource);
+      else this.idle.push(resource);
+    }
+  }
+}

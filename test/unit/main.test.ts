@@ -1,0 +1,83 @@
+// main() run in process by test/helpers/run.ts: what every in-process command test relies on. It
+// returns the exit code (never exits), writes only to the streams it is given, reads only the
+// environment it is given, and runs again in the same process with nothing left over from before.
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { run } from '../helpers/run.js';
+
+let mock: MockServer;
+
+beforeAll(async () => {
+  mock = await startMock({ records: 5 });
+});
+
+afterAll(async () => {
+  await mock?.stop();
+});
+
+describe('main() in process', () => {
+  it('answers --version and --help on the streams it was given, with exit 0', async () => {
+    const version = await run(['--version']);
+    expect(version).toMatchObject({ code: 0, stderr: '' });
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await run(['props', 'list', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: appraisal props list');
+  });
+
+  it('reports a bad flag as one error line and exit 2', async () => {
+    const result = await run(['props', 'list', '--no-such-flag']);
+    expect(result.code).toBe(2);
+    expect(exitProblems(result)).toEqual([]);
+    expect(result.stderr).toMatch(/^error: unknown option '--no-such-flag'/m);
+  });
+
+  it('runs a command against the mock, twice in a row with the same answer (nothing left over)', async () => {
+    const env = isolatedEnv(mock.env);
+    const first = await run(['props', 'list', '-o', 'json'], { env });
+    const second = await run(['props', 'list', '-o', 'json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toHaveLength(5);
+    expect(second).toEqual(first);
+  });
+
+  it('reads only the environment it is given, never process.env', async () => {
+    process.env.APPRAISAL_BASE_URL = 'http://127.0.0.1:1';
+    try {
+      const result = await run(['props', 'list', '-o', 'json'], { env: isolatedEnv(mock.env) });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      delete process.env.APPRAISAL_BASE_URL;
+    }
+  });
+
+  it('reads stdin it is given, and a table fits the terminal width it is given', async () => {
+    const env = isolatedEnv(mock.env);
+    const created = await run(['props', 'create', '--data', '-', '-o', 'json'], {
+      env,
+      stdin: JSON.stringify({
+        name: 'Runner Point',
+        propertyType: 'office',
+        address: { line1: '1 Runner Way', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+      }),
+    });
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ address: { line1: '1 Runner Way' } });
+    const narrow = await run(['props', 'list'], { env, tty: true, columns: 40 });
+    expect(narrow.code, narrow.stderr).toBe(0);
+    const lines = stripVTControlCharacters(narrow.stdout).trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
+  it('an aborted signal ends the command as Ctrl-C does (exit 130)', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run(['props', 'list'], { env: isolatedEnv(mock.env), signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(exitProblems(result, { interrupted: true })).toEqual([]);
+  });
+});
