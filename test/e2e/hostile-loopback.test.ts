@@ -3,8 +3,9 @@
 // (exit 6, before any request carries it) and does not treat it as a `local` service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
-import { exitProblems } from '../helpers/cli-process.js';
+import { ROOT, isolatedEnv } from '../helpers/env.js';
+import { runCli } from '../helpers/spawn.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { page } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 

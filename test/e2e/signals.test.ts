@@ -6,8 +6,10 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/cli.js';
-import { entriesBesidePartial, entriesOf, exitProblems, removeScratchDirs, scratchDir, startCli } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { startCli } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -20,14 +22,13 @@ beforeAll(async () => {
   // Every answer 200 ms late: a 60-page export, one page at a time, is still running when signalled.
   mock = await startMock({ records: 300, latencyMs: 200, seed: 7 });
   admin = mockAdmin(mock);
-  tmp = scratchDir('signals-tmp');
+  tmp = tempDir('appraisal-signals-tmp-');
   env = { ...isolatedEnv(mock.env), TMPDIR: tmp };
 });
 
 afterAll(async () => {
   await admin?.close();
   await mock?.stop();
-  removeScratchDirs();
 });
 
 const highestPage = async (): Promise<number> =>
@@ -65,7 +66,7 @@ describe('SIGUSR1', () => {
 
   it('does not open the inspector of appraisal: the export goes on and ends normally', async () => {
     await admin.clearRequests();
-    const dir = scratchDir('signals-usr1');
+    const dir = tempDir('appraisal-signals-usr1-');
     const running = startCli(['props', 'list', '--page-size', '20', '--concurrency', '1', '--out', join(dir, 'props.ndjson')], { env });
     await waitFor(async () => (await highestPage()) >= 2, 'the export to be under way');
     running.child.kill('SIGUSR1');
@@ -85,7 +86,7 @@ describe('SIGUSR1', () => {
 describe.each(['SIGHUP', 'SIGQUIT'] as const)('%s during an export', (signal) => {
   it('cleans up as Ctrl-C does: exit 130, no temp file, no lock, the resumable pair kept', async () => {
     await admin.clearRequests();
-    const dir = scratchDir('signals-stop');
+    const dir = tempDir('appraisal-signals-stop-');
     const running = startCli(['props', 'list', '--page-size', '5', '--concurrency', '1', '--out', join(dir, 'props.ndjson')], { env });
     await waitFor(async () => entriesOf(dir).length > 0 && (await highestPage()) >= 3, 'the export to be under way');
     running.child.kill(signal);
