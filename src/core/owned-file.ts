@@ -22,10 +22,17 @@ export class UnsafeFileError extends LocalEnvironmentError {
     readonly problem: string,
     hint?: string,
   ) {
-    super(`${path} ${problem}; refusing to use it`, {
-      hint: hint ?? `this CLI did not make it so: remove ${path} (or find out who put it there), then run the command again`,
-    });
+    super(`${path} ${problem}; refusing to use it`, { hint: hint ?? hintFor(path, problem) });
   }
+}
+
+/** How to fix what ownedFileProblem found, in one line. */
+function hintFor(path: string, problem: string): string {
+  const file = path.replace(/^--[a-z-]+ /, '');
+  if (problem.includes('read by other users')) return `run \`chmod 600 ${file}\` if it is yours, else remove it`;
+  if (problem.includes('written by other users')) return `run \`chmod go-w ${file}\` if it is yours, else remove it`;
+  if (problem.includes('owned by another user')) return `remove ${file}, or give it to this user (\`chown\`), then run the command again`;
+  return `this CLI did not make it so: remove ${file} (or find out who put it there), then run the command again`;
 }
 
 export interface OwnedRules {

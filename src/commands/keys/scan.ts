@@ -14,10 +14,10 @@ import { calls } from '../../core/description/operations.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { writeRecords, type View } from '../../output/index.js';
-import { openAuditLog, type AuditLog } from './audit-log.js';
+import { openAuditLog, type AuditLog } from './rotation/audit-log.js';
 import { allKeys, KEY_PATH_TEMPLATE, keyPath, KEYS_PATH, type KeyRecord } from './records.js';
-import { keyPattern, scanPaths, type Match } from './scan/find.js';
-import { repositoryRoot, scanHistory } from './scan/git.js';
+import { keyPattern, scanPaths, type Match } from './scanning/find-in-files.js';
+import { repositoryRoot, scanHistory } from './scanning/git-history.js';
 
 export interface ScanOptions {
   git?: boolean;

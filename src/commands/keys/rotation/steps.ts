@@ -1,4 +1,4 @@
-// Key rotation as a table of steps, each with what undoes it. rotate.ts runs the table once, in
+// Key rotation as a table of steps, each with what undoes it. run-steps.ts runs the table once, in
 // order; after a failure it runs the undo of every step begun, in reverse.
 //
 //   read-current         GET /api/keys/current with the old key                  nothing to undo

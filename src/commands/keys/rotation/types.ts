@@ -1,7 +1,7 @@
 // The shapes a key rotation works with: what it is asked, what it needs, what it reports.
 import type { ApiClient } from '../../../core/api-client.js';
 import type { KeySlot } from '../../../core/credentials/key-slot.js';
-import type { AuditStep } from '../audit-log.js';
+import type { AuditStep } from './audit-log.js';
 import type { KeyRecord } from '../records.js';
 
 export type RotationStep =

@@ -21,7 +21,7 @@ import {
   type RotationDeps,
   type RotationReport,
   type RotationRequest,
-} from '../../../../src/commands/keys/rotation/rotate.js';
+} from '../../../../src/commands/keys/rotation/run-steps.js';
 import { FakeSlot } from '../../core/credentials/fakes.js';
 import { MockKeyRoutes, type FaultFn, type IssuedKey, type NewTestKey } from './mock-key-routes.js';
 

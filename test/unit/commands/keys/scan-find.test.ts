@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyPattern, matchesIn, scanPaths } from '../../../../src/commands/keys/scan/find.js';
+import { keyPattern, matchesIn, scanPaths } from '../../../../src/commands/keys/scanning/find-in-files.js';
 import { UsageError } from '../../../../src/core/errors.js';
 
 const KEY = `apk_AbCd1234_${'x'.repeat(32)}`;

@@ -3,7 +3,7 @@
 // What is said about it lives in messages.ts; the one error a failed rotation exits with is
 // RotationError, whose exit code is its cause's (the exit-code table looks through it).
 import { AppError, InterruptedError, OperationError } from '../../../core/errors.js';
-import type { AuditStep } from '../audit-log.js';
+import type { AuditStep } from './audit-log.js';
 import { CURRENT_KEY_PATH } from '../records.js';
 import { messageOf, rotationFailure, stepNumber, stepTitle, type FailureContext } from './messages.js';
 import { ROTATION_STEPS } from './steps.js';

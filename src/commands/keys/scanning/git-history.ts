@@ -1,17 +1,28 @@
 // `keys scan --git`: the history of a git repository, every commit of every branch and tag (`git
 // log --all -p`), scanned line by line as it streams — a key removed long ago is still in the
 // history, and still live until revoked. git runs without any credential in its environment.
+// The repository is not trusted (issue 26 §4): its .git/config and .gitattributes could name a
+// textconv driver, an external diff, an fsmonitor hook or a signature program that git would run.
+// Every git call here turns each of them off (NEUTRAL, and --no-textconv --no-ext-diff on log).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../../core/errors.js';
-import { matchesIn, type KeyPattern, type Match } from './find.js';
+import { matchesIn, type KeyPattern, type Match } from './find-in-files.js';
 
 export interface GitRun {
   env: NodeJS.ProcessEnv;
 }
 
+/** Settings that keep the scanned repository's own config from running anything. */
+export const NEUTRAL: readonly string[] = [
+  '--no-pager',
+  ...['core.quotePath=false', 'core.fsmonitor=false', 'diff.external=', 'log.showSignature=false', 'core.hooksPath=/dev/null'].flatMap(
+    (setting) => ['-c', setting],
+  ),
+];
+
 function git(args: readonly string[], cwd: string, run: GitRun) {
-  return spawn('git', ['-c', 'core.quotePath=false', ...args], { cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  return spawn('git', [...NEUTRAL, ...args], { cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
 }
 
 /** The top directory of the repository `path` is in. */
@@ -35,7 +46,11 @@ const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 /** Every match in lines added by any commit of the repository at `root`. */
 export function scanHistory(root: string, pattern: KeyPattern, run: GitRun): Promise<Match[]> {
   return new Promise((resolve, reject) => {
-    const child = git(['log', '--all', '-p', '-U0', '--no-color', '--no-renames', '--no-ext-diff', '--format=@@@commit %H'], root, run);
+    const child = git(
+      ['log', '--all', '-p', '-U0', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv', '--format=@@@commit %H'],
+      root,
+      run,
+    );
     const found: Match[] = [];
     let commit = '';
     let file: string | undefined;
