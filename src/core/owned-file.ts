@@ -301,7 +301,16 @@ let umaskCache: number | undefined;
  * always made them. It is written 0600 and given this mode only once complete.
  */
 export function defaultFileMode(): number {
+  return 0o644 & ~currentUmask();
+}
+
+/** The mode a finished directory gets (a snapshot, built 0700): 0755 less the umask. */
+export function defaultDirMode(): number {
+  return 0o755 & ~currentUmask();
+}
+
+function currentUmask(): number {
   // process.umask() without an argument only reads it (DEP0139 is documentation-only).
   umaskCache ??= process.platform === 'win32' ? 0o022 : process.umask();
-  return 0o644 & ~umaskCache;
+  return umaskCache;
 }

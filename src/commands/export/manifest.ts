@@ -2,10 +2,10 @@
 // the file with its record count, the service's `total`, its size and sha256, the filters sent and
 // the `since` watermark. A later incremental run reads `startedAt` back from it (--since-last).
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { openOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FilePart } from '../../output/index.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -59,11 +59,24 @@ export interface Manifest {
   families: FamilyEntry[];
 }
 
-/** Size and sha256 of a finished file, read back from disk: what the manifest vouches for is what is there. */
+/**
+ * Size and sha256 of a finished file, read back from disk: what the manifest vouches for is what is
+ * there. It must be a regular file of ours with one link (core/owned-file.ts), else UnsafeFileError.
+ */
 export async function fileDigest(path: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return { bytes: (await stat(path)).size, sha256: hash.digest('hex') };
+  const handle = await openOwned(path, 'read');
+  if (handle === undefined) throw new UnsafeFileError(path, 'is missing');
+  try {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of handle.createReadStream({ autoClose: false })) {
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+    return { bytes, sha256: hash.digest('hex') };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 export function manifestText(manifest: Manifest): string {

@@ -6,6 +6,7 @@ import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { takeRunLock } from '../../core/file-lock.js';
 import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
+import { UnsafeFileError } from '../../core/owned-file.js';
 import { formatCount } from '../../output/progress.js';
 import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
@@ -56,6 +57,7 @@ async function lockRun(lock: string, dirGiven: string): Promise<() => Promise<vo
   try {
     taken = await takeRunLock(lock);
   } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
     throw new LocalEnvironmentError(
       `--dir ${dirGiven}: cannot create the lock ${lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       { cause: error },
@@ -97,9 +99,9 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     for (const family of plan.families) {
       const file = fileName(family, plan.format);
       const path = snapshot.pathOf(file);
-      const done =
-        (plan.mode === 'resume' ? await snapshot.finished(family.name, file) : undefined) ??
-        (await exportFamily(ctx, {
+      let entry = plan.mode === 'resume' ? await snapshot.finished(ctx, family.name, file) : undefined;
+      if (entry === undefined) {
+        const done = await exportFamily(ctx, {
           family,
           file,
           path,
@@ -107,9 +109,11 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
           watermark,
           resume: plan.mode === 'resume',
           split: { ...plan.splitFlags, limits: plan.split },
-        }));
-      await snapshot.markFinished(done);
-      entries.push(await withDigests(snapshot, done, path));
+        });
+        entry = await withDigests(snapshot, done, path);
+        await snapshot.markFinished(entry);
+      }
+      entries.push(entry);
     }
   } catch (error) {
     if (await snapshot.hasProgress()) {

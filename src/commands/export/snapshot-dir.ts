@@ -4,13 +4,18 @@
 // read (the resumable-export pair). At the end manifest.json is written, the markers go, the
 // directory is fsynced and renamed to DIR. A failed run keeps the sibling for `--resume`.
 // An existing DIR is refused (exit 2) unless --replace names a previous snapshot there.
+// The sibling sits where others may write (issue 26 §2): it is created 0700 and, before a run takes
+// it up again, must be a directory of ours, mode 0700, not a link (else exit 2, naming it); each
+// finished family's done-marker records the size and sha256 of its files, and a family is skipped
+// only when its files still match them. Files in it are read through core/owned-file.ts.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { syncDirectory, writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
+import { defaultDirMode, defaultFileMode, privateDirProblem, readOwned, UnsafeFileError } from '../../core/owned-file.js';
+import { fileDigest, MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
 import type { ExportPlan } from './plan.js';
 
 const RUN_FILE = '.export-run.json';
@@ -35,8 +40,11 @@ interface RunState extends RunIdentity {
   startedAt: string;
 }
 
-/** A finished family, as recorded beside its file until the manifest is written. */
+/** A finished family as its export reports it, before its files' sizes and digests are read. */
 export type FamilyDone = Omit<FamilyEntry, 'bytes' | 'sha256'>;
+
+/** Done-markers and run files are small; a larger one is not ours. */
+const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 
 const doneName = (family: string) => `.${family}.done.json`;
 
@@ -49,9 +57,10 @@ async function entryType(path: string): Promise<'missing' | 'directory' | 'other
   }
 }
 
+/** A small JSON file of ours (no link followed, no FIFO waited on); undefined when absent or unusable. */
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+    return JSON.parse((await readOwned(path, SMALL_FILE_BYTES, { refuseLonger: true })) ?? '') as unknown;
   } catch {
     return undefined;
   }
@@ -118,6 +127,14 @@ export class SnapshotDir {
     const { temp } = target;
     const where = `${plan.dirGiven} (in ${basename(temp)} beside it)`;
     if ((await entryType(temp)) !== 'missing') {
+      const problem = privateDirProblem(await lstat(temp));
+      if (problem !== undefined) {
+        throw new UnsafeFileError(
+          temp,
+          problem,
+          `this CLI makes it 0700 and its own: remove ${temp} (or find out who put it there), then run the export again`,
+        );
+      }
       const state = (await readJson(join(temp, RUN_FILE))) as RunState | undefined;
       if (state?.kind !== RUN_KIND) {
         throw new UsageError(`${temp} is in the way and is not an interrupted export`, { hint: 'remove it, then run the export again' });
@@ -147,9 +164,11 @@ export class SnapshotDir {
     }
     const startedAt = ctx.now().toISOString();
     try {
-      await mkdir(temp, { mode: 0o755 });
+      await mkdir(temp, { mode: 0o700 });
+      // Exactly 0700 whatever the umask: a resumed run checks it (privateDirProblem).
+      await chmod(temp, 0o700);
       const state: RunState = { kind: RUN_KIND, version: 1, startedAt, ...identity };
-      await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o644 });
+      await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o600 });
       await syncDirectory(target.parent);
     } catch (error) {
       throw new LocalEnvironmentError(
@@ -164,17 +183,27 @@ export class SnapshotDir {
     return join(this.temp, file);
   }
 
-  /** The family's record, when an earlier attempt of this run finished it. */
-  async finished(family: string, file: string): Promise<FamilyDone | undefined> {
-    const done = (await readJson(join(this.temp, doneName(family)))) as FamilyDone | undefined;
+  /**
+   * The family's entry, when an earlier attempt of this run finished it and its files are still what
+   * its done-marker records (size and sha256 of each); undefined otherwise (it is exported again).
+   */
+  async finished(ctx: Context, family: string, file: string): Promise<FamilyEntry | undefined> {
+    const done = (await readJson(join(this.temp, doneName(family)))) as Partial<FamilyEntry> | undefined;
     if (done?.family !== family || done.file !== file) return undefined;
-    const files = done.parts ? done.parts.map((part) => part.file) : [file];
-    for (const name of files) if ((await entryType(this.pathOf(name))) !== 'other') return undefined;
-    return done;
+    const recorded = done.parts ?? [{ file, bytes: done.bytes, sha256: done.sha256 }];
+    for (const part of recorded) {
+      const found = await fileDigest(this.pathOf(part.file)).catch(() => undefined);
+      if (found === undefined || found.bytes !== part.bytes || found.sha256 !== part.sha256) {
+        ctx.io.notice(`${part.file} is not what the interrupted run finished (size or sha256 differ): ${family} is exported again`);
+        return undefined;
+      }
+    }
+    return done as FamilyEntry;
   }
 
-  async markFinished(done: FamilyDone): Promise<void> {
-    await writeFileAtomic(join(this.temp, doneName(done.family)), `${JSON.stringify(done)}\n`, { mode: 0o644 });
+  /** Record a finished family with the size and sha256 of its files (see finished()). */
+  async markFinished(entry: FamilyEntry): Promise<void> {
+    await writeFileAtomic(join(this.temp, doneName(entry.family)), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   }
 
   /** Whether anything of this run is worth keeping for --resume. */
@@ -192,9 +221,11 @@ export class SnapshotDir {
   async complete(manifest: Manifest): Promise<void> {
     const { temp, parent } = this.target;
     try {
-      await writeFileAtomic(join(temp, MANIFEST_FILE), manifestText(manifest), { mode: 0o644 });
+      await writeFileAtomic(join(temp, MANIFEST_FILE), manifestText(manifest), { mode: defaultFileMode() });
       for (const entry of manifest.families) await rm(join(temp, doneName(entry.family)), { force: true });
       await rm(join(temp, RUN_FILE), { force: true });
+      // Private while it was built; a finished snapshot gets a directory's usual mode (ours to set).
+      await chmod(temp, defaultDirMode());
       await syncDirectory(temp);
       if (this.target.replacing) {
         // No rename replaces a non-empty directory: the old snapshot steps aside first, and goes
