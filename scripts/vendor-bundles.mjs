@@ -17,6 +17,8 @@ import { basename, dirname, join } from 'node:path';
 export const VENDOR_GROUPS = {
   // --validate and `spec`: JSON Schema validation of records against the description.
   ajv: ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+  // `<family> import`: reading CSV files.
+  'csv-parse': ['csv-parse'],
   // `files upload`: multipart bodies with a known length (form-data brings mime-db, ~140 KB).
   'form-data': ['form-data'],
   // --query.

@@ -17,7 +17,7 @@ export const NOUNS: readonly NounEntry[] = [
   {
     name: 'props',
     aliases: ['properties'],
-    summary: 'Properties: list, get, create, update, delete',
+    summary: 'Properties: list, get, create, update, delete, import',
     load: () => import('./props/index.js'),
   },
   { name: 'assignments', summary: 'Appraisal assignments and their linked properties', load: () => import('./assignments/index.js') },

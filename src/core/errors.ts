@@ -171,6 +171,15 @@ export class DeliveryError extends AppError {
 }
 
 /**
+ * An import ran to its end, but some rows were not imported: invalid (unreadable, a duplicate match
+ * value, a schema or enum violation), refused by the service, or skipped after --stop-after-errors.
+ * Every row is reported in the results file before this is thrown. Exit 22.
+ */
+export class RowsNotImportedError extends AppError {
+  override readonly name: string = 'RowsNotImportedError';
+}
+
+/**
  * A failure told in the words of a larger operation (a key rotation that rolled back, say): the
  * message is the operation's, the exit code is its cause's — exit-codes.ts looks through to the
  * cause, so no second table of classes is kept anywhere. A cause outside the hierarchy (a bug)

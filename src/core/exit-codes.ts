@@ -15,6 +15,7 @@ import {
   OperationError,
   PermissionError,
   RejectedError,
+  RowsNotImportedError,
   SafetyError,
   ServiceUnavailableError,
   UnpublishedOperationError,
@@ -72,6 +73,12 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     code: 21,
     meaning: 'a key delivery (keys rotate --deliver) failed or timed out; the rotation was rolled back',
     classes: [DeliveryError],
+  },
+  {
+    code: 22,
+    meaning:
+      'an import ended with rows not imported (invalid, a duplicate match value, refused by the service, or skipped); each is in its results file',
+    classes: [RowsNotImportedError],
   },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
 ];

@@ -130,6 +130,8 @@ async function handleApi(
       if (RESPONSE_FAULTS.has(fault.kind)) responseFault = fault;
     }
     response = await routeApi(req, url, method, requestId, entry, deps, injected === undefined ? deps.pages : undefined);
+    // The request took effect (a create is committed); its answer never reaches the client.
+    if (injected?.fault.kind === 'lost-answer') return killConnection(req.socket);
   } catch (error) {
     if (deps.signal.aborted) return;
     response = failure(error, requestId, deps);

@@ -7,6 +7,8 @@ import type { Context } from '../core/context.js';
 export interface Progress {
   update(fetched: number, total: number | undefined): void;
   bytes(sent: number, total: number): void;
+  /** Any other line of progress (an import's rows, rate and ETA). */
+  text(line: string, final?: boolean): void;
   succeed(text?: string): void;
   stop(): void;
 }
@@ -41,7 +43,7 @@ export function bytesText(sent: number, total: number): string {
   return `Uploading ${formatBytes(sent)} / ${formatBytes(total)} (${percent}%)`;
 }
 
-const NO_PROGRESS: Progress = { update() {}, bytes() {}, succeed() {}, stop() {} };
+const NO_PROGRESS: Progress = { update() {}, bytes() {}, text() {}, succeed() {}, stop() {} };
 
 /** At most this often does the text change (10 updates a second). */
 export const THROTTLE_MS = 100;
@@ -111,6 +113,9 @@ export function createProgress(ctx: Context, label: string): Progress {
     },
     bytes(sent, total) {
       show(bytesText(sent, total), sent >= total);
+    },
+    text(line, final = false) {
+      show(line, final);
     },
     succeed: (finalText) => finish(true, finalText),
     stop: () => finish(false, undefined),

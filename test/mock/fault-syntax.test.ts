@@ -9,6 +9,7 @@ describe('fault syntax', () => {
     [' status=429 ; retry-after=date ', { kind: 'status', status: 429, retryAfter: 'date' }],
     ['reset', { kind: 'reset' }],
     ['reset-mid-body', { kind: 'reset-mid-body' }],
+    ['lost-answer', { kind: 'lost-answer' }],
     ['hang', { kind: 'hang' }],
     ['delay=1500', { kind: 'delay', ms: 1500 }],
     ['garbage', { kind: 'garbage' }],
@@ -23,10 +24,18 @@ describe('fault syntax', () => {
     expect(parseFault(text)).toEqual(fault);
   });
 
-  it.each(['', 'boom', 'status', 'status=200', 'status=abc', 'status=429;retry-after=soon', 'reset=1', 'delay=-5', 'malformed-envelope=x'])(
-    'refuses %j',
-    (text) => {
-      expect(() => parseFault(text)).toThrow();
-    },
-  );
+  it.each([
+    '',
+    'boom',
+    'status',
+    'status=200',
+    'status=abc',
+    'status=429;retry-after=soon',
+    'reset=1',
+    'lost-answer=1',
+    'delay=-5',
+    'malformed-envelope=x',
+  ])('refuses %j', (text) => {
+    expect(() => parseFault(text)).toThrow();
+  });
 });

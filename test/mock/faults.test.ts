@@ -83,6 +83,19 @@ describe('x-mock-fault: connection faults', () => {
     expect(outcome.partial?.length ?? 0).toBeGreaterThan(0);
   });
 
+  it('lost-answer commits the request, then destroys the connection before any header', async () => {
+    const before = (await call(mock.server, 'GET', '/api/clients')).json().pagination.total;
+    const outcome = await attempt(mock.server, 'POST', '/api/clients', {
+      body: { name: 'Committed, answer lost', clientType: 'lender' },
+      headers: { 'x-mock-fault': 'lost-answer' },
+    });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.status).toBeUndefined();
+    const after = (await call(mock.server, 'GET', `/api/clients?page=1&limit=100`)).json();
+    expect(after.pagination.total).toBe(before + 1);
+  });
+
   it('truncate promises more bytes than it sends', async () => {
     const outcome = await fault('/api/properties?limit=50', 'truncate');
     expect(outcome.ok).toBe(false);

@@ -3,6 +3,7 @@
 import { RESOURCES } from '../../core/resources.js';
 import type { Verb } from '../../core/verb.js';
 import { createVerb, deleteVerb, getVerb, updateVerb } from '../shared/crud.js';
+import { importVerb } from '../import/import-verb.js';
 import { collectionVerb, listVerb } from '../shared/list.js';
 import { ASSIGNMENT_PROPERTIES } from './paths.js';
 import { LINK, propertyLinkVerb, UNLINK } from './property-link.js';
@@ -26,6 +27,10 @@ const verbs: readonly Verb[] = [
     'appraisal assignments update ID -f dueDate=2026-04-15 -F fee.amount=4200',
   ]),
   deleteVerb(RESOURCES.assignments, ['appraisal assignments delete ID', 'appraisal assignments delete ID --yes   # in scripts']),
+  importVerb(RESOURCES.assignments, [
+    'appraisal assignments import assignments.csv --match number --property-match parcelNumber',
+    'appraisal assignments import assignments.ndjson --match number --dry-run',
+  ]),
   collectionVerb(
     {
       name: 'properties',

@@ -3,6 +3,7 @@
 import { RESOURCES } from '../../core/resources.js';
 import type { Verb } from '../../core/verb.js';
 import { createVerb, deleteVerb, getVerb, updateVerb } from '../shared/crud.js';
+import { importVerb } from '../import/import-verb.js';
 import { listVerb } from '../shared/list.js';
 
 const verbs: readonly Verb[] = [
@@ -23,6 +24,10 @@ const verbs: readonly Verb[] = [
     'appraisal clients update ID -f address.city=Boston -f address.region=MA',
   ]),
   deleteVerb(RESOURCES.clients, ['appraisal clients delete ID', 'appraisal clients delete ID --yes   # in scripts']),
+  importVerb(RESOURCES.clients, [
+    'appraisal clients import clients.csv --match email --dry-run',
+    'appraisal clients import clients.ndjson --match email',
+  ]),
 ];
 
 export default verbs;

@@ -3,6 +3,7 @@
 import { RESOURCES } from '../../core/resources.js';
 import type { Verb } from '../../core/verb.js';
 import { createVerb, deleteVerb, getVerb, updateVerb } from '../shared/crud.js';
+import { importVerb } from '../import/import-verb.js';
 import { listVerb } from '../shared/list.js';
 
 const verbs: readonly Verb[] = [
@@ -23,6 +24,10 @@ const verbs: readonly Verb[] = [
     'appraisal contacts update ID -f phone=+1-617-555-0142',
   ]),
   deleteVerb(RESOURCES.contacts, ['appraisal contacts delete ID', 'appraisal contacts delete ID --yes   # in scripts']),
+  importVerb(RESOURCES.contacts, [
+    'appraisal contacts import contacts.csv --client CLIENT_ID --match email',
+    'appraisal contacts import contacts.csv --match email --dry-run',
+  ]),
 ];
 
 export default verbs;

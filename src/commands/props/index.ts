@@ -3,6 +3,7 @@
 import { RESOURCES } from '../../core/resources.js';
 import type { Verb } from '../../core/verb.js';
 import { createVerb, deleteVerb, getVerb, updateVerb } from '../shared/crud.js';
+import { importVerb } from '../import/import-verb.js';
 import { listVerb } from '../shared/list.js';
 
 const verbs: readonly Verb[] = [
@@ -24,6 +25,11 @@ const verbs: readonly Verb[] = [
     'appraisal props update ID --data \'{"name":"Harbor Point II"}\'',
   ]),
   deleteVerb(RESOURCES.props, ['appraisal props delete ID', 'appraisal props delete ID --yes   # in scripts']),
+  importVerb(RESOURCES.props, [
+    'appraisal props import properties.csv --match parcelNumber --dry-run',
+    'appraisal props import properties.csv --match parcelNumber',
+    'appraisal props import edited.csv --match id --results edited.results.csv',
+  ]),
 ];
 
 export default verbs;

@@ -5,6 +5,7 @@
 //   status=429;retry-after=date     ... with Retry-After as an HTTP-date ~2 s ahead
 //   reset                           destroy the connection before any header
 //   reset-mid-body                  send the headers and part of the body, then destroy the connection
+//   lost-answer                     handle the request (a create is committed), then destroy the connection before any header
 //   hang                            never answer
 //   delay=MS                        answer normally, MS milliseconds late
 //   garbage                         200 with a body that is not JSON
@@ -20,6 +21,7 @@ export type Fault =
   | { kind: 'status'; status: number; retryAfter?: number | 'date' }
   | { kind: 'reset' }
   | { kind: 'reset-mid-body' }
+  | { kind: 'lost-answer' }
   | { kind: 'hang' }
   | { kind: 'delay'; ms: number }
   | { kind: 'garbage' }
@@ -35,6 +37,7 @@ export const FAULT_NAMES = [
   'status',
   'reset',
   'reset-mid-body',
+  'lost-answer',
   'hang',
   'delay',
   'garbage',
@@ -50,6 +53,8 @@ export const FAULT_NAMES = [
 const SIMPLE = new Set([
   'reset',
   'reset-mid-body',
+  'lost-answer',
+  'lost-answer',
   'hang',
   'garbage',
   'truncate',

@@ -1,0 +1,108 @@
+// Everything an import knows about a family's records from the service's published description and
+// its live reference data: the shape of the request (to type CSV cells), the read-only fields (never
+// sent), and the checks every row passes before any write — the same ajv validator create/update use,
+// plus the live enums (`GET /api/reference/enums`), which the service may change without a new
+// description. Each violation reads "column: reason".
+import type { ApiClient } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { bindingOf } from '../../core/description/routed-client.js';
+import type { PublishedOperation } from '../../core/description/document.js';
+import { recordSchemaOf } from '../../core/description/schema.js';
+import type { Violation } from '../../core/description/validate.js';
+import { HttpError } from '../../core/errors.js';
+import { collectionTemplate, recordTemplate, type ResourceFamily } from '../../core/resources.js';
+import { shapeOf, type FieldShape } from './field-shapes.js';
+import type { BodyChecks } from './row-plan.js';
+
+export const ENUMS_PATH = '/api/reference/enums';
+
+/** Fields checked against a list of the live reference data (`GET /api/reference/enums`). */
+export const LIVE_ENUMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  props: { propertyType: 'propertyTypes' },
+  clients: { clientType: 'clientTypes' },
+  assignments: { status: 'assignmentStatuses', reportType: 'reportTypes' },
+  contacts: {},
+};
+
+/** Always read-only, whatever the description says. */
+const READ_ONLY = ['id', 'createdAt', 'updatedAt'];
+
+export interface FamilyContract {
+  shape: FieldShape;
+  readOnly: Set<string>;
+  checks: BodyChecks;
+}
+
+/** `$.address.city` → `address.city`; the record itself → `(record)`. */
+export function columnOf(path: string): string {
+  const column = path.replace(/^\$\.?/, '');
+  return column === '' ? '(record)' : column;
+}
+
+function described(violations: readonly Violation[]): string[] {
+  return violations.map((violation) => `${columnOf(violation.path)}: ${violation.message}`);
+}
+
+function publishedOf(api: ApiClient, method: 'POST' | 'PATCH', template: string): PublishedOperation | undefined {
+  return bindingOf(api)?.operations.find((bound) => bound.declared.method === method && bound.declared.path === template)?.published;
+}
+
+/** The live enums, or undefined when the service does not answer them (the schema's enums still apply). */
+async function liveEnums(ctx: Context, api: ApiClient, family: ResourceFamily): Promise<Map<string, Set<string>>> {
+  const fields = LIVE_ENUMS[family.name] ?? {};
+  const lists = new Map<string, Set<string>>();
+  if (Object.keys(fields).length === 0) return lists;
+  let body: Record<string, unknown>;
+  try {
+    body = await api.get<Record<string, unknown>>(ENUMS_PATH);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) throw error;
+    ctx.io.debug(`import: the reference enums could not be read (${error.message}); the schema's enums apply`);
+    return lists;
+  }
+  for (const [field, key] of Object.entries(fields)) {
+    const values = body[key];
+    if (Array.isArray(values)) lists.set(field, new Set(values.map(String)));
+  }
+  return lists;
+}
+
+export async function familyContract(ctx: Context, api: ApiClient, family: ResourceFamily): Promise<FamilyContract> {
+  const binding = bindingOf(api);
+  const create = publishedOf(api, 'POST', collectionTemplate(family));
+  const update = publishedOf(api, 'PATCH', recordTemplate(family));
+  const document = binding?.description.contract.document ?? {};
+  const shape = shapeOf(document, create?.requestSchema);
+  const patchShape = shapeOf(document, update?.requestSchema);
+  for (const [name, field] of patchShape.properties) if (!shape.properties.has(name)) shape.properties.set(name, field);
+  const readOnly = new Set(READ_ONLY);
+  const list = binding?.operations.find(
+    (bound) => bound.declared.method === 'GET' && bound.declared.path === collectionTemplate(family),
+  )?.published;
+  if (list) {
+    const record = shapeOf(document, recordSchemaOf(document, list.responseSchema, list.envelope));
+    for (const name of record.properties.keys()) if (!shape.properties.has(name)) readOnly.add(name);
+  }
+  const { validatorFor } = await import('../../core/description/validate.js');
+  const validator = binding ? await validatorFor(binding.description.contract) : undefined;
+  const enums = await liveEnums(ctx, api, family);
+  const enumProblems = (body: Record<string, unknown>): string[] => {
+    const problems: string[] = [];
+    for (const [field, allowed] of enums) {
+      const value = body[field];
+      if (typeof value === 'string' && !allowed.has(value))
+        problems.push(`${field}: "${value}" is not one of the service's values (see \`appraisal ref enums\`)`);
+    }
+    return problems;
+  };
+  const check = (operation: PublishedOperation | undefined, body: Record<string, unknown>): string[] => {
+    const schema = validator && operation ? described(validator.request(operation, body)) : [];
+    const live = enumProblems(body).filter((problem) => !schema.some((line) => line.startsWith(`${problem.split(':')[0]}:`)));
+    return [...schema, ...live];
+  };
+  return {
+    shape,
+    readOnly,
+    checks: { create: (body) => check(create, body), update: (body) => check(update, body) },
+  };
+}

@@ -1,0 +1,119 @@
+// The import's flags, checked before anything is read or sent: the input and its format, where the
+// results, the failed rows and the journal go (the journal belongs to the results path: a hidden
+// `.NAME.journal` and `.NAME.lock` beside it, as export checkpoints are), --match, --map,
+// --stop-after-errors, --client and --property-match.
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { requireUuid } from '../../core/ids.js';
+import type { ResourceFamily } from '../../core/resources.js';
+import { inputFormat, type InputFormat } from './input.js';
+import { parseRename } from './typed-row.js';
+
+export interface ImportOptions {
+  format?: string;
+  match?: string;
+  dryRun?: boolean;
+  results?: string;
+  failed?: string;
+  map?: string;
+  stopAfterErrors?: string;
+  client?: string;
+  propertyMatch?: string;
+}
+
+export interface ImportFlags {
+  file: string;
+  /** Absolute path; undefined for stdin. */
+  inputPath: string | undefined;
+  format: InputFormat;
+  match: string[] | undefined;
+  dryRun: boolean;
+  results: { path: string; display: string; journal: string; lock: string } | undefined;
+  failed: { path: string; display: string } | undefined;
+  rename: Map<string, string> | undefined;
+  mapDisplay: string | undefined;
+  stopAfterErrors: number | undefined;
+  client: string | undefined;
+  propertyMatch: string[] | undefined;
+}
+
+const EXTENSIONS: Record<InputFormat, string> = { csv: 'csv', ndjson: 'ndjson', json: 'json' };
+
+/** `data.csv` → `data.results.csv` beside it. */
+function beside(path: string, tag: string, extension: string): string {
+  const name = basename(path).replace(/\.(csv|ndjson|jsonl|json)$/i, '');
+  return join(dirname(path), `${name}.${tag}.${extension}`);
+}
+
+function fieldPath(value: string, flag: string): string[] {
+  const path = value.trim().split('.');
+  if (value.trim() === '' || path.some((key) => key === '' || key === '__proto__' || key === 'constructor' || key === 'prototype'))
+    throw new UsageError(`${flag} ${value}: expected a field name such as parcelNumber or address.postalCode`);
+  return path;
+}
+
+export async function importFlags(family: ResourceFamily, file: string, options: ImportOptions, cwd: string): Promise<ImportFlags> {
+  const format = inputFormat(file, options.format);
+  const inputPath = file === '-' ? undefined : resolve(cwd, file);
+  const dryRun = options.dryRun === true;
+  let stopAfterErrors: number | undefined;
+  if (options.stopAfterErrors !== undefined) {
+    stopAfterErrors = Number(options.stopAfterErrors);
+    if (!Number.isSafeInteger(stopAfterErrors) || stopAfterErrors < 1)
+      throw new UsageError(`--stop-after-errors ${options.stopAfterErrors}: expected a whole number of at least 1`);
+  }
+  // A dry run writes results only when asked (and never a journal); a run from stdin has no file to stand beside.
+  const resultsPath =
+    options.results !== undefined ? resolve(cwd, options.results) : inputPath && !dryRun ? beside(inputPath, 'results', 'csv') : undefined;
+  const failedPath =
+    options.failed !== undefined
+      ? resolve(cwd, options.failed)
+      : inputPath && !dryRun
+        ? beside(inputPath, 'failed', EXTENSIONS[format])
+        : undefined;
+  if (resultsPath !== undefined && resultsPath === inputPath) throw new UsageError('--results must not be the input file');
+  if (failedPath !== undefined && (failedPath === inputPath || failedPath === resultsPath))
+    throw new UsageError('--failed must be neither the input file nor the results file');
+  let rename: Map<string, string> | undefined;
+  if (options.map !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, options.map), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`--map ${options.map}: ${code === 'ENOENT' ? 'no such file or directory' : (error as Error).message}`);
+    }
+    try {
+      rename = parseRename(text, `--map ${options.map}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (options.client !== undefined && !family.parent)
+    throw new UsageError(`--client applies to contacts only`, { hint: 'give the client of each record in its own column' });
+  if (options.propertyMatch !== undefined && family.name !== 'assignments')
+    throw new UsageError('--property-match applies to assignments only');
+  const results = resultsPath
+    ? {
+        path: resultsPath,
+        display: options.results ?? beside(file, 'results', 'csv'),
+        journal: join(dirname(resultsPath), `.${basename(resultsPath)}.journal`),
+        lock: join(dirname(resultsPath), `.${basename(resultsPath)}.lock`),
+      }
+    : undefined;
+  return {
+    file,
+    inputPath,
+    format,
+    match: options.match === undefined ? undefined : fieldPath(options.match, '--match'),
+    dryRun,
+    results,
+    failed: failedPath ? { path: failedPath, display: options.failed ?? beside(file, 'failed', EXTENSIONS[format]) } : undefined,
+    rename,
+    mapDisplay: options.map,
+    stopAfterErrors,
+    client: options.client === undefined ? undefined : requireUuid(options.client, '--client'),
+    propertyMatch: options.propertyMatch === undefined ? undefined : fieldPath(options.propertyMatch, '--property-match'),
+  };
+}

@@ -1,0 +1,79 @@
+// `import` for any importable family (props, clients, contacts, assignments), declared once from the
+// resource table, as the CRUD verbs are in shared/crud.ts. It declares what it calls — the family's
+// list (the match index and the look-up after a lost answer), create and update, the live reference
+// enums, and for assignments the properties' list (--property-match) — and hands the run to
+// run-import.ts, loaded only when the verb runs.
+import type { Operation } from '../../core/description/operations.js';
+import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { collectionTemplate, parentFamily, recordTemplate, RESOURCES, type ResourceFamily } from '../../core/resources.js';
+import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
+import type { ImportOptions } from './import-flags.js';
+
+export const IMPORT_ENUMS_PATH = '/api/reference/enums';
+
+/** The operations `import` of a family may call. */
+export function importOperations(family: ResourceFamily): Operation[] {
+  const operations: Operation[] = [
+    { method: 'GET', path: collectionTemplate(family), query: ['page', 'limit', 'updatedSince'] },
+    { method: 'POST', path: collectionTemplate(family) },
+    { method: 'PATCH', path: recordTemplate(family) },
+  ];
+  const parent = parentFamily(family);
+  if (parent) operations.unshift({ method: 'GET', path: parent.path, query: ['page', 'limit'] });
+  if (family.name !== 'contacts') operations.push({ method: 'GET', path: IMPORT_ENUMS_PATH });
+  if (family.name === 'assignments') operations.push({ method: 'GET', path: RESOURCES.props.path, query: ['page', 'limit'] });
+  return operations;
+}
+
+function importOptions(family: ResourceFamily): VerbOption[] {
+  const options: VerbOption[] = [
+    {
+      flags: '--format <format>',
+      description: 'csv, ndjson or json (default: from the file name; needed with -)',
+      choices: ['csv', 'ndjson', 'json'],
+    },
+    {
+      flags: '--match <field>',
+      description: 'upsert: a row whose FIELD value exists updates that record (only the fields that differ), else it is created',
+    },
+    { flags: '--dry-run', description: 'send no write: validate, look matches up and print the plan' },
+    {
+      flags: '--results <path>',
+      description: 'CSV of every row plus _row, _status, _id, _error (default: NAME.results.csv beside the input); its journal resumes',
+    },
+    {
+      flags: '--failed <path>',
+      description: "only the rows to fix, in the input's own columns (default: NAME.failed.EXT beside the input)",
+    },
+    { flags: '--map <file>', description: 'a JSON object renaming input columns to field paths: {"Parcel #": "parcelNumber"}' },
+    { flags: '--stop-after-errors <n>', description: 'end early after N invalid or failed rows (the rest are reported skipped)' },
+  ];
+  const parent = parentFamily(family);
+  if (family.parent && parent)
+    options.push({ flags: `--${family.parent.option} <id>`, description: `the ${parent.singular} of rows without a clientId column` });
+  if (family.name === 'assignments')
+    options.push({
+      flags: '--property-match <field>',
+      description: "propertyIds are given as the properties' FIELD values (e.g. parcelNumber)",
+    });
+  return options;
+}
+
+export function importVerb(family: ResourceFamily, examples: readonly string[]): Verb {
+  return defineVerb<ImportOptions>({
+    name: 'import',
+    summary: `create and update ${family.view.label} from a file: validated first, crash-safe, every row reported`,
+    description:
+      'CSV (the header is dotted field paths, as `list -o csv` writes them; an empty cell is absent), NDJSON or a JSON array. ' +
+      'Exit 22 when some rows were not imported; each row, with its column and reason, is in --results.',
+    arguments: [{ name: 'file', description: 'the input file, or - for stdin (with --format)', required: true }],
+    options: importOptions(family),
+    takes: [...SERVICE_OPTIONS, 'concurrency', 'output', ...CONFIRM_OPTIONS],
+    calls: importOperations(family),
+    examples,
+    async run(ctx, [file], options) {
+      const { runImport } = await import('./run-import.js');
+      await runImport(ctx, family, file!, options);
+    },
+  });
+}

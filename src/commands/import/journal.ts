@@ -1,0 +1,183 @@
+// The import journal, beside the results file: what each row's write did, so the same command after
+// Ctrl-C, `kill -9` or a lost network skips the rows already done and sends each other one once.
+// Its first line says which run it belongs to (family, input, --match, service, profile); then one
+// line per finished write (`created`/`updated` with the id) and, for creates that only a journal can
+// keep from being sent twice (no --match), a `sent` line before the request leaves. Lines are made
+// durable in groups (group commit: one fsync for every line that arrived meanwhile), through the
+// same buffered writer as export checkpoints; a line cut short by a crash is ignored and cut off.
+import { rm } from 'node:fs/promises';
+import { UsageError } from '../../core/errors.js';
+import { createOwned, openOwned, readAtMost } from '../../core/owned-file.js';
+import { BufferedFileWriter } from '../../output/buffered-writer.js';
+
+export const JOURNAL_KIND = 'appraisal-import-journal';
+const VERSION = 1;
+/** Far more than a journal of millions of rows holds; a file larger than that is not one of ours. */
+const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
+
+/** What run a journal belongs to; a resumed run must be the same. */
+export interface ImportIdentity {
+  family: string;
+  /** The input as an absolute path, or `-`. */
+  input: string;
+  /** Size and modification time of the input file (a changed file is another run). */
+  inputSize: number | null;
+  inputMtimeMs: number | null;
+  format: string;
+  match: string | null;
+  map: string | null;
+  origin: string;
+  profile: string;
+}
+
+interface Entry {
+  row: number;
+  status: 'created' | 'updated' | 'sent';
+  id?: string;
+}
+
+export interface JournalState {
+  /** Rows a write finished for. */
+  done: Map<number, { status: 'created' | 'updated'; id: string }>;
+  /** Creates sent whose outcome the journal does not hold. */
+  sent: Set<number>;
+}
+
+export const EMPTY_JOURNAL: JournalState = { done: new Map(), sent: new Set() };
+
+function isEntry(value: unknown): value is Entry {
+  const entry = value as Entry | null;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    Number.isSafeInteger(entry.row) &&
+    (entry.status === 'sent' || ((entry.status === 'created' || entry.status === 'updated') && typeof entry.id === 'string'))
+  );
+}
+
+function identityMismatch(was: ImportIdentity, now: ImportIdentity): string | undefined {
+  for (const key of Object.keys(now) as Array<keyof ImportIdentity>) {
+    if (JSON.stringify(was[key]) !== JSON.stringify(now[key]))
+      return `${key} was ${JSON.stringify(was[key])}, now ${JSON.stringify(now[key])}`;
+  }
+  return undefined;
+}
+
+/** The state an earlier, interrupted run left, and how many bytes of the journal are whole lines. */
+export async function readJournal(
+  path: string,
+  display: string,
+  identity: ImportIdentity,
+): Promise<{ state: JournalState; validBytes: number } | undefined> {
+  // A planted link, FIFO or someone else's file at the journal's name is refused (core/owned-file.ts).
+  const handle = await openOwned(path, 'read', { display });
+  if (handle === undefined) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = (await readAtMost(handle, MAX_JOURNAL_BYTES)).bytes;
+  } catch (error) {
+    throw new UsageError(`cannot read the import journal ${display}: ${(error as Error).message}`);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  const state: JournalState = { done: new Map(), sent: new Set() };
+  let offset = 0;
+  let validBytes = 0;
+  let header = false;
+  while (offset < bytes.length) {
+    const end = bytes.indexOf(0x0a, offset);
+    if (end < 0) break;
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.subarray(offset, end).toString('utf8'));
+    } catch {
+      break;
+    }
+    if (!header) {
+      const head = value as { kind?: unknown; version?: unknown; identity?: ImportIdentity } | null;
+      if (head?.kind !== JOURNAL_KIND || head.version !== VERSION || typeof head.identity !== 'object')
+        throw new UsageError(`${display} is not an appraisal import journal`, { hint: 'remove it, or choose another --results' });
+      const mismatch = identityMismatch(head.identity, identity);
+      if (mismatch !== undefined)
+        throw new UsageError(`${display} belongs to another import (${mismatch})`, {
+          hint: 'run the same command to resume that import, choose another --results for this one, or remove the journal to start over',
+        });
+      header = true;
+    } else {
+      if (!isEntry(value)) break;
+      if (value.status === 'sent') state.sent.add(value.row);
+      else {
+        state.done.set(value.row, { status: value.status, id: value.id! });
+        state.sent.delete(value.row);
+      }
+    }
+    offset = end + 1;
+    validBytes = offset;
+  }
+  if (!header) return undefined;
+  return { state, validBytes };
+}
+
+/** Appends entries; `record` resolves once its line is on disk. */
+export class ImportJournal {
+  private queue: string[] = [];
+  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private flushing: Promise<void> | undefined;
+
+  private constructor(private readonly writer: BufferedFileWriter) {}
+
+  /** A new journal, or an existing one cut back to its whole lines. */
+  static async open(path: string, display: string, identity: ImportIdentity, validBytes?: number): Promise<ImportJournal> {
+    if (validBytes !== undefined) {
+      const handle = await openOwned(path, 'update', { display });
+      if (handle) {
+        await handle.truncate(validBytes);
+        await handle.close();
+        const appending = await openOwned(path, 'append', { display });
+        if (appending) return new ImportJournal(new BufferedFileWriter(appending, display, { position: validBytes }));
+      }
+    }
+    // A journal without a whole header line (a crash at the very start) is replaced.
+    await rm(path, { force: true });
+    const journal = new ImportJournal(new BufferedFileWriter(await createOwned(path, { mode: 0o600 }), display));
+    await journal.line({ kind: JOURNAL_KIND, version: VERSION, identity, startedAt: new Date().toISOString() });
+    return journal;
+  }
+
+  record(row: number, status: Entry['status'], id?: string): Promise<void> {
+    return this.line(id === undefined ? { row, status } : { row, status, id });
+  }
+
+  private line(value: unknown): Promise<void> {
+    this.queue.push(`${JSON.stringify(value)}\n`);
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.flushing ??= this.drain();
+    return done;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const lines = this.queue.join('');
+      const waiters = this.waiters;
+      this.queue = [];
+      this.waiters = [];
+      try {
+        await this.writer.write(lines);
+        await this.writer.sync();
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiters) waiter.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.writer.close();
+  }
+}
+
+export async function removeJournal(path: string): Promise<void> {
+  await rm(path, { force: true });
+}

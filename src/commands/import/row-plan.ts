@@ -1,0 +1,152 @@
+// What to do with one row, decided the same way by --dry-run and by the real run (so the two agree
+// row for row): create it, update only the fields that differ from the matched record, leave it
+// (nothing differs), or refuse it (unreadable, a duplicate match value, a schema or enum violation,
+// no record with its id). Rows the journal says an earlier run finished are not planned again.
+import { matchKey, type ExistingRecord, type MatchIndex } from './match-index.js';
+import type { JournalState } from './journal.js';
+import type { TypedRow } from './typed-row.js';
+
+export type RowPlan =
+  | { kind: 'create'; row: number; body: Record<string, unknown>; key: string | undefined; parentId: string | undefined }
+  | { kind: 'update'; row: number; id: string; body: Record<string, unknown>; fields: string[] }
+  | { kind: 'unchanged'; row: number; id: string }
+  | { kind: 'invalid'; row: number; error: string }
+  /** Finished by an earlier run of the same command (the journal). */
+  | { kind: 'done'; row: number; status: 'created' | 'updated'; id: string }
+  /** A create an earlier run sent without --match whose answer never came: not sent again. */
+  | { kind: 'unconfirmed'; row: number; error: string };
+
+/** Checks of a body against the published request schema and the live enums: "column: reason" each. */
+export interface BodyChecks {
+  create(body: Record<string, unknown>): string[];
+  update(body: Record<string, unknown>): string[];
+}
+
+export interface PlannerOptions {
+  /** --match as a path; undefined: rows with an `id` update, rows without create. */
+  match: readonly string[] | undefined;
+  /** The index by --match (or by id without --match); loaded on the first row that needs it. */
+  index: () => Promise<MatchIndex>;
+  checks: BodyChecks;
+  journal: JournalState;
+  /** Contacts: where the parent id comes from (a `clientId` column, else --client). */
+  parent?: { field: string; fallback: string | undefined } | undefined;
+  /** Assignments with --property-match: property match values → ids, by field. */
+  relate?: ((record: Record<string, unknown>) => Promise<string[]>) | undefined;
+  /** The command a person runs to look for an unconfirmed create. */
+  checkCommand: string;
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The row's nested fields laid over the record's: address.city alone keeps the rest of the address. */
+function overlay(current: unknown, wanted: unknown): unknown {
+  if (!isPlain(current) || !isPlain(wanted)) return wanted;
+  const out: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(wanted))
+    Object.defineProperty(out, key, { value: overlay(current[key], value), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+  if (isPlain(a) && isPlain(b)) {
+    const keys = Object.keys(a).filter((key) => a[key] !== undefined);
+    const other = Object.keys(b).filter((key) => b[key] !== undefined);
+    return keys.length === other.length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  }
+  return false;
+}
+
+/** The fields of `record` that differ from `existing`, with nested objects overlaid. */
+export function changedFields(record: Record<string, unknown>, existing: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(record)) {
+    const current = Object.hasOwn(existing, field) ? existing[field] : undefined;
+    const wanted = overlay(current, value);
+    if (!sameValue(wanted, current))
+      Object.defineProperty(changed, field, { value: wanted, enumerable: true, writable: true, configurable: true });
+  }
+  return changed;
+}
+
+/** One planner per pass over the input: it remembers the match values it has seen. */
+export class RowPlanner {
+  /** Match value (or id) → the first row that had it. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly options: PlannerOptions) {}
+
+  async plan(typed: TypedRow): Promise<RowPlan> {
+    const { row } = typed;
+    const { options } = this;
+    if (typed.problems.length > 0) return { kind: 'invalid', row, error: typed.problems.join('; ') };
+    const matchField = options.match;
+    const byId = matchField === undefined || (matchField.length === 1 && matchField[0] === 'id');
+    const key = byId ? typed.id : matchKey(getPath(typed.record, matchField!));
+    if (!byId && key === undefined)
+      return { kind: 'invalid', row, error: `${matchField!.join('.')}: is empty; --match needs it on every row` };
+    if (key !== undefined) {
+      const first = this.seen.get(key);
+      if (first !== undefined) {
+        const what = byId ? 'id' : matchField!.join('.');
+        return { kind: 'invalid', row, error: `${what}: ${key} is a duplicate of row ${first} (sent once, from the first row)` };
+      }
+      this.seen.set(key, row);
+    }
+    const journaled = options.journal.done.get(row);
+    if (journaled) return { kind: 'done', row, status: journaled.status, id: journaled.id };
+    if (matchField === undefined && typed.id === undefined && options.journal.sent.has(row)) {
+      return {
+        kind: 'unconfirmed',
+        row,
+        error: `create unconfirmed: an earlier run sent it and the answer was lost; check with \`${options.checkCommand}\` before importing this row again`,
+      };
+    }
+    if (options.relate) {
+      const problems = await options.relate(typed.record);
+      if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
+    }
+    const existing = key === undefined ? undefined : (await options.index()).get(key);
+    if (existing === 'ambiguous')
+      return { kind: 'invalid', row, error: `${byId ? 'id' : matchField!.join('.')}: ${key} matches more than one record` };
+    if (existing === undefined && typed.id !== undefined && byId)
+      return { kind: 'invalid', row, error: `id: no record with id ${typed.id}` };
+    if (existing !== undefined) return this.update(row, typed.record, existing);
+    return this.create(row, typed.record, key);
+  }
+
+  private update(row: number, record: Record<string, unknown>, existing: ExistingRecord): RowPlan {
+    const body = changedFields(record, JSON.parse(existing.json) as Record<string, unknown>);
+    const fields = Object.keys(body);
+    if (fields.length === 0) return { kind: 'unchanged', row, id: existing.id };
+    const problems = this.options.checks.update(body);
+    if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
+    return { kind: 'update', row, id: existing.id, body, fields };
+  }
+
+  private create(row: number, record: Record<string, unknown>, key: string | undefined): RowPlan {
+    const { parent } = this.options;
+    let parentId: string | undefined;
+    if (parent) {
+      const own = record[parent.field];
+      parentId = typeof own === 'string' && own !== '' ? own : parent.fallback;
+      if (parentId === undefined) return { kind: 'invalid', row, error: `${parent.field}: is required (a column, or --client ID)` };
+    }
+    const problems = this.options.checks.create(record);
+    if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
+    return { kind: 'create', row, body: record, key, parentId };
+  }
+}
+
+function getPath(record: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = record;
+  for (const key of path) {
+    if (!isPlain(value) || !Object.hasOwn(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+}

@@ -1,0 +1,197 @@
+// `appraisal <family> import FILE|-`: the flags are checked; a production target is refused without
+// --yes when nobody can be asked; the results path's lock is taken and its journal read (resume);
+// the description gives the request's types and checks; the match index is read; on a production
+// target a person is asked with the plan's counts; then one pass sends every row (row-runner.ts) and the
+// results, the failed rows and the summary are written. Rows not imported end with their own exit
+// code (RowsNotImportedError), after everything is reported.
+import type { ApiRecord } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { confirmDestructive, isProductionLike } from '../../core/guards.js';
+import { retryPolicy } from '../../core/http/retry.js';
+import type { ResourceFamily } from '../../core/resources.js';
+import { createProgress, formatCount } from '../../output/progress.js';
+import { familyContract } from './body-checks.js';
+import { familyReader } from './family-records.js';
+import type { FieldShape } from './field-shapes.js';
+import { importFlags, type ImportFlags, type ImportOptions } from './import-flags.js';
+import { openInput } from './input.js';
+import { EMPTY_JOURNAL, ImportJournal, readJournal, removeJournal, type JournalState } from './journal.js';
+import { buildIndex, type MatchIndex } from './match-index.js';
+import { FailedFile, ResultsFile } from './report-files.js';
+import { runPass } from './row-runner.js';
+import { RowPlanner } from './row-plan.js';
+import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
+import { identityOf, listCommand, lockResults, propertyRelation } from './run-setup.js';
+import { RowSender } from './send-row.js';
+import { Tally } from './tally.js';
+import { RowReader } from './typed-row.js';
+
+interface Pass {
+  shape: FieldShape;
+  readOnly: ReadonlySet<string>;
+  planner: () => RowPlanner;
+}
+
+export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
+  const flags = await importFlags(family, file, options, ctx.cwd);
+  const session = await ctx.session();
+  const production = !flags.dryRun && isProductionLike(session.environment);
+  const action = `import ${file} into ${family.view.label}`;
+  // Refused before anything is read or sent when nobody can answer (a pipe, cron): it names --yes.
+  if (production && !ctx.globals.yes && !ctx.io.canPrompt) await confirmDestructive(ctx, action);
+
+  const release = !flags.dryRun && flags.results ? await lockResults(flags) : undefined;
+  let journal: ImportJournal | undefined;
+  try {
+    const identity = await identityOf(ctx, family, flags);
+    let state: JournalState = EMPTY_JOURNAL;
+    let validBytes: number | undefined;
+    if (flags.results) {
+      const previous = await readJournal(flags.results.journal, flags.results.journal, identity).catch((error: unknown) => {
+        if (flags.dryRun) return undefined; // a dry run never writes the journal; another run's is not its business
+        throw error;
+      });
+      if (previous) {
+        state = previous.state;
+        validBytes = previous.validBytes;
+        ctx.io.notice(`resuming the import journaled beside ${flags.results.display}: ${formatCount(state.done.size)} rows already done`);
+      }
+    }
+
+    const api = await ctx.api();
+    const contract = await familyContract(ctx, api, family);
+    const reader = familyReader(api, family, ctx.globals.concurrency, flags.client);
+    let index: Promise<MatchIndex> | undefined;
+    const loadIndex = () => (index ??= buildIndex(flags.match ?? ['id'], reader.all(ctx.signal)));
+    // With --match every row needs it: read it before the first row (a failure ends the run before any write).
+    const matchIndex = flags.match ? await loadIndex() : undefined;
+    const relate = flags.propertyMatch ? propertyRelation(api, ctx, flags.propertyMatch) : undefined;
+    const checkCommand = listCommand(family, new Date(ctx.now().getTime() - 3_600_000), flags.client);
+    const pass: Pass = {
+      shape: contract.shape,
+      readOnly: contract.readOnly,
+      planner: () =>
+        new RowPlanner({
+          match: flags.match,
+          index: loadIndex,
+          checks: contract.checks,
+          journal: state,
+          parent: family.parent ? { field: 'clientId', fallback: flags.client } : undefined,
+          relate,
+          checkCommand,
+        }),
+    };
+
+    // A person is asked with the plan's counts (one pass without writes), and a terminal's progress
+    // bar needs the total: both read a file twice; stdin is read once.
+    let planned: Tally | undefined;
+    const asks = production && !ctx.globals.yes;
+    if (!flags.dryRun && flags.inputPath && (asks || ctx.io.showProgress)) planned = await planOnly(ctx, flags, pass);
+    if (production) {
+      const counts = planned
+        ? `: create ${formatCount(planned.counts.created)}, update ${formatCount(planned.counts.updated)} (unchanged ${formatCount(planned.counts.unchanged)}, invalid ${formatCount(planned.counts.invalid)})`
+        : '';
+      await confirmDestructive(ctx, `${action}${counts}`);
+    }
+
+    if (!flags.dryRun && flags.results)
+      journal = await ImportJournal.open(flags.results.journal, flags.results.journal, identity, validBytes);
+    const sender = flags.dryRun
+      ? undefined
+      : new RowSender({
+          api,
+          family,
+          reader,
+          journal,
+          journalSends: flags.match === undefined,
+          keyOf: matchIndex ? (record: ApiRecord) => matchIndex.keyOf(record) : undefined,
+          policy: retryPolicy(ctx.globals.retries, ctx.env),
+          signal: ctx.signal,
+          now: () => ctx.now(),
+          checkCommand: (since) => listCommand(family, since, flags.client),
+        });
+    const tally = await sendAll(ctx, family, flags, pass, sender, planned?.total);
+    await journal?.close();
+    journal = undefined;
+    if (!flags.dryRun && flags.results) await removeJournal(flags.results.journal);
+    report(ctx, family, flags, tally);
+  } catch (error) {
+    await journal?.close();
+    if (journal && flags.results)
+      ctx.io.notice(`the rows done so far are journaled: run the same command again (same --results) to go on from there`);
+    throw error;
+  } finally {
+    await release?.();
+  }
+}
+
+async function planOnly(ctx: Context, flags: ImportFlags, pass: Pass): Promise<Tally> {
+  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format);
+  const tally = new Tally();
+  await runPass({
+    rows: input.rows,
+    reader: new RowReader({ shape: pass.shape, readOnly: pass.readOnly, header: input.header, rename: flags.rename }),
+    planner: pass.planner(),
+    sender: undefined,
+    concurrency: 1,
+    stopAfterErrors: undefined,
+    signal: ctx.signal,
+    onRow: async (_source, result, plan) => {
+      if (plan?.kind === 'done') tally.resumed++;
+      else tally.add(result.status);
+    },
+  });
+  return tally;
+}
+
+async function sendAll(
+  ctx: Context,
+  family: ResourceFamily,
+  flags: ImportFlags,
+  pass: Pass,
+  sender: RowSender | undefined,
+  total: number | undefined,
+): Promise<Tally> {
+  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format);
+  const results = flags.results ? await ResultsFile.create(flags.results.path, flags.results.display, input.header, pass.shape) : undefined;
+  const failed = flags.failed
+    ? await FailedFile.create(flags.failed.path, flags.failed.display, flags.format, input.header).catch(async (error: unknown) => {
+        await results?.discard();
+        throw error;
+      })
+    : undefined;
+  const tally = new Tally();
+  const progress = flags.dryRun ? undefined : createProgress(ctx, family.view.label);
+  const startedAt = performance.now();
+  const details: PlanDetails = { updates: [], invalid: [] };
+  try {
+    await runPass({
+      rows: input.rows,
+      reader: new RowReader({ shape: pass.shape, readOnly: pass.readOnly, header: input.header, rename: flags.rename }),
+      planner: pass.planner(),
+      sender,
+      concurrency: ctx.globals.concurrency,
+      stopAfterErrors: flags.stopAfterErrors,
+      signal: ctx.signal,
+      onRow: async (source, result, plan) => {
+        if (plan?.kind === 'done') tally.resumed++;
+        if (!(flags.dryRun && plan?.kind === 'done')) tally.add(result.status);
+        if (result.status === 'failed' && !result.toFix) tally.unconfirmed++;
+        await results?.add(source, result);
+        if (result.toFix) await failed?.add(source);
+        if (flags.dryRun) describePlan(details, plan, result.error);
+        progress?.text(rateText(tally.total, total, startedAt, family.view.label));
+      },
+    });
+  } catch (error) {
+    progress?.stop();
+    await results?.discard();
+    await failed?.discard();
+    throw error;
+  }
+  progress?.stop();
+  await results?.finish();
+  await failed?.finish();
+  if (flags.dryRun) printPlan(ctx, tally, details);
+  return tally;
+}

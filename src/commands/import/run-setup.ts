@@ -1,0 +1,78 @@
+// What an import sets up before its first row: the results path's run lock (one import per journal),
+// the identity its journal is checked against, --property-match's index of properties, and the list
+// command a person runs to look for a create whose answer was lost.
+import { stat } from 'node:fs/promises';
+import type { ApiClient } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { originOf } from '../../core/credentials/origin.js';
+import { UsageError } from '../../core/errors.js';
+import { takeRunLock } from '../../core/file-lock.js';
+import { UnsafeFileError } from '../../core/owned-file.js';
+import { RESOURCES, type ResourceFamily } from '../../core/resources.js';
+import type { ImportFlags } from './import-flags.js';
+import type { ImportIdentity } from './journal.js';
+import { buildIndex, matchKey, type MatchIndex } from './match-index.js';
+
+export async function lockResults(flags: ImportFlags): Promise<() => Promise<void>> {
+  const results = flags.results!;
+  let taken;
+  try {
+    taken = await takeRunLock(results.lock);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new UsageError(
+      `--results ${results.display}: cannot create the lock ${results.lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  if (typeof taken === 'number') {
+    throw new UsageError(
+      `another import is using the journal of ${results.display}${taken > 0 ? ` (pid ${taken})` : ''}: its lock ${results.lock} is held`,
+      { hint: `wait for it to finish, or choose another --results; if no import is running, remove ${results.lock}` },
+    );
+  }
+  return () => taken().catch(() => undefined);
+}
+
+export async function identityOf(ctx: Context, family: ResourceFamily, flags: ImportFlags): Promise<ImportIdentity> {
+  const session = await ctx.session();
+  const info = flags.inputPath ? await stat(flags.inputPath).catch(() => undefined) : undefined;
+  return {
+    family: family.name,
+    input: flags.inputPath ?? '-',
+    inputSize: info?.size ?? null,
+    inputMtimeMs: info ? Math.floor(info.mtimeMs) : null,
+    format: flags.format,
+    match: flags.match?.join('.') ?? null,
+    map: flags.mapDisplay ?? null,
+    origin: originOf(session.baseUrl),
+    profile: session.profileName,
+  };
+}
+
+/** Assignments with --property-match: `propertyIds` given as the properties' match values. */
+export function propertyRelation(api: ApiClient, ctx: Context, field: readonly string[]) {
+  let properties: Promise<MatchIndex> | undefined;
+  const props = RESOURCES.props;
+  return async (record: Record<string, unknown>): Promise<string[]> => {
+    const values = record.propertyIds;
+    if (values === undefined) return [];
+    if (!Array.isArray(values)) return ["propertyIds: must be a list of the properties' match values"];
+    properties ??= buildIndex(field, api.paginate(props.path, { pageSize: 100, concurrency: ctx.globals.concurrency, signal: ctx.signal }));
+    const index = await properties;
+    const problems: string[] = [];
+    const ids = values.map((value) => {
+      const key = matchKey(value);
+      const found = key === undefined ? undefined : index.get(key);
+      if (found === undefined || found === 'ambiguous')
+        problems.push(`propertyIds: ${found ? 'more than one property has' : 'no property with'} ${field.join('.')} ${String(value)}`);
+      return found === undefined || found === 'ambiguous' ? value : found.id;
+    });
+    record.propertyIds = ids;
+    return problems;
+  };
+}
+
+export function listCommand(family: ResourceFamily, since: Date, client: string | undefined): string {
+  const parent = family.parent ? ` --${family.parent.option} ${client ?? 'ID'}` : '';
+  return `appraisal ${family.command} list${parent} --updated-since ${since.toISOString()}`;
+}

@@ -1,0 +1,288 @@
+// `<family> import` against the mock: every input format and stdin, a 3,000-row create, the same file
+// again (no write at all), 100 edited rows (exactly 100 PATCHes), invalid rows and the failed file,
+// dry run = real run row for row, 503s and a lost answer (no duplicate), the production guard, the
+// run lock, and the spreadsheet round trip (export → import --match id --dry-run) for every family.
+// `kill -9` in the middle of a run is in import-crash.test.ts (a mock with latency of its own).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
+import { tempDir } from '../helpers/temp.js';
+import {
+  PROPERTY_HEADER,
+  csvText,
+  parcelCounts,
+  propertyCells,
+  propertyRecord,
+  readCsv,
+  summaryCounts,
+  writePropertiesCsv,
+} from './import-support.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+let env: Record<string, string | undefined>;
+let dir: string;
+const cli = (args: string[], extra: { input?: string; env?: Record<string, string> } = {}) =>
+  runCli(args, { env: { ...env, ...extra.env }, cwd: dir, ...(extra.input === undefined ? {} : { input: extra.input }) });
+
+const writes = async () => (await admin.apiRequests()).filter((entry) => entry.method !== 'GET');
+
+beforeAll(async () => {
+  mock = await startMock({ records: 20 });
+  admin = adminOf(mock);
+  // Backoff of a millisecond: retries are tested, not waited for.
+  env = { ...isolatedEnv(), ...mock.env, APPRAISAL_RETRY_BASE_MS: '1' };
+  dir = tempDir('appraisal-import-');
+});
+afterAll(() => mock?.stop());
+
+describe('import: the spreadsheet round trip', () => {
+  it('export → import --match id --dry-run reports every record unchanged, for every family, from CSV and NDJSON', async () => {
+    for (const format of ['csv', 'ndjson'] as const) {
+      const snapshot = join(dir, `snapshot-${format}`);
+      const exported = await cli(['export', '--dir', snapshot, '-o', format, '--families', 'props,clients,contacts,assignments']);
+      expect(exported.code, exported.stderr).toBe(0);
+      for (const family of ['props', 'clients', 'contacts', 'assignments']) {
+        const file = join(snapshot, `${family}.${format}`);
+        const records =
+          format === 'csv' ? readCsv(readFileSync(file, 'utf8')).length : readFileSync(file, 'utf8').trim().split('\n').length;
+        await admin.clearRequests();
+        const result = await cli([family, 'import', file, '--match', 'id', '--dry-run']);
+        expect(result.code, `${family} ${format}: ${result.stderr}`).toBe(0);
+        expect(result.stdout).toContain(`plan: create 0, update 0, unchanged ${records.toLocaleString('en-US')}, invalid 0`);
+        expect(await writes()).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('props import: a large create, the same file again, edited rows', () => {
+  it('creates 3,000 rows, then sends no write for the same file, then exactly 100 PATCHes for 100 edited rows', async () => {
+    writePropertiesCsv(dir, 'big.csv', 'BIG', 3000);
+    const first = await cli(['props', 'import', 'big.csv', '--match', 'parcelNumber', '--concurrency', '8']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(summaryCounts(first.stdout)).toMatchObject({ created: 3000, updated: 0, unchanged: 0, invalid: 0, failed: 0 });
+    const counts = await parcelCounts(admin, 'BIG');
+    expect(counts.size).toBe(3000);
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    const results = readCsv(readFileSync(join(dir, 'big.results.csv'), 'utf8'));
+    expect(results).toHaveLength(3000);
+    expect(results.map((row) => Number(row._row))).toEqual(Array.from({ length: 3000 }, (_, index) => index + 1));
+    expect(results.every((row) => row._status === 'created' && /^[0-9a-f-]{36}$/.test(row._id!))).toBe(true);
+    // Types from the request schema: the ZIP keeps its leading zero, yearBuilt is a number.
+    const one = (await admin.call('GET', `/api/properties/${results[0]!._id}`)).body as { data?: Record<string, unknown> } & Record<
+      string,
+      unknown
+    >;
+    const created = (one.data ?? one) as { address: { postalCode: unknown }; yearBuilt: unknown; parcelNumber: unknown };
+    expect(created).toMatchObject({ address: { postalCode: '02110' }, yearBuilt: 1951, parcelNumber: 'BIG-1' });
+    expect(existsSync(join(dir, '.big.results.csv.journal'))).toBe(false);
+    expect(existsSync(join(dir, 'big.failed.csv'))).toBe(false);
+
+    await admin.clearRequests();
+    const again = await cli(['props', 'import', 'big.csv', '--match', 'parcelNumber', '--concurrency', '8']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryCounts(again.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 3000 });
+    expect(await writes()).toEqual([]);
+
+    const rows = Array.from({ length: 3000 }, (_, index) => propertyCells('BIG', index + 1, index < 100 ? 2024 : undefined));
+    writeFileSync(join(dir, 'big.csv'), csvText(PROPERTY_HEADER, rows));
+    await admin.clearRequests();
+    const edited = await cli(['props', 'import', 'big.csv', '--match', 'parcelNumber', '--concurrency', '8']);
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(summaryCounts(edited.stdout)).toMatchObject({ created: 0, updated: 100, unchanged: 2900 });
+    const sent = await writes();
+    expect(sent).toHaveLength(100);
+    expect(sent.every((entry) => entry.method === 'PATCH' && entry.status === 200)).toBe(true);
+    expect((await parcelCounts(admin, 'BIG')).size).toBe(3000);
+  });
+});
+
+describe('props import: input formats', () => {
+  it('reads CSV, NDJSON, a JSON array and stdin alike, numbering rows the same way', async () => {
+    writePropertiesCsv(dir, 'fmt.csv', 'FMT-CSV', 2);
+    writeFileSync(join(dir, 'fmt.ndjson'), [1, 2].map((n) => JSON.stringify(propertyRecord('FMT-ND', n))).join('\n') + '\n');
+    writeFileSync(join(dir, 'fmt.json'), JSON.stringify([1, 2].map((n) => propertyRecord('FMT-JS', n))));
+    for (const [file, tag] of [
+      ['fmt.csv', 'FMT-CSV'],
+      ['fmt.ndjson', 'FMT-ND'],
+      ['fmt.json', 'FMT-JS'],
+    ] as const) {
+      const result = await cli(['props', 'import', file, '--match', 'parcelNumber']);
+      expect(result.code, `${file}: ${result.stderr}`).toBe(0);
+      expect(summaryCounts(result.stdout)).toMatchObject({ created: 2 });
+      const results = readCsv(readFileSync(join(dir, file.replace(/\.\w+$/, '.results.csv')), 'utf8'));
+      expect(results.map((row) => [row._row, row._status, row.parcelNumber])).toEqual([
+        ['1', 'created', `${tag}-1`],
+        ['2', 'created', `${tag}-2`],
+      ]);
+      expect((await parcelCounts(admin, tag)).size).toBe(2);
+    }
+    const input = [1, 2, 3].map((n) => JSON.stringify(propertyRecord('FMT-IN', n))).join('\n');
+    const piped = await cli(['props', 'import', '-', '--format', 'ndjson', '--match', 'parcelNumber', '--results', 'stdin.results.csv'], {
+      input,
+    });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(summaryCounts(piped.stdout)).toMatchObject({ created: 3 });
+    expect(readCsv(readFileSync(join(dir, 'stdin.results.csv'), 'utf8')).map((row) => row._status)).toEqual([
+      'created',
+      'created',
+      'created',
+    ]);
+    const unnamed = await cli(['props', 'import', '-'], { input });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('--format');
+  });
+});
+
+describe('props import: invalid rows and the failed file', () => {
+  it('reports row, column and reason, sends none of them, and the fixed failed file imports as it is', async () => {
+    const rows = [
+      propertyCells('BAD', 1),
+      ['BAD 2', 'office', 'BAD-2', 'nineteen-ninety', '2 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+      ['BAD 3', 'castle', 'BAD-3', '1990', '3 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+      propertyCells('BAD', 1, 1999),
+      ['', 'office', 'BAD-5', '1990', '5 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+    ];
+    writeFileSync(join(dir, 'bad.csv'), csvText(PROPERTY_HEADER, rows));
+    await admin.clearRequests();
+    const result = await cli(['props', 'import', 'bad.csv', '--match', 'parcelNumber', '--failed', 'fix.csv']);
+    expect(result.code, result.stderr).toBe(22);
+    expect(summaryCounts(result.stdout)).toMatchObject({ created: 1, invalid: 4, failed: 0 });
+    expect(result.stderr).toMatch(/4 of 5 rows were not imported/);
+    expect((await writes()).map((entry) => entry.method)).toEqual(['POST']);
+    const results = readCsv(readFileSync(join(dir, 'bad.results.csv'), 'utf8'));
+    expect(results.map((row) => [row._row, row._status])).toEqual([
+      ['1', 'created'],
+      ['2', 'invalid'],
+      ['3', 'invalid'],
+      ['4', 'invalid'],
+      ['5', 'invalid'],
+    ]);
+    expect(results[1]!._error).toMatch(/^yearBuilt: must be integer/);
+    expect(results[2]!._error).toMatch(/^propertyType: must be one of/);
+    expect(results[3]!._error).toBe('parcelNumber: BAD-1 is a duplicate of row 1 (sent once, from the first row)');
+    expect(results[4]!._error).toBe('name: is required');
+    const failedText = readFileSync(join(dir, 'fix.csv'), 'utf8');
+    expect(failedText.split('\r\n')[0]).toBe(PROPERTY_HEADER.join(','));
+    const failedRows = readCsv(failedText);
+    expect(failedRows.map((row) => row.parcelNumber)).toEqual(['BAD-2', 'BAD-3', 'BAD-1', 'BAD-5']);
+
+    const fixed = failedText
+      .replace('nineteen-ninety', '1990')
+      .replace('castle', 'retail')
+      .replace('BAD 1,office,BAD-1', 'BAD 4,office,BAD-4')
+      .replace('\r\n,office,BAD-5', '\r\nBAD 5,office,BAD-5');
+    writeFileSync(join(dir, 'fix.csv'), fixed);
+    const again = await cli(['props', 'import', 'fix.csv', '--match', 'parcelNumber']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryCounts(again.stdout)).toMatchObject({ created: 4, invalid: 0 });
+    expect([...(await parcelCounts(admin, 'BAD')).entries()].sort()).toEqual([
+      ['BAD-1', 1],
+      ['BAD-2', 1],
+      ['BAD-3', 1],
+      ['BAD-4', 1],
+      ['BAD-5', 1],
+    ]);
+  });
+});
+
+describe('props import: dry run', () => {
+  it('sends no write and plans exactly what the real run then does, row for row', async () => {
+    writePropertiesCsv(dir, 'seed.csv', 'DRY', 3);
+    expect((await cli(['props', 'import', 'seed.csv', '--match', 'parcelNumber'])).code).toBe(0);
+    const rows = [
+      propertyCells('DRY', 1),
+      propertyCells('DRY', 2, 2001),
+      propertyCells('DRY', 4),
+      ['DRY 5', 'office', 'DRY-5', 'old', '5 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+      propertyCells('DRY', 3),
+      propertyCells('DRY', 6),
+    ];
+    writeFileSync(join(dir, 'dry.csv'), csvText(PROPERTY_HEADER, rows));
+    await admin.clearRequests();
+    const dry = await cli(['props', 'import', 'dry.csv', '--match', 'parcelNumber', '--dry-run', '--results', 'plan.csv']);
+    expect(dry.code, dry.stderr).toBe(22);
+    expect(dry.stdout).toContain('plan: create 2, update 1, unchanged 2, invalid 1 (dry run: nothing was sent)');
+    expect(dry.stdout).toMatch(/update row 2 \([0-9a-f-]{36}\): yearBuilt/);
+    expect(dry.stdout).toMatch(/invalid row 4: yearBuilt: must be integer/);
+    expect(await writes()).toEqual([]);
+    expect(existsSync(join(dir, 'dry.failed.csv'))).toBe(false);
+
+    const real = await cli(['props', 'import', 'dry.csv', '--match', 'parcelNumber', '--results', 'real.csv']);
+    expect(real.code, real.stderr).toBe(22);
+    expect(summaryCounts(real.stdout)).toMatchObject({ created: 2, updated: 1, unchanged: 2, invalid: 1, failed: 0 });
+    const planned = readCsv(readFileSync(join(dir, 'plan.csv'), 'utf8'));
+    const done = readCsv(readFileSync(join(dir, 'real.csv'), 'utf8'));
+    expect(planned.map((row) => [row._row, row._status, row._error])).toEqual(done.map((row) => [row._row, row._status, row._error]));
+    expect((await writes()).map((entry) => entry.method).sort()).toEqual(['PATCH', 'POST', 'POST']);
+  });
+});
+
+describe('props import: faults', () => {
+  it('503s and an answer lost after the create do not make a duplicate (with --match)', async () => {
+    writePropertiesCsv(dir, 'flaky.csv', 'FLAKY', 8);
+    await admin.queueFaults([
+      { path: '/api/properties', method: 'POST', fault: 'status=503', count: 2 },
+      { path: '/api/properties', method: 'POST', fault: 'lost-answer', count: 2, skip: 1 },
+    ]);
+    const result = await cli(['props', 'import', 'flaky.csv', '--match', 'parcelNumber', '--concurrency', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(summaryCounts(result.stdout)).toMatchObject({ created: 8, failed: 0 });
+    const counts = await parcelCounts(admin, 'FLAKY');
+    expect(counts.size).toBe(8);
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    await admin.clearFaults();
+  });
+
+  it('without --match a lost answer is an unconfirmed create: reported, not sent again, not in the failed file', async () => {
+    const rows = [1, 2, 3].map((n) => JSON.stringify(propertyRecord('LOST', n))).join('\n') + '\n';
+    writeFileSync(join(dir, 'lost.ndjson'), rows);
+    await admin.queueFault({ path: '/api/properties', method: 'POST', fault: 'lost-answer', count: 1, skip: 1 });
+    const result = await cli(['props', 'import', 'lost.ndjson', '--concurrency', '1']);
+    expect(result.code, result.stderr).toBe(22);
+    expect(summaryCounts(result.stdout)).toMatchObject({ created: 2, failed: 1 });
+    expect(result.stderr).toContain('1 creates are unconfirmed');
+    const results = readCsv(readFileSync(join(dir, 'lost.results.csv'), 'utf8'));
+    expect(results[1]).toMatchObject({ _row: '2', _status: 'failed' });
+    expect(results[1]!._error).toMatch(/^create unconfirmed .*appraisal props list --updated-since /);
+    expect(existsSync(join(dir, 'lost.failed.ndjson'))).toBe(false);
+    // It landed once: never sent twice.
+    expect([...(await parcelCounts(admin, 'LOST')).values()]).toEqual([1, 1, 1]);
+    await admin.clearFaults();
+  });
+});
+
+describe('props import: guards', () => {
+  it('a production target without --yes on a pipe is refused naming --yes, before any request', async () => {
+    writePropertiesCsv(dir, 'prod.csv', 'PROD', 2);
+    await admin.clearRequests();
+    const refused = await cli(['props', 'import', 'prod.csv', '--match', 'parcelNumber'], { env: { APPRAISAL_ENVIRONMENT: 'production' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: import prod.csv into properties: confirmation needed; pass --yes/m);
+    expect(await admin.apiRequests()).toEqual([]);
+    const dry = await cli(['props', 'import', 'prod.csv', '--match', 'parcelNumber', '--dry-run'], {
+      env: { APPRAISAL_ENVIRONMENT: 'production' },
+    });
+    expect(dry.code, dry.stderr).toBe(0);
+    const confirmed = await cli(['props', 'import', 'prod.csv', '--match', 'parcelNumber', '--yes'], {
+      env: { APPRAISAL_ENVIRONMENT: 'production' },
+    });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).toContain('PRODUCTION');
+    expect(summaryCounts(confirmed.stdout)).toMatchObject({ created: 2 });
+  });
+
+  it('a second import into a journal in use is refused naming the lock', async () => {
+    writePropertiesCsv(dir, 'locked.csv', 'LOCK', 1);
+    // A live process (this test's) holds the results path's lock.
+    writeFileSync(join(dir, '.locked.results.csv.lock'), `${process.pid}\n`);
+    const result = await cli(['props', 'import', 'locked.csv']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`another import is using the journal of locked.results.csv (pid ${process.pid})`);
+    expect(result.stderr).toContain('.locked.results.csv.lock');
+  });
+});
