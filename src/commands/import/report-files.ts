@@ -5,6 +5,7 @@
 // path and renamed into place when the run ends, so a crash never leaves half a file; --failed is
 // only placed when some row needs fixing.
 import { rename } from 'node:fs/promises';
+import { defaultFileMode } from '../../core/owned-file.js';
 import { csvRow } from '../../output/csv.js';
 import { createTempBeside, type TempFile } from '../../output/destination.js';
 import { getField } from '../../output/fields.js';
@@ -41,7 +42,7 @@ interface Placed {
 }
 
 async function finish(file: Placed): Promise<void> {
-  await file.temp.writer.complete(0o644);
+  await file.temp.writer.complete(defaultFileMode());
   await rename(file.temp.path, file.target);
   file.temp.placed();
 }
@@ -54,7 +55,7 @@ export class ResultsFile {
 
   /** `header`: the CSV input's header; else `columns` are the fields written from each JSON row. */
   static async create(target: string, display: string, header: readonly string[] | undefined, shape: FieldShape): Promise<ResultsFile> {
-    const temp = await createTempBeside(target, display, { mode: 0o644 });
+    const temp = await createTempBeside(target, display);
     const columns = header ? undefined : [['id'], ...fieldColumns(shape)];
     const names = header ?? columns!.map((path) => path.join('.'));
     await temp.writer.write(csvRow([...names, ...STATUS_COLUMNS]));
@@ -84,7 +85,7 @@ export class FailedFile {
   ) {}
 
   static async create(target: string, display: string, format: InputFormat, header: readonly string[] | undefined): Promise<FailedFile> {
-    const temp = await createTempBeside(target, display, { mode: 0o644 });
+    const temp = await createTempBeside(target, display);
     if (format === 'csv') await temp.writer.write(csvRow(header ?? []));
     if (format === 'json') await temp.writer.write('[\n');
     return new FailedFile({ temp, target }, format);
