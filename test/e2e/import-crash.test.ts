@@ -2,11 +2,10 @@
 // results and the service ends with every row exactly once (with --match, and without: there the
 // journal's `sent` lines keep a create whose answer died with the process from being sent again).
 // Spawned: only a real process can be killed. The mock answers 20 ms late so the kill lands mid-run.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli, startCli } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { tempDir } from '../helpers/temp.js';
@@ -28,21 +27,15 @@ afterAll(() => mock?.stop());
 
 /** Start the import, SIGKILL it once the mock has seen `posts` creates, and wait for it to be gone. */
 async function killMidRun(args: string[], posts: number): Promise<void> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  const running = startCli(args, { env, cwd: dir });
+  const { child } = running;
   await waitFor(
     async () => (await admin.requests()).filter((entry) => entry.method === 'POST').length >= posts || child.exitCode !== null,
     `${posts} creates to reach the mock`,
   );
-  expect(child.exitCode, `the import ended before it was killed: ${stderr}`).toBeNull();
+  expect(child.exitCode, `the import ended before it was killed: ${running.stderr()}`).toBeNull();
   child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect((await running.result).signal).toBe('SIGKILL');
 }
 
 describe('import after kill -9', () => {

@@ -2,11 +2,12 @@
 // again (no write at all), 100 edited rows (exactly 100 PATCHes), invalid rows and the failed file,
 // dry run = real run row for row, 503s and a lost answer (no duplicate), the production guard, the
 // run lock, and the spreadsheet round trip (export → import --match id --dry-run) for every family.
-// `kill -9` in the middle of a run is in import-crash.test.ts (a mock with latency of its own).
+// In process (test/helpers/run.ts); `kill -9` in the middle of a run is in import-crash.test.ts (spawned).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { tempDir } from '../helpers/temp.js';
@@ -25,8 +26,14 @@ let mock: MockServer;
 let admin: MockAdmin;
 let env: Record<string, string | undefined>;
 let dir: string;
-const cli = (args: string[], extra: { input?: string; env?: Record<string, string> } = {}) =>
-  runCli(args, { env: { ...env, ...extra.env }, cwd: dir, ...(extra.input === undefined ? {} : { input: extra.input }) });
+// In process (test/helpers/run.ts): the sources as they are, no Node start-up per run.
+const cli = (args: string[], extra: { input?: string; env?: Record<string, string>; tty?: boolean } = {}) =>
+  run(args, {
+    env: { ...env, ...extra.env },
+    cwd: dir,
+    tty: { stderr: extra.tty ?? false },
+    ...(extra.input === undefined ? {} : { stdin: extra.input }),
+  });
 
 const writes = async () => (await admin.apiRequests()).filter((entry) => entry.method !== 'GET');
 
@@ -274,6 +281,20 @@ describe('props import: guards', () => {
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect(confirmed.stderr).toContain('PRODUCTION');
     expect(summaryCounts(confirmed.stdout)).toMatchObject({ created: 2 });
+  });
+
+  it('shows progress (rows, rate) on a terminal, none in a pipe or with -q', async () => {
+    writePropertiesCsv(dir, 'progress.csv', 'PROGRESS', 30);
+    const shown = await cli(['props', 'import', 'progress.csv', '--match', 'parcelNumber', '--results', 'progress-1.csv'], { tty: true });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/Imported 30 \/ 30 properties/);
+    const quiet = await cli(['props', 'import', 'progress.csv', '--match', 'parcelNumber', '-q', '--results', 'progress-2.csv'], {
+      tty: true,
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('Imported');
+    const piped = await cli(['props', 'import', 'progress.csv', '--match', 'parcelNumber', '--results', 'progress-3.csv']);
+    expect(piped.stderr).not.toContain('Imported');
   });
 
   it('a second import into a journal in use is refused naming the lock', async () => {

@@ -180,7 +180,7 @@ async function sendAll(
         await results?.add(source, result);
         if (result.toFix) await failed?.add(source);
         if (flags.dryRun) describePlan(details, plan, result.error);
-        progress?.text(rateText(tally.total, total, startedAt, family.view.label));
+        progress?.text(rateText(tally.total, total, startedAt, family.view.label), tally.total === total);
       },
     });
   } catch (error) {
@@ -189,7 +189,7 @@ async function sendAll(
     await failed?.discard();
     throw error;
   }
-  progress?.stop();
+  progress?.succeed(rateText(tally.total, tally.total, startedAt, family.view.label));
   await results?.finish();
   await failed?.finish();
   if (flags.dryRun) printPlan(ctx, tally, details);
