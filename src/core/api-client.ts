@@ -26,6 +26,10 @@ export interface RequestOptions {
   /** Send the credential (default true). */
   auth?: boolean;
   signal?: AbortSignal;
+  /** This request's own bound on the answer's size, when smaller than the client's (the service description). */
+  maxResponseBytes?: number;
+  /** This request's own timeout, when shorter than the client's (the service description). */
+  timeoutMs?: number;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -191,7 +191,8 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
       throw new UsageError(`--timeout must be a number of seconds between 0 and 86400, got "${String(timeoutRaw)}"`);
     }
-    timeoutMs = Math.round(seconds * 1000);
+    // At least 1 ms: 0 would mean "no timeout" to undici.
+    timeoutMs = Math.max(1, Math.round(seconds * 1000));
   }
   const fieldsRaw = raw.fields as string | undefined;
   const fields =

@@ -96,7 +96,7 @@ describe('the service description cannot be had', () => {
     expect(JSON.parse(down.stdout)).toMatchObject(RECORD);
     expect(down.stderr).toMatch(
       new RegExp(
-        `^warning: could not check the service description \\(.*503.*\\); using the copy of ${fetchedAt.replace(/[.]/g, '\\.')}\\n$`,
+        `^warning: while reading the service description for \`appraisal props list\`: .*503.*; going on with the copy of ${fetchedAt.replace(/[.]/g, '\\.')}\\n$`,
       ),
     );
     server.on('GET', '/api/openapi.json', text(200, HTML, { 'content-type': 'text/html' }));

@@ -2,8 +2,7 @@
 // through DNS, which someone else may answer). The CLI refuses to send the key to it over plain http
 // (exit 6, before any request carries it) and does not treat it as a `local` service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { ROOT, isolatedEnv } from '../helpers/env.js';
+import { isolatedEnv } from '../helpers/env.js';
 import { runCli } from '../helpers/spawn.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { page } from '../hostile/answers.js';
@@ -23,7 +22,7 @@ afterAll(async () => {
 
 describe('a base URL spelled localhost.', () => {
   it('gets no key over plain http: one error line, no request carries the key', async () => {
-    const result = await runCli(['props', 'list', '--retries', '0', '--spec', join(ROOT, 'openapi.json')], {
+    const result = await runCli(['props', 'list', '--retries', '0'], {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://localhost.:${server.port}`, APPRAISAL_API_KEY: KEY }),
     });
     expect(exitProblems(result), result.stderr).toEqual([]);

@@ -91,7 +91,13 @@ interface Case {
 const CASES: Case[] = [
   { what: 'props list (a page GET)', args: ['props', 'list'], redirects: () => true },
   { what: 'props get (a record GET)', args: ['props', 'get', ID], redirects: () => true },
-  { what: 'props create (a POST)', args: ['props', 'create', '--data', '{"name":"Harbor Point"}'], redirects: () => true },
+  // A discovery that is redirected falls back to the bundled model (issue 26 item 19), whose schema this
+  // body does not meet: --no-validate lets the POST itself meet the redirect.
+  {
+    what: 'props create (a POST)',
+    args: ['props', 'create', '--data', '{"name":"Harbor Point"}', '--no-validate'],
+    redirects: () => true,
+  },
   { what: 'props delete (a DELETE)', args: ['props', 'delete', ID, '--yes'], redirects: () => true },
   { what: 'files upload (a multipart POST)', args: ['files', 'upload', upload], redirects: () => true },
   { what: 'files download (the metadata)', args: ['files', 'download', ID, '--out', 'FILE'], redirects: () => true },

@@ -30,7 +30,8 @@ export async function checkPublicContract(
   const explicit = ctx.globals.spec !== undefined;
   let loaded;
   try {
-    loaded = await loadDescription(ctx);
+    // A failed discovery is thrown, not replaced: this check has its own rules for it (below).
+    loaded = await loadDescription(ctx, { failures: 'throw' });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (options.strict) {

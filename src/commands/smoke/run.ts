@@ -119,6 +119,10 @@ async function bindToDescription(
       ctx.io.warn(`could not read the service description (${(error as Error).message}); the built-in checks use the CLI's own paths`);
     return file ? unresolvedChecks(file, { error }) : [];
   }
+  const failed = description.loaded.discoveryError;
+  // With the contract checks on, the spec check fails with it.
+  if (failed && !contract)
+    ctx.io.warn(`could not read the service description (${failed.message}); the checks use ${description.loaded.source}`);
   state.description = description;
   const resolved = file ? await resolveChecks(file, description.loaded) : { checks: [], bound: [] };
   state.binding = new Binding('smoke', description.loaded, [...description.bound, ...resolved.bound]);

@@ -5,6 +5,7 @@
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { probeSecretService } from './dbus-probe.js';
+import { formatDuration } from '../duration.js';
 
 export const KEYCHAIN_SERVICE = 'appraisal-cli';
 export const DEFAULT_KEYRING_TIMEOUT_MS = 3000;
@@ -48,9 +49,6 @@ export function keyringTimeoutMs(env: Env): number {
   return value;
 }
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))}s`;
-}
 
 /** Turn whatever the native binding threw into a KeychainUnavailableError with a short reason. */
 export function classifyKeychainError(error: unknown): KeychainUnavailableError {
@@ -90,7 +88,7 @@ async function bounded<T>(timeoutMs: number, call: (signal: AbortSignal) => Prom
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new KeychainUnavailableError('timeout', `did not answer: timed out after ${seconds(timeoutMs)}`));
+      reject(new KeychainUnavailableError('timeout', `did not answer: timed out after ${formatDuration(timeoutMs)}`));
     }, timeoutMs);
   });
   const work = (async () => {
@@ -128,7 +126,7 @@ export function osKeychain(env: Env): SecretStore {
           (probed ??= probeSecretService(env, timeoutMs).then((result) => {
             if (result.ok) return;
             if (result.kind === 'timeout')
-              throw new KeychainUnavailableError('timeout', `did not answer: timed out after ${seconds(timeoutMs)}`);
+              throw new KeychainUnavailableError('timeout', `did not answer: timed out after ${formatDuration(timeoutMs)}`);
             throw new KeychainUnavailableError('unavailable', `is not available (${result.reason})`);
           }))
       : undefined;

@@ -13,7 +13,7 @@ export async function clientForCommand(
   command: string,
   operations: readonly Operation[],
 ): Promise<ApiClient> {
-  const description = await loadDescription(ctx, { api: client });
+  const description = await loadDescription(ctx, { api: client, command });
   const binding = await bindOperations(command, operations, description);
   for (const bound of binding.operations) {
     if (bound.how === 'operationId')

@@ -7,7 +7,7 @@ import type { ApiClient } from '../api-client.js';
 import type { Context } from '../context.js';
 import { AuthenticationError, ContractError, HttpError, NetworkError, NotJsonError, PermissionError } from '../errors.js';
 import type { CacheEntry } from './cache.js';
-import { serviceDescLink, type PlainGet } from './fetch.js';
+import { DESCRIPTION_MAX_BYTES, descriptionTimeoutMs, serviceDescLink, type PlainGet } from './fetch.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -50,7 +50,17 @@ export async function fetchOne(
   const path = url.href.slice(baseUrl.replace(/\/+$/, '').length) || '/';
   const ask = async (auth: boolean): Promise<Fetched> => {
     try {
-      const answer = await client.request({ method: 'GET', path, headers: conditional, auth, signal: ctx.signal });
+      // The description's own bounds (fetch.ts): smaller than a data page's, and no retries.
+      const answer = await client.request({
+        method: 'GET',
+        path,
+        headers: conditional,
+        auth,
+        signal: ctx.signal,
+        retry: false,
+        maxResponseBytes: DESCRIPTION_MAX_BYTES,
+        timeoutMs: descriptionTimeoutMs(ctx),
+      });
       if (answer.status === 304) return { kind: 'not-modified', url };
       return { kind: 'document', body: answer.body, headers: answer.headers, url };
     } catch (error) {

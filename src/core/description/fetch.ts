@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { NetworkError } from '../errors.js';
 import { userAgent } from '../client-builder.js';
+import { formatDuration } from '../duration.js';
 
 export interface PlainResponse {
   status: number;
@@ -13,8 +14,18 @@ export interface PlainResponse {
   text: string;
 }
 
-/** Descriptions are big but bounded: a 16 MiB answer is not a description. */
-const MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * A description's own bounds, smaller than a data page's (issue 26 item 19): the bundled one is
+ * ~100 KB, so an 8 MiB answer is not a description; and asking for it must never hold up the command
+ * it is for, so each request waits at most 10 s (or --timeout, if shorter) and is not retried.
+ */
+export const DESCRIPTION_MAX_BYTES = 8 * 1024 * 1024;
+export const DESCRIPTION_TIMEOUT_MS = 10_000;
+
+/** How long one request for a description may take in this run. */
+export function descriptionTimeoutMs(ctx: Context): number {
+  return Math.min(DESCRIPTION_TIMEOUT_MS, ctx.globals.timeoutMs);
+}
 
 export type PlainGet = (ctx: Context, url: URL, headers: Record<string, string>) => Promise<PlainResponse>;
 
@@ -31,23 +42,24 @@ export const plainGet: PlainGet = async (ctx, url, headers) => {
   const dispatcher = createDispatcher({
     caFile: caFile ? resolve(ctx.cwd, caFile) : undefined,
     env: ctx.env,
-    timeoutMs: ctx.globals.timeoutMs,
+    timeoutMs: descriptionTimeoutMs(ctx),
   });
+  const deadline = AbortSignal.timeout(descriptionTimeoutMs(ctx));
   try {
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: 'GET',
       headers: { accept: 'application/openapi+json, application/json;q=0.9', 'user-agent': userAgent(ctx.version), ...headers },
-      signal: ctx.signal,
+      signal: AbortSignal.any([ctx.signal, deadline]),
     });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
-      if (size > MAX_BYTES) {
+      if (size > DESCRIPTION_MAX_BYTES) {
         response.body.destroy();
-        throw new NetworkError(`GET ${url.href}: the description is larger than 16 MiB; refusing to read it`);
+        throw new NetworkError(`GET ${url.href}: the description is larger than 8 MiB; refusing to read it`);
       }
       chunks.push(chunk as Buffer);
     }
@@ -56,6 +68,8 @@ export const plainGet: PlainGet = async (ctx, url, headers) => {
     return { status: response.statusCode, headers: out, text: Buffer.concat(chunks).toString('utf8') };
   } catch (error) {
     if (error instanceof NetworkError || ctx.signal.aborted) throw error;
+    if (deadline.aborted)
+      throw new NetworkError(`GET ${url.origin}${url.pathname}: no answer within ${formatDuration(descriptionTimeoutMs(ctx))}`);
     throw new NetworkError(`GET ${url.origin}${url.pathname}: ${(error as Error).message}`, { cause: error });
   } finally {
     await dispatcher.close().catch(() => undefined);

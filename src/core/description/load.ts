@@ -12,31 +12,22 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api-client.js';
 import type { Context } from '../context.js';
-import { ContractError, HttpError, NetworkError, UsageError } from '../errors.js';
+import { AppError, ContractError, HttpError, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { isFresh, readCache, writeCache, type CacheEntry } from './cache.js';
 import { discover, fetchOne, type Fetched } from './discover.js';
 import { readContract, type PublishedContract } from './document.js';
+import {
+  BUNDLED_SOURCE,
+  bundledDescription,
+  contractOf,
+  discoveryFailed,
+  fromEntry,
+  type DescriptionKind,
+  type LoadedDescription,
+} from './loaded.js';
+
+export { BUNDLED_SOURCE, bundledDescription, type DescriptionKind, type LoadedDescription };
 import { plainGet, type PlainGet } from './fetch.js';
-
-export const BUNDLED_SOURCE = "the CLI's own model (bundled openapi.json)";
-
-export type DescriptionKind = 'option' | 'profile' | 'service' | 'bundled';
-
-export interface LoadedDescription {
-  contract: PublishedContract;
-  /** Where it came from, for messages: a URL, a file path, or BUNDLED_SOURCE. */
-  source: string;
-  kind: DescriptionKind;
-  /** True when no download happened in this run (a fresh cache, a 304, or the last good copy). */
-  fromCache: boolean;
-  fetchedAt: string | undefined;
-  checkedAt: string | undefined;
-  etag: string | undefined;
-  /** The cached copy this run replaced, for `spec diff`. */
-  previous?: PublishedContract | undefined;
-  /** The service was asked in this run and answered that the cached copy is current (304). */
-  revalidated?: boolean | undefined;
-}
 
 export interface LoadOptions {
   /** Ask the service now even if the cache is fresh (`spec sync`). */
@@ -45,6 +36,13 @@ export interface LoadOptions {
   api?: ApiClient;
   /** For tests: how a description is fetched without a credential. */
   get?: PlainGet;
+  /** The command the description is for (`props list`): a failed discovery's warning names it. */
+  command?: string;
+  /**
+   * A failed discovery is said with a warning (default); only reported in `discoveryError` (smoke's
+   * spec check fails with it); or thrown (`api`, whose public-contract check has its own rules).
+   */
+  failures?: 'warn' | 'report' | 'throw';
 }
 
 function parseDocument(body: unknown, source: string): PublishedContract {
@@ -62,17 +60,6 @@ function parseDocument(body: unknown, source: string): PublishedContract {
   } catch (error) {
     throw new ContractError(`${source}: ${(error as Error).message}`);
   }
-}
-
-let bundledContract: PublishedContract | undefined;
-
-/** The bundled model, parsed once (only when a command needs it). */
-export async function bundledDescription(): Promise<PublishedContract> {
-  if (!bundledContract) {
-    const module = (await import('../../../openapi.json', { with: { type: 'json' } })) as { default: unknown };
-    bundledContract = readContract(module.default);
-  }
-  return bundledContract;
 }
 
 /** `--spec` / a profile's PATH: a local file, relative to the working directory. */
@@ -113,22 +100,6 @@ function parseUrl(raw: string, label: string): URL | undefined {
   return url;
 }
 
-function fromEntry(entry: CacheEntry, contract: PublishedContract): LoadedDescription {
-  return {
-    contract,
-    source: entry.kind === 'bundled' ? BUNDLED_SOURCE : entry.url!,
-    kind: entry.kind === 'bundled' ? 'bundled' : entry.configured ? 'profile' : 'service',
-    fromCache: true,
-    fetchedAt: entry.fetchedAt,
-    checkedAt: entry.checkedAt,
-    etag: entry.etag,
-  };
-}
-
-async function contractOf(entry: CacheEntry): Promise<PublishedContract> {
-  return entry.kind === 'bundled' ? bundledDescription() : readContract(entry.document);
-}
-
 /** Errors that mean "the service could not be asked": the last good copy is the best answer. */
 function unreachable(error: unknown): boolean {
   return error instanceof NetworkError || (error instanceof HttpError && error.status >= 500) || error instanceof ContractError;
@@ -166,6 +137,9 @@ export function descriptionInUse(ctx: Context): InUse | undefined {
 
 export async function loadDescription(ctx: Context, options: LoadOptions = {}): Promise<LoadedDescription> {
   const loaded = await load(ctx, options);
+  ctx.io.debug(
+    `service description: ${loaded.source}${loaded.fromCache ? ` (cached copy of ${loaded.fetchedAt ?? 'an unknown date'})` : ''}`,
+  );
   if (loaded.kind === 'service' || loaded.kind === 'bundled') {
     inUse.set(ctx, { baseUrl: (await ctx.session()).baseUrl, url: loaded.kind === 'service' ? loaded.source : undefined });
   }
@@ -227,6 +201,18 @@ async function load(ctx: Context, options: LoadOptions): Promise<LoadedDescripti
   try {
     fetched = await discover(ctx, baseUrl, configured, entry, api, get);
   } catch (error) {
+    // Discovery never blocks the command it is for (issue 26 item 19): whatever went wrong, the
+    // last good copy, else the bundled model. An explicit request (`spec sync`, `spec diff`) or the
+    // profile's own spec URL keeps the stricter rule: only an unreachable service falls back.
+    if (
+      !options.refresh &&
+      !configured &&
+      options.failures !== 'throw' &&
+      error instanceof AppError &&
+      !(error instanceof InterruptedError)
+    ) {
+      return discoveryFailed(ctx, error, entry, options);
+    }
     if (entry && unreachable(error)) {
       ctx.io.warn(`could not check the service description (${(error as Error).message}); using the copy of ${entry.fetchedAt}`);
       return fromEntry(entry, await contractOf(entry));

@@ -1,6 +1,7 @@
 // From a transport failure (socket, DNS, TLS, timeout, truncated body) to a NetworkError that names
 // the cause and the next step, plus whether trying again could help.
 import { NetworkError } from '../errors.js';
+import { formatDuration } from '../duration.js';
 
 export interface NetworkFailure {
   error: NetworkError;
@@ -70,13 +71,9 @@ function messageOf(error: unknown): string {
   return last || String(error);
 }
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))}s`;
-}
-
 export function timeoutFailure(site: FailureSite): NetworkFailure {
   return {
-    error: new NetworkError(`${site.method} ${site.path}: timed out after ${seconds(site.timeoutMs)} waiting for ${site.origin}`, {
+    error: new NetworkError(`${site.method} ${site.path}: timed out after ${formatDuration(site.timeoutMs)} waiting for ${site.origin}`, {
       hint: 'the service is slow or unreachable; raise --timeout (or APPRAISAL_TIMEOUT) if it needs longer',
     }),
     retryable: true,

@@ -74,6 +74,8 @@ export interface Outgoing {
    * for bytes, so a long upload or download that keeps moving is not cut off.
    */
   timeout: TimeoutMode;
+  /** This request's own timeout (shorter than the client's); unset, the client's. */
+  timeoutMs?: number | undefined;
   accept?: string | undefined;
 }
 
@@ -209,9 +211,11 @@ export class Transport {
       retry: mayRetry(options.method, options.retry),
       signal: options.signal,
       timeout: 'exchange',
+      timeoutMs: options.timeoutMs,
     };
+    const maxBytes = Math.min(options.maxResponseBytes ?? Infinity, this.config.maxResponseBytes);
     return this.perform(out, async (response, { headers, prepared }) => {
-      const bytes = await readJsonBytes(response.body, headers, this.config.maxResponseBytes, prepared);
+      const bytes = await readJsonBytes(response.body, headers, maxBytes, prepared);
       return {
         status: response.statusCode,
         headers,
@@ -230,7 +234,8 @@ export class Transport {
     if (userSignals.some((signal) => signal.aborted)) {
       return { kind: 'failure', error: new InterruptedError(), retryable: false, reason: 'interrupted' };
     }
-    const { io, timeoutMs, dispatcher } = this.config;
+    const { io, dispatcher } = this.config;
+    const timeoutMs = Math.min(out.timeoutMs ?? Infinity, this.config.timeoutMs);
     const site: FailureSite = {
       method: prepared.method,
       path: prepared.target,

@@ -20,6 +20,8 @@ export const SPEC_CHECK: SmokeCheck = {
   async run(state) {
     const { loaded, bound, missing } = await state.describe();
     state.contract = { validator: await validatorFor(loaded.contract) };
+    // Discovery failed: this check fails with why; the others go on against the copy in use.
+    if (loaded.discoveryError) throw loaded.discoveryError;
     const where =
       loaded.kind === 'bundled'
         ? `the service publishes none: ${BUNDLED_SOURCE}`

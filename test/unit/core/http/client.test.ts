@@ -494,7 +494,7 @@ describe('timeouts and interrupts', () => {
     const started = Date.now();
     const error = await rejection(api.get('/api/properties'));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toContain('timed out after 0.2s');
+    expect(error.message).toContain('timed out after 200ms');
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
