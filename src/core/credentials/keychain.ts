@@ -49,7 +49,6 @@ export function keyringTimeoutMs(env: Env): number {
   return value;
 }
 
-
 /** Turn whatever the native binding threw into a KeychainUnavailableError with a short reason. */
 export function classifyKeychainError(error: unknown): KeychainUnavailableError {
   if (error instanceof KeychainUnavailableError) return error;
