@@ -8,8 +8,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
-import { exitProblems, removeScratchDirs } from '../helpers/cli-process.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { run as runCli } from '../helpers/run.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { ALL_CONTROL, endlessJson, json, page, RAW_CONTROL, text } from '../hostile/answers.js';
@@ -37,7 +38,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeScratchDirs();
 });
 
 const redirectElsewhere: Route = (_req, res) => {
