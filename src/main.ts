@@ -3,7 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { action, addNounExamples, examples } from './core/command.js';
 import type { Context } from './core/context.js';
-import { InterruptedError, UsageError } from './core/errors.js';
+import { ChildExitError, InterruptedError, LeaseRevokeError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
 import { nounCommand } from './core/verb-command.js';
 import { addGlobalOptions, checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions, takesOptions } from './core/global-options.js';
@@ -88,7 +88,8 @@ export async function main(deps: ProcessDeps): Promise<number> {
   const requested = findNoun(nounToken);
   // Completion needs the whole tree; every other command loads just its own noun.
   // `spec check` reads every command's declared operations, so it needs the whole tree too.
-  const loadAll = requested?.name === 'completion' || requested?.name === 'spec';
+  // So does `keys lease -- appraisal …` without --scope: it derives the scopes from what that command calls.
+  const loadAll = requested?.name === 'completion' || requested?.name === 'spec' || (requested?.name === 'keys' && rest[0] === 'lease');
   for (const noun of NOUNS) {
     if (noun === requested || loadAll) {
       const module = await noun.load();
@@ -143,8 +144,10 @@ export async function main(deps: ProcessDeps): Promise<number> {
         false,
       );
     }
-    // After Ctrl-C whatever failed failed because of it; keep the command's own account if it gave one.
-    const interrupted = deps.signal.aborted && !(error instanceof InterruptedError) ? new InterruptedError() : error;
+    // After Ctrl-C whatever failed failed because of it; keep the command's own account if it gave
+    // one (`keys lease`: the child's own end, or the lease it could not revoke).
+    const ownAccount = error instanceof InterruptedError || error instanceof ChildExitError || error instanceof LeaseRevokeError;
+    const interrupted = deps.signal.aborted && !ownAccount ? new InterruptedError() : error;
     return reportError(
       interrupted,
       deps.stderr,

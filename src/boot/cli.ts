@@ -77,10 +77,10 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   const { main, InterruptedError } = await import('../main.js');
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (firstInterruptAt === undefined) {
       firstInterruptAt = Date.now();
-      controller.abort(new InterruptedError());
+      controller.abort(new InterruptedError('interrupted', signal));
       return;
     }
     // A second Ctrl-C means "now": skip the clean-up. An exit hook in a dependency may re-raise

@@ -1,6 +1,6 @@
 // `appraisal help exit-codes` and `appraisal help environment`: the tables of CLI.md.
 import type { Context } from '../core/context.js';
-import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
+import { EXIT_CODE_NOTES, EXIT_CODE_TABLE } from '../core/exit-codes.js';
 import { GLOBAL_OPTIONS, type OptionGroup } from '../core/global-options.js';
 
 export const HELP_TOPICS = ['exit-codes', 'environment'] as const;
@@ -57,7 +57,9 @@ function table(rows: ReadonlyArray<readonly [string, string]>): string {
 
 export function printHelpTopic(topic: string, ctx: Context): boolean {
   if (topic === 'exit-codes') {
-    ctx.io.stdout.write(`Exit codes:\n${table(EXIT_CODE_TABLE.map((row) => [String(row.code), row.meaning] as const))}`);
+    ctx.io.stdout.write(
+      `Exit codes:\n${table(EXIT_CODE_TABLE.map((row) => [String(row.code), row.meaning] as const))}\n${EXIT_CODE_NOTES.join('\n')}\n`,
+    );
     return true;
   }
   if (topic === 'environment') {

@@ -57,3 +57,24 @@ export function lineForwarder(writeLine: (line: string) => void): { write(chunk:
     },
   };
 }
+
+/** What a `keys lease` child is given on purpose: the leased key and where it works. */
+export interface LeasedCredential {
+  secret: string;
+  baseUrl: string;
+  caFile?: string | undefined;
+}
+
+/**
+ * `env` for the command `keys lease` runs: `childEnvironment` (so never the CLI's own key, in any
+ * variable), then the leased key in APPRAISAL_API_KEY — the one credential a child is ever given,
+ * on purpose — and the base URL and CA the lease was made against in their usual variables.
+ */
+export function leaseEnvironment(env: Env, redactor: SecretRedactor, lease: LeasedCredential): NodeJS.ProcessEnv {
+  const out = childEnvironment(env, redactor);
+  delete out.APPRAISAL_CA_FILE;
+  out.APPRAISAL_BASE_URL = lease.baseUrl;
+  if (lease.caFile !== undefined) out.APPRAISAL_CA_FILE = lease.caFile;
+  out.APPRAISAL_API_KEY = lease.secret;
+  return out;
+}

@@ -135,11 +135,14 @@ export class UnpublishedOperationError extends AppError {
   override readonly name: string = 'UnpublishedOperationError';
 }
 
-/** The user interrupted (Ctrl-C). Exit 130. */
+/** The user interrupted (Ctrl-C), or a supervisor stopped us (SIGTERM, SIGHUP, SIGQUIT). Exit 130. */
 export class InterruptedError extends AppError {
   override readonly name: string = 'InterruptedError';
-  constructor(message = 'interrupted') {
+  /** The signal that stopped us, when one did: a child we run is passed the same one. */
+  readonly signal: NodeJS.Signals | undefined;
+  constructor(message = 'interrupted', signal?: NodeJS.Signals) {
     super(message);
+    this.signal = signal;
   }
 }
 
@@ -159,7 +162,8 @@ export class LocalEnvironmentError extends AppError {
 
 /**
  * A check found what it looks for and the user asked for a non-zero exit: `keys audit --fail-on`
- * found a finding that severe, `keys scan` found a key the service says is live. Exit 20.
+ * found a finding that severe, `keys scan` found a key the service says is live, `doctor` found a
+ * problem. Exit 20.
  */
 export class FindingsError extends AppError {
   override readonly name: string = 'FindingsError';
@@ -177,6 +181,27 @@ export class DeliveryError extends AppError {
  */
 export class RowsNotImportedError extends AppError {
   override readonly name: string = 'RowsNotImportedError';
+}
+
+/**
+ * `keys lease -- CMD`: the key leased for CMD could not be revoked when CMD ended (it still works
+ * until it expires). The message names its prefix and the exact command that revokes it. Exit 23.
+ */
+export class LeaseRevokeError extends AppError {
+  override readonly name: string = 'LeaseRevokeError';
+}
+
+/**
+ * `keys lease -- CMD`: CMD ended with a non-zero status, and the CLI exits with that status (128+N
+ * when signal N ended it), as if CMD had been run directly. Not a row of the table: the code is CMD's.
+ */
+export class ChildExitError extends AppError {
+  override readonly name: string = 'ChildExitError';
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 // The one table from error class to exit code (CLI.md "Exit codes"). `help exit-codes` prints it.
 import {
   AuthenticationError,
+  ChildExitError,
+  LeaseRevokeError,
   CancelledError,
   CheckpointMismatchError,
   ContractError,
@@ -66,7 +68,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   {
     code: 20,
-    meaning: 'findings: keys audit found one at --fail-on severity, or keys scan found a live key',
+    meaning: 'findings: keys audit found one at --fail-on severity, keys scan found a live key, or doctor found a problem',
     classes: [FindingsError],
   },
   {
@@ -80,12 +82,24 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
       'an import ended with rows not imported (invalid, a duplicate match value, refused by the service, or skipped); each is in its results file',
     classes: [RowsNotImportedError],
   },
+  {
+    code: 23,
+    meaning: 'keys lease: the leased key could not be revoked after CMD ended (the line names its prefix and the command that revokes it)',
+    classes: [LeaseRevokeError],
+  },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
+];
+
+/** Said under the table by `help exit-codes`: the codes that are not the CLI's own. */
+export const EXIT_CODE_NOTES: readonly string[] = [
+  "keys lease -- CMD exits with CMD's own exit code (128+N when signal N ended it), unless the lease could not be revoked (23).",
 ];
 
 export function exitCodeFor(error: unknown): number {
   // An operation's error exits as its cause would (the cause's row of this same table).
   if (error instanceof OperationError) return exitCodeFor(error.cause);
+  // `keys lease -- CMD`: CMD's own code (EXIT_CODE_NOTES).
+  if (error instanceof ChildExitError) return error.exitCode;
   for (const row of EXIT_CODE_TABLE) {
     if (row.classes.some((cls) => error instanceof cls)) return row.code;
   }

@@ -1,0 +1,60 @@
+// `keys lease -- appraisal NOUN VERB …` without --scope: which command of this CLI the lease runs,
+// and the operations it declares it calls, read from the command tree (main loads every noun for
+// `keys lease`, as for `spec check`). Only the words are read, never run.
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { declaredOperations, type Operation } from '../../../core/description/operations.js';
+import { UsageError } from '../../../core/errors.js';
+import { GLOBAL_VALUE_OPTIONS } from '../../../core/global-options.js';
+
+const PROGRAM_NAMES = new Set(['appraisal', 'appraisal.js']);
+const NODE_NAMES = new Set(['node', 'nodejs']);
+
+/** The words after the program when CMD runs this CLI (`appraisal …`, `node bin/appraisal.js …`); else undefined. */
+export function appraisalArguments(argv: readonly string[]): readonly string[] | undefined {
+  const first = argv[0] === undefined ? '' : basename(argv[0]);
+  if (PROGRAM_NAMES.has(first)) return argv.slice(1);
+  if (NODE_NAMES.has(first) && argv[1] !== undefined && PROGRAM_NAMES.has(basename(argv[1]))) return argv.slice(2);
+  return undefined;
+}
+
+/** The command words (`props`, `list`), global options and their values skipped. */
+function commandWords(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(token)) i++;
+      continue;
+    }
+    words.push(token);
+  }
+  return words;
+}
+
+export interface TargetCommand {
+  /** `props list`. */
+  path: string;
+  operations: readonly Operation[];
+}
+
+/** The command `args` name in the tree under `root`, and what it calls; a usage error when it names none. */
+export function targetCommand(root: Command, args: readonly string[]): TargetCommand {
+  const words = commandWords(args);
+  let at = root;
+  const path: string[] = [];
+  for (const word of words) {
+    if (at.commands.length === 0) break;
+    const next = at.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+    if (!next) break;
+    at = next;
+    path.push(next.name());
+  }
+  if (path.length === 0 || at.commands.length > 0) {
+    throw new UsageError(`--scope omitted, but \`appraisal ${words.join(' ')}\` is not a command of this CLI whose scopes can be derived`, {
+      hint: 'name the command in full (e.g. `-- appraisal props list`), or give the scopes with --scope',
+    });
+  }
+  return { path: path.join(' '), operations: declaredOperations(at) };
+}
