@@ -70,7 +70,12 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
     // Negative pid: the whole group the detached child leads.
     process.kill(GROUPS ? -pid : pid, signal);
   } catch {
-    // Already gone.
+    // Already gone; or so new that it leads no group yet (a signal at once after spawn): then it alone.
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone.
+    }
   }
 }
 

@@ -165,7 +165,7 @@ async function routeApi(
   const state = deps.state;
   let key: ApiKeyRecord | undefined;
   if (route.access !== 'public') {
-    key = authenticate(req.headers, state.keys, Date.now());
+    key = authenticate(req.headers, state.keys, state.clock.wallMs());
     entry.keyPrefix = key.prefix;
     const decision = deps.limiter?.take(key.id, Date.now());
     if (decision && !decision.allowed) {
@@ -222,7 +222,7 @@ async function handleAdmin(
         headers: { allow: match.allowed.join(', ') },
       });
     }
-    entry.keyPrefix = authorizeAdmin(req.headers, deps.state, Date.now());
+    entry.keyPrefix = authorizeAdmin(req.headers, deps.state, deps.state.clock.wallMs());
     response = await match.route.handler({
       req,
       params: match.params,
@@ -255,6 +255,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   res.on('error', () => {});
   const requestId = newRequestId();
   res.setHeader('x-request-id', requestId);
+  // A clock set off by POST /__mock/clock shows in the Date header (else Node writes the right one).
+  if (deps.state.clock.offsetMs !== 0) res.setHeader('date', new Date(deps.state.clock.wallMs()).toUTCString());
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://mock.invalid');

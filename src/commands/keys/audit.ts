@@ -1,6 +1,7 @@
 // `appraisal keys audit`: every key of the organization with what is wrong with it — expired but
 // not revoked, expiring soon, never expiring, unused for long, api:admin, several active keys with
-// one name — the worst first, and the key this profile uses marked. A table on a terminal, or
+// one name, a lease (`keys lease`) that outlived its process — the worst first, and the key this
+// profile uses marked. A table on a terminal, or
 // -o json|csv. Exit 0 whatever it finds, unless --fail-on warning|critical (exit 20), for CI.
 import { Command, Option } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
@@ -12,6 +13,7 @@ import { writeRecords, type View } from '../../output/index.js';
 import { auditKeys, countAtLeast, type AuditThresholds } from './audit-findings.js';
 import { parseDuration } from './expires.js';
 import { allKeys, KEYS_PATH } from './records.js';
+import { withLeaseFindings } from './lease/lease-marks.js';
 
 export interface AuditOptions {
   warn?: string;
@@ -33,7 +35,7 @@ export async function runAudit(ctx: Context, options: AuditOptions): Promise<voi
   const api = await ctx.api();
   const keys = await allKeys(api, ctx.signal);
   const inUse = session.credential?.prefix;
-  const audited = auditKeys(keys, ctx.now(), limits, inUse);
+  const audited = withLeaseFindings(auditKeys(keys, ctx.now(), limits, inUse), ctx.now());
   for (const key of audited) if (key.inUse) key.findings.push(`info: the key profile ${session.profileName} uses`);
 
   async function* records() {

@@ -12,6 +12,8 @@
 //   POST   /__mock/keys                {name?, scopes, expiresAt?} → 201 key + secret (any scopes, past expiry allowed)
 //   POST   /__mock/keys/{id}/revoke    → 200 the revoked key
 //   PATCH  /__mock/keys/{id}           {createdAt?, lastUsedAt?, expiresAt?} (ISO or null) → 200 the key
+//   POST   /__mock/clock               {offsetSeconds} → 200: the mock's clock runs that far off (Date header,
+//                                       timestamps, expiry checks); a reset sets it right
 //   POST   /__mock/description         {variant?: "standard"|"alternative", link?: URL|null} → 200: serve that description
 //                                       and its routes; `link` replaces the service-desc Link sent on every /api answer
 //                                       (null: none)
@@ -119,6 +121,7 @@ const clearFaults: AdminHandler = (ctx) => {
 
 const reset: AdminHandler = (ctx) => {
   ctx.state.reset();
+  ctx.state.clock.offsetMs = 0;
   ctx.faults.clear();
   ctx.limiter?.reset();
   return noContent();
@@ -136,7 +139,10 @@ const clearRequests: AdminHandler = (ctx) => {
 };
 
 const createAnyKey: AdminHandler = async (ctx) => {
-  const request = parseKeyRequest(await readJsonObject(ctx.req), Date.now(), { allowPast: true, nameDefault: 'mock test key' });
+  const request = parseKeyRequest(await readJsonObject(ctx.req), ctx.state.clock.wallMs(), {
+    allowPast: true,
+    nameDefault: 'mock test key',
+  });
   return recordResponse(201, createKey(ctx.state.keys, request, ctx.state.adminKey.id));
 };
 
@@ -192,6 +198,17 @@ const switchDescription: AdminHandler = async (ctx) => {
   return jsonResponse(200, { variant, link: routing.link ?? null });
 };
 
+/** `{offsetSeconds}`: the mock's clock runs that far off the machine's (its Date header, timestamps and expiry checks). */
+const setClock: AdminHandler = async (ctx) => {
+  const body = await readJsonObject(ctx.req);
+  const offset = body.offsetSeconds;
+  if (typeof offset !== 'number' || !Number.isFinite(offset) || Math.abs(offset) > 10 * 365 * 86_400) {
+    throw invalidParameter('offsetSeconds', 'must be a number of seconds (at most ten years either way)');
+  }
+  ctx.state.clock.offsetMs = Math.round(offset * 1000);
+  return jsonResponse(200, { offsetSeconds: offset, now: new Date(ctx.state.clock.wallMs()).toISOString() });
+};
+
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: '/__mock/faults', handler: queueFault },
   { method: 'GET', path: '/__mock/faults', handler: listFaults },
@@ -203,4 +220,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: '/__mock/keys', handler: createAnyKey },
   { method: 'POST', path: '/__mock/keys/{id}/revoke', handler: revokeAnyKey },
   { method: 'PATCH', path: '/__mock/keys/{id}', handler: setKeyDates },
+  { method: 'POST', path: '/__mock/clock', handler: setClock },
 ];

@@ -52,7 +52,7 @@ export const listKeys: Handler = (ctx) => {
 };
 
 export const createApiKey: Handler = async (ctx) => {
-  const request = parseKeyRequest(await readJsonObject(ctx.req), Date.now());
+  const request = parseKeyRequest(await readJsonObject(ctx.req), ctx.state.clock.wallMs());
   const creator = ctx.key!;
   const beyond = scopesBeyond(creator.scopes, request.scopes);
   if (beyond.length > 0) {

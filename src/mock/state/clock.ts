@@ -1,6 +1,8 @@
 // Timestamps for created and updated records. Strictly increasing, even for two writes in the same
 // millisecond, and never earlier than the newest seeded timestamp: a client polling with
-// `updatedSince` must see every later change.
+// `updatedSince` must see every later change. A test may set the mock's clock off by an offset
+// (`POST /__mock/clock`): its `Date` header, timestamps and expiry checks then all follow that
+// wrong clock, as a real service with a wrong clock would.
 
 export class MonotonicClock {
   private last: number;
@@ -14,8 +16,16 @@ export class MonotonicClock {
     if (ms > this.last) this.last = ms;
   }
 
+  /** How far this clock is off the machine's (milliseconds; POST /__mock/clock). */
+  offsetMs = 0;
+
+  /** The service's idea of now, not forced to increase (expiry checks, the Date header). */
+  wallMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+
   nowMs(): number {
-    const now = Math.max(Date.now(), this.last + 1);
+    const now = Math.max(this.wallMs(), this.last + 1);
     this.last = now;
     return now;
   }
