@@ -25,7 +25,7 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'contacts', summary: 'Contacts of a client', load: () => import('./contacts/index.js') },
   { name: 'files', summary: 'Upload, download and attach files', load: () => import('./files/index.js') },
   { name: 'ref', summary: 'Reference data: enums and designations', load: () => import('./ref/index.js') },
-  { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate', load: () => import('./keys/index.js') },
+  { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate, audit, scan, lease', load: () => import('./keys/index.js') },
   { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
   { name: 'spec', summary: "The service's published API description: sync, show, check, diff", load: () => import('./spec/index.js') },
   {

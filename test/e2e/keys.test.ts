@@ -214,16 +214,21 @@ describe('keys create', () => {
 });
 
 describe('keys list / get', () => {
-  it('list shows prefix, name, scopes, dates and revocation — never a secret', async () => {
+  it('list shows prefix, name, scopes, dates, revocation and whether it is a lease — never a secret', async () => {
     const { env } = envWith();
     const key = await createKey(mock, { name: 'listed', scopes: ['files:read'] });
     const json = await appraisal(['keys', 'list', '-o', 'json'], env);
     expect(json.code, json.stderr).toBe(0);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    expect(rows.find((row) => row.prefix === key.prefix)).toMatchObject({ name: 'listed', scopes: ['files:read'], revokedAt: null });
+    expect(rows.find((row) => row.prefix === key.prefix)).toMatchObject({
+      name: 'listed',
+      scopes: ['files:read'],
+      revokedAt: null,
+      lease: false,
+    });
     expect(json.stdout).not.toMatch(/"secret"/);
     const csv = await appraisal(['keys', 'list', '-o', 'csv'], env);
-    expect(csv.stdout.split('\r\n')[0]).toBe('prefix,name,scopes,createdAt,expiresAt,lastUsedAt,revokedAt');
+    expect(csv.stdout.split('\r\n')[0]).toBe('prefix,name,scopes,createdAt,expiresAt,lastUsedAt,revokedAt,lease');
     expectNoSecrets([key.secret, mock.adminKey], [json, csv], []);
   });
 
