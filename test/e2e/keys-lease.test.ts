@@ -1,12 +1,14 @@
-// `appraisal keys lease` against `appraisal mock`, through the built binary: a process matters in
-// every case here (the child it runs, the signals it passes on, /proc/PID/environ, kill -9 of the
-// CLI). Children are small `node -e` scripts that report through files and wait for files, so the
-// test waits on conditions, never on time.
+// `appraisal keys lease` against `appraisal mock`. Where the CLI's own process matters (the signals
+// it passes on, kill -9 of it, the whole journey through the bundle) it is spawned; the rest runs
+// in process (test/helpers/run.ts), still running real children. Children are small `node -e`
+// scripts that report through files and wait for files, so the test waits on conditions, never on time.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
-import { exitProblems, startCli } from '../helpers/cli-process.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { run } from '../helpers/run.js';
+import { runCli, startCli, type CliResult } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { processGone } from '../helpers/processes.js';
@@ -104,7 +106,7 @@ describe('keys lease: the key and its end', () => {
   });
 
   it("exits with CMD's own code when it fails, and revokes the key all the same", async () => {
-    const result = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node('process.exit(3)')], {
+    const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node('process.exit(3)')], {
       env: leaseEnv(),
     });
     expect(result.code, result.stderr).toBe(3);
@@ -114,7 +116,7 @@ describe('keys lease: the key and its end', () => {
   });
 
   it('a CMD that cannot start exits 127, as a shell says it, with the lease revoked', async () => {
-    const result = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', 'no-such-command-anywhere'], {
+    const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', 'no-such-command-anywhere'], {
       env: leaseEnv(),
     });
     expect(result.code, result.stderr).toBe(127);
@@ -124,7 +126,7 @@ describe('keys lease: the key and its end', () => {
   it('a revoke that fails: exit 22, one line with the prefix and the exact command that revokes it — which works', async () => {
     await admin.queueFault({ path: '/api/keys/*', method: 'DELETE', fault: 'status=503', count: 1 });
     const env = leaseEnv();
-    const result = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--retries', '0', '--', ...node('0')], { env });
+    const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--retries', '0', '--', ...node('0')], { env });
     expect(result.code, result.stderr).toBe(22);
     expect(exitProblems(result)).toEqual([]);
     const prefix = leasePrefix(result.stderr);
@@ -134,19 +136,16 @@ describe('keys lease: the key and its end', () => {
     expect(command).toBe(`appraisal keys revoke ${prefix} --yes`);
     expect((await leaseRecord(prefix)).revokedAt).toBeNull();
     // The command it names revokes it.
-    const revoke = await runCli(command.split(' ').slice(1), { env });
+    const revoke = await run(command.split(' ').slice(1), { env });
     expect(revoke.code, revoke.stderr).toBe(0);
     expect((await leaseRecord(prefix)).revokedAt).not.toBeNull();
   });
 
   it('refuses a lease wider than the creating key and names the scope the service refused', async () => {
     const creator = await admin.createKey(['properties:read', 'keys:admin'], 'narrow creator');
-    const result = await runCli(
-      ['keys', 'lease', '--scope', 'properties:read', '--scope', 'files:write', '--ttl', '5m', '--', ...node('0')],
-      {
-        env: leaseEnv({ APPRAISAL_API_KEY: creator.secret }),
-      },
-    );
+    const result = await run(['keys', 'lease', '--scope', 'properties:read', '--scope', 'files:write', '--ttl', '5m', '--', ...node('0')], {
+      env: leaseEnv({ APPRAISAL_API_KEY: creator.secret }),
+    });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toMatch(
       /^error: the service refused to lease files:write: key apk_\w{8} \(the one this command uses\) does not hold it/m,
@@ -174,14 +173,14 @@ describe('keys lease: the key and its end', () => {
   });
 
   it('a production target: refused without --yes where nobody can confirm; created with --yes', async () => {
-    const refused = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node('0')], {
+    const refused = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node('0')], {
       env: leaseEnv({ APPRAISAL_ENVIRONMENT: 'production' }),
     });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/^!! PRODUCTION/m);
     expect(refused.stderr).toMatch(/^error: create a key with api:read for 5m to run .*: confirmation needed; pass --yes/m);
     expect(refused.stderr).not.toContain('Leased key');
-    const confirmed = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--yes', '--', ...node('0')], {
+    const confirmed = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--yes', '--', ...node('0')], {
       env: leaseEnv({ APPRAISAL_ENVIRONMENT: 'production' }),
     });
     expect(confirmed.code, confirmed.stderr).toBe(0);
@@ -197,7 +196,7 @@ describe('keys lease: scopes derived from the appraisal command it runs', () => 
   ];
   for (const [args, scopes] of cases) {
     it(`appraisal ${args.slice(0, 2).join(' ')} → ${scopes.join(', ')}`, async () => {
-      const result = await runCli(['keys', 'lease', '--ttl', '5m', '--', process.execPath, 'bin/appraisal.js', ...args], {
+      const result = await run(['keys', 'lease', '--ttl', '5m', '--', process.execPath, 'bin/appraisal.js', ...args], {
         env: leaseEnv(),
       });
       const prefix = leasePrefix(result.stderr);
@@ -209,7 +208,7 @@ describe('keys lease: scopes derived from the appraisal command it runs', () => 
   }
 
   it('CMD that is not an appraisal command needs --scope', async () => {
-    const result = await runCli(['keys', 'lease', '--ttl', '5m', '--', 'make', 'report'], { env: leaseEnv() });
+    const result = await run(['keys', 'lease', '--ttl', '5m', '--', 'make', 'report'], { env: leaseEnv() });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: keys lease needs --scope SCOPE/m);
   });
@@ -242,11 +241,11 @@ describe('keys lease: the child process', () => {
   it('masks the secret split across many small writes, keeping the rest of the line; --no-mask passes it through', async () => {
     // One byte per write: the secret reaches the CLI in many chunks.
     const script = `const fs = require('fs'); const text = 'before ' + process.env.APPRAISAL_API_KEY + ' after\\nsecond line\\n'; for (const c of text) fs.writeSync(1, c);`;
-    const masked = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node(script)], { env: leaseEnv() });
+    const masked = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node(script)], { env: leaseEnv() });
     expect(masked.code, masked.stderr).toBe(0);
     const prefix = leasePrefix(masked.stderr);
     expect(masked.stdout).toBe(`before ${prefix}… after\nsecond line\n`);
-    const raw = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--no-mask', '--', ...node(script)], {
+    const raw = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--no-mask', '--', ...node(script)], {
       env: leaseEnv(),
     });
     expect(raw.code, raw.stderr).toBe(0);
