@@ -123,11 +123,11 @@ describe('keys lease: the key and its end', () => {
     expect((await leaseRecord(leasePrefix(result.stderr))).revokedAt).not.toBeNull();
   });
 
-  it('a revoke that fails: exit 22, one line with the prefix and the exact command that revokes it — which works', async () => {
+  it('a revoke that fails: exit 23, one line with the prefix and the exact command that revokes it — which works', async () => {
     await admin.queueFault({ path: '/api/keys/*', method: 'DELETE', fault: 'status=503', count: 1 });
     const env = leaseEnv();
     const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--retries', '0', '--', ...node('0')], { env });
-    expect(result.code, result.stderr).toBe(22);
+    expect(result.code, result.stderr).toBe(23);
     expect(exitProblems(result)).toEqual([]);
     const prefix = leasePrefix(result.stderr);
     const errorLine = result.stderr.split('\n').find((line) => line.startsWith('error:'))!;

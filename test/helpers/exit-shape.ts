@@ -2,7 +2,7 @@
 // trace, and stderr ending with exactly one `error:` line (+ an optional `hint:` line).
 
 /** Exit codes CLI.md documents, but 130 (only after a signal) and 1 ("a bug": never acceptable). */
-export const DOCUMENTED_EXIT_CODES: ReadonlySet<number> = new Set([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 21, 22]);
+export const DOCUMENTED_EXIT_CODES: ReadonlySet<number> = new Set([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 21, 22, 23]);
 
 export interface Outcome {
   code: number | null;

@@ -30,7 +30,7 @@ export default function leaseCommand(factory: Factory): Command {
   ]);
   command.addHelpText(
     'after',
-    `\nCMD gets the leased key in APPRAISAL_API_KEY (never this command's own key), with APPRAISAL_BASE_URL and\nAPPRAISAL_CA_FILE of this run. Ctrl-C and SIGTERM are passed on; a CMD still running 5s later is killed.\nThe key is revoked when CMD ends; if that fails the exit is 22 with the command that revokes it.\nScopes: ${KEY_SCOPES.join(', ')}\n`,
+    `\nCMD gets the leased key in APPRAISAL_API_KEY (never this command's own key), with APPRAISAL_BASE_URL and\nAPPRAISAL_CA_FILE of this run. Ctrl-C and SIGTERM are passed on; a CMD still running 5s later is killed.\nThe key is revoked when CMD ends; if that fails the exit is 23 with the command that revokes it.\nScopes: ${KEY_SCOPES.join(', ')}\n`,
   );
   return command.action(
     action<LeaseOptions>(factory, (ctx, argv, options) => {

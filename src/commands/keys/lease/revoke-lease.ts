@@ -1,5 +1,5 @@
 // Revoking the lease when its command has ended. Never throws: the caller decides what a failure
-// means (its own exit code, 22), and says it in one line with the key's prefix and the exact
+// means (its own exit code, 23), and says it in one line with the key's prefix and the exact
 // command that revokes it — the key keeps working until then, or until it expires.
 import type { ApiClient } from '../../../core/api-client.js';
 import { NotFoundError } from '../../../core/errors.js';
