@@ -1,7 +1,7 @@
 // `appraisal api` with the built binary against the bundled mock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli, type CliResult } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
@@ -14,7 +14,7 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-const api = (...args: string[]): Promise<CliResult> => runCli(['api', ...args, '--retries', '0'], { env });
+const api = (...args: string[]): Promise<RunResult> => run(['api', ...args, '--retries', '0'], { env });
 
 function lines(text: string): string[] {
   return text.split('\n').filter(Boolean);
@@ -165,14 +165,14 @@ describe('appraisal api', () => {
     expect(missing.code).toBe(6);
     const rejected = await api('POST', '/api/properties', '--data', '{"name":""}', '--no-validate');
     expect(rejected.code).toBe(7);
-    const unauthorized = await runCli(['api', 'GET', '/api/properties'], {
+    const unauthorized = await run(['api', 'GET', '/api/properties'], {
       env: { ...env, APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
     });
     expect(unauthorized.code).toBe(4);
     expect(unauthorized.stderr).not.toContain('BBBBBBBB');
     const unavailable = await api('GET', '/api/properties', '-H', 'x-mock-fault: status=503');
     expect(unavailable.code).toBe(8);
-    const same = await runCli(['props', 'get', '00000000-0000-4000-8000-000000000000', '--retries', '0'], { env });
+    const same = await run(['props', 'get', '00000000-0000-4000-8000-000000000000', '--retries', '0'], { env });
     expect(
       lines(missing.stderr)
         .find((l) => l.startsWith('error:'))
@@ -197,13 +197,13 @@ describe('appraisal api', () => {
 
   it('caches the service description per origin and uses it without a request while fresh', async () => {
     const own = isolatedEnv(mock.env);
-    await runCli(['api', 'GET', '/api/reference/enums'], { env: own });
+    await run(['api', 'GET', '/api/reference/enums'], { env: own });
     const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     const cached = readdirSync(join(own.APPRAISAL_CONFIG_DIR!, 'cache'));
     expect(cached).toHaveLength(1);
     expect(cached[0]).toMatch(/^description-[0-9a-f]{32}\.json$/);
-    const again = await runCli(['api', 'GET', '/api/reference/enums', '--strict', '-v'], { env: own });
+    const again = await run(['api', 'GET', '/api/reference/enums', '--strict', '-v'], { env: own });
     expect(again.code).toBe(0);
     // No request for it (--verbose traces each as `> GET URL`); it only names the cached copy it used.
     expect(again.stderr).not.toMatch(/^> GET \S*\/api\/openapi\.json/m);

@@ -1,7 +1,7 @@
 // Lists and create/get/update in every format: formats.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 interface Assignment {
@@ -16,7 +16,7 @@ let env: Record<string, string | undefined>;
 let seeded: Assignment[];
 let clientId: string;
 let propertyIds: string[];
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => run(args, { env });
 
 async function json<T>(...args: string[]): Promise<T> {
   const result = await cli(...args, '-o', 'json');

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, filesContaining, modeOf, revokeKey } from './credentials-support.js';
 
@@ -27,19 +27,19 @@ function fresh() {
 const target = () => ({ APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile });
 
 async function loginInsecure(env: Record<string, string | undefined>, secret: string, extra: string[] = []) {
-  return runCli(['auth', 'login', '--with-key', '--insecure-storage', ...extra], { env: { ...env, ...target() }, input: `${secret}\n` });
+  return run(['auth', 'login', '--with-key', '--insecure-storage', ...extra], { env: { ...env, ...target() }, stdin: `${secret}\n` });
 }
 
 describe('auth login', () => {
   it('refuses to run without a key source, and never takes a key as a flag value', async () => {
     const { env } = fresh();
-    const none = await runCli(['auth', 'login'], { env: { ...env, ...target() } });
+    const none = await run(['auth', 'login'], { env: { ...env, ...target() } });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no key given: pipe it with --with-key or use --api-key-file; keys are never accepted as flag values');
 
     const key = (await createKey(mock)).secret;
     for (const args of [['--api-key', key], [`--api-key=${key}`], ['--key', key]]) {
-      const flag = await runCli(['auth', 'login', ...args], { env: { ...env, ...target() } });
+      const flag = await run(['auth', 'login', ...args], { env: { ...env, ...target() } });
       expect(flag.code, args[0]).toBe(2);
       expect(flag.stderr, args[0]).not.toContain(key);
     }
@@ -82,8 +82,8 @@ describe('auth login', () => {
     });
 
     // No APPRAISAL_* but the config dir: base URL, CA and key all come from the profile.
-    for (let run = 0; run < 2; run++) {
-      const status = await runCli(['auth', 'status', '-o', 'json'], { env });
+    for (let round = 0; round < 2; round++) {
+      const status = await run(['auth', 'status', '-o', 'json'], { env });
       expect(status.code, status.stderr).toBe(0);
       expect(status.stderr).toMatch(/warning: profile default: the key is stored in plain text/);
       expect(JSON.parse(status.stdout)).toMatchObject({
@@ -97,11 +97,11 @@ describe('auth login', () => {
       });
     }
 
-    const logout = await runCli(['auth', 'logout'], { env });
+    const logout = await run(['auth', 'logout'], { env });
     expect(logout.code, logout.stderr).toBe(0);
     expect(logout.stderr).toContain(`removed key ${key.prefix}…`);
     expect(existsSync(file)).toBe(false);
-    const after = await runCli(['auth', 'status'], { env });
+    const after = await run(['auth', 'status'], { env });
     expect(after.code).toBe(4);
     expect(after.stderr).toContain('appraisal auth login --profile default');
   });
@@ -114,7 +114,7 @@ describe('credential precedence', () => {
     const override = await createKey(mock, { name: 'override' });
     expect((await loginInsecure(env, stored.secret)).code).toBe(0);
 
-    const result = await runCli(['auth', 'status', '-o', 'json'], { env: { ...env, APPRAISAL_API_KEY: override.secret } });
+    const result = await run(['auth', 'status', '-o', 'json'], { env: { ...env, APPRAISAL_API_KEY: override.secret } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ source: 'env', keyPrefix: override.prefix, keyName: 'override' });
     const notices = result.stderr.split('\n').filter((line) => line.startsWith('notice:'));
@@ -127,9 +127,9 @@ describe('credential precedence', () => {
     const { env } = fresh();
     const fromFile = await createKey(mock, { name: 'file' });
     const fromEnv = await createKey(mock, { name: 'env' });
-    const result = await runCli(['auth', 'status', '-o', 'json', '--api-key-file', '-'], {
+    const result = await run(['auth', 'status', '-o', 'json', '--api-key-file', '-'], {
       env: { ...env, ...target(), APPRAISAL_API_KEY: fromEnv.secret },
-      input: `${fromFile.secret}\n`,
+      stdin: `${fromFile.secret}\n`,
     });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ source: 'api-key-file', keyName: 'file' });
@@ -137,7 +137,7 @@ describe('credential precedence', () => {
 
   it('no credential at all: exit 4 naming auth login and APPRAISAL_API_KEY', async () => {
     const { env } = fresh();
-    const result = await runCli(['auth', 'status'], { env: { ...env, ...target() } });
+    const result = await run(['auth', 'status'], { env: { ...env, ...target() } });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/appraisal auth login/);
     expect(result.stderr).toMatch(/APPRAISAL_API_KEY/);
@@ -164,7 +164,7 @@ describe('origin binding', () => {
     expect((await loginInsecure(env, key.secret)).code).toBe(0);
     const elsewhere = `https://127.0.0.1:${port}`;
     for (const args of [['--base-url', elsewhere], []]) {
-      const result = await runCli(['auth', 'status', ...args], {
+      const result = await run(['auth', 'status', ...args], {
         env: { ...env, ...(args.length ? {} : { APPRAISAL_BASE_URL: elsewhere }) },
       });
       expect(result.code).toBe(10);
@@ -181,9 +181,9 @@ describe('auth status', () => {
     const { env } = fresh();
     const key = await createKey(mock, { name: 'to-revoke' });
     expect((await loginInsecure(env, key.secret)).code).toBe(0);
-    expect((await runCli(['auth', 'status'], { env })).code).toBe(0);
+    expect((await run(['auth', 'status'], { env })).code).toBe(0);
     await revokeKey(mock, key.id);
-    const result = await runCli(['auth', 'status'], { env });
+    const result = await run(['auth', 'status'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(key.prefix);
     expect(result.stderr).not.toContain(key.secret);
@@ -193,13 +193,13 @@ describe('auth status', () => {
     const { env } = fresh();
     const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const key = await createKey(mock, { name: 'short-lived', scopes: ['api:read', 'keys:admin'], expiresAt });
-    const result = await runCli(['auth', 'status', '-o', 'json'], { env: { ...env, ...target(), APPRAISAL_API_KEY: key.secret } });
+    const result = await run(['auth', 'status', '-o', 'json'], { env: { ...env, ...target(), APPRAISAL_API_KEY: key.secret } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`warning: key ${key.prefix}… expires in 3 days`);
     expect(result.stderr).toContain('rotate it with appraisal keys rotate');
     expect(JSON.parse(result.stdout)).toMatchObject({ keyName: 'short-lived', source: 'env', environment: 'local' });
     const later = await createKey(mock, { expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
-    const quiet = await runCli(['auth', 'status'], { env: { ...env, ...target(), APPRAISAL_API_KEY: later.secret } });
+    const quiet = await run(['auth', 'status'], { env: { ...env, ...target(), APPRAISAL_API_KEY: later.secret } });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toContain('expires');
   });

@@ -1,13 +1,13 @@
 // Lists and create/get/update in every format: formats.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => run(args, { env });
 
 async function createClient(name: string): Promise<string> {
   const result = await cli('clients', 'create', '-o', 'json', '-f', `name=${name}`, '-f', 'clientType=lender');
@@ -57,7 +57,7 @@ describe('clients', () => {
 
   it('a key scoped to properties:read cannot create a client (exit 5, names clients:write)', async () => {
     const key = await createKey(mock, { name: 'props-only', scopes: ['properties:read'] });
-    const result = await runCli(['clients', 'create', '-f', 'name=Nope', '-f', 'clientType=lender'], {
+    const result = await run(['clients', 'create', '-f', 'name=Nope', '-f', 'clientType=lender'], {
       env: { ...env, APPRAISAL_API_KEY: key.secret },
     });
     expect(result.code).toBe(5);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../../src/core/exit-codes.js';
-import { BIN, runCli } from '../helpers/spawn.js';
+import { BIN } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { requires } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/temp.js';
@@ -40,7 +41,7 @@ beforeAll(async () => {
     }),
     { mode: 0o600 },
   );
-  const result = await runCli(['completion', 'bash'], { env: configEnv });
+  const result = await run(['completion', 'bash'], { env: configEnv });
   expect(result.code, result.stderr).toBe(0);
   work = tempDir('completion-e2e-');
   scriptPath = join(work, 'appraisal.bash');
@@ -103,22 +104,22 @@ describe('appraisal completion', () => {
   });
 
   it('the hidden `completion __profiles` lists profile names and nothing else', async () => {
-    const result = await runCli(['completion', '__profiles'], { env: configEnv });
+    const result = await run(['completion', '__profiles'], { env: configEnv });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['local', 'staging']);
-    const help = await runCli(['completion', '--help']);
+    const help = await run(['completion', '--help']);
     expect(help.stdout).not.toContain('__profiles');
   });
 
   it('zsh: a #compdef script running the bash functions', async () => {
-    const result = await runCli(['completion', 'zsh']);
+    const result = await run(['completion', 'zsh']);
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('#compdef appraisal\n')).toBe(true);
     expect(result.stdout).toContain('complete -F _appraisal_bash appraisal');
   });
 
   it.skipIf(zsh.skip)(`zsh: the script parses (zsh -n)${zsh.reason}`, async () => {
-    const result = await runCli(['completion', 'zsh']);
+    const result = await run(['completion', 'zsh']);
     const parsed = spawnSync('zsh', ['-n'], { input: result.stdout, encoding: 'utf8' });
     expect(parsed.error, 'zsh must be installed under CI').toBeUndefined();
     expect(parsed.stderr).toBe('');
@@ -126,7 +127,7 @@ describe('appraisal completion', () => {
   });
 
   it('fish: complete lines', async () => {
-    const result = await runCli(['completion', 'fish']);
+    const result = await run(['completion', 'fish']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -a 'props'");
     expect(result.stdout).toContain("-l output -x -a 'table json ndjson csv'");
@@ -134,7 +135,7 @@ describe('appraisal completion', () => {
   });
 
   it.skipIf(fish.skip)(`fish: the script parses (fish --no-execute)${fish.reason}`, async () => {
-    const result = await runCli(['completion', 'fish']);
+    const result = await run(['completion', 'fish']);
     // From a file: fish 3.6 cannot read a script from node's stdin socket ("Is a directory").
     const file = join(dirname(scriptPath), 'appraisal.fish');
     writeFileSync(file, result.stdout);
@@ -145,14 +146,14 @@ describe('appraisal completion', () => {
   });
 
   it('an unknown shell is a usage error', async () => {
-    const result = await runCli(['completion', 'powershell']);
+    const result = await run(['completion', 'powershell']);
     expect(result.code).toBe(2);
   });
 });
 
 describe('help', () => {
   it('`appraisal help exit-codes` prints every row of the exit-code table errors are mapped with', async () => {
-    const result = await runCli(['help', 'exit-codes']);
+    const result = await run(['help', 'exit-codes']);
     expect(result.code).toBe(0);
     const codes = [...result.stdout.matchAll(/^\s+(\d+)\s+\S/gm)].map((m) => Number(m[1]));
     expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 21, 22, 23, 130]);
@@ -167,7 +168,7 @@ describe('help', () => {
   });
 
   it('`appraisal help environment` prints the environment variables', async () => {
-    const result = await runCli(['help', 'environment']);
+    const result = await run(['help', 'environment']);
     expect(result.code).toBe(0);
     for (const name of [
       'APPRAISAL_PROFILE',
@@ -186,10 +187,10 @@ describe('help', () => {
   });
 
   it('`appraisal help api` shows the command help; an unknown topic is exit 2', async () => {
-    const api = await runCli(['help', 'api']);
+    const api = await run(['help', 'api']);
     expect(api.code).toBe(0);
     expect(api.stdout).toContain('Usage: appraisal api');
-    const unknown = await runCli(['help', 'nonsense']);
+    const unknown = await run(['help', 'nonsense']);
     expect(unknown.code).toBe(2);
   });
 
@@ -204,7 +205,7 @@ describe('help', () => {
         .map((line) => /^ {2}([a-z][\w-]*)/.exec(line)?.[1])
         .filter((name): name is string => name !== undefined && name !== 'help');
     };
-    const root = await runCli(['--help']);
+    const root = await run(['--help']);
     const missing: string[] = [];
     let level = subcommands(root.stdout).map((name) => [name]);
     expect(level.length).toBeGreaterThan(5);
@@ -213,7 +214,7 @@ describe('help', () => {
       // A few at a time: each is a process start.
       for (let i = 0; i < level.length; i += 6) {
         const batch = level.slice(i, i + 6);
-        const results = await Promise.all(batch.map((path) => runCli([...path, '--help'])));
+        const results = await Promise.all(batch.map((path) => run([...path, '--help'])));
         results.forEach((result, j) => {
           const path = batch[j]!;
           expect(result.code, `${path.join(' ')} --help`).toBe(0);

@@ -1,13 +1,13 @@
 // Lists and create/get/update in every format: formats.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
 let clientId: string;
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => run(args, { env });
 
 async function createContact(firstName: string): Promise<string> {
   const result = await cli(

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { json, page, text } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
 
@@ -22,7 +22,7 @@ const descriptionAsked = () => server.requests.filter((r) => r.path.startsWith('
 /** A config dir of its own (so its own description cache), against one hostile server. */
 function client(extra: Record<string, string> = {}) {
   const env = isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, ...extra });
-  return (args: string[], more: Record<string, string> = {}) => runCli([...args, '--retries', '0'], { env: { ...env, ...more } });
+  return (args: string[], more: Record<string, string> = {}) => run([...args, '--retries', '0'], { env: { ...env, ...more } });
 }
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 import { mockAdmin, type LoggedRequest, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -15,7 +15,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 let mock: MockServer;
 let admin: MockAdmin;
 let env: Record<string, string | undefined>;
-const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+const cli = (args: string[], extra: Record<string, string> = {}) => run(args, { env: { ...env, ...extra } });
 const apiRequests = async (): Promise<LoggedRequest[]> => (await admin.requests()).filter((r) => r.path.startsWith('/api/'));
 const descriptionRequests = (log: LoggedRequest[]) => log.filter((r) => r.path.endsWith('openapi.json'));
 
@@ -151,16 +151,16 @@ describe('a service whose description differs from our model', () => {
   it('auth login --spec-url keeps where the description is published in the profile', async () => {
     const own = isolatedEnv({ APPRAISAL_CA_FILE: mock.env.APPRAISAL_CA_FILE });
     const specUrl = `${mock.baseUrl}/api/v2/openapi.json`;
-    const login = await runCli(
+    const login = await run(
       ['auth', 'login', '--profile', 'alt', '--base-url', mock.baseUrl, '--with-key', '--insecure-storage', '--spec-url', specUrl],
       {
         env: own,
-        input: `${mock.env.APPRAISAL_API_KEY}\n`,
+        stdin: `${mock.env.APPRAISAL_API_KEY}\n`,
       },
     );
     expect(login.code).toBe(0);
     await admin.clearRequests();
-    const shown = await runCli(['spec', 'show', '--profile', 'alt', '-o', 'json'], { env: own });
+    const shown = await run(['spec', 'show', '--profile', 'alt', '-o', 'json'], { env: own });
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ kind: 'profile', source: specUrl, version: '0.2.0-alternative' });
     // Straight to the profile's URL: no discovery request for /api/openapi.json.
@@ -243,22 +243,22 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
 
   it('is remembered when it differs from the description in use, and the next run asks there first (same origin)', async () => {
     const own = { ...isolatedEnv(), ...mock.env };
-    const run = (args: string[]) => runCli([...args, '--max-items', '1', '-o', 'json'], { env: own });
+    const listOne = (args: string[]) => run([...args, '--max-items', '1', '-o', 'json'], { env: own });
     await admin.call('POST', '/__mock/description', { variant: 'standard' });
     try {
-      expect((await run(['props', 'list'])).code).toBe(0); // cached: /api/openapi.json, fresh for a day
+      expect((await listOne(['props', 'list'])).code).toBe(0); // cached: /api/openapi.json, fresh for a day
       // The deployment changes: assignments move, the description is at /api/v2/openapi.json, and
       // every answer says so. The cached copy is still fresh, so nobody asks for the description…
       await admin.call('POST', '/__mock/description', { variant: 'alternative' });
       await admin.clearRequests();
-      const seen = await run(['props', 'list']);
+      const seen = await listOne(['props', 'list']);
       expect(seen.stderr).toBe('');
       expect(seen.code).toBe(0);
       expect(show(await apiRequests())).toEqual([expect.stringMatching(/^GET \/api\/properties 200 apk_/)]);
       // …but the Link on that answer was remembered: the next run fetches the announced document
       // first (without the key) and the moved operation works. Without it: a fresh cache, a 404.
       await admin.clearRequests();
-      const next = await run(['assignments', 'list']);
+      const next = await listOne(['assignments', 'list']);
       expect(next.stderr).toBe('');
       expect(next.code).toBe(0);
       expect(show(await apiRequests())).toEqual([
@@ -267,7 +267,7 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
       ]);
       // The same Link again is the description in use now: nothing more to remember, no request.
       await admin.clearRequests();
-      expect((await run(['assignments', 'list'])).code).toBe(0);
+      expect((await listOne(['assignments', 'list'])).code).toBe(0);
       expect(descriptionRequests(await apiRequests())).toEqual([]);
     } finally {
       await admin.call('POST', '/__mock/description', { variant: 'alternative' });
@@ -278,15 +278,15 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
     const other = await startMock({ records: 1, seed: 3, http: true });
     const otherAdmin = mockAdmin(other);
     const own = { ...isolatedEnv(), ...mock.env };
-    const run = (args: string[]) => runCli([...args, '--max-items', '1', '-o', 'json'], { env: own });
+    const listOne = (args: string[]) => run([...args, '--max-items', '1', '-o', 'json'], { env: own });
     try {
       await admin.call('POST', '/__mock/description', { variant: 'standard' });
-      expect((await run(['props', 'list'])).code).toBe(0);
+      expect((await listOne(['props', 'list'])).code).toBe(0);
       await admin.call('POST', '/__mock/description', { variant: 'standard', link: `${other.baseUrl}/api/openapi.json` });
-      expect((await run(['props', 'list'])).code).toBe(0);
+      expect((await listOne(['props', 'list'])).code).toBe(0);
       await admin.clearRequests();
       await otherAdmin.clearRequests();
-      const next = await runCli(['spec', 'show', '-o', 'json'], { env: own });
+      const next = await run(['spec', 'show', '-o', 'json'], { env: own });
       expect(next.stderr).toBe('');
       expect(JSON.parse(next.stdout)).toMatchObject({ kind: 'service', source: `${other.baseUrl}/api/openapi.json` });
       expect(show(await otherAdmin.apiRequests())).toEqual(['GET /api/openapi.json 200 -']);
@@ -305,13 +305,13 @@ describe('spec sync, validation and lists answered in one piece', () => {
   it('spec sync fetches now, fresh cache or not, and says what it did', async () => {
     const own = { ...isolatedEnv(), ...mock.env };
     await admin.clearRequests();
-    const first = await runCli(['spec', 'sync', '-o', 'json'], { env: own });
+    const first = await run(['spec', 'sync', '-o', 'json'], { env: own });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toBe(`synced: downloaded ${mock.baseUrl}/api/v2/openapi.json (36 operations)\n`);
     expect(JSON.parse(first.stdout)).toMatchObject({ kind: 'service', version: '0.2.0-alternative', fromCache: false });
     expect(show(await apiRequests())).toEqual(['GET /api/openapi.json 404 -', 'GET /api/v2/openapi.json 200 -']);
     await admin.clearRequests();
-    const again = await runCli(['spec', 'sync', '-o', 'json'], { env: own });
+    const again = await run(['spec', 'sync', '-o', 'json'], { env: own });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(
       /^synced: \S+\/api\/v2\/openapi\.json is unchanged since \S+ \(the service answered 304 Not Modified\)\n$/,

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -18,7 +18,7 @@ let scratch: string;
 /** What jq makes of the whole collection, exported without --query. */
 let expected: Array<{ id: string; city: string }>;
 
-const cli = (args: string[]) => runCli(args, { env });
+const cli = (args: string[]) => run(args, { env });
 const jq = (filter: string, input: string): string => execFileSync('jq', ['-c', filter], { input, encoding: 'utf8' });
 
 beforeAll(async () => {
@@ -78,7 +78,7 @@ describe('--query', () => {
 
 describe('tables that fit the terminal', () => {
   it('COLUMNS=80: no line over 80, one header for the whole list, dropped columns named with --wide', async () => {
-    const fitted = await runCli(['props', 'list', '-o', 'table', '--page-size', '100'], { env: { ...env, COLUMNS: '80' } });
+    const fitted = await run(['props', 'list', '-o', 'table', '--page-size', '100'], { env: { ...env, COLUMNS: '80' } });
     expect(fitted.code).toBe(0);
     const lines = fitted.stdout.trimEnd().split('\n');
     expect(lines.length).toBe(600 + 4);
@@ -90,7 +90,7 @@ describe('tables that fit the terminal', () => {
       /^Left out (?:[\w.]+, )*updatedAt to fit 80 columns \(--wide shows every column, --fields picks them\)\n$/,
     );
 
-    const wide = await runCli(['props', 'list', '-o', 'table', '--max-items', '3', '--wide'], { env: { ...env, COLUMNS: '80' } });
+    const wide = await run(['props', 'list', '-o', 'table', '--max-items', '3', '--wide'], { env: { ...env, COLUMNS: '80' } });
     expect(wide.code).toBe(0);
     expect(wide.stdout).toContain('updatedAt');
     expect(wide.stderr).toBe('');

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -19,7 +19,7 @@ let admin: MockAdmin;
 let env: Record<string, string | undefined>;
 let scratch: string;
 
-const cli = (args: string[]) => runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' }, cwd: scratch });
+const cli = (args: string[]) => run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' }, cwd: scratch });
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const lines = (path: string) =>
   readFileSync(path, 'utf8')

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -18,7 +18,7 @@ let admin: MockAdmin;
 let env: Record<string, string | undefined>;
 let scratch: string;
 
-const cli = (args: string[]) => runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' } });
+const cli = (args: string[]) => run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' } });
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const freshDir = () => mkdtempSync(join(scratch, 'out-'));
 

@@ -572,7 +572,7 @@ async function rotationProfile(lane: Lane): Promise<RotationProfile> {
   const home = tempDir('appraisal-matrix-home-');
   const configDir = join(home, 'config');
   const env = { ...lane.env, HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_API_KEY: undefined };
-  const login = await startCli(['auth', 'login', '--with-key', '--insecure-storage'], { env, input: `${oldKey.secret}\n` }).result;
+  const login = await startCli(['auth', 'login', '--with-key', '--insecure-storage'], { env, stdin: `${oldKey.secret}\n` }).result;
   if (login.code !== 0) throw new Error(`auth login failed: ${login.stderr}`);
   return { env, oldKey, stored: () => readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim() };
 }

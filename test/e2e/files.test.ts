@@ -3,7 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/spawn.js';
+import { BIN } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -26,7 +27,7 @@ let dir: string;
 let propertyId: string;
 let assignmentId: string;
 let big: { path: string; sha256: string; id: string };
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => run(args, { env });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -70,7 +71,7 @@ afterAll(() => mock?.stop());
 
 describe('files upload', () => {
   it('takes --name and --content-type, and a path relative to the working directory', async () => {
-    const result = await runCli(
+    const result = await run(
       [
         'files',
         'upload',
@@ -100,7 +101,7 @@ describe('files upload', () => {
     ['a bad --property', ['notes.txt', '--property', '12'], 'error: --property must be a UUID, got "12"\n'],
   ])('refuses %s before any request (exit 2)', async (_, args, stderr) => {
     // A base URL where nothing listens: any request would end in exit 3, not 2.
-    const result = await runCli(['files', 'upload', ...args], { env: { ...env, APPRAISAL_BASE_URL: 'https://127.0.0.1:9' }, cwd: dir });
+    const result = await run(['files', 'upload', ...args], { env: { ...env, APPRAISAL_BASE_URL: 'https://127.0.0.1:9' }, cwd: dir });
     expect(result).toMatchObject({ code: 2, stdout: '', stderr });
   });
 });
@@ -151,7 +152,7 @@ describe('files download', () => {
   it('writes --out atomically and says what was verified', async () => {
     const file = await upload(join(dir, 'report.pdf'));
     const out = freshDir();
-    const result = await runCli(['files', 'download', file.id, '--out', 'copy.pdf'], { env, cwd: out });
+    const result = await run(['files', 'download', file.id, '--out', 'copy.pdf'], { env, cwd: out });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(result.stderr).toBe(`Saved file ${file.id} to copy.pdf (${file.size} bytes, sha256 verified)\n`);
     expect(readFileSync(join(out, 'copy.pdf'))).toEqual(readFileSync(join(dir, 'report.pdf')));

@@ -7,14 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { FORMATS, readList, readRecord, type Format, type ListOutput } from '../helpers/output-formats.js';
 import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => run(args, { env });
 
 async function json<T>(...args: string[]): Promise<T> {
   const result = await cli(...args, '-o', 'json');

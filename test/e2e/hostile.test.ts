@@ -238,7 +238,7 @@ describe('item 6: locks and files that cannot trap the user', () => {
       ['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'],
       {
         env: environment,
-        input: `${KEY}\n`,
+        stdin: `${KEY}\n`,
         timeoutMs: 30_000,
       },
     );

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli, type CliResult } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
 import { call, expectNoSecrets, keyByPrefix, statusWith } from './keys-support.js';
@@ -33,8 +33,8 @@ interface Profile {
   env: Record<string, string | undefined>;
   home: string;
   configDir: string;
-  runs: CliResult[];
-  run(args: string[], extra?: Record<string, string>): Promise<CliResult>;
+  runs: RunResult[];
+  run(args: string[], extra?: Record<string, string>): Promise<RunResult>;
   stored(): string;
 }
 
@@ -46,12 +46,12 @@ async function profile(scopes = ['api:read', 'keys:admin']): Promise<Profile> {
   const env = isolatedEnv();
   const configDir = env.APPRAISAL_CONFIG_DIR!;
   const old = await createKey(mock, { name: `lifecycle ${counter}`, scopes, expiresAt: new Date(Date.now() + 30 * DAY).toISOString() });
-  const login = await runCli(['auth', 'login', '--with-key', '--insecure-storage'], {
+  const login = await run(['auth', 'login', '--with-key', '--insecure-storage'], {
     env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
-    input: `${old.secret}\n`,
+    stdin: `${old.secret}\n`,
   });
   expect(login.code, login.stderr).toBe(0);
-  const runs: CliResult[] = [];
+  const runs: RunResult[] = [];
   return {
     old,
     env,
@@ -59,7 +59,7 @@ async function profile(scopes = ['api:read', 'keys:admin']): Promise<Profile> {
     configDir,
     runs,
     run: async (args, extra = {}) => {
-      const result = await runCli(args, { env: { ...env, ...extra } });
+      const result = await run(args, { env: { ...env, ...extra } });
       runs.push(result);
       return result;
     },
@@ -259,7 +259,7 @@ describe('keys audit', () => {
     const idle = await createKey(mock, { name: 'audit idle', scopes: ['api:read'], expiresAt: new Date(now + 60 * DAY).toISOString() });
     await setDates(idle, { createdAt: new Date(now - 200 * DAY).toISOString(), lastUsedAt: new Date(now - 120 * DAY).toISOString() });
 
-    const json = await runCli(['keys', 'audit', '-o', 'json'], { env: admin });
+    const json = await run(['keys', 'audit', '-o', 'json'], { env: admin });
     expect(json.code, json.stderr).toBe(0);
     const rows = JSON.parse(json.stdout) as Array<{
       prefix: string;
@@ -282,15 +282,15 @@ describe('keys audit', () => {
     expectNoSecrets([expired.secret, soon.secret, mock.adminKey], [json], []);
 
     // A table for people: scopes read "api:read, api:write".
-    const table = await runCli(['keys', 'audit', '-o', 'table'], { env: admin });
+    const table = await run(['keys', 'audit', '-o', 'table'], { env: admin });
     expect(table.stdout).toContain('api:read, api:write');
 
-    const critical = await runCli(['keys', 'audit', '--fail-on', 'critical', '-o', 'csv'], { env: admin });
+    const critical = await run(['keys', 'audit', '--fail-on', 'critical', '-o', 'csv'], { env: admin });
     expect(critical.code).toBe(20);
     expect(critical.stderr).toMatch(/^error: 1 key has findings at or above critical \(--fail-on critical\)$/m);
     await call(mock, 'POST', `/__mock/keys/${expired.id}/revoke`);
-    expect((await runCli(['keys', 'audit', '--fail-on', 'critical', '-o', 'csv'], { env: admin })).code).toBe(0);
-    expect((await runCli(['keys', 'audit', '--fail-on', 'warning', '-o', 'csv'], { env: admin })).code).toBe(20);
+    expect((await run(['keys', 'audit', '--fail-on', 'critical', '-o', 'csv'], { env: admin })).code).toBe(0);
+    expect((await run(['keys', 'audit', '--fail-on', 'warning', '-o', 'csv'], { env: admin })).code).toBe(20);
   });
 });
 
@@ -318,7 +318,7 @@ describe('keys scan', () => {
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'remove the key');
 
-    const plain = await runCli(['keys', 'scan', repo, '-o', 'json'], { env: { ...env, ...mock.env } });
+    const plain = await run(['keys', 'scan', repo, '-o', 'json'], { env: { ...env, ...mock.env } });
     expect(plain.code, plain.stderr).toBe(0);
     expect(JSON.parse(plain.stdout)).toEqual([
       { status: 'revoked', prefix: dead.prefix, file: expect.stringMatching(/notes\.txt$/), line: 1, commit: null },
@@ -326,13 +326,13 @@ describe('keys scan', () => {
 
     // A key that cannot list keys cannot tell which are live.
     const reader = await createKey(mock, { name: 'reader', scopes: ['api:read'] });
-    const blind = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], {
+    const blind = await run(['keys', 'scan', repo, '--git', '-o', 'json'], {
       env: { ...env, ...mock.env, APPRAISAL_API_KEY: reader.secret },
     });
     expect(blind.code, blind.stderr).toBe(0);
     expect(blind.stderr).toMatch(/^warning: cannot tell which of them are live: listing keys needs an admin key/m);
 
-    const found = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env } });
+    const found = await run(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env } });
     expect(found.code, found.stderr).toBe(20);
     const rows = JSON.parse(found.stdout) as Array<{ status: string; prefix: string; file: string; line: number; commit: string | null }>;
     expect(rows).toContainEqual({
@@ -345,7 +345,7 @@ describe('keys scan', () => {
     expect(found.stderr).toMatch(new RegExp(`^error: 1 live key found: ${leaked.prefix}$`, 'm'));
 
     const audit = join(env.HOME!, 'revoked.jsonl');
-    const revoke = await runCli(['keys', 'scan', repo, '--git', '--revoke', '--yes', '--audit-log', audit], {
+    const revoke = await run(['keys', 'scan', repo, '--git', '--revoke', '--yes', '--audit-log', audit], {
       env: { ...env, ...mock.env },
     });
     expect(revoke.code, revoke.stderr).toBe(20);
@@ -354,7 +354,7 @@ describe('keys scan', () => {
     expect(await statusWith(mock, leaked.secret)).toBe(401);
     expect(JSON.parse(readFileSync(audit, 'utf8'))).toMatchObject({ action: 'revoke', prefix: leaked.prefix, keyId: leaked.id });
 
-    const after = await runCli(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env } });
+    const after = await run(['keys', 'scan', repo, '--git', '-o', 'json'], { env: { ...env, ...mock.env } });
     expect(after.code, after.stderr).toBe(0);
     expect(existsSync(join(repo, '.git'))).toBe(true);
     expectNoSecrets([leaked.secret, dead.secret, mock.adminKey], [plain, blind, found, revoke, after], [], []);

@@ -51,7 +51,7 @@ describe.runIf(hasKeyring)(
 
       const login = await runCli(['auth', 'login', '--with-key'], {
         env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
-        input: `${key.secret}\n`,
+        stdin: `${key.secret}\n`,
       });
       expect(login.code, login.stderr).toBe(0);
       expect(login.stderr).toContain(`with key ${key.prefix} (keychain, api:read); stored in the OS keychain`);
@@ -87,7 +87,7 @@ describe.runIf(hasKeyring)(
       const key = await createKey(mock);
       const login = await runCli(['auth', 'login', '--with-key', '-p', 'bound'], {
         env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
-        input: key.secret,
+        stdin: key.secret,
       });
       expect(login.code, login.stderr).toBe(0);
       const other = mock.baseUrl.replace('localhost', '127.0.0.1');
@@ -121,7 +121,7 @@ describe.runIf(process.platform === 'linux')(
           DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
           APPRAISAL_KEYRING_TIMEOUT: '2000',
         },
-        input: key.secret,
+        stdin: key.secret,
       });
       expect(result.code).toBe(2);
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -165,7 +165,7 @@ describe.runIf(process.platform === 'linux')(
             DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}`,
             APPRAISAL_KEYRING_TIMEOUT: '500',
           },
-          input: key.secret,
+          stdin: key.secret,
           timeoutMs: 20_000,
         });
         expect(result.signal).toBeNull();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli, type CliResult } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 import { clearFaults, clearRequestLog, expectNoSecrets, keyByPrefix, requestLog, statusWith } from './keys-support.js';
@@ -28,10 +28,10 @@ function envWith(key = mock.adminKey) {
 }
 
 const appraisal = (args: string[], env: Record<string, string | undefined>, input?: string) =>
-  runCli(args, { env, ...(input === undefined ? {} : { input }) });
+  run(args, { env, ...(input === undefined ? {} : { stdin: input }) });
 
 /** The one secret `keys create` printed, and its prefix. */
-function printedSecret(result: CliResult): { secret: string; prefix: string } {
+function printedSecret(result: RunResult): { secret: string; prefix: string } {
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(/^apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}\n$/);
   const secret = result.stdout.trim();
@@ -57,7 +57,7 @@ const SCOPE_SETS: string[][] = [
 describe('keys create', () => {
   it('creates a key with each scope, and with combinations; the secret is printed once, alone on stdout', async () => {
     const { env, home } = envWith();
-    const results: CliResult[] = [];
+    const results: RunResult[] = [];
     const secrets: string[] = [];
     for (const scopes of SCOPE_SETS) {
       const result = await appraisal(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
 
@@ -19,7 +19,7 @@ describe('profiles', () => {
   it('list, use and remove', async () => {
     const env = isolatedEnv();
     const configDir = env.APPRAISAL_CONFIG_DIR!;
-    const empty = await runCli(['profiles', 'list', '-o', 'json'], { env });
+    const empty = await run(['profiles', 'list', '-o', 'json'], { env });
     expect(empty.code).toBe(0);
     expect(JSON.parse(empty.stdout)).toEqual([]);
 
@@ -30,14 +30,14 @@ describe('profiles', () => {
       ['first', keyA, 'development'],
       ['second', keyB, 'staging'],
     ] as const) {
-      const login = await runCli(['auth', 'login', '-p', profile, '--with-key', '--insecure-storage', '--environment', environment], {
+      const login = await run(['auth', 'login', '-p', profile, '--with-key', '--insecure-storage', '--environment', environment], {
         env: { ...env, ...target },
-        input: key.secret,
+        stdin: key.secret,
       });
       expect(login.code, login.stderr).toBe(0);
     }
 
-    const list = await runCli(['profiles', 'list', '-o', 'json'], { env });
+    const list = await run(['profiles', 'list', '-o', 'json'], { env });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({
@@ -51,22 +51,22 @@ describe('profiles', () => {
     ]);
     expect(list.stdout).not.toContain(keyA.secret);
 
-    const table = await runCli(['profiles', 'list', '-o', 'table'], { env });
+    const table = await run(['profiles', 'list', '-o', 'table'], { env });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('second');
     expect(table.stdout).toContain(keyB.prefix);
 
-    expect((await runCli(['profiles', 'use', 'nope'], { env })).code).toBe(2);
-    const use = await runCli(['profiles', 'use', 'second'], { env });
+    expect((await run(['profiles', 'use', 'nope'], { env })).code).toBe(2);
+    const use = await run(['profiles', 'use', 'second'], { env });
     expect(use.code).toBe(0);
-    const status = await runCli(['auth', 'status', '-o', 'json'], { env });
+    const status = await run(['auth', 'status', '-o', 'json'], { env });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'second', keyName: 'b', environment: 'staging' });
 
-    const refused = await runCli(['profiles', 'remove', 'second'], { env });
+    const refused = await run(['profiles', 'remove', 'second'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
-    const removed = await runCli(['profiles', 'remove', 'second', '--yes'], { env });
+    const removed = await run(['profiles', 'remove', 'second', '--yes'], { env });
     expect(removed.code, removed.stderr).toBe(0);
     // Removing the profile does not revoke its key: it says so, and how.
     expect(removed.stderr).toContain(
@@ -74,19 +74,19 @@ describe('profiles', () => {
     );
     expect(existsSync(join(configDir, 'credentials', 'second.key'))).toBe(false);
     expect(existsSync(join(configDir, 'credentials', 'first.key'))).toBe(true);
-    const left = JSON.parse((await runCli(['profiles', 'list', '-o', 'json'], { env })).stdout) as Array<{ name: string }>;
+    const left = JSON.parse((await run(['profiles', 'list', '-o', 'json'], { env })).stdout) as Array<{ name: string }>;
     expect(left.map((p) => p.name)).toEqual(['first']);
   });
 
   it('a production profile gets a banner with profile and key prefix before a destructive action', async () => {
     const env = isolatedEnv();
     const key = await createKey(mock);
-    const login = await runCli(['auth', 'login', '-p', 'prod', '--with-key', '--insecure-storage', '--environment', 'production'], {
+    const login = await run(['auth', 'login', '-p', 'prod', '--with-key', '--insecure-storage', '--environment', 'production'], {
       env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
-      input: key.secret,
+      stdin: key.secret,
     });
     expect(login.code, login.stderr).toBe(0);
-    const result = await runCli(['profiles', 'remove', 'prod'], { env });
+    const result = await run(['profiles', 'remove', 'prod'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^!! PRODUCTION: profile prod at ${mock.baseUrl}, key ${key.prefix}…`, 'm'));
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -16,7 +16,7 @@ let truth: string[];
 let env: Record<string, string | undefined>;
 
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
+  run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
 
 function parseOutput(format: string, text: string): string[] {
   if (format === 'json') return (JSON.parse(text) as Array<{ id: string }>).map((r) => r.id);

@@ -53,7 +53,7 @@ describe('item 1: loopback targets are never proxied', () => {
     const base = `http://127.0.0.1:${server.port}`;
     const login = await runCli(['auth', 'login', '--profile', 'local', '--base-url', base, '--with-key', '--insecure-storage'], {
       env,
-      input: `${KEY}\n`,
+      stdin: `${KEY}\n`,
     });
     expect(login.code, login.stderr).toBe(0);
     const before = server.requests.length;

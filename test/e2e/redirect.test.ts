@@ -157,7 +157,7 @@ describe.concurrent('redirects to another origin are not followed with the crede
               // `auth login` reads the key from stdin; every other command from the environment.
               APPRAISAL_API_KEY: testCase.input ? undefined : KEY,
             });
-            const result = await startCli([...args, '--retries', '0'], { env, input: testCase.input }).result;
+            const result = await startCli([...args, '--retries', '0'], { env, stdin: testCase.input }).result;
             const context = `${args.join(' ')}\nexit ${result.code}\n${result.stderr}`;
             expect(exitProblems(result), context).toEqual([]);
             expect(result.code, context).toBe(9);

@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli, type CliResult } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
+import { runCli, type CliOutcome } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
 import {
@@ -55,15 +56,20 @@ interface Scenario {
   configDir: string;
   keyFile: string;
   auditLog: string;
-  runs: CliResult[];
-  rotate(args?: string[], extraEnv?: Record<string, string>): Promise<CliResult>;
+  runs: Outcome[];
+  rotate(args?: string[], extraEnv?: Record<string, string>): Promise<Outcome>;
   /** What the profile's store holds now. */
   stored(): Promise<string | null>;
   profile(): Record<string, unknown>;
-  run(args: string[]): Promise<CliResult>;
+  run(args: string[]): Promise<Outcome>;
 }
 
 let counter = 0;
+
+type Outcome = RunResult | CliOutcome;
+
+/** In process, but with a private keyring spawned: the native keychain reads the D-Bus address of its process. */
+const cliFor = (keyring?: PrivateKeyring) => (keyring ? runCli : run);
 
 /** A profile logged in with a fresh admin key (api:read + keys:admin, expiring in 30 days). */
 async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Scenario> {
@@ -75,13 +81,14 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
     scopes: ['api:read', 'keys:admin'],
     expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   });
-  const login = await runCli(['auth', 'login', '--with-key', ...(storage === 'insecure-file' ? ['--insecure-storage'] : [])], {
+  const cli = cliFor(keyring);
+  const login = await cli(['auth', 'login', '--with-key', ...(storage === 'insecure-file' ? ['--insecure-storage'] : [])], {
     env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
-    input: `${old.secret}\n`,
+    stdin: `${old.secret}\n`,
   });
   expect(login.code, login.stderr).toBe(0);
-  const runs: CliResult[] = [];
-  const record = async (result: Promise<CliResult>) => {
+  const runs: Outcome[] = [];
+  const record = async (result: Promise<Outcome>) => {
     const done = await result;
     runs.push(done);
     return done;
@@ -96,7 +103,7 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
     auditLog,
     runs,
     rotate: (args = [], extraEnv = {}) =>
-      record(runCli(['keys', 'rotate', '--yes', '--audit-log', auditLog, ...args], { env: { ...env, ...extraEnv } })),
+      record(cli(['keys', 'rotate', '--yes', '--audit-log', auditLog, ...args], { env: { ...env, ...extraEnv } })),
     stored: async () => {
       if (storage === 'keychain') return keyring!.read(`default@${originKey(mock.baseUrl)}`);
       return existsSync(join(configDir, 'credentials', 'default.key'))
@@ -104,7 +111,7 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
         : null;
     },
     profile: () => JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default,
-    run: (args) => record(runCli(args, { env })),
+    run: (args) => record(cli(args, { env })),
   };
 }
 
@@ -127,7 +134,7 @@ async function expectProfileKeepsOldKey(s: Scenario): Promise<void> {
 }
 
 /** The rotation ran to the end: new key stored, working and used; old key refused. */
-async function expectRotated(s: Scenario, result: CliResult, storage: Storage): Promise<string> {
+async function expectRotated(s: Scenario, result: Outcome, storage: Storage): Promise<string> {
   expect(result.code, result.stderr).toBe(0);
   const summary = JSON.parse(result.stdout);
   expect(summary).toMatchObject({ profile: 'default', oldPrefix: s.old.prefix, oldKey: 'revoked' });
@@ -161,7 +168,7 @@ async function expectRotated(s: Scenario, result: CliResult, storage: Storage): 
 }
 
 /** The new key a failed rotation named (and revoked): from its message. */
-function newPrefixIn(result: CliResult, old: string): string | undefined {
+function newPrefixIn(result: Outcome, old: string): string | undefined {
   return prefixesIn(result.stderr).find((prefix) => prefix !== old);
 }
 
@@ -299,7 +306,7 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
       await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
       await clearRequestLog(mock);
       const rotation = s.rotate();
-      let result: CliResult;
+      let result: Outcome;
       try {
         await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
         execFileSync('chattr', ['+i', credentials]);
@@ -323,7 +330,7 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
 
   it('a key from APPRAISAL_API_KEY is not rotated: exit 2 with the manual recipe, before any change', async () => {
     const key = await createKey(mock, { name: 'env key', scopes: ['keys:admin'] });
-    const result = await runCli(['keys', 'rotate', '--yes'], { env: isolatedEnv({ ...mock.env, APPRAISAL_API_KEY: key.secret }) });
+    const result = await run(['keys', 'rotate', '--yes'], { env: isolatedEnv({ ...mock.env, APPRAISAL_API_KEY: key.secret }) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`error: the key in use (${key.prefix}) comes from APPRAISAL_API_KEY, which appraisal cannot update`);
     expect(result.stderr).toMatch(/^hint: rotate it in your secret store: `appraisal keys create/m);
@@ -358,7 +365,7 @@ describe.runIf(hasKeyring)(
       await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
       await clearRequestLog(mock);
       const rotation = s.rotate();
-      let result: CliResult;
+      let result: Outcome;
       try {
         await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
         await keyring.lock();

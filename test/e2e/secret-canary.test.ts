@@ -403,7 +403,7 @@ async function run(invocation: Invocation, variant: Variant): Promise<CliOutcome
   let input = invocation.input;
   if (credential === 'key-file') args.push('--api-key-file', keyFile);
   if (credential === 'stdin') input = input === 'revoked' ? `${secrets.get('revoked key')}\n` : `${CANARY}\n`;
-  return startCli(args, { env: envFor(credential), cwd, input, timeoutMs: 60_000 }).result;
+  return startCli(args, { env: envFor(credential), cwd, stdin: input, timeoutMs: 60_000 }).result;
 }
 
 /** Every run's own checks: a documented exit, no stack trace, no secret on stdout or stderr. */

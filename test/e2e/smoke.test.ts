@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey } from './credentials-support.js';
@@ -44,7 +44,7 @@ describe('appraisal smoke', () => {
   it('passes against the mock with an admin key, with --write, and writes a clean JUnit report', async () => {
     const env = withProfile('staging');
     const reports = tempDir('smoke-junit-');
-    const result = await runCli(['smoke', '--profile', 'ci', '--write', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
+    const result = await run(['smoke', '--profile', 'ci', '--write', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as Report;
     expect(report.ok).toBe(true);
@@ -72,12 +72,12 @@ describe('appraisal smoke', () => {
     const junit = await readValidJUnit(join(reports, 'smoke.xml'), xml);
     expect(junit.cases.map((c) => c.name)).toEqual(report.checks.map((c) => c.name));
     // The throwaway property is gone again.
-    const left = await runCli(['api', 'GET', '/api/properties', '-f', 'q=appraisal-smoke'], { env });
+    const left = await run(['api', 'GET', '/api/properties', '-f', 'q=appraisal-smoke'], { env });
     expect(JSON.parse(left.stdout).items).toEqual([]);
   });
 
   it('runs against a loopback base URL without a profile (environment local)', async () => {
-    const result = await runCli(['smoke', '-o', 'table'], { env: isolatedEnv(mock.env) });
+    const result = await run(['smoke', '-o', 'table'], { env: isolatedEnv(mock.env) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^environment\s+pass\s+.*local profile/m);
@@ -85,7 +85,7 @@ describe('appraisal smoke', () => {
 
   it('skips what the key scopes do not allow, saying so, and still passes', async () => {
     const key = await createKey(mock, { name: 'smoke-narrow', scopes: ['properties:read'] });
-    const result = await runCli(['smoke', '--write', '-o', 'json'], { env: withProfile('development', { APPRAISAL_API_KEY: key.secret }) });
+    const result = await run(['smoke', '--write', '-o', 'json'], { env: withProfile('development', { APPRAISAL_API_KEY: key.secret }) });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as Report;
     const byName = new Map(report.checks.map((c) => [c.name, c]));
@@ -104,7 +104,7 @@ describe('appraisal smoke', () => {
       scopes: ['api:read'],
       expiresAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString(),
     });
-    const result = await runCli(['smoke', '-o', 'json'], { env: withProfile('staging', { APPRAISAL_API_KEY: key.secret }) });
+    const result = await run(['smoke', '-o', 'json'], { env: withProfile('staging', { APPRAISAL_API_KEY: key.secret }) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('warning: the key expires in 3 days');
     const expiry = (JSON.parse(result.stdout) as Report).checks.find((c) => c.name === 'key expiry')!;
@@ -116,7 +116,7 @@ describe('appraisal smoke', () => {
     const reports = tempDir('smoke-junit-');
     expect((await mockAdmin('POST', '/__mock/faults', { path: '/api/*', fault: 'status=503', count: 1000 })).status).toBe(201);
     try {
-      const result = await runCli(['smoke', '--retries', '0', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
+      const result = await run(['smoke', '--retries', '0', '--junit', join(reports, 'smoke.xml'), '-o', 'json'], { env });
       expect(result.code).toBe(8);
       const report = JSON.parse(result.stdout) as Report;
       expect(report.ok).toBe(false);
@@ -140,7 +140,7 @@ describe('appraisal smoke', () => {
     const env = withProfile('production');
     expect((await mockAdmin('DELETE', '/__mock/requests')).status).toBe(204);
     const reports = tempDir('smoke-junit-');
-    const result = await runCli(['smoke', '--profile', 'ci', '--junit', join(reports, 'smoke.xml')], { env });
+    const result = await run(['smoke', '--profile', 'ci', '--junit', join(reports, 'smoke.xml')], { env });
     expect(result.code).toBe(10);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: smoke refuses the production profile "ci"/m);
@@ -156,13 +156,13 @@ describe('appraisal smoke', () => {
   });
 
   it('refuses an APPRAISAL_ENVIRONMENT that contradicts the stored profile (exit 2), before any request', async () => {
-    const result = await runCli(['smoke', '--profile', 'ci'], { env: withProfile('production', { APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const result = await run(['smoke', '--profile', 'ci'], { env: withProfile('production', { APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: profile "ci" is a production profile; APPRAISAL_ENVIRONMENT\/--environment says staging$/m);
   });
 
   it('refuses a profile of unknown environment with exit 10', async () => {
-    const result = await runCli(['smoke'], { env: withProfile('qa') });
+    const result = await run(['smoke'], { env: withProfile('qa') });
     expect(result.code).toBe(10);
     expect(result.stderr).toMatch(/^error: smoke refuses the production profile "ci"/m);
   });

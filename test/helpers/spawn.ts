@@ -26,9 +26,9 @@ export interface CliOutcome extends CliResult {
 export interface CliOptions {
   /** Over the clean environment (test/helpers/env.ts); undefined removes a variable. */
   env?: Record<string, string | undefined>;
-  /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
-  input?: string | Buffer;
-  /** Stdin is this file instead of a pipe (as under cron or `< file`); `input` is then ignored. */
+  /** Written to stdin, then stdin is closed (the same name as run()'s). Without it stdin is closed at once. */
+  stdin?: string | Buffer;
+  /** Stdin is this file instead of a pipe (as under cron or `< file`); `stdin` is then ignored. */
   stdinFile?: string;
   /** stdout (or stderr) goes to this file instead of a pipe (e.g. /dev/full); it is then not collected. */
   stdoutFile?: string;
@@ -73,7 +73,7 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
   child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
   if (child.stdin) {
     child.stdin.on('error', () => {});
-    if (options.input !== undefined) child.stdin.end(options.input);
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   }
   const result = new Promise<CliOutcome>((resolve, reject) => {

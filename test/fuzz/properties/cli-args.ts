@@ -335,7 +335,7 @@ function argvArb(fixture: CliFuzzFixture) {
 
 export function cliArgsProperty(fixture: CliFuzzFixture) {
   return fc.asyncProperty(argvArb(fixture), async ({ argv, stdin }) => {
-    const result: CliOutcome = await startCli(argv, { env: fixture.env, cwd: fixture.cwd, input: stdin, timeoutMs: 60_000 }).result;
+    const result: CliOutcome = await startCli(argv, { env: fixture.env, cwd: fixture.cwd, stdin, timeoutMs: 60_000 }).result;
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     if (problems.length > 0) {
