@@ -14,7 +14,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { type CliOutcome, Pool, startCli } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
+import { Pool } from '../helpers/spawn.js';
 import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';
@@ -425,7 +426,7 @@ const lanes: Lane[] = [];
 const work = tempDir('appraisal-fault-matrix-');
 
 async function uploadFixture(lane: Omit<Lane, 'file'>): Promise<Lane['file']> {
-  const result = await startCli(['files', 'upload', lane.upload.path, '-o', 'json'], { env: lane.env }).result;
+  const result = await run(['files', 'upload', lane.upload.path, '-o', 'json'], { env: lane.env });
   if (result.code !== 0) throw new Error(`fixture upload failed: ${result.stderr}`);
   const record = JSON.parse(result.stdout) as { id: string; sha256: string; size: number };
   return { id: record.id, sha256: record.sha256, size: record.size };
@@ -538,8 +539,8 @@ function argsFor(row: Row, variant: Variant, lane: Lane, out: string | undefined
 }
 
 /** Run the command; for a `during` row, act on the service once the command is reading page 40. */
-async function runCase(row: Row, lane: Lane, args: string[], env: Record<string, string | undefined>, key?: MockKey): Promise<CliOutcome> {
-  const running = startCli(args, { env, timeoutMs: 90_000 });
+async function runCase(row: Row, lane: Lane, args: string[], env: Record<string, string | undefined>, key?: MockKey): Promise<RunResult> {
+  const running = run(args, { env });
   if (row.during) {
     const reachedPage40 = async () =>
       (await lane.admin.requests(200)).some((r) => r.path === '/api/properties' && r.query.page === '40' && r.status === null);
@@ -550,7 +551,7 @@ async function runCase(row: Row, lane: Lane, args: string[], env: Record<string,
       if (deleted.status !== 204) throw new Error(`could not delete a property: ${deleted.status}`);
     }
   }
-  return running.result;
+  return running;
 }
 
 function idsIn(format: Format, text: string): string[] {
@@ -572,13 +573,13 @@ async function rotationProfile(lane: Lane): Promise<RotationProfile> {
   const home = tempDir('appraisal-matrix-home-');
   const configDir = join(home, 'config');
   const env = { ...lane.env, HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_API_KEY: undefined };
-  const login = await startCli(['auth', 'login', '--with-key', '--insecure-storage'], { env, stdin: `${oldKey.secret}\n` }).result;
+  const login = await run(['auth', 'login', '--with-key', '--insecure-storage'], { env, stdin: `${oldKey.secret}\n` });
   if (login.code !== 0) throw new Error(`auth login failed: ${login.stderr}`);
   return { env, oldKey, stored: () => readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim() };
 }
 
 /** After a rotation, whatever happened: the profile's key works, and no key is left working unsaid. */
-async function checkRotation(lane: Lane, profile: RotationProfile, result: CliOutcome, expect: ExpectStatic): Promise<void> {
+async function checkRotation(lane: Lane, profile: RotationProfile, result: RunResult, expect: ExpectStatic): Promise<void> {
   const stored = profile.stored();
   const works = async (secret: string) => (await lane.admin.call('GET', '/api/keys/current', undefined, secret)).status === 200;
   expect(await works(stored), 'the profile keeps a working key').toBe(true);
@@ -619,7 +620,7 @@ async function check(row: Row, variant: Variant, lane: Lane, expect: ExpectStati
   }
   const args = argsFor(row, variant, lane, out);
   await lane.admin.queueFaults(faultRules(row, lane));
-  let result: CliOutcome;
+  let result: RunResult;
   try {
     result = await runCase(row, lane, args, env, key);
   } finally {

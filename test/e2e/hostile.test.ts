@@ -8,6 +8,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
+import { run, type RunResult } from '../helpers/run.js';
 import { runCli, type CliResult, startCli } from '../helpers/spawn.js';
 import { entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -35,7 +36,7 @@ let server: HostileServer;
 
 /** The CLI against the hostile server; no retries, so a failure is one request. */
 function cli(args: string[], environment: Record<string, string | undefined>): Promise<CliResult> {
-  return runCli([...args, '--retries', '0'], { env: environment });
+  return run([...args, '--retries', '0'], { env: environment });
 }
 
 function env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {

@@ -4,7 +4,7 @@
 // request log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { credentialOf, page, record } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
@@ -34,7 +34,7 @@ describe('item 1: loopback targets are never proxied', () => {
     it(`http://${host} with HTTP_PROXY set: the key goes straight to this machine, the proxy sees nothing`, async () => {
       const before = server.requests.length;
       const base = `http://${host}:${server.port}`;
-      const result = await runCli(['props', 'list', '-o', 'json', '--base-url', base], { env: proxyEnv({ APPRAISAL_API_KEY: KEY }) });
+      const result = await run(['props', 'list', '-o', 'json', '--base-url', base], { env: proxyEnv({ APPRAISAL_API_KEY: KEY }) });
       expect(result.code, result.stderr).toBe(0);
       expect(exitProblems(result)).toEqual([]);
       expect(JSON.parse(result.stdout)).toEqual([{ id: '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', name: 'direct' }]);
@@ -51,13 +51,13 @@ describe('item 1: loopback targets are never proxied', () => {
   it('a profile stored for http://127.0.0.1:PORT is used directly too', async () => {
     const env = proxyEnv();
     const base = `http://127.0.0.1:${server.port}`;
-    const login = await runCli(['auth', 'login', '--profile', 'local', '--base-url', base, '--with-key', '--insecure-storage'], {
+    const login = await run(['auth', 'login', '--profile', 'local', '--base-url', base, '--with-key', '--insecure-storage'], {
       env,
       stdin: `${KEY}\n`,
     });
     expect(login.code, login.stderr).toBe(0);
     const before = server.requests.length;
-    const result = await runCli(['props', 'list', '-o', 'json', '--profile', 'local'], { env });
+    const result = await run(['props', 'list', '-o', 'json', '--profile', 'local'], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests.length).toBeGreaterThan(before);
     expect(proxy.log()).not.toContain(String(server.port));
@@ -65,7 +65,7 @@ describe('item 1: loopback targets are never proxied', () => {
   });
 
   it('any other target still goes through the proxy (which logs it): the proxy is really in use', async () => {
-    const result = await runCli(
+    const result = await run(
       ['props', 'list', '-o', 'json', '--base-url', 'https://appraisal-proxy-test.invalid', '--retries', '0', '--timeout', '15'],
       {
         env: proxyEnv({ APPRAISAL_API_KEY: KEY }),

@@ -11,7 +11,7 @@ import { generateCertificate } from '../../src/mock/tls-certificate.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
-import { startCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 
 const KEY = 'apk_Redirec7_R3d1r3ctS3cr3tR3d1r3ctS3cr3tXyZ0';
 const SECRET_TAIL = KEY.slice('apk_Redirec7_'.length);
@@ -157,7 +157,7 @@ describe.concurrent('redirects to another origin are not followed with the crede
               // `auth login` reads the key from stdin; every other command from the environment.
               APPRAISAL_API_KEY: testCase.input ? undefined : KEY,
             });
-            const result = await startCli([...args, '--retries', '0'], { env, stdin: testCase.input }).result;
+            const result = await run([...args, '--retries', '0'], { env, stdin: testCase.input });
             const context = `${args.join(' ')}\nexit ${result.code}\n${result.stderr}`;
             expect(exitProblems(result), context).toEqual([]);
             expect(result.code, context).toBe(9);

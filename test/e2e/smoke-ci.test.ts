@@ -5,7 +5,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, runCli } from '../helpers/spawn.js';
+import { startCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { readValidJUnit } from '../helpers/junit.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
@@ -41,7 +42,7 @@ interface Check {
 describe('smoke in CI', () => {
   it('runs from environment variables alone with APPRAISAL_ENVIRONMENT=staging, quietly, and refuses production', async () => {
     const junit = reportPath();
-    const staging = await runCli(['smoke', '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const staging = await run(['smoke', '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(staging.code, staging.stderr).toBe(0);
     // Quiet by default: the table on stderr, nothing on stdout without -o.
     expect(staging.stdout).toBe('');
@@ -55,13 +56,13 @@ describe('smoke in CI', () => {
       [{ APPRAISAL_ENVIRONMENT: 'production' }, []],
       [{}, ['--environment', 'production']],
     ] as const) {
-      const refused = await runCli(['smoke', ...args], { env: envOnly(env) });
+      const refused = await run(['smoke', ...args], { env: envOnly(env) });
       expect(refused.code).toBe(10);
       expect(refused.stderr).toMatch(
         /^error: smoke refuses https:\/\/127\.0\.0\.1:\d+: it is declared production; test automation never targets production$/m,
       );
     }
-    const typo = await runCli(['smoke'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'stagin' }) });
+    const typo = await run(['smoke'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'stagin' }) });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('APPRAISAL_ENVIRONMENT must be one of production, staging, development, local, got "stagin"');
   });
@@ -74,7 +75,7 @@ describe('smoke in CI', () => {
     };
     const secret = narrow.data?.secret ?? narrow.secret!;
     const skips = reportPath();
-    const skipped = await runCli(['smoke', '--junit', skips, '-o', 'json'], {
+    const skipped = await run(['smoke', '--junit', skips, '-o', 'json'], {
       env: envOnly({ APPRAISAL_ENVIRONMENT: 'development', APPRAISAL_API_KEY: secret }),
     });
     expect(skipped.code, skipped.stderr).toBe(0);
@@ -88,7 +89,7 @@ describe('smoke in CI', () => {
     await admin.queueFaults([{ path: '/api/clients', fault: 'status=503', count: 100 }]);
     const failures = reportPath();
     try {
-      const failed = await runCli(['smoke', '--retries', '0', '--junit', failures, '-o', 'json'], {
+      const failed = await run(['smoke', '--retries', '0', '--junit', failures, '-o', 'json'], {
         env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }),
       });
       expect(failed.code).toBe(8);
@@ -121,7 +122,7 @@ describe('smoke in CI', () => {
     const slow = await startMock({ records: 5, http: true, latencyMs: 500 });
     try {
       const junit = reportPath();
-      const result = await runCli(['smoke', '--max-latency', '200ms', '--junit', junit, '-o', 'json'], {
+      const result = await run(['smoke', '--max-latency', '200ms', '--junit', junit, '-o', 'json'], {
         env: isolatedEnv({ ...slow.env, GITHUB_ACTIONS: undefined }),
       });
       expect(result.code).toBe(9);
@@ -144,7 +145,7 @@ describe('smoke in CI', () => {
   it('fails a run whose every check was refused (401): it proved nothing', async () => {
     const junit = reportPath();
     const unknownKey = 'apk_Zz9Yy8Xx_00000000000000000000000000000000';
-    const result = await runCli(['smoke', '--junit', junit], {
+    const result = await run(['smoke', '--junit', junit], {
       env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_API_KEY: unknownKey }),
     });
     expect(result.code).toBe(4);
@@ -170,7 +171,7 @@ describe('smoke in CI', () => {
       await late.stop();
     }
 
-    const never = await runCli(['smoke', '--wait-ready', '2s'], {
+    const never = await run(['smoke', '--wait-ready', '2s'], {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${await freePort()}`, APPRAISAL_API_KEY: adminKey }),
     });
     expect(never.code).toBe(3);
@@ -206,7 +207,7 @@ describe('smoke in CI', () => {
     // The answer of "one property" breaks the published schema (the mock's fault): that check fails.
     await admin.queueFaults([{ path: `/api/properties/${propertyId}`, fault: 'schema-violation', count: 1 }]);
     try {
-      const result = await runCli(['smoke', '--checks', file, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      const result = await run(['smoke', '--checks', file, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
       expect(result.code, result.stderr).toBe(9);
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
       expect(checks.slice(-6).map((c) => `${c.name}:${c.status}`)).toEqual([
@@ -233,7 +234,7 @@ describe('smoke in CI', () => {
     // YAML too; a check that does not fit the description is refused before the data checks, naming it.
     const yaml = join(scratch, 'smoke.yaml');
     writeFileSync(yaml, 'checks:\n  - name: clients exist  # any list operation\n    operation: listClients\n    minItems: 1\n');
-    const fromYaml = await runCli(['smoke', '--checks', yaml, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const fromYaml = await run(['smoke', '--checks', yaml, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(fromYaml.code, fromYaml.stderr).toBe(0);
     expect((JSON.parse(fromYaml.stdout) as { checks: Check[] }).checks.at(-1)).toMatchObject({ name: 'clients exist', status: 'pass' });
     writeFileSync(
@@ -241,7 +242,7 @@ describe('smoke in CI', () => {
       'checks:\n  - name: red ones\n    operation: listProperties\n    params: {colour: red}\n  - name: create one\n    operation: createProperty\n',
     );
     const junit = reportPath();
-    const misfit = await runCli(['smoke', '--checks', yaml, '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const misfit = await run(['smoke', '--checks', yaml, '--junit', junit], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(misfit.code).toBe(2);
     expect(misfit.stderr).toMatch(
       /^error: --checks .*smoke\.yaml: checks\[0\] "red ones"\.params: "colour" is not a parameter of listProperties \(GET \/api\/properties\)$/m,
@@ -254,7 +255,7 @@ describe('smoke in CI', () => {
     });
 
     writeFileSync(file, JSON.stringify({ checks: [{ name: 'typo', operation: 'listProperties', expectStatuss: 200 }] }));
-    const bad = await runCli(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const bad = await run(['smoke', '--checks', file], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: --checks .*smoke\.json: unknown key "expectStatuss" at checks\[0\]$/m);
   });
@@ -264,7 +265,7 @@ describe('smoke in CI', () => {
     // Assignments under /api/appraisal-assignments, no listFiles, designations as {success, data}, found by its Link header.
     await admin.call('POST', '/__mock/description', { variant: 'alternative' });
     try {
-      const result = await runCli(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      const result = await run(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
       expect(result.code).toBe(12);
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
       expect(checks.find((c) => c.name === 'spec check')).toMatchObject({
@@ -302,7 +303,7 @@ describe('smoke in CI', () => {
     document.paths['/api/clients']!.get!.operationId = 'listCustomers';
     const spec = join(scratch, 'local-openapi.json');
     writeFileSync(spec, JSON.stringify(document));
-    const result = await runCli(['smoke', '--spec', spec, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+    const result = await run(['smoke', '--spec', spec, '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
     expect(result.code).toBe(9);
     const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
     expect(checks.find((c) => c.name === 'spec check')!.detail).toMatch(
@@ -323,7 +324,7 @@ describe('smoke in CI', () => {
     mkdirSync(withProfile.APPRAISAL_CONFIG_DIR!, { recursive: true, mode: 0o700 });
     const config = { activeProfile: 'ci', profiles: { ci: { baseUrl: mock.baseUrl, environment: 'staging', specUrl: spec } } };
     writeFileSync(join(withProfile.APPRAISAL_CONFIG_DIR!, 'config.json'), JSON.stringify(config), { mode: 0o600 });
-    const fromProfile = await runCli(['smoke', '-o', 'json'], { env: { ...withProfile, APPRAISAL_BASE_URL: undefined } });
+    const fromProfile = await run(['smoke', '-o', 'json'], { env: { ...withProfile, APPRAISAL_BASE_URL: undefined } });
     expect(fromProfile.code).toBe(9);
     expect((JSON.parse(fromProfile.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail).toContain(
       `Local contract 0.1.0 (${spec})`,
@@ -331,7 +332,7 @@ describe('smoke in CI', () => {
 
     const checksFile = join(scratch, 'customers.json');
     writeFileSync(checksFile, JSON.stringify({ checks: [{ name: 'customers', operation: 'listCustomers', minItems: 1 }] }));
-    const viaEnv = await runCli(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], {
+    const viaEnv = await run(['smoke', '--no-contract', '--checks', checksFile, '-o', 'json'], {
       env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', APPRAISAL_SPEC: spec }),
     });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
@@ -344,9 +345,9 @@ describe('smoke in CI', () => {
     // Without --spec: the service's own description, then the cached copy on the next run (no download).
     const sameMachine = envOnly({ APPRAISAL_ENVIRONMENT: 'staging' });
     const specDetail = async () => {
-      const run = await runCli(['smoke', '-o', 'json'], { env: sameMachine });
-      expect(run.code, run.stderr).toBe(0);
-      return (JSON.parse(run.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail;
+      const result = await run(['smoke', '-o', 'json'], { env: sameMachine });
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { checks: Check[] }).checks.find((c) => c.name === 'spec check')!.detail;
     };
     expect(await specDetail()).toMatch(/^Property appraisal API 0\.1\.0 \(https:\/\/127\.0\.0\.1:\d+\/api\/openapi\.json\): /);
     expect(await specDetail()).toMatch(
@@ -358,7 +359,7 @@ describe('smoke in CI', () => {
     const admin = mockAdmin(mock);
     await admin.queueFaults([{ path: '/api/properties', fault: 'schema-violation', count: 1 }]);
     try {
-      const result = await runCli(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      const result = await run(['smoke', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
       expect(result.code).toBe(9);
       const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
       expect(checks.find((c) => c.name === 'spec check')).toMatchObject({
@@ -380,7 +381,7 @@ describe('smoke in CI', () => {
     }
     await admin.queueFaults([{ path: '/api/properties', fault: 'schema-violation', count: 1 }]);
     try {
-      const skipped = await runCli(['smoke', '--no-contract', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
+      const skipped = await run(['smoke', '--no-contract', '-o', 'json'], { env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging' }) });
       expect(skipped.code, skipped.stderr).toBe(0);
       const names = (JSON.parse(skipped.stdout) as { checks: Check[] }).checks.map((c) => c.name);
       expect(names).not.toContain('spec check');
@@ -395,7 +396,7 @@ describe('smoke in CI', () => {
     writeFileSync(summary, '# earlier step\n');
     await admin.queueFaults([{ path: '/api/files', fault: 'status=503', count: 100 }]);
     try {
-      const result = await runCli(['smoke', '--retries', '0'], {
+      const result = await run(['smoke', '--retries', '0'], {
         env: envOnly({ APPRAISAL_ENVIRONMENT: 'staging', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
       });
       expect(result.code).toBe(8);
