@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli, startCli } from '../helpers/spawn.js';
+import { startCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -18,7 +19,7 @@ let env: Record<string, string | undefined>;
 let scratch: string;
 
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
+  run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '10', ...extra } });
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const freshDir = () => mkdtempSync(join(scratch, 'out-'));
 

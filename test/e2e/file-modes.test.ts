@@ -5,8 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type CliResult } from '../helpers/spawn.js';
-import { ROOT, cleanEnv } from '../helpers/env.js';
+import { startCli, type CliResult } from '../helpers/spawn.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { tempDir } from '../helpers/temp.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
@@ -24,21 +23,7 @@ afterAll(async () => {
 
 /** `appraisal ARGS` started as `bash -c 'umask 000; exec node bin/appraisal.js ARGS'`. */
 function runUnderUmask000(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, BIN, ...args], {
-      cwd: ROOT,
-      env: cleanEnv(env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(input ?? '');
-  });
+  return startCli(args, { env, umask: '000', stdin: input ?? '' }).result;
 }
 
 /** Every file and directory under `root` with its permission bits, e.g. `config.json 600`. */

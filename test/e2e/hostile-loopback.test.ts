@@ -3,7 +3,7 @@
 // (exit 6, before any request carries it) and does not treat it as a `local` service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { page } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('a base URL spelled localhost.', () => {
   it('gets no key over plain http: one error line, no request carries the key', async () => {
-    const result = await runCli(['props', 'list', '--retries', '0'], {
+    const result = await run(['props', 'list', '--retries', '0'], {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://localhost.:${server.port}`, APPRAISAL_API_KEY: KEY }),
     });
     expect(exitProblems(result), result.stderr).toEqual([]);
@@ -32,7 +32,7 @@ describe('a base URL spelled localhost.', () => {
   });
 
   it('the same service spelled localhost is this machine: the key goes over plain http', async () => {
-    const result = await runCli(['props', 'list', '-o', 'ndjson', '--retries', '0'], {
+    const result = await run(['props', 'list', '-o', 'ndjson', '--retries', '0'], {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://localhost:${server.port}`, APPRAISAL_API_KEY: KEY }),
     });
     expect(result.code, result.stderr).toBe(0);

@@ -20,7 +20,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -34,7 +34,7 @@ let env: Record<string, string | undefined>;
 let scratch: string;
 
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1', ...extra }, timeoutMs: 30_000 });
+  run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1', ...extra } });
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 beforeAll(async () => {

@@ -2,11 +2,10 @@
 // crash with a stack trace (exit 1), and a full stderr turned any exit into 1. Now: exit 2 with one
 // `error:` line when stdout fails, the command's own exit code when stderr fails, and `| head`
 // still ends quietly.
-import { spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, type CliResult } from '../helpers/spawn.js';
-import { ROOT, cleanEnv, isolatedEnv } from '../helpers/env.js';
+import { runCli, startCli, type CliResult } from '../helpers/spawn.js';
+import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
@@ -25,17 +24,7 @@ afterAll(async () => {
 
 /** Run with stdout (or stderr) on /dev/full, where every write fails with ENOSPC. */
 function runWithFull(args: string[], which: 'stdout' | 'stderr'): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const full = openSync(FULL, 'w');
-    const stdio: Array<'pipe' | 'ignore' | number> = which === 'stdout' ? ['ignore', full, 'pipe'] : ['ignore', 'pipe', full];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), stdio });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return startCli(args, { env, ...(which === 'stdout' ? { stdoutFile: FULL } : { stderrFile: FULL }) }).result;
 }
 
 describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '' : ` [skipped: no ${FULL} here]`}`, () => {

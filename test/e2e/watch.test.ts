@@ -1,11 +1,11 @@
 // `appraisal watch` against `appraisal mock`: changes made between polls come out as exactly those
 // events, a restart from the state file neither repeats nor misses, --exec failures hold the state,
 // 429 bursts are ridden out.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/spawn.js';
+import { startCli } from '../helpers/spawn.js';
+import { run } from '../helpers/run.js';
 import { ROOT, isolatedEnv } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
 import { adminOf } from '../helpers/mock-admin.js';
@@ -79,28 +79,14 @@ const kinds = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.id}
 const dir = () => tempDir('appraisal-watch-');
 
 function watch(args: string[], options: { cwd?: string; extraEnv?: Record<string, string> } = {}) {
-  return runCli(['watch', ...args], { env: { ...env, ...options.extraEnv }, cwd: options.cwd, timeoutMs: 30_000 });
+  return run(['watch', ...args], { env: { ...env, ...options.extraEnv }, cwd: options.cwd });
 }
 
-/** A long-running watch whose stdout lines can be awaited. */
+/** A long-running watch whose stdout lines can be awaited (spawned: the tests stop it with a signal). */
 function spawnWatch(args: string[]) {
-  const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('APPRAISAL_') && !/_PROXY$/i.test(k)) childEnv[k] = v;
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  const child = spawn(process.execPath, [BIN, 'watch', ...args], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: 'pipe',
-  }) as ChildProcessWithoutNullStreams;
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exited, stdout: () => stdout, stderr: () => stderr, events: () => parseEvents(stdout) };
+  const running = startCli(['watch', ...args], { env });
+  const exited = running.result.then(({ code, signal }) => ({ code, signal }));
+  return { child: running.child, exited, stdout: running.stdout, stderr: running.stderr, events: () => parseEvents(running.stdout()) };
 }
 
 /** Wait for a condition (the shared helper, with this file's argument order). */
