@@ -26,7 +26,7 @@ function mockEscape(depth) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.work/**', '.tmp/**', '.dist-*/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.work/**', '.tmp/**', '.dist-*/**', '.sea-*/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

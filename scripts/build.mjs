@@ -1,11 +1,13 @@
 // Bundles src/ into dist/ with esbuild: a tiny entry (dist/cli.cjs) and every command in one
 // CommonJS bundle with a V8 code cache (dist/main-HASH.cjs[.cache]; start-up time is a feature).
-// `--if-stale` skips the build when dist/ is newer than every source file.
+// `--if-stale` skips the build when dist/ is newer than every source file; `--clean` leaves no older
+// command bundle behind (for npm pack).
 import { build } from 'esbuild';
 import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildEntry } from './entry-build.mjs';
 import { undiciDeferHttp } from './undici-defer-http.mjs';
 import { buildVendorBundles, VENDOR_GROUPS, vendorImports } from './vendor-bundles.mjs';
 
@@ -27,6 +29,7 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'openapi.json')),
     newestMtime(join(root, 'scripts', 'build.mjs')),
     newestMtime(join(root, 'scripts', 'code-cache.mjs')),
+    newestMtime(join(root, 'scripts', 'entry-build.mjs')),
     newestMtime(join(root, 'scripts', 'undici-defer-http.mjs')),
     newestMtime(join(root, 'scripts', 'vendor-bundles.mjs')),
   );
@@ -34,10 +37,27 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
   // on the stamp's second line).
   const built = readFileSync(stamp, 'utf8').split('\n')[1] ?? '';
   const outputs = ['cli.cjs', 'help.json', built, ...Object.keys(VENDOR_GROUPS).map((group) => join('vendor', `${group}.cjs`))];
-  if (statSync(stamp).mtimeMs >= sources && built !== '' && outputs.every((name) => existsSync(join(root, 'dist', name)))) process.exit(0);
+  if (statSync(stamp).mtimeMs >= sources && built !== '' && outputs.every((name) => existsSync(join(root, 'dist', name)))) {
+    if (process.argv.includes('--clean'))
+      for (const name of readdirSync(join(root, 'dist')))
+        if (/^main-.*\.cjs(\.cache)?$/.test(name) && !name.startsWith(built)) rmSync(join(root, 'dist', name), { force: true });
+    process.exit(0);
+  }
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// What `appraisal version` reports about the build (src/core/build-info.ts): the commit (with
+// "+changes" when tracked files differ from it), and the date (SOURCE_DATE_EPOCH when set, for
+// reproducible builds).
+function gitCommit() {
+  const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8', timeout: 10_000 });
+  const head = git('rev-parse', 'HEAD');
+  if (head.status !== 0) return 'unknown';
+  const changed = git('status', '--porcelain', '--untracked-files=no');
+  return `${head.stdout.trim()}${changed.status === 0 && changed.stdout.trim() !== '' ? '+changes' : ''}`;
+}
+const buildDate = process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000) : new Date();
+const buildInfo = { version: pkg.version, commit: gitCommit(), date: buildDate.toISOString() };
 // Build beside dist/ and move files in one by one, the command bundle and its cache before the
 // entry, so a CLI process that is running while a rebuild happens never sees a missing file.
 const dist = join(root, 'dist');
@@ -49,7 +69,7 @@ const common = {
   target: 'node20.18',
   // The keychain binding is a native addon: it must be resolved from node_modules at run time.
   external: ['@napi-rs/keyring'],
-  define: { __APPRAISAL_VERSION__: JSON.stringify(pkg.version) },
+  define: { __APPRAISAL_VERSION__: JSON.stringify(pkg.version), __APPRAISAL_BUILD__: JSON.stringify(buildInfo) },
   sourcemap: false,
   minify: true,
   legalComments: 'none',
@@ -119,35 +139,9 @@ if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
 }
 
 // 2. The entry (dist/cli.cjs, tiny): answers --version and pre-rendered --help itself and loads the
-// command bundle for everything else. CommonJS, like bin/appraisal.js (bin/package.json): starting
-// Node's ES module loader cost ~5-8 ms of CPU and ~10 ms at every start.
-const commandBundle = {
-  name: 'command-bundle',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/main\.js$/ }, (args) =>
-      args.importer === join(root, 'src', 'boot', 'cli.ts') ? { path: 'main', namespace: 'command-bundle' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'command-bundle' }, () => ({
-      resolveDir: join(root, 'src', 'boot'),
-      loader: 'js',
-      contents: `import { loadBundle } from './bundle-loader.ts';
-const loaded = loadBundle(new URL(${JSON.stringify(`./${mainFile}`)}, import.meta.url)).exports;
-export const main = loaded.main;
-export const InterruptedError = loaded.InterruptedError;`,
-    }));
-  },
-};
-await build({
-  ...common,
-  entryPoints: { cli: join(root, 'src', 'boot', 'cli.ts') },
-  outdir: staging,
-  format: 'cjs',
-  outExtension: { '.js': '.cjs' },
-  supported: { 'dynamic-import': false },
-  define: { ...common.define, 'import.meta.url': '__appraisalEntryUrl' },
-  banner: { js: "var __appraisalEntryUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [commandBundle],
-});
+// command bundle for everything else (scripts/entry-build.mjs). CommonJS, like bin/appraisal.js
+// (bin/package.json): starting Node's ES module loader cost ~5-8 ms of CPU and ~10 ms at every start.
+await buildEntry({ root, common, mainFile, outfile: join(staging, 'cli.cjs'), sea: false });
 
 // 3. Build-time helpers (removed below): help rendering, and the loader for the cache producer.
 await build({
@@ -194,8 +188,9 @@ for (const name of [mainFile, `${mainFile}.cache`, 'help.json', 'cli.cjs']) {
   if (existsSync(join(staging, name))) renameSync(join(staging, name), join(dist, name));
 }
 // Older command bundles (a process started before this build may still be loading one: they are
-// removed only by the next build).
-const previous = existsSync(stamp) ? readFileSync(stamp, 'utf8').split('\n')[1] : undefined;
+// removed only by the next build). `--clean` (npm pack's prepack) removes them all: the package
+// holds exactly one command bundle.
+const previous = existsSync(stamp) && !process.argv.includes('--clean') ? readFileSync(stamp, 'utf8').split('\n')[1] : undefined;
 for (const name of readdirSync(dist)) {
   if (/^main-.*\.cjs(\.cache)?$/.test(name) && !name.startsWith(mainFile) && (previous === undefined || !name.startsWith(previous)))
     rmSync(join(dist, name), { force: true });

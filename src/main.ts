@@ -54,8 +54,14 @@ function applyToTree(command: Command, deps: ProcessDeps): void {
   for (const sub of command.commands) applyToTree(sub, deps);
 }
 
+/** `--version --verbose` (either order, short forms too) is `appraisal version`. */
+function isVerboseVersion(argv: readonly string[]): boolean {
+  const words = new Set(argv);
+  return argv.length === 2 && (words.has('--version') || words.has('-V')) && (words.has('--verbose') || words.has('-v'));
+}
+
 export async function main(deps: ProcessDeps): Promise<number> {
-  const argv = deps.argv;
+  const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {
     context(command: Command, operations): Context {

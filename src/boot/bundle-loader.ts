@@ -48,7 +48,6 @@ export interface LoadedBundle {
 }
 
 export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean } = {}): LoadedBundle {
-  for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
   const file = fileURLToPath(url);
   // The bundle is ASCII (scripts/build.mjs: charset ascii), so latin1 reads it exactly, without the
   // UTF-8 decoding that took ~6 ms of CPU for 2 MB.
@@ -61,6 +60,25 @@ export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean }
       // No cache (or not readable): compile from the source.
     }
   }
+  return runBundle({ source, cachedData, file, require: deferringRequire(createRequire(file)) });
+}
+
+/**
+ * Compile and run a bundle's source as a CommonJS module: for dist/ (loadBundle) and for the single
+ * executable, whose bundle and cache come from its assets (src/boot/sea-files.ts).
+ */
+export function runBundle({
+  source,
+  cachedData,
+  file,
+  require,
+}: {
+  source: string;
+  cachedData: Buffer | undefined;
+  file: string;
+  require: NodeJS.Require;
+}): LoadedBundle {
+  for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
   // The CommonJS wrapper, as node:module's own (Module.wrap) writes it.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
   const wrapper = script.runInThisContext() as (
@@ -71,6 +89,6 @@ export function loadBundle(url: URL, { useCache = true }: { useCache?: boolean }
     dirname: string,
   ) => void;
   const module = { exports: {} as object };
-  wrapper.call(module.exports, module.exports, deferringRequire(createRequire(file)), module, file, dirname(file));
+  wrapper.call(module.exports, module.exports, require, module, file, dirname(file));
   return { exports: module.exports, script, cacheRejected: cachedData === undefined ? undefined : script.cachedDataRejected };
 }

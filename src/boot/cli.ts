@@ -1,7 +1,7 @@
 // Process entry. Kept tiny: `--version` answers without loading commander; everything else loads
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
-import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { readDistText } from './dist-files.js';
 
 declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
@@ -17,7 +17,7 @@ function prerenderedHelp(argv: readonly string[]): string | undefined {
   const path = argv.slice(0, -1);
   if (path.some((word) => word.startsWith('-'))) return undefined;
   try {
-    const texts = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as Record<string, string>;
+    const texts = JSON.parse(readDistText('help.json')) as Record<string, string>;
     return Object.hasOwn(texts, path.join(' ')) ? texts[path.join(' ')] : undefined;
   } catch {
     // Not built with it (tests run the sources): commander renders it.

@@ -36,6 +36,11 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
   { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },
+  {
+    name: 'version',
+    summary: 'Print the version, commit, build date, Node version, platform and install kind',
+    load: () => import('./version/index.js'),
+  },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
 ];
 

@@ -2,6 +2,7 @@
 // for a long-running command (the mock) without guessing with `sleep`. Readiness is the child's own
 // stdout: the caller says which text means "ready". Commands do not touch process.*; this does.
 import { spawn } from 'node:child_process';
+import { isSingleExecutable } from './build-info.js';
 import type { Env } from './env.js';
 import { InterruptedError, LocalEnvironmentError } from './errors.js';
 
@@ -36,14 +37,15 @@ function childError(stderr: string): { message: string | undefined; hint: string
 
 export function startDetached(options: DetachOptions): Promise<Detached> {
   // process.argv[1] is bin/appraisal.js (or the npm link to it): the same program, the same version.
-  const script = process.argv[1];
+  // The single executable is the program itself (its argv[1] repeats argv[0]).
+  const script = isSingleExecutable() ? '' : process.argv[1];
   if (script === undefined)
     return Promise.reject(new LocalEnvironmentError(`cannot find this program to start ${options.what} in the background`));
   return new Promise((resolve, reject) => {
     // Its own process group: a Ctrl-C in the terminal it was started from does not reach it.
     // stderr is read only until readiness, then closed: the child's later notices are dropped
     // (its stderr swallows write errors), and nobody waiting on our pipes waits for it.
-    const child = spawn(process.execPath, [script, ...options.args], {
+    const child = spawn(process.execPath, script === '' ? options.args : [script, ...options.args], {
       cwd: options.cwd,
       env: options.env as NodeJS.ProcessEnv,
       detached: true,

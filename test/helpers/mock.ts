@@ -24,16 +24,21 @@ export interface MockOptions {
   http?: boolean;
   adminKey?: string;
   extraArgs?: string[];
+  /** The program and its first arguments, instead of `node bin/appraisal.js` (an installed copy, the executable). */
+  program?: readonly string[];
+  /** Its environment (default: this process's). */
+  env?: Record<string, string>;
 }
 
 export function startMock(options: MockOptions = {}): Promise<MockServer> {
-  const args = [BIN, 'mock', '--port', '0', '--seed', String(options.seed ?? 1), '--records', String(options.records ?? 50)];
+  const [file, ...first] = options.program ?? [process.execPath, BIN];
+  const args = [...first, 'mock', '--port', '0', '--seed', String(options.seed ?? 1), '--records', String(options.records ?? 50)];
   if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
   if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
   if (options.http) args.push('--http');
   if (options.adminKey) args.push('--admin-key', options.adminKey);
   args.push(...(options.extraArgs ?? []));
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file!, args, { cwd: ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {

@@ -36,6 +36,8 @@ export interface CliOptions {
   /** Started as `bash -c 'umask U; exec node bin/appraisal.js ARGS'`. */
   umask?: string;
   cwd?: string;
+  /** The program and its first arguments, instead of `node bin/appraisal.js` (an installed copy, the executable). */
+  program?: readonly string[];
   /** Killed (SIGKILL) when it runs longer (default 90 s). */
   timeoutMs?: number;
 }
@@ -61,10 +63,11 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
   const stdin = fileFd(options.stdinFile, 'r') ?? 'pipe';
   const stdout = fileFd(options.stdoutFile, 'w') ?? 'pipe';
   const stderr = fileFd(options.stderrFile, 'w') ?? 'pipe';
+  const program = options.program ?? [process.execPath, BIN];
   const [command, commandArgs] =
     options.umask === undefined
-      ? [process.execPath, [BIN, ...args]]
-      : ['bash', ['-c', `umask ${options.umask}; exec "$0" "$@"`, process.execPath, BIN, ...args]];
+      ? [program[0]!, [...program.slice(1), ...args]]
+      : ['bash', ['-c', `umask ${options.umask}; exec "$0" "$@"`, ...program, ...args]];
   const child = spawn(command, commandArgs, { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: [stdin, stdout, stderr] });
   for (const fd of fds) closeSync(fd);
   const out: Buffer[] = [];

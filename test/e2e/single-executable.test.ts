@@ -1,0 +1,223 @@
+// The single executable (issue 29): `npm run package`'s script builds it once for this file (into a
+// temporary directory), then it is copied alone into an empty directory and run with a PATH that
+// holds no `node`: its checksum, `version`, the mock it starts itself, a list against that mock
+// (with the description cache), completion, `mock --detach`, SIGUSR1 ignored, and the keychain —
+// through its embedded addon where a Secret Service exists, or one clear error where the addon
+// cannot be loaded.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../helpers/spawn.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKey } from './credentials-support.js';
+
+const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
+const NAME = `appraisal-${process.platform}-${process.arch}`;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+let built: string;
+let exe: string;
+/** A directory on PATH with nothing in it: no node, no npm. */
+let emptyPath: string;
+let mock: MockServer;
+
+/** The executable's environment: a private HOME, the empty PATH, nothing inherited but D-Bus. */
+function env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const home = tempDir('appraisal-sea-home-');
+  return {
+    HOME: home,
+    PATH: emptyPath,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+    ...extra,
+  };
+}
+// Only these variables: runCli would otherwise pass this process's environment (PATH with node).
+const only = (vars: Record<string, string | undefined>) => ({
+  ...Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined])),
+  ...vars,
+});
+const runExe = (args: string[], vars = env(), input?: string) =>
+  runCli(args, { program: [exe], cwd: tempDir('appraisal-sea-cwd-'), env: only(vars), ...(input === undefined ? {} : { input }) });
+
+beforeAll(async () => {
+  built = tempDir('appraisal-sea-build-');
+  const pack = spawnSync(process.execPath, [join(ROOT, 'scripts', 'package-sea.mjs'), '--out', built], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  expect(pack.status, pack.stderr).toBe(0);
+  const alone = tempDir('appraisal-sea-alone-');
+  exe = join(alone, NAME);
+  copyFileSync(join(built, NAME), exe);
+  chmodSync(exe, 0o755);
+  emptyPath = tempDir('appraisal-sea-path-');
+  mock = await startMock({ program: [exe], records: 5, env: only(env()) as Record<string, string> });
+}, 240_000);
+afterAll(async () => {
+  await mock?.stop();
+});
+
+describe('the single executable', () => {
+  it('is alone in its directory, and node is not on its PATH', () => {
+    expect(readdirSync(join(exe, '..'))).toEqual([NAME]);
+    const which = spawnSync('/bin/sh', ['-c', 'command -v node npm'], { env: { PATH: emptyPath } });
+    expect(which.status).not.toBe(0);
+  });
+
+  it('has a checksum file beside it that matches, in the form sha256sum -c reads', () => {
+    const digest = createHash('sha256')
+      .update(readFileSync(join(built, NAME)))
+      .digest('hex');
+    expect(readFileSync(join(built, `${NAME}.sha256`), 'utf8')).toBe(`${digest}  ${NAME}\n`);
+    const check = spawnSync('sha256sum', ['-c', `${NAME}.sha256`], { cwd: built, encoding: 'utf8' });
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it('prints its version; `version` and `--version --verbose` give every field', async () => {
+    const short = await runExe(['--version']);
+    expect(short.code, short.stderr).toBe(0);
+    expect(short.stdout).toBe(`${pkg.version}\n`);
+    const long = await runExe(['version']);
+    expect(long.code, long.stderr).toBe(0);
+    const fields = Object.fromEntries(
+      long.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(/:\s+/, 2) as [string, string]),
+    );
+    // The commit the build ran at (`unknown` when built outside a git checkout).
+    const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    const head = git.status === 0 ? git.stdout.trim() : 'unknown';
+    expect(fields).toEqual({
+      version: pkg.version,
+      commit: expect.stringMatching(new RegExp(`^${head}(\\+changes)?$`)),
+      built: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      install: 'executable',
+    });
+    const verbose = await runExe(['--version', '--verbose']);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stdout).toBe(long.stdout);
+  });
+
+  it('runs the mock (started above by the executable) and lists from it, caching the description', async () => {
+    const vars = env(mock.env);
+    const list = await runExe(['props', 'list', '-o', 'json', '--max-items', '3'], vars);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(3);
+    const cache = join(vars.XDG_CONFIG_HOME!, 'appraisal-cli', 'cache');
+    expect(readdirSync(cache).some((file) => /^description-.*\.json$/.test(file))).toBe(true);
+    // A second run answers from the cached description.
+    const again = await runExe(['props', 'list', '-o', 'json', '--max-items', '1', '-v'], vars);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/GET \/api\/openapi\.json/);
+  });
+
+  it('prints shell completion and pre-rendered help', async () => {
+    const completion = await runExe(['completion', 'bash']);
+    expect(completion.code, completion.stderr).toBe(0);
+    expect(completion.stdout).toContain('complete -F');
+    const help = await runExe(['props', 'list', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: appraisal props list/);
+  });
+
+  it('starts the mock in the background with --detach (it restarts itself, not node)', async () => {
+    const detached = await runExe(['mock', '--port', '0', '--http', '--detach']);
+    expect(detached.code, detached.stderr).toBe(0);
+    const pid = Number(/^APPRAISAL_MOCK_PID=(\d+)$/m.exec(detached.stdout)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    try {
+      const baseUrl = /^APPRAISAL_BASE_URL=(.*)$/m.exec(detached.stdout)![1]!;
+      const apiKey = /^APPRAISAL_API_KEY=(.*)$/m.exec(detached.stdout)![1]!;
+      const list = await runExe(
+        ['props', 'list', '-o', 'json', '--max-items', '1'],
+        env({ APPRAISAL_BASE_URL: baseUrl, APPRAISAL_API_KEY: apiKey }),
+      );
+      expect(list.code, list.stderr).toBe(0);
+    } finally {
+      process.kill(pid, 'SIGTERM');
+    }
+  });
+
+  it('ignores SIGUSR1 (no inspector), like the npm package', async () => {
+    const child = spawn(exe, ['mock', '--port', '0', '--http'], {
+      env: only(env()) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await waitFor(() => stdout.includes('APPRAISAL_API_KEY='), 'the mock to listen');
+      child.kill('SIGUSR1');
+      const baseUrl = /^APPRAISAL_BASE_URL=(.*)$/m.exec(stdout)![1]!;
+      const apiKey = /^APPRAISAL_API_KEY=(.*)$/m.exec(stdout)![1]!;
+      // Still serving after the signal was delivered, and no inspector said it listens.
+      const list = await runExe(
+        ['props', 'list', '-o', 'json', '--max-items', '1'],
+        env({ APPRAISAL_BASE_URL: baseUrl, APPRAISAL_API_KEY: apiKey }),
+      );
+      expect(list.code, list.stderr).toBe(0);
+      expect(child.exitCode).toBeNull();
+      expect(stderr).not.toMatch(/Debugger listening/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  describe.runIf(hasKeyring)(`the keychain${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` provides one]'}`, () => {
+    it('logs in through its embedded addon, written once to a private directory of the user', async () => {
+      const vars = env();
+      const key = await createKey(mock, { name: 'executable', scopes: ['api:read'] });
+      const login = await runExe(
+        ['auth', 'login', '--with-key'],
+        { ...vars, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
+        `${key.secret}\n`,
+      );
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('stored in the OS keychain');
+      const status = await runExe(['auth', 'status', '-o', 'json'], vars);
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ source: 'keychain', keyPrefix: key.prefix });
+      const native = join(vars.XDG_CACHE_HOME!, 'appraisal-cli', 'native');
+      expect(statSync(native).mode & 0o777).toBe(0o700);
+      const [addon, ...others] = readdirSync(native);
+      expect(others).toEqual([]);
+      expect(statSync(join(native, addon!)).mode & 0o777).toBe(0o600);
+      // A changed copy is replaced, never loaded.
+      writeFileSync(join(native, addon!), 'not the addon');
+      const again = await runExe(['auth', 'status', '-o', 'json'], vars);
+      expect(again.code, again.stderr).toBe(0);
+      expect((await runExe(['auth', 'logout'], vars)).code).toBe(0);
+    });
+
+    it('where the addon cannot be written, login says so and names --insecure-storage and APPRAISAL_API_KEY', async () => {
+      const blocked = join(tempDir('appraisal-sea-blocked-'), 'a-file');
+      writeFileSync(blocked, '');
+      const key = await createKey(mock);
+      const login = await runExe(
+        ['auth', 'login', '--with-key'],
+        { ...env({ XDG_CACHE_HOME: blocked }), APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
+        `${key.secret}\n`,
+      );
+      expect(login.code).toBe(2);
+      expect(login.stderr).toMatch(
+        /^error: could not store the key in the OS keychain; nothing was stored: the OS keychain is not available \(the keyring module did not load: .*\)$/m,
+      );
+      expect(login.stderr).toMatch(/^hint: .*APPRAISAL_API_KEY.*--insecure-storage/m);
+      // One error line and its hint; no stack trace.
+      expect(login.stderr.split('\n').filter((line) => /^(error|hint): /.test(line))).toHaveLength(2);
+      expect(login.stderr).not.toMatch(/^\s+at /m);
+      expect(login.stderr).not.toContain(key.secret);
+    });
+  });
+});
