@@ -8,7 +8,7 @@ import type { Context } from '../../core/context.js';
 import { bindingOf } from '../../core/description/routed-client.js';
 import type { PublishedOperation } from '../../core/description/document.js';
 import { recordSchemaOf } from '../../core/description/schema.js';
-import type { Violation } from '../../core/description/validate.js';
+import type { Validator, Violation } from '../../core/description/validate.js';
 import { HttpError } from '../../core/errors.js';
 import { collectionTemplate, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { shapeOf, type FieldShape } from './field-shapes.js';
@@ -83,21 +83,27 @@ export async function familyContract(ctx: Context, api: ApiClient, family: Resou
     const record = shapeOf(document, recordSchemaOf(document, list.responseSchema, list.envelope));
     for (const name of record.properties.keys()) if (!shape.properties.has(name)) readOnly.add(name);
   }
-  const { validatorFor } = await import('../../core/description/validate.js');
-  const validator = binding ? await validatorFor(binding.description.contract) : undefined;
-  const enums = await liveEnums(ctx, api, family);
-  const enumProblems = (body: Record<string, unknown>): string[] => {
-    const problems: string[] = [];
+  // Loaded on the first row that is created or updated: a run where nothing changed never pays for
+  // compiling the schemas or asking for the enums.
+  let loading: Promise<{ validator: Validator | undefined; enums: Map<string, Set<string>> }> | undefined;
+  const load = () =>
+    (loading ??= (async () => {
+      const { validatorFor } = await import('../../core/description/validate.js');
+      const [validator, enums] = await Promise.all([
+        binding ? validatorFor(binding.description.contract) : undefined,
+        liveEnums(ctx, api, family),
+      ]);
+      return { validator, enums };
+    })());
+  const check = async (operation: PublishedOperation | undefined, body: Record<string, unknown>): Promise<string[]> => {
+    const { validator, enums } = await load();
+    const schema = validator && operation ? described(validator.request(operation, body)) : [];
+    const live: string[] = [];
     for (const [field, allowed] of enums) {
       const value = body[field];
-      if (typeof value === 'string' && !allowed.has(value))
-        problems.push(`${field}: "${value}" is not one of the service's values (see \`appraisal ref enums\`)`);
+      if (typeof value === 'string' && !allowed.has(value) && !schema.some((line) => line.startsWith(`${field}:`)))
+        live.push(`${field}: "${value}" is not one of the service's values (see \`appraisal ref enums\`)`);
     }
-    return problems;
-  };
-  const check = (operation: PublishedOperation | undefined, body: Record<string, unknown>): string[] => {
-    const schema = validator && operation ? described(validator.request(operation, body)) : [];
-    const live = enumProblems(body).filter((problem) => !schema.some((line) => line.startsWith(`${problem.split(':')[0]}:`)));
     return [...schema, ...live];
   };
   return {

@@ -18,8 +18,8 @@ export type RowPlan =
 
 /** Checks of a body against the published request schema and the live enums: "column: reason" each. */
 export interface BodyChecks {
-  create(body: Record<string, unknown>): string[];
-  update(body: Record<string, unknown>): string[];
+  create(body: Record<string, unknown>): Promise<string[]>;
+  update(body: Record<string, unknown>): Promise<string[]>;
 }
 
 export interface PlannerOptions {
@@ -119,16 +119,16 @@ export class RowPlanner {
     return this.create(row, typed.record, key);
   }
 
-  private update(row: number, record: Record<string, unknown>, existing: ExistingRecord): RowPlan {
+  private async update(row: number, record: Record<string, unknown>, existing: ExistingRecord): Promise<RowPlan> {
     const body = changedFields(record, JSON.parse(existing.json) as Record<string, unknown>);
     const fields = Object.keys(body);
     if (fields.length === 0) return { kind: 'unchanged', row, id: existing.id };
-    const problems = this.options.checks.update(body);
+    const problems = await this.options.checks.update(body);
     if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
     return { kind: 'update', row, id: existing.id, body, fields };
   }
 
-  private create(row: number, record: Record<string, unknown>, key: string | undefined): RowPlan {
+  private async create(row: number, record: Record<string, unknown>, key: string | undefined): Promise<RowPlan> {
     const { parent } = this.options;
     let parentId: string | undefined;
     if (parent) {
@@ -136,7 +136,7 @@ export class RowPlanner {
       parentId = typeof own === 'string' && own !== '' ? own : parent.fallback;
       if (parentId === undefined) return { kind: 'invalid', row, error: `${parent.field}: is required (a column, or --client ID)` };
     }
-    const problems = this.options.checks.create(record);
+    const problems = await this.options.checks.create(record);
     if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
     return { kind: 'create', row, body: record, key, parentId };
   }
