@@ -4,7 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ApiClient } from './api-client.js';
 import type { ConfigStore } from './config.js';
-import type { Context, GlobalOptions } from './context.js';
+import type { Context } from './context.js';
+import type { GlobalOptions } from './global-options.js';
+import { OutputPlan } from './output-plan.js';
 import type { Env } from './env.js';
 import { IO } from './io.js';
 import type { Session } from './session-types.js';
@@ -45,6 +47,18 @@ export interface CommandOperations {
   operations: readonly Operation[];
 }
 
+/** The run's one output plan (format, fields, destination, colour, width): writers read it, never the globals. */
+export function planOutput(deps: Pick<ProcessDeps, 'cwd' | 'env' | 'stdout' | 'stdoutIsTTY'>, globals: GlobalOptions): OutputPlan {
+  return OutputPlan.from({
+    globals,
+    cwd: deps.cwd,
+    stdoutIsTTY: deps.stdoutIsTTY,
+    color: globals.color,
+    columns: deps.stdoutIsTTY ? (deps.stdout as { columns?: number }).columns : undefined,
+    columnsVariable: deps.env.COLUMNS,
+  });
+}
+
 export function createContext(deps: ProcessDeps, globals: GlobalOptions, command?: CommandOperations): ContextHandle {
   const io = new IO({
     // A getter, so process.stdin is read only by a command that reads stdin (IO.stdin says why).
@@ -82,6 +96,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     io,
     env: deps.env,
     globals,
+    output: planOutput(deps, globals),
     signal: deps.signal,
     version: deps.version,
     cwd: deps.cwd,

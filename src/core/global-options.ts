@@ -3,12 +3,48 @@
 // the groups it declares with `takesOptions`, and a given option a command does not take is a usage
 // error. `appraisal help environment` prints the full list.
 import { Option, type Command } from 'commander';
-import type { GlobalOptions, OutputFormat } from './context.js';
 import type { Env } from './env.js';
-import { OUTPUT_FORMATS } from './context.js';
 import { UsageError } from './errors.js';
 import { ENVIRONMENTS, isEnvironment, type Environment } from './config.js';
 import { parseSize } from './size.js';
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+
+export interface GlobalOptions {
+  profile: string | undefined;
+  baseUrl: string | undefined;
+  /** Resolved: an explicit -o, else table on a terminal, json otherwise. */
+  output: OutputFormat;
+  /** True when -o was given explicitly (some commands change their default, e.g. keys create). */
+  outputExplicit: boolean;
+  fields: string[] | undefined;
+  page: number | undefined;
+  pageSize: number | undefined;
+  maxItems: number | undefined;
+  concurrency: number;
+  out: string | undefined;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number;
+  retries: number;
+  /** The most one JSON answer may hold (--max-response-size / APPRAISAL_MAX_RESPONSE_SIZE); unset, the client's default. */
+  maxResponseBytes?: number | undefined;
+  caFile: string | undefined;
+  apiKeyFile: string | undefined;
+  allowPartial: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  yes: boolean;
+  noInput: boolean;
+  /**
+   * What a run without a stored profile targets (APPRAISAL_ENVIRONMENT, or a command's
+   * --environment); unset, such a run counts as production (local for loopback hosts).
+   */
+  environment: Environment | undefined;
+  /** `--spec URL|PATH`: the service description for this run (else the profile's, the service's own, or the bundled one). */
+  spec?: string | undefined;
+}
 
 /** Who takes an option: every command, or the commands that declare its group. */
 export type OptionGroup = 'general' | 'service' | 'output' | 'paging' | 'confirm';

@@ -59,7 +59,7 @@ export interface ResourceFamily {
   /** Collection path, e.g. `/api/properties`; records live at `{path}/{id}`. */
   path: string;
   /** Plural label for messages and progress, and the default table/csv columns. */
-  view: { label: string; columns: readonly string[] };
+  view: { label: string; singular: string; columns: readonly string[] };
   filters: readonly ListFilter[];
   /** Set when list and create go through a parent record's sub-collection. */
   parent?: ParentLink;
@@ -76,6 +76,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     path: '/api/properties',
     view: {
       label: 'properties',
+      singular: 'property',
       columns: ['id', 'name', 'propertyType', 'address.line1', 'address.city', 'address.region', 'address.postalCode', 'updatedAt'],
     },
     filters: [
@@ -99,6 +100,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     path: '/api/assignments',
     view: {
       label: 'assignments',
+      singular: 'assignment',
       columns: ['id', 'number', 'status', 'clientId', 'dueDate', 'fee.amount', 'fee.currency', 'reportType'],
     },
     filters: [
@@ -122,7 +124,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     command: 'clients',
     singular: 'client',
     path: '/api/clients',
-    view: { label: 'clients', columns: ['id', 'name', 'clientType', 'email', 'phone', 'address.city'] },
+    view: { label: 'clients', singular: 'client', columns: ['id', 'name', 'clientType', 'email', 'phone', 'address.city'] },
     filters: [
       { flags: '--q <text>', description: 'search name and email', param: 'q' },
       { flags: '--type <clientType>', description: 'only this client type (see `appraisal ref enums`)', param: 'clientType' },
@@ -137,7 +139,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     command: 'contacts',
     singular: 'contact',
     path: '/api/contacts',
-    view: { label: 'contacts', columns: ['id', 'firstName', 'lastName', 'title', 'email', 'phone'] },
+    view: { label: 'contacts', singular: 'contact', columns: ['id', 'firstName', 'lastName', 'title', 'email', 'phone'] },
     filters: [UPDATED_SINCE],
     parent: { family: 'clients', option: 'client', segment: 'contacts' },
     scope: 'clients',
@@ -154,7 +156,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     command: 'files',
     singular: 'file',
     path: '/api/files',
-    view: { label: 'files', columns: ['id', 'name', 'contentType', 'size', 'sha256', 'createdAt'] },
+    view: { label: 'files', singular: 'file', columns: ['id', 'name', 'contentType', 'size', 'sha256', 'createdAt'] },
     filters: [
       { flags: '--property <id>', description: 'only files attached to this property', param: 'propertyId', kind: 'uuid' },
       { flags: '--assignment <id>', description: 'only files attached to this assignment', param: 'assignmentId', kind: 'uuid' },
@@ -170,7 +172,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     command: 'ref designations',
     singular: 'designation',
     path: '/api/reference/designations',
-    view: { label: 'designations', columns: ['code', 'name'] },
+    view: { label: 'designations', singular: 'designation', columns: ['code', 'name'] },
     filters: [],
     scope: 'reference',
     operations: { list: 'listDesignations' },

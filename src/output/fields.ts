@@ -2,11 +2,9 @@
 // table or csv cell, project a record down to some fields for json/ndjson, flatten a record into
 // key/value rows. Only own properties are followed, so a path can never reach Object.prototype.
 
-export type FieldPath = readonly string[];
+import type { FieldPath } from '../core/output-plan.js';
 
-export function parseFieldPath(path: string): FieldPath {
-  return path.split('.');
-}
+export { fieldSelection, parseFieldPath, type FieldPath, type FieldSelection } from '../core/output-plan.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -12,6 +12,7 @@ import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { takeRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
+import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
 import { UsageError } from '../core/errors.js';
 import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
@@ -26,13 +27,13 @@ import {
   type CheckpointState,
   type ExportIdentity,
 } from './checkpoint.js';
-import { checkOutPath, type Destination } from './destination.js';
+import type { Destination } from './destination.js';
 import { formatCount } from './progress.js';
 
 /** At most one checkpoint per interval: two fsyncs per page would cost more than they save. */
 export const CHECKPOINT_INTERVAL_MS = 500;
 
-export type ResumeMode = 'resume' | 'restart' | 'auto';
+export type { ResumeMode } from '../core/output-plan.js';
 
 export interface ResumableExport {
   destination: Destination;
@@ -148,11 +149,15 @@ async function existingCheckpoint(
 }
 
 /**
- * Open a resumable export to `out`: a fresh partial and checkpoint, or (with --resume and a
- * matching checkpoint) the existing ones cut back to their last complete page.
+ * Open the plan's resumable export to its --out file: a fresh partial and checkpoint, or (with
+ * --resume and a matching checkpoint) the existing ones cut back to their last complete page.
  */
-export async function openResumableExport(ctx: Context, out: string, identity: ExportIdentity, mode: ResumeMode): Promise<ResumableExport> {
-  const target = await checkOutPath(ctx, out);
+export async function openResumableExport(ctx: Context, plan: OutputPlan, identity: ExportIdentity): Promise<ResumableExport> {
+  const target = await plan.target();
+  const out = plan.outPath;
+  const mode = plan.resume;
+  if (target === undefined || out === undefined || mode === undefined)
+    throw new Error('openResumableExport: the plan is no resumable file export');
   const paths = partialPaths(target.path);
   const release = await lockOut(out, paths.lock);
   let resumable: Resumable | undefined;

@@ -1,7 +1,7 @@
-// Where the record pump (index.ts) puts records: a format's text into one destination (stdout,
+// Where the record pump (record-pump.ts) puts records: a format's text into one destination (stdout,
 // --out, a resumable partial), or a set of files that may be split into parts (split.ts).
 import type { ListEncoder } from './encoder.js';
-import type { Destination } from './stdout-destination.js';
+import type { Destination } from './destination.js';
 
 export interface RecordSink {
   /** Start the output (a csv header…). False when the reader has gone away: stop producing. */

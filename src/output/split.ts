@@ -26,11 +26,12 @@
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
-import type { OutputFormat } from '../core/context.js';
+import type { OutputFormat } from '../core/global-options.js';
+import type { SplitLimits } from '../core/output-plan.js';
 import { UsageError } from '../core/errors.js';
 import { readOwned } from '../core/owned-file.js';
 import { writeFailure } from './buffered-writer.js';
-import { createTempBeside, finalMode, type TempFile } from './destination.js';
+import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { lockOut, partialPaths } from './resumable.js';
 import type { ListEncoder } from './encoder.js';
 import type { RecordSink } from './sink.js';
@@ -39,13 +40,7 @@ export const SPLIT_MANIFEST_KIND = 'appraisal-split-manifest';
 /** Far more than the manifest of 100,000 parts. */
 const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
-/** When a part is full; either or both. */
-export interface SplitLimits {
-  /** At most this many records per part. */
-  rows: number | undefined;
-  /** At most this many bytes per part (a single larger record goes alone). */
-  bytes: number | undefined;
-}
+export type { SplitLimits } from '../core/output-plan.js';
 
 /** One file written, as a manifest lists it. */
 export interface FilePart {

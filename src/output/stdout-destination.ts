@@ -1,18 +1,7 @@
-// Output to stdout with backpressure, ending quietly when the reader goes away (as with `| head`);
-// and the Destination interface both stdout and `--out PATH` (destination.ts) implement.
+// Output to stdout with backpressure, ending quietly when the reader goes away (as with `| head`).
 import type { Writable } from 'node:stream';
 import { LocalEnvironmentError } from '../core/errors.js';
-
-export interface Destination {
-  /** Write text; resolves once accepted. False when the reader has gone away: stop producing. */
-  write(text: string): Promise<boolean>;
-  /** Everything was written: flush, and for --out sync and move the file into place. */
-  finish(): Promise<void>;
-  /** Something failed: drop what was written (removes the temp file). Never throws. */
-  discard(): Promise<void>;
-  /** The path as the user gave it, for notices; undefined for stdout. */
-  readonly displayPath: string | undefined;
-}
+import type { Destination } from './destination.js';
 
 interface StreamState {
   /** The reader went away (EPIPE) or the stream was destroyed. */

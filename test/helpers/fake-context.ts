@@ -5,7 +5,9 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { ApiClient } from '../../src/core/api-client.js';
 import type { ConfigStore } from '../../src/core/config.js';
-import type { Context, GlobalOptions } from '../../src/core/context.js';
+import type { Context } from '../../src/core/context.js';
+import type { GlobalOptions } from '../../src/core/global-options.js';
+import { planOutput } from '../../src/core/factory.js';
 import type { Env } from '../../src/core/env.js';
 import { IO } from '../../src/core/io.js';
 import type { Session } from '../../src/core/session-types.js';
@@ -111,13 +113,17 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
   let config: Promise<ConfigStore> | undefined;
   let session: Promise<Session> | undefined;
   const given = { config: options.config, session: options.session };
+  const env = options.env ?? {};
+  const cwd = options.cwd ?? process.cwd();
+  const stdout = options.stdout ?? out.stream;
   const ctx: Context = {
     io,
-    env: options.env ?? {},
+    env,
     globals,
+    output: planOutput({ cwd, env, stdout, stdoutIsTTY: options.stdoutIsTTY ?? false }, globals),
     signal: options.signal ?? controller.signal,
     version: '0.0.0-test',
-    cwd: options.cwd ?? process.cwd(),
+    cwd,
     now: options.now ?? (() => new Date()),
     config: given.config
       ? () => (config ??= typeof given.config === 'function' ? given.config() : Promise.resolve(given.config!))

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { loadDescription } from '../../core/description/load.js';
 import { writeRecords, type View } from '../../output/index.js';
 
-const VIEW: View = { label: 'operations', columns: ['method', 'path', 'operationId', 'summary'] };
+const VIEW: View = { label: 'operations', singular: 'operation', columns: ['method', 'path', 'operationId', 'summary'] };
 
 export async function runList(ctx: Context): Promise<void> {
   const { contract, source } = await loadDescription(ctx);

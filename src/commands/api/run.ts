@@ -6,8 +6,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { readRecordInput } from '../../core/record-input/index.js';
-import { openDestination } from '../../output/destination.js';
-import { createProgress, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
+import { createProgress, openDestination, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
 import { paginateWithGlobals } from '../shared/list.js';
 import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
@@ -76,7 +75,7 @@ function bodyText(body: unknown): string {
 
 /** Text (headers, a plain-text body) bound for a person's terminal goes through the one sanitising step. */
 function forTerminal(ctx: Context, text: string): string {
-  return ctx.io.stdoutIsTTY && ctx.globals.out === undefined ? terminalSafe(text) : text;
+  return ctx.output.terminal ? terminalSafe(text) : text;
 }
 
 async function* once<T>(items: readonly T[]): AsyncGenerator<T> {
@@ -86,8 +85,8 @@ async function* once<T>(items: readonly T[]): AsyncGenerator<T> {
 /** Write the response: the body as JSON unless a record format was asked for explicitly. */
 async function writeResponse(ctx: Context, path: string, response: ApiResponse, include: boolean): Promise<void> {
   const prefix = include ? forTerminal(ctx, statusLine(ctx, response)) : '';
-  const { output, outputExplicit, fields } = ctx.globals;
-  const wantsRecords = fields !== undefined || (outputExplicit && output !== 'json');
+  const plan = ctx.output;
+  const wantsRecords = plan.fields !== undefined || (plan.formatExplicit && plan.format !== 'json');
   const records = wantsRecords ? recordsIn(response.body) : undefined;
   if (records) {
     if (prefix) ctx.io.stdout.write(prefix);

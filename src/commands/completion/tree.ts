@@ -1,7 +1,7 @@
 // What the shell scripts complete, read from the commander tree itself, so a new command, alias or
 // flag is completed without anyone keeping a second list.
 import type { Argument, Command, Option } from 'commander';
-import { OUTPUT_FORMATS } from '../../core/context.js';
+import { OUTPUT_FORMATS } from '../../core/global-options.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
 /** Where the values of a flag or argument come from. */

@@ -8,7 +8,7 @@ import type { Context } from '../../core/context.js';
 import { ContractError, NotFoundError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
 import { listPath, parentFamily, type ResourceFamily } from '../../core/resources.js';
-import { createProgress, writeRecords, type FilePart, type FilesTarget } from '../../output/index.js';
+import { createProgress, writeRecords, type FilePart } from '../../output/index.js';
 
 interface ClientContacts {
   records: ApiRecord[];
@@ -30,12 +30,11 @@ async function clientIds(ctx: Context, family: ResourceFamily, signal: AbortSign
   return ids;
 }
 
-/** `files`: numbered parts (--split-*); else the one file --out names in `ctx`. */
+/** Written as `ctx.output` plans it: the family's file, or its numbered parts (--split-rows, --split-size). */
 export async function exportContacts(
   ctx: Context,
   family: ResourceFamily,
   query: Query,
-  files: FilesTarget | undefined,
 ): Promise<{ written: number; total: number; warnings: string[]; files?: FilePart[] }> {
   const api = await ctx.api();
   const { globals } = ctx;
@@ -115,7 +114,7 @@ export async function exportContacts(
   let written: number;
   let parts: FilePart[] | undefined;
   try {
-    const result = await writeRecords(ctx, records(), family.view, files ? { files } : {});
+    const result = await writeRecords(ctx, records(), family.view);
     written = result.count;
     parts = result.files;
   } finally {

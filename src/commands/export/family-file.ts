@@ -3,14 +3,15 @@
 // checkpoint), with the updatedSince watermark when the operation publishes it. Contacts, listed
 // per client, have their own reader (contacts.ts).
 import type { Query } from '../../core/api-client.js';
-import type { Context, OutputFormat } from '../../core/context.js';
+import type { Context } from '../../core/context.js';
+import type { OutputFormat } from '../../core/global-options.js';
 import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
-import { partialPaths } from '../../output/resumable.js';
+import { partialPaths } from '../../output/index.js';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { listCollection } from '../shared/list.js';
 import type { SplitFlags } from '../shared/split-export.js';
-import type { FilePart, FilesTarget, SplitLimits } from '../../output/index.js';
+import type { FilePart, SplitLimits } from '../../output/index.js';
 import { exportContacts } from './contacts.js';
 import { updatedSincePublished } from './incremental.js';
 import type { FamilyDone } from './snapshot-dir.js';
@@ -20,19 +21,16 @@ export function fileName(family: ResourceFamily, format: OutputFormat): string {
   return `${family.name}.${format}`;
 }
 
-/** The context of one family's file: its path as --out (relative, as notices show it), the snapshot's format, whole records. */
-export function fileContext(ctx: Context, path: string, format: OutputFormat): Context {
+/**
+ * The context of one family's file: its output plan writes the file (named relative to the working
+ * directory, as notices show it) in the snapshot's format, whole records; every page is read.
+ */
+export function fileContext(ctx: Context, path: string, format: OutputFormat, split?: SplitLimits): Context {
+  const plan = ctx.output.forFile(path, relative(ctx.cwd, path), format, ctx.cwd);
   return {
     ...ctx,
-    globals: {
-      ...ctx.globals,
-      out: relative(ctx.cwd, path),
-      output: format,
-      outputExplicit: true,
-      fields: undefined,
-      page: undefined,
-      maxItems: undefined,
-    },
+    globals: { ...ctx.globals, page: undefined, maxItems: undefined },
+    output: split ? plan.inParts(split) : plan,
   };
 }
 
@@ -65,14 +63,7 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
   const { limits, splitRows, splitSize } = run.split;
   let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    const files: FilesTarget | undefined = limits && {
-      path: run.path,
-      displayPath: relative(ctx.cwd, run.path),
-      format: run.format,
-      split: limits,
-      manifest: true,
-    };
-    result = await exportContacts(fileCtx, family, query as Query, files);
+    result = await exportContacts(fileContext(ctx, run.path, run.format, limits), family, query as Query);
   } else if (limits) {
     result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });
   } else {

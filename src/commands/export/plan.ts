@@ -2,7 +2,8 @@
 // families (in a fixed order), the format, the directory and what to do with an existing one or an
 // interrupted run, and the incremental start (`--since-last` / `--since`, `--overlap`).
 import { resolve } from 'node:path';
-import type { Context, OutputFormat } from '../../core/context.js';
+import type { Context } from '../../core/context.js';
+import type { OutputFormat } from '../../core/global-options.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
@@ -63,8 +64,8 @@ export function parseFamilies(raw: string | undefined): readonly ResourceFamily[
 
 function exportFormat(ctx: Context): OutputFormat {
   // Without -o, a snapshot is NDJSON (one record per line: what loaders and `jq -c` read).
-  if (!ctx.globals.outputExplicit) return 'ndjson';
-  const format = ctx.globals.output;
+  if (!ctx.output.formatExplicit) return 'ndjson';
+  const format = ctx.output.format;
   if (!EXPORT_FORMATS.includes(format))
     throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')} files; -o ${format} is not one of them`);
   return format;

@@ -7,7 +7,7 @@ import { originOf } from '../../core/credentials/origin.js';
 import { takeRunLock } from '../../core/file-lock.js';
 import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
 import { UnsafeFileError } from '../../core/owned-file.js';
-import { formatCount } from '../../output/progress.js';
+import { formatCount } from '../../output/index.js';
 import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
 import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';

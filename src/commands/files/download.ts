@@ -9,7 +9,6 @@ import { ContractError, UsageError } from '../../core/errors.js';
 import { expectedContent } from './transfer/content.js';
 import { receiveToFile, receiveToStream, type FileTarget } from './transfer/save-download.js';
 import { requireUuid } from '../../core/ids.js';
-import { checkOutPath } from '../../output/destination.js';
 import { createProgress } from '../../output/index.js';
 import { calls, fillPath } from '../../core/description/operations.js';
 import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
@@ -18,9 +17,10 @@ import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export async function runDownload(ctx: Context, id: string | undefined): Promise<void> {
   const fileId = requireUuid(id, 'file id');
-  const out = ctx.globals.out;
+  // The output plan's --out (checked once); `--out -` is stdout, as everywhere.
+  const out = ctx.output.outPath;
   let target: FileTarget | undefined;
-  if (out !== undefined) target = { ...(await checkOutPath(ctx, out)), shown: out };
+  if (out !== undefined) target = { ...(await ctx.output.target())!, shown: out };
   else if (ctx.io.stdoutIsTTY) {
     throw new UsageError('refusing to write binary data to a terminal; use --out PATH', {
       hint: `appraisal files download ${fileId} --out FILE`,

@@ -23,6 +23,7 @@ export interface AuditOptions {
 
 export const AUDIT_VIEW: View = {
   label: 'API keys',
+  singular: 'API key',
   columns: ['severity', 'prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'daysLeft', 'lastUsedAt', 'revokedAt', 'inUse', 'findings'],
 };
 

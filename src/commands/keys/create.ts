@@ -17,8 +17,7 @@ import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { describeKey, keyPath, KEYS_PATH, withoutSecret, type CreatedKeyRecord, type KeyRecord } from './records.js';
 import { KEY_SCOPES, parseScopes } from './scopes.js';
 import { keyPrefix } from '../../core/redact.js';
-import { stdoutDestination } from '../../output/destination.js';
-import { writeRecord } from '../../output/index.js';
+import { stdoutDestination, writeRecord } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW } from './view.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
@@ -80,7 +79,7 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
   const name = requireName(options.name);
   const scopes = parseScopes(options.scope);
   const expiresAt = requestedExpiry(options, ctx.now());
-  if (ctx.globals.out !== undefined && options.storeAs === undefined) {
+  if (ctx.output.outPath !== undefined && options.storeAs === undefined) {
     throw new UsageError('keys create never writes the key to a file (--out)', {
       hint: 'pipe stdout into your secret store, or put the key straight into a profile with --store-as PROFILE',
     });
@@ -121,12 +120,12 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
         `note: the key it replaced in profile ${target.name}, ${target.keyPrefix}, still works on the service until it is revoked: appraisal keys revoke ${target.keyPrefix} --yes`,
       );
     }
-    if (ctx.globals.outputExplicit) await writeRecord(ctx, record, KEYS_VIEW);
+    if (ctx.output.formatExplicit) await writeRecord(ctx, record, KEYS_VIEW);
     else await writeText(ctx, `${prefix}\n`);
     return;
   }
 
-  if (ctx.globals.outputExplicit) {
+  if (ctx.output.formatExplicit) {
     // Automation asked for the record: it carries the secret, this once.
     await writeRecord(ctx, created, KEYS_VIEW);
     ctx.io.writeErr(STORE_NOW);

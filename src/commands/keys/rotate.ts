@@ -49,6 +49,7 @@ export interface RotateDeps {
 
 export const ROTATE_VIEW: View = {
   label: 'rotations',
+  singular: 'rotation',
   columns: ['profile', 'oldPrefix', 'newPrefix', 'name', 'scopes', 'expiresAt', 'oldKey'],
 };
 
@@ -95,7 +96,7 @@ async function scheduledRotationIsDue(
     return true;
   }
   ctx.io.writeErr(`nothing to do: key ${credential.prefix} of profile ${session.profileName} ${decision.because}`);
-  if (ctx.globals.outputExplicit) {
+  if (ctx.output.formatExplicit) {
     await writeRecord(
       ctx,
       {

@@ -26,7 +26,7 @@ export interface ScanOptions {
   auditLog?: string;
 }
 
-export const SCAN_VIEW: View = { label: 'keys found', columns: ['status', 'prefix', 'file', 'line'] };
+export const SCAN_VIEW: View = { label: 'keys found', singular: 'key found', columns: ['status', 'prefix', 'file', 'line'] };
 
 type Status = 'live' | 'revoked' | 'expired' | 'unknown to the service' | 'cannot tell';
 

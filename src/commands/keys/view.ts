@@ -8,6 +8,7 @@ import type { View } from '../../output/index.js';
 
 export const KEYS_VIEW: View = {
   label: 'API keys',
+  singular: 'API key',
   columns: ['prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt'],
 };
 

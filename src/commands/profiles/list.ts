@@ -8,6 +8,7 @@ import { OUTPUT_OPTIONS, takesOptions } from '../../core/global-options.js';
 
 export const PROFILES_VIEW: View = {
   label: 'profiles',
+  singular: 'profile',
   columns: ['active', 'name', 'environment', 'baseUrl', 'keyPrefix', 'keyStorage'],
 };
 

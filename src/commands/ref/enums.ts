@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
-import { outputFormat, writeRecord, writeRecords } from '../../output/index.js';
+import { writeRecord, writeRecords } from '../../output/index.js';
 import { calls } from '../../core/description/operations.js';
 import { ENUMS_PATH, ENUMS_VIEW } from './paths.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
@@ -41,7 +41,7 @@ export async function runEnums(ctx: Context): Promise<void> {
     throw new ContractError(`GET ${ENUMS_PATH} answered ${Array.isArray(data) ? 'an array' : typeof data}, not an object of enums`);
   }
   const enums = data as Record<string, unknown>;
-  const format = outputFormat(ctx);
+  const format = ctx.output.format;
   if (format === 'json') {
     await writeRecord(ctx, enums, ENUMS_VIEW);
     return;

@@ -4,4 +4,4 @@ import type { View } from '../../output/index.js';
 export const ENUMS_PATH = '/api/reference/enums';
 
 /** `ref enums` as a table or csv: one row per enum. */
-export const ENUMS_VIEW: View = { label: 'enums', columns: ['name', 'values'] };
+export const ENUMS_VIEW: View = { label: 'enums', singular: 'enum', columns: ['name', 'values'] };

@@ -3,7 +3,7 @@
 import type { PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, outputFormat, writeRecords, type FilePart, type Progress, type View } from '../../output/index.js';
+import { createProgress, writeRecords, type FilePart, type Progress, type View } from '../../output/index.js';
 import { fillPath } from '../../core/description/operations.js';
 import { checkPublishedQuery, filterQuery, paramQuery } from './query.js';
 import { compileRecordQuery, queryView } from './record-query.js';
@@ -37,6 +37,27 @@ async function publishedQuery(ctx: Context, path: string): Promise<{ names: stri
     names: queryParameterNames(published),
     operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}`,
   };
+}
+
+/**
+ * Every field of a record of `GET path`, as csv columns, from the bound operation's published record
+ * schema (flattened dotted paths, schema order); undefined when nothing is published.
+ */
+export async function publishedColumns(ctx: Context, path: string): Promise<readonly string[] | undefined> {
+  const { bindingOf } = await import('../../core/description/routed-client.js');
+  const binding = bindingOf(await ctx.api());
+  const route = binding?.route('GET', path);
+  if (!binding || !route) return undefined;
+  const { recordColumns, recordSchemaOf } = await import('../../core/description/schema.js');
+  const { published } = route.bound;
+  const document = binding.description.contract.document;
+  return recordColumns(document, recordSchemaOf(document, published.responseSchema, published.envelope));
+}
+
+/** The view a csv is written with: every published field, or the query's own columns. */
+async function csvView(ctx: Context, path: string, shaped: { view: View; wrap: boolean }, keepsRecords: boolean): Promise<View> {
+  if (!keepsRecords) return { ...shaped.view, recordColumns: shaped.view.columns };
+  return { ...shaped.view, recordColumns: await publishedColumns(ctx, path) };
 }
 
 /** --resume, --restart, --split-* and --query: the options of every list that exports a collection. */
@@ -106,8 +127,12 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   let checkerAwaited = checkerReady === undefined;
   const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
   const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
+  const plan = split ?? ctx.output;
   // csv and table print objects: a query giving other values prints them in one `value` column.
-  const wrap = shaped.wrap && ['csv', 'table'].includes(outputFormat(ctx));
+  const wrap = shaped.wrap && ['csv', 'table'].includes(plan.format);
+  // A csv holds every field (unless --fields): its columns are known before the first record.
+  const writeView =
+    plan.format === 'csv' && !plan.fields ? await csvView(ctx, path, shaped, recordQuery?.keepsRecords ?? true) : shaped.view;
   // With --query, --max-items counts what the query gives, not what the service sends.
   const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
   const exported = split ? undefined : await resumableExport(ctx, path, query, flags, recordQuery?.expression ?? null);
@@ -167,9 +192,9 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
     ({ files } = await writeRecords(
       ctx,
       records(),
-      shaped.view,
+      writeView,
       {
-        files: split,
+        plan: split,
         destination: exported?.destination,
         resumedCount: exported?.resumeFrom && exported.resumedWritten,
         wide: flags.wide === true,

@@ -7,10 +7,7 @@ import type { Context } from '../../core/context.js';
 import type { VerbOption } from '../../core/verb.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
-import { outputFormat } from '../../output/index.js';
-import { checkOutPath, outPath } from '../../output/destination.js';
-import type { ExportIdentity } from '../../output/checkpoint.js';
-import { openResumableExport, type ResumableExport } from '../../output/resumable.js';
+import { openResumableExport, type ExportIdentity, type ResumableExport } from '../../output/index.js';
 
 export interface ResumeFlags {
   resume?: boolean;
@@ -50,8 +47,8 @@ export async function resumableExport(
 ): Promise<ResumableExport | undefined> {
   const asked = flags.resume ? '--resume' : flags.restart ? '--restart' : undefined;
   if (flags.resume && flags.restart) throw new UsageError('--resume and --restart cannot be used together');
-  const out = outPath(ctx);
-  if (out === undefined) {
+  const plan = ctx.output;
+  if (plan.outPath === undefined) {
     if (asked) throw new UsageError(`${asked} needs --out PATH: only an export to a file can be resumed`);
     return undefined;
   }
@@ -60,8 +57,8 @@ export async function resumableExport(
     return undefined;
   }
   // The path's own problems (a directory, a missing parent) first, then what its name says.
-  await checkOutPath(ctx, out);
-  const format = outputFormat(ctx);
+  await plan.target();
+  const format = plan.format;
   if (format === 'table') {
     if (asked) throw new UsageError(`${asked} needs -o json, ndjson or csv: a table is not resumable`);
     return undefined;
@@ -71,11 +68,11 @@ export async function resumableExport(
     collection,
     filters: filtersOf(query),
     pageSize: ctx.globals.pageSize ?? null,
-    fields: ctx.globals.fields ?? null,
+    fields: plan.fields ? [...plan.fields.names] : null,
     format,
     query: expression,
     origin: originOf(session.baseUrl),
     profile: session.profileName,
   };
-  return openResumableExport(ctx, out, identity, flags.resume ? 'resume' : flags.restart ? 'restart' : 'auto');
+  return openResumableExport(ctx, plan.resumable(flags.resume ? 'resume' : flags.restart ? 'restart' : 'auto'), identity);
 }

@@ -7,8 +7,8 @@ import { sizeInBytes } from '../../core/size.js';
 import type { Context } from '../../core/context.js';
 import type { VerbOption } from '../../core/verb.js';
 import { UsageError } from '../../core/errors.js';
-import { outputFormat, type FilesTarget, type SplitLimits } from '../../output/index.js';
-import { checkOutPath, outPath } from '../../output/destination.js';
+import type { OutputPlan } from '../../core/output-plan.js';
+import type { SplitLimits } from '../../output/index.js';
 
 export interface SplitFlags {
   splitRows?: string;
@@ -49,22 +49,21 @@ export function splitLimits(flags: SplitFlags): SplitLimits | undefined {
 }
 
 /**
- * The split export this command asks for, checked before any request; undefined without
- * --split-rows/--split-size. Needs --out PATH and a file format; refuses --resume.
+ * The run's output plan in parts, as this command asks for, checked before any request; undefined
+ * without --split-rows/--split-size. Needs --out PATH and a file format; refuses --resume.
  */
-export async function splitExport(ctx: Context, flags: SplitFlags & { resume?: boolean }): Promise<FilesTarget | undefined> {
+export async function splitExport(ctx: Context, flags: SplitFlags & { resume?: boolean }): Promise<OutputPlan | undefined> {
   const split = splitLimits(flags);
   if (split === undefined) return undefined;
   const flag = flags.splitRows !== undefined ? '--split-rows' : '--split-size';
-  const out = outPath(ctx);
-  if (out === undefined) throw new UsageError(`${flag} needs --out PATH: the parts are written beside it (PATH-0001.ext, …)`);
+  const plan = ctx.output;
+  if (plan.outPath === undefined) throw new UsageError(`${flag} needs --out PATH: the parts are written beside it (PATH-0001.ext, …)`);
   if (flags.resume) {
     throw new UsageError(`${flag} cannot be combined with --resume: a split export is not resumable`, {
       hint: 'run it again without --resume; it writes nothing until every part is complete',
     });
   }
-  const target = await checkOutPath(ctx, out);
-  const format = outputFormat(ctx);
-  if (format === 'table') throw new UsageError(`${flag} needs -o json, ndjson or csv: a table is not split into files`);
-  return { path: target.path, displayPath: out, format, split, manifest: true };
+  await plan.target();
+  if (plan.format === 'table') throw new UsageError(`${flag} needs -o json, ndjson or csv: a table is not split into files`);
+  return plan.inParts(split);
 }

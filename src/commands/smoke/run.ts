@@ -6,9 +6,7 @@ import type { Context } from '../../core/context.js';
 import { ContractError, SafetyError, UsageError } from '../../core/errors.js';
 import { isProductionLike } from '../../core/guards.js';
 import { writeJUnitReport } from './report/junit.js';
-import { openDestination } from '../../output/destination.js';
-import { jsonDocument } from '../../output/json.js';
-import { outputFormat, prepareDestination, writeRecords } from '../../output/index.js';
+import { jsonDocument, openDestination, prepareDestination, writeRecords } from '../../output/index.js';
 import { Binding } from '../../core/description/operation-binding.js';
 import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './checks/check.js';
 import { selectChecks } from './checks/built-in.js';
@@ -54,10 +52,10 @@ async function writeJUnit(
 }
 
 async function writeReport(ctx: Context, results: readonly CheckResult[], facts: RunFacts): Promise<void> {
-  const format = outputFormat(ctx);
+  const format = ctx.output.format;
   // The table is on stderr already: stdout gets the report only when -o asks for a data format,
   // so a CI log is not the same run twice.
-  if (format === 'table' || !ctx.globals.outputExplicit) return;
+  if (format === 'table' || !ctx.output.formatExplicit) return;
   const report = buildReport(results, facts);
   if (format === 'json') {
     const destination = await openDestination(ctx);
@@ -73,7 +71,7 @@ async function writeReport(ctx: Context, results: readonly CheckResult[], facts:
   async function* checks() {
     yield* report.checks;
   }
-  await writeRecords(ctx, checks(), { label: 'checks', columns: ['name', 'status', 'ms', 'detail'] });
+  await writeRecords(ctx, checks(), { label: 'checks', singular: 'check', columns: ['name', 'status', 'ms', 'detail'] });
 }
 
 /** Why smoke refuses this target: a stored profile's environment, or a run without one. */

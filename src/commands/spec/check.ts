@@ -10,7 +10,7 @@ import { UnpublishedOperationError } from '../../core/errors.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { compareOperations, describeChanges, hasChanges, operationLabel } from './compare.js';
 
-const VIEW: View = { label: 'operations', columns: ['command', 'operation', 'status', 'publishedAs', 'changes'] };
+const VIEW: View = { label: 'operations', singular: 'operation', columns: ['command', 'operation', 'status', 'publishedAs', 'changes'] };
 
 export type CheckStatus = 'as modelled' | 'moved' | 'missing' | 'changed';
 

@@ -7,7 +7,7 @@ import { loadDescription } from '../../core/description/load.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { compareOperations, describeChanges, hasChanges, isBreaking, operationLabel } from './compare.js';
 
-const VIEW: View = { label: 'changes', columns: ['change', 'breaking', 'operation', 'detail'] };
+const VIEW: View = { label: 'changes', singular: 'change', columns: ['change', 'breaking', 'operation', 'detail'] };
 
 export type DiffRow = {
   id: string;

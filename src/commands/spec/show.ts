@@ -3,7 +3,11 @@ import type { Context } from '../../core/context.js';
 import type { LoadedDescription } from '../../core/description/load.js';
 import { writeRecord, type View } from '../../output/index.js';
 
-const VIEW: View = { label: 'description', columns: ['source', 'kind', 'title', 'version', 'operations', 'fetchedAt', 'checkedAt'] };
+const VIEW: View = {
+  label: 'description',
+  singular: 'description',
+  columns: ['source', 'kind', 'title', 'version', 'operations', 'fetchedAt', 'checkedAt'],
+};
 
 export async function printDescription(ctx: Context, loaded: LoadedDescription): Promise<void> {
   const { contract } = loaded;

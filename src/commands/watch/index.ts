@@ -66,7 +66,7 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
       hint: 'keep the place with --state-file PATH (cron, CI), or say what to report with --since ISO or --emit-existing',
     });
   }
-  if (ctx.globals.outputExplicit && ctx.globals.output !== 'ndjson') {
+  if (ctx.output.formatExplicit && ctx.output.format !== 'ndjson') {
     throw new UsageError('watch always writes NDJSON events; drop -o/--output');
   }
 

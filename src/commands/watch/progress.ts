@@ -1,7 +1,7 @@
 // The one-line status a person watching the terminal sees on stderr, rewritten in place:
 // "watching properties · last poll 12:00:01 · next 12:01:01 · 3 events".
 import type { Writable } from 'node:stream';
-import { formatCount } from '../../output/progress.js';
+import { formatCount } from '../../output/index.js';
 
 export interface WatchStatus {
   label: string;

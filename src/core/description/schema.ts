@@ -103,3 +103,31 @@ export function canonicalSchema(document: Json, schema: unknown, seen: readonly 
   }
   return out;
 }
+
+/**
+ * The columns of a record schema for csv: its properties as dotted paths in schema order, nested
+ * objects with declared properties flattened (`address.city`), everything else one column (an array,
+ * an object with no declared properties). Undefined when the schema declares no properties.
+ */
+export function recordColumns(document: Json, schema: unknown): string[] | undefined {
+  // `oneOf: [X, {type: null}]` (a nullable object) is X's columns; any other choice stays one column.
+  const nonNull = (value: unknown): unknown => {
+    const resolved = resolveRef(document, value);
+    const choices = isObject(resolved) ? (resolved.oneOf ?? resolved.anyOf) : undefined;
+    if (!Array.isArray(choices)) return resolved;
+    const real = choices.filter((choice) => !(isObject(choice) && choice.type === 'null'));
+    return real.length === 1 ? resolveRef(document, real[0]) : resolved;
+  };
+  const columns: string[] = [];
+  const walk = (node: unknown, prefix: string, depth: number): void => {
+    for (const [name, property] of Object.entries(propertiesOf(document, node))) {
+      const path = prefix === '' ? name : `${prefix}.${name}`;
+      const resolved = nonNull(property);
+      const nested = depth < 6 && !isArraySchema(resolved) ? propertiesOf(document, resolved) : {};
+      if (Object.keys(nested).length > 0) walk(resolved, path, depth + 1);
+      else columns.push(path);
+    }
+  };
+  walk(schema, '', 0);
+  return columns.length > 0 ? columns : undefined;
+}

@@ -3,14 +3,14 @@ import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../../src/core/context.js';
+import type { GlobalOptions } from '../../../src/core/global-options.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { prepareDestination, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { tempDir } from '../../helpers/temp.js';
 
-const view: View = { label: 'properties', columns: ['id', 'value'] };
+const view: View = { label: 'properties', singular: 'property', columns: ['id', 'value'] };
 
 let dir: string;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../../src/core/context.js';
+import type { GlobalOptions } from '../../../src/core/global-options.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { csvCell, csvRow } from '../../../src/output/csv.js';
@@ -73,9 +73,21 @@ describe('ndjson', () => {
 });
 
 describe('csv', () => {
-  it('prints a header row and RFC 4180 rows with CRLF', async () => {
+  it("prints a header row and RFC 4180 rows with CRLF: every field (no schema: the first record's), arrays as JSON text", async () => {
     const { out } = await list({ output: 'csv' });
-    expect(out).toBe('id,address.city,value\r\np1,Leeds,250000\r\np2,"York, North",\r\n');
+    expect(out).toBe('id,address.city,address.zip,value,tags\r\n' + 'p1,Leeds,LS1,250000,"[""a""]"\r\n' + 'p2,"York, North",,,[]\r\n');
+  });
+
+  it('takes its columns from the published schema, in schema order, and names any field it leaves out', async () => {
+    const fake = fakeContext({ globals: { output: 'csv' } });
+    const schemaView: View = { ...view, recordColumns: ['id', 'value', 'address.city', 'address.zip'] };
+    await writeRecords(fake.ctx, from([...records, { id: 'p3', extra: { a: 1 }, address: { city: 'Hull', floor: 2 } }]), schemaView);
+    expect(fake.stdout()).toBe(
+      'id,value,address.city,address.zip\r\n' + 'p1,250000,Leeds,LS1\r\n' + 'p2,,"York, North",\r\n' + 'p3,,Hull,\r\n',
+    );
+    expect(fake.stderr()).toBe(
+      'warning: csv: some records have fields that are not columns, left out: tags, extra, address.floor; get them with --fields id,value,address.city,address.zip,tags,extra,address.floor (or -o ndjson)\n',
+    );
   });
 
   it('uses --fields for the columns and nested values as JSON', async () => {
@@ -107,7 +119,7 @@ describe('csv', () => {
   });
 
   it('prints a single record as header and one row', async () => {
-    expect((await one({ output: 'csv' })).out).toBe('id,address.city,value\r\np1,Leeds,250000\r\n');
+    expect((await one({ output: 'csv' })).out).toBe('id,address.city,address.zip,value,tags\r\np1,Leeds,LS1,250000,"[""a""]"\r\n');
   });
 });
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { OutputFormat } from '../../../src/core/context.js';
+import type { OutputFormat } from '../../../src/core/global-options.js';
 import { manifestPath, partPath, writeRecords, type SplitLimits, type View } from '../../../src/output/index.js';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { fakeContext } from '../../helpers/fake-context.js';

@@ -2,7 +2,7 @@
 // machines, and JUnit XML for CI dashboards.
 import type { JUnitSuite } from './junit.js';
 import type { CheckResult, FailureDetails } from '../checks/check.js';
-import { safeText } from '../../../output/table.js';
+import { safeText } from '../../../output/index.js';
 import { detailLines } from './details.js';
 
 export interface SmokeReport {

@@ -5,7 +5,7 @@ import apiCommand from '../../../../src/commands/api/index.js';
 import { genericView, labelFor } from '../../../../src/commands/api/run.js';
 import { recordsIn } from '../../../../src/core/http/envelope.js';
 import type { ConfigStore } from '../../../../src/core/config.js';
-import type { GlobalOptions } from '../../../../src/core/context.js';
+import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import { NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import type { Session } from '../../../../src/core/session-types.js';
 import { fakeContext } from '../../../helpers/fake-context.js';

@@ -7,7 +7,7 @@ import { bashScript } from '../../../../src/commands/completion/bash.js';
 import { fishScript } from '../../../../src/commands/completion/fish.js';
 import { describeTree } from '../../../../src/commands/completion/tree.js';
 import { zshScript } from '../../../../src/commands/completion/zsh.js';
-import { OUTPUT_FORMATS } from '../../../../src/core/context.js';
+import { OUTPUT_FORMATS } from '../../../../src/core/global-options.js';
 import { requires } from '../../../helpers/terminal.js';
 import { tempDir } from '../../../helpers/temp.js';
 

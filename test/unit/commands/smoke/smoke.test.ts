@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import smokeCommand from '../../../../src/commands/smoke/index.js';
 import { allows } from '../../../../src/core/scopes.js';
 import type { Environment } from '../../../../src/core/config.js';
-import type { GlobalOptions } from '../../../../src/core/context.js';
+import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import {
   ExpectationError,
   MissingCredentialError,

@@ -1,7 +1,8 @@
 // A Context over in-memory streams and a private config dir, and an in-memory keychain, for the
 // credential unit tests, and an in-memory key slot whose writes and reads can be made to fail (rotation).
 import { join } from 'node:path';
-import type { Context, GlobalOptions } from '../../../../src/core/context.js';
+import type { Context } from '../../../../src/core/context.js';
+import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import type { Env } from '../../../../src/core/env.js';
 import { KeychainUnavailableError, type SecretStore } from '../../../../src/core/credentials/keychain.js';
 import { KeyWriteError, type KeySlot } from '../../../../src/core/credentials/key-slot.js';

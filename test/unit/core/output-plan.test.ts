@@ -1,0 +1,98 @@
+// The output plan: resolved once per run where the context is made; the format (-o, the --out
+// extension, the terminal default), fields, destination, colour and width; the --out path checked once.
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../../src/core/errors.js';
+import { createContext, type ProcessDeps } from '../../../src/core/factory.js';
+import { readGlobalOptions } from '../../../src/core/global-options.js';
+import { OutputPlan, type OutputPlanInput } from '../../../src/core/output-plan.js';
+import { tempDir } from '../../helpers/temp.js';
+
+function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit<OutputPlanInput, 'globals'>> = {}): OutputPlanInput {
+  return {
+    globals: { output: 'json', outputExplicit: false, out: undefined, fields: undefined, ...globals },
+    cwd: '/work/dir',
+    stdoutIsTTY: false,
+    color: true,
+    columns: undefined,
+    columnsVariable: undefined,
+    ...facts,
+  };
+}
+
+describe('the output plan', () => {
+  it('takes -o when given, else the --out extension, else the terminal default', () => {
+    expect(OutputPlan.from(input({ output: 'csv', outputExplicit: true, out: 'x.json' })).format).toBe('csv');
+    expect(OutputPlan.from(input({ output: 'table', out: 'x.CSV' })).format).toBe('csv');
+    expect(OutputPlan.from(input({ output: 'table', out: 'x.jsonl' })).format).toBe('ndjson');
+    expect(OutputPlan.from(input({ output: 'table' })).format).toBe('table');
+    // `--out -` is stdout: the terminal default stands.
+    const dash = OutputPlan.from(input({ output: 'table', out: '-' }));
+    expect(dash.format).toBe('table');
+    expect(dash.destination).toEqual({ kind: 'stdout' });
+  });
+
+  it('keeps an --out extension that names no format until a writer asks for the format', () => {
+    const plan = OutputPlan.from(input({ out: 'body.bin' }));
+    expect(plan.destination).toEqual({ kind: 'file', given: 'body.bin', path: '/work/dir/body.bin' });
+    expect(() => plan.format).toThrow(UsageError);
+    expect(() => plan.format).toThrow('--out body.bin: unknown extension .bin to tell the format from');
+  });
+
+  it('colour and width only for a terminal, never for a file', () => {
+    const terminal = OutputPlan.from(input({}, { stdoutIsTTY: true, columns: 80 }));
+    expect([terminal.color, terminal.width, terminal.terminal]).toEqual([true, 80, true]);
+    const file = OutputPlan.from(input({ out: 'x.csv' }, { stdoutIsTTY: true, columns: 80 }));
+    expect([file.color, file.width, file.terminal]).toEqual([false, undefined, false]);
+    const piped = OutputPlan.from(input({}, { columnsVariable: '100' }));
+    expect([piped.color, piped.width, piped.terminal]).toEqual([false, 100, false]);
+  });
+
+  it('reads --fields once into paths, and keeps a bad one for the writer', () => {
+    expect(OutputPlan.from(input({ fields: ['id', 'address.city'] })).fields).toEqual({
+      names: ['id', 'address.city'],
+      paths: [['id'], ['address', 'city']],
+    });
+    expect(() => OutputPlan.from(input({ fields: ['a..b'] })).fields).toThrow('--fields: "a..b" is not a field path');
+  });
+
+  it('checks the --out path once, however many writers ask', async () => {
+    const dir = tempDir('appraisal-plan-');
+    const plan = OutputPlan.from(input({ out: 'x.csv' }, { cwd: dir }));
+    const first = plan.target();
+    expect(plan.target()).toBe(first);
+    expect(await first).toEqual({ path: join(dir, 'x.csv'), mode: undefined });
+    // A refined plan (parts, resumable) shares the one check.
+    expect(plan.inParts({ rows: 10, bytes: undefined }).target()).toBe(first);
+    expect(plan.resumable('auto').target()).toBe(first);
+    await writeFile(join(dir, 'real.csv'), '');
+    await symlink(join(dir, 'real.csv'), join(dir, 'link.csv'));
+    await expect(OutputPlan.from(input({ out: 'link.csv' }, { cwd: dir })).target()).rejects.toThrow(/is a symbolic link/);
+  });
+
+  it('is built once per run, where the context is made', () => {
+    const from = vi.spyOn(OutputPlan, 'from');
+    const stdout = new PassThrough();
+    const deps: ProcessDeps = {
+      argv: [],
+      env: {},
+      stdin: new PassThrough(),
+      stdout,
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      cwd: '/work/dir',
+      signal: new AbortController().signal,
+      version: '0.0.0-test',
+    };
+    const globals = readGlobalOptions({ output: 'csv', out: 'x.csv' }, {}, { stdoutIsTTY: false });
+    const { context } = createContext(deps, globals);
+    expect([context.output.format, context.output.outPath, context.output.format]).toEqual(['csv', 'x.csv', 'csv']);
+    expect(context.output).toBe(context.output);
+    expect(from).toHaveBeenCalledTimes(1);
+    from.mockRestore();
+  });
+});
