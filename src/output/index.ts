@@ -3,7 +3,10 @@
 export { countOf, openDestination, prepareDestination, writeRecord, writeRecords, type View, type WriteOptions } from './record-writer.js';
 export type { Destination } from './destination.js';
 export { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
-export { writeFailure } from './buffered-writer.js';
+export { BufferedFileWriter, writeFailure } from './buffered-writer.js';
+export { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
+export { csvCell, csvRow } from './csv.js';
+export { cellText, getField } from './fields.js';
 export { createProgress, formatCount, type Progress } from './progress.js';
 export { jsonDocument } from './json.js';
 export { safeText } from './table.js';

@@ -107,7 +107,8 @@ describe('tables that fit the terminal', () => {
     const explicit = await cli(['props', 'list', '--out', tsv, '-o', 'csv', '--max-items', '1']);
     expect(explicit.code).toBe(0);
     expect(readFileSync(tsv, 'utf8').split('\r\n')[0]).toBe(
-      'id,name,propertyType,address.line1,address.city,address.region,address.postalCode,updatedAt',
+      // A csv holds every field, in the published schema's order (issue 25 §1).
+      'id,name,address.line1,address.line2,address.city,address.region,address.postalCode,address.country,propertyType,parcelNumber,yearBuilt,grossBuildingArea,landArea,latitude,longitude,createdAt,updatedAt',
     );
   });
 });

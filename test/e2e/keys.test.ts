@@ -228,7 +228,8 @@ describe('keys list / get', () => {
     });
     expect(json.stdout).not.toMatch(/"secret"/);
     const csv = await appraisal(['keys', 'list', '-o', 'csv'], env);
-    expect(csv.stdout.split('\r\n')[0]).toBe('prefix,name,scopes,createdAt,expiresAt,lastUsedAt,revokedAt,lease');
+    // Every field of the published key record (a csv holds every field), then the CLI's own (lease); never a secret.
+    expect(csv.stdout.split('\r\n')[0]).toBe('id,name,prefix,scopes,expiresAt,lastUsedAt,revokedAt,createdBy,createdAt,updatedAt,lease');
     expectNoSecrets([key.secret, mock.adminKey], [json, csv], []);
   });
 

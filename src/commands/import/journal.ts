@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
 import { createOwned, openOwned, readAtMost } from '../../core/owned-file.js';
-import { BufferedFileWriter } from '../../output/buffered-writer.js';
+import { BufferedFileWriter } from '../../output/index.js';
 
 export const JOURNAL_KIND = 'appraisal-import-journal';
 const VERSION = 1;

@@ -3,7 +3,7 @@
 // send only the fields that differ); the input itself is never held. Two records sharing a match
 // value make that value ambiguous: a row with it is invalid rather than a guess.
 import type { ApiRecord } from '../../core/api-client.js';
-import { cellText, getField } from '../../output/fields.js';
+import { cellText, getField } from '../../output/index.js';
 
 export interface ExistingRecord {
   id: string;

@@ -6,9 +6,7 @@
 // only placed when some row needs fixing.
 import { rename } from 'node:fs/promises';
 import { defaultFileMode } from '../../core/owned-file.js';
-import { csvRow } from '../../output/csv.js';
-import { createTempBeside, type TempFile } from '../../output/destination.js';
-import { getField } from '../../output/fields.js';
+import { createTempBeside, csvRow, getField, type TempFile } from '../../output/index.js';
 import type { FieldShape } from './field-shapes.js';
 import type { InputFormat, SourceRow } from './input.js';
 

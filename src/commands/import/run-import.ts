@@ -9,7 +9,7 @@ import type { Context } from '../../core/context.js';
 import { confirmDestructive, isProductionLike } from '../../core/guards.js';
 import { retryPolicy } from '../../core/http/retry.js';
 import type { ResourceFamily } from '../../core/resources.js';
-import { createProgress, formatCount } from '../../output/progress.js';
+import { createProgress, formatCount } from '../../output/index.js';
 import { familyContract } from './body-checks.js';
 import { familyReader } from './family-records.js';
 import type { FieldShape } from './field-shapes.js';

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.js';
 import { RowsNotImportedError } from '../../core/errors.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { terminalSafe } from '../../core/terminal-text.js';
-import { formatCount } from '../../output/progress.js';
+import { formatCount } from '../../output/index.js';
 import type { ImportFlags } from './import-flags.js';
 import type { RowPlan } from './row-plan.js';
 import type { Tally } from './tally.js';

@@ -1,7 +1,7 @@
 // Counting rows by outcome, and the lines that say so: the plan of a dry run ("create 2, update 1,
 // unchanged 5, invalid 1") and the summary of a run ("created 2, updated 1, unchanged 5, invalid 1,
 // failed 0"). Each count stands beside its word, so scripts and people read the same line.
-import { formatCount } from '../../output/progress.js';
+import { formatCount } from '../../output/index.js';
 import type { RowStatus } from './report-files.js';
 
 export class Tally {

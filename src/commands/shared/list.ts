@@ -57,7 +57,11 @@ export async function publishedColumns(ctx: Context, path: string): Promise<read
 /** The view a csv is written with: every published field, or the query's own columns. */
 async function csvView(ctx: Context, path: string, shaped: { view: View; wrap: boolean }, keepsRecords: boolean): Promise<View> {
   if (!keepsRecords) return { ...shaped.view, recordColumns: shaped.view.columns };
-  return { ...shaped.view, recordColumns: await publishedColumns(ctx, path) };
+  const published = await publishedColumns(ctx, path);
+  if (!published) return shaped.view;
+  // Then the view's columns the schema does not hold: fields the CLI adds itself (a key's `lease`).
+  const covered = (column: string) => published.some((p) => p === column || column.startsWith(`${p}.`) || p.startsWith(`${column}.`));
+  return { ...shaped.view, recordColumns: [...published, ...shaped.view.columns.filter((column) => !covered(column))] };
 }
 
 /** --resume, --restart, --split-* and --query: the options of every list that exports a collection. */

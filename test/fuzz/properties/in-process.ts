@@ -299,8 +299,14 @@ function outputProperty(): fc.IRawProperty<unknown[], boolean> {
               .join('\n') === records.map((r) => r.id).join('\n')
           );
         case 'csv': {
+          // Every field is a column (the first record's, no schema here): find the id column by its header.
           const rows = parseCsv(text);
-          return rows.length === records.length + 1 && rows.slice(1).every((row, i) => row[0] === records[i]!.id);
+          const id = rows[0]?.indexOf('id') ?? -1;
+          return (
+            rows.length === records.length + 1 &&
+            (records.length === 0 || id >= 0) &&
+            rows.slice(1).every((row, i) => row[id] === records[i]!.id)
+          );
         }
         default:
           return typeof text === 'string';

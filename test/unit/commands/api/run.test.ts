@@ -207,13 +207,13 @@ describe('appraisal api (in-process)', () => {
     ).toEqual(['1', '2']);
   });
 
-  it('--all as a table uses id and the first plain fields as columns', async () => {
+  it('--all as csv holds every field of the records (nested objects as dotted columns)', async () => {
     const t = setup(
       { 'GET /api/properties': () => [{ id: '1', name: 'A', nested: { x: 1 }, propertyType: 'Office' }] },
       { globals: { output: 'csv', outputExplicit: true } },
     );
     await t.run('GET', '/api/properties', '--all');
-    expect(t.stdout()).toBe('id,name,propertyType\r\n1,A,Office\r\n');
+    expect(t.stdout()).toBe('id,name,nested.x,propertyType\r\n1,A,1,Office\r\n');
   });
 
   it('--all needs GET and a plain collection request', async () => {

@@ -101,7 +101,7 @@ describe('single-resource answers', () => {
 
   it('writeRecord() with no record (an empty answer to a create) is a ContractError, not a TypeError', async () => {
     const { ctx, stdout } = fakeContext();
-    const error = await rejection(writeRecord(ctx, undefined as never, { label: 'properties', columns: ['id'] }));
+    const error = await rejection(writeRecord(ctx, undefined as never, { label: 'properties', singular: 'property', columns: ['id'] }));
     expect(error).toBeInstanceOf(ContractError);
     expect(error.message).toContain('without a property');
     expect(stdout()).toBe('');
