@@ -40,7 +40,7 @@ function out(ctx: Context, line: string): void {
 }
 
 export function printPlan(ctx: Context, tally: Tally, details: PlanDetails): void {
-  if (ctx.globals.outputExplicit && ctx.globals.output === 'json') return;
+  if (ctx.output.formatExplicit && ctx.output.format === 'json') return;
   out(ctx, `${tally.planLine()} (dry run: nothing was sent)`);
   for (const list of [details.updates, details.invalid]) {
     for (const line of list.slice(0, SHOWN)) out(ctx, line);
@@ -49,7 +49,7 @@ export function printPlan(ctx: Context, tally: Tally, details: PlanDetails): voi
 }
 
 export function report(ctx: Context, family: ResourceFamily, flags: ImportFlags, tally: Tally): void {
-  if (ctx.globals.outputExplicit && ctx.globals.output === 'json') {
+  if (ctx.output.formatExplicit && ctx.output.format === 'json') {
     const summary = {
       family: family.name,
       dryRun: flags.dryRun,
