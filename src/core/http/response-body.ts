@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ContractError, NotJsonError } from '../errors.js';
 import { formatBytes } from '../size.js';
+import { inexactIntegerIn } from './exact-numbers.js';
 import { statusLine } from './http-errors.js';
 import { BodyReadError } from './network-errors.js';
 
@@ -152,6 +153,8 @@ export function parseJsonBody(
   headers: ResponseHeaders,
   prepared: { method: string; target: string },
 ): unknown {
+  // A UTF-8 byte order mark before the JSON (some Windows services write one) is not part of it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return undefined;
   if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new ContractError(
@@ -159,8 +162,9 @@ export function parseJsonBody(
       { hint: 'the service broke its published contract; report it with the request id from --verbose' },
     );
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     const type = headers['content-type'] ?? 'none';
     throw new NotJsonError(
@@ -168,4 +172,12 @@ export function parseJsonBody(
       { hint: 'check that the base URL points at the API service and not at a web page or a proxy' },
     );
   }
+  const inexact = inexactIntegerIn(text);
+  if (inexact !== undefined) {
+    throw new ContractError(
+      `${prepared.method} ${prepared.target}: the answer holds the integer ${inexact.slice(0, 40)}, larger than this CLI can keep exact (2^53); refusing rather than changing it`,
+      { hint: 'the service should send such numbers as strings; report it with the request id from --verbose' },
+    );
+  }
+  return parsed;
 }
