@@ -15,8 +15,9 @@ import { basename, dirname, join } from 'node:path';
 
 /** Each group's file and the import specifiers it serves, exactly as the sources write them. */
 export const VENDOR_GROUPS = {
-  // --validate and `spec`: JSON Schema validation of records against the description.
-  ajv: ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+  // --validate and `spec`: JSON Schema validation of records against the description (its patterns
+  // compiled with RE2, re2js: linear time, src/core/description/linear-patterns.ts).
+  ajv: ['ajv', 'ajv/dist/2020.js', 'ajv-formats', 're2js'],
   // `<family> import`: reading CSV files.
   'csv-parse': ['csv-parse'],
   // `files upload`: multipart bodies with a known length (form-data brings mime-db, ~140 KB).

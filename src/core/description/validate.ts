@@ -8,6 +8,8 @@
 //   validator.response(operation, body)  → Violation[] (the whole success answer)
 //   validator.record(operation, record)  → Violation[] (one record of a list, get, create, update)
 import type { PublishedContract, PublishedOperation } from './document.js';
+import { ContractError } from '../errors.js';
+import { linearRegExpEngine } from './linear-patterns.js';
 import { recordSchemaOf } from './schema.js';
 
 export interface Violation {
@@ -82,6 +84,15 @@ function anchorRefs(schema: unknown): unknown {
   return out;
 }
 
+function endlessSchema(): ContractError {
+  return new ContractError(
+    "the service description's schema refers to itself without end (e.g. an allOf that includes itself); cannot check values against it",
+    {
+      hint: 'validate without the description with --no-validate, or pass a corrected one with --spec PATH',
+    },
+  );
+}
+
 /** A validator for the schemas of one description (ajv is loaded on the first call). */
 export async function createValidator(contract: PublishedContract): Promise<Validator> {
   const version = contract.openapi ?? '3.1.0';
@@ -90,7 +101,9 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
   const formatsModule: unknown = await import('ajv-formats');
   const Ajv = commonJsDefault(ajvModule) as new (options: object) => AjvInstance;
   const addFormats = commonJsDefault(formatsModule) as (ajv: AjvInstance) => void;
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
+  // Patterns come from the service: compiled with RE2, linear in the input (linear-patterns.ts).
+  const regExp = await linearRegExpEngine();
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, validateFormats: true, code: { regExp } });
   addFormats(ajv);
   ajv.addSchema({ ...(anchorRefs(contract.document) as object), $id: DOCUMENT_ID }, DOCUMENT_ID);
 
@@ -100,7 +113,10 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
       let check: Check | undefined;
       try {
         check = typeof schema === 'object' && schema !== null ? (ajv.compile(anchorRefs(schema) as object) as Check) : undefined;
-      } catch {
+      } catch (error) {
+        // A pattern that cannot be checked safely, or a schema that refers to itself without end.
+        if (error instanceof ContractError) throw error;
+        if (error instanceof RangeError) throw endlessSchema();
         // A schema ajv cannot compile (a broken $ref) checks nothing rather than failing the command.
         check = undefined;
       }
@@ -110,7 +126,16 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
   };
   const run = (schema: unknown, value: unknown): Violation[] => {
     const check = compile(schema);
-    if (!check || check(value)) return [];
+    if (!check) return [];
+    let valid: boolean;
+    try {
+      valid = check(value);
+    } catch (error) {
+      // A self-referencing allOf (A = allOf[A]) recurses until the stack ends.
+      if (error instanceof RangeError) throw endlessSchema();
+      throw error;
+    }
+    if (valid) return [];
     return (check.errors ?? []).map(describe);
   };
   // The record schema of an operation, found once (not resolved again for each of 200,000 records).
