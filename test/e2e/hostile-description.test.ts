@@ -47,7 +47,12 @@ afterAll(async () => {
 });
 
 const env = () => isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY });
-const body = (name: string) => JSON.stringify({ name, propertyType: 'office', address: { line1: '1 Main St', city: 'X', region: 'NY', postalCode: '10001', country: 'US' } });
+const body = (name: string) =>
+  JSON.stringify({
+    name,
+    propertyType: 'office',
+    address: { line1: '1 Main St', city: 'X', region: 'NY', postalCode: '10001', country: 'US' },
+  });
 
 describe('a catastrophic pattern', () => {
   it('props list --validate: the record is checked in linear time (a violation, exit 9)', async () => {
