@@ -8,7 +8,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { run, type RunResult } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { runCli, type CliResult, startCli } from '../helpers/spawn.js';
 import { entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/spawn.js';
 import { run } from '../helpers/run.js';
-import { ROOT, isolatedEnv } from '../helpers/env.js';
+import { isolatedEnv } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
 import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
