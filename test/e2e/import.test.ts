@@ -263,6 +263,57 @@ describe('props import: faults', () => {
   });
 });
 
+describe('import: relations and --stop-after-errors', () => {
+  it('contacts take --client; assignments take propertyIds by parcel number; --stop-after-errors skips the rest', async () => {
+    const clients = (await admin.call('GET', '/api/clients?limit=1')).body as { items: Array<{ id: string }> };
+    const clientId = clients.items[0]!.id;
+    writeFileSync(
+      join(dir, 'contacts.csv'),
+      'firstName,lastName,email\r\nDana,Reyes,dana.reyes@import.example\r\nLee,Park,lee.park@import.example\r\n',
+    );
+    const contacts = await cli(['contacts', 'import', 'contacts.csv', '--client', clientId, '--match', 'email']);
+    expect(contacts.code, contacts.stderr).toBe(0);
+    expect(summaryCounts(contacts.stdout)).toMatchObject({ created: 2 });
+    const listed = (await admin.call('GET', `/api/clients/${clientId}/contacts?limit=100`)).body as { items: Array<{ email: string }> };
+    expect(listed.items.map((contact) => contact.email)).toEqual(
+      expect.arrayContaining(['dana.reyes@import.example', 'lee.park@import.example']),
+    );
+
+    writePropertiesCsv(dir, 'rel.csv', 'REL', 2);
+    expect((await cli(['props', 'import', 'rel.csv', '--match', 'parcelNumber'])).code).toBe(0);
+    const header = ['number', 'clientId', 'dueDate', 'fee.amount', 'fee.currency', 'reportType', 'propertyIds'];
+    const rows = [
+      ['A-REL-1', clientId, '2026-03-31', '3500', 'USD', 'appraisal_report', '["REL-1","REL-2"]'],
+      ['A-REL-2', clientId, '2026-03-31', '3500', 'USD', 'appraisal_report', '["REL-404"]'],
+      ['A-REL-3', clientId, '2026-03-31', '3500', 'USD', 'appraisal_report', '["REL-2"]'],
+    ];
+    writeFileSync(join(dir, 'assignments.csv'), csvText(header, rows));
+    const assignments = await cli([
+      'assignments',
+      'import',
+      'assignments.csv',
+      '--match',
+      'number',
+      '--property-match',
+      'parcelNumber',
+      '--stop-after-errors',
+      '1',
+    ]);
+    expect(assignments.code, assignments.stderr).toBe(22);
+    expect(summaryCounts(assignments.stdout)).toMatchObject({ created: 1, invalid: 1, skipped: 1 });
+    const results = readCsv(readFileSync(join(dir, 'assignments.results.csv'), 'utf8'));
+    expect(results.map((row) => row._status)).toEqual(['created', 'invalid', 'skipped']);
+    expect(results[1]!._error).toBe('propertyIds: no property with parcelNumber REL-404');
+    const created = (await admin.call('GET', `/api/assignments/${results[0]!._id}`)).body as {
+      data?: { propertyIds: string[] };
+      propertyIds?: string[];
+    };
+    expect((created.data ?? created).propertyIds).toHaveLength(2);
+    // The skipped row is among the rows to fix, in the input's own columns.
+    expect(readCsv(readFileSync(join(dir, 'assignments.failed.csv'), 'utf8')).map((row) => row.number)).toEqual(['A-REL-2', 'A-REL-3']);
+  });
+});
+
 describe('props import: guards', () => {
   it('a production target without --yes on a pipe is refused naming --yes, before any request', async () => {
     writePropertiesCsv(dir, 'prod.csv', 'PROD', 2);

@@ -68,10 +68,13 @@ export async function runPass(options: PassOptions): Promise<void> {
   const flush = async () => {
     while (window.length > 0 && window[0]!.result !== undefined) {
       const slot = window.shift()!;
-      const result = slot.result!;
-      if (result.status === 'invalid' || result.status === 'failed') errors++;
-      await options.onRow(slot.source, result, slot.plan);
+      await options.onRow(slot.source, slot.result!, slot.plan);
     }
+  };
+  /** Errors count when they are known, not when their row's turn to be reported comes. */
+  const settle = (slot: Slot, result: RowResult) => {
+    slot.result = result;
+    if (result.status === 'invalid' || result.status === 'failed') errors++;
   };
   const stopped = () => options.stopAfterErrors !== undefined && errors >= options.stopAfterErrors;
 
@@ -86,15 +89,13 @@ export async function runPass(options: PassOptions): Promise<void> {
       const plan = await options.planner.plan(options.reader.read(source));
       slot.plan = plan;
       if (!sender || (plan.kind !== 'create' && plan.kind !== 'update')) {
-        slot.result = plannedResult(plan);
+        settle(slot, plannedResult(plan));
       } else {
         while (inFlight >= options.concurrency) await new Promise<void>((resolve) => (wake = resolve));
         inFlight++;
         const sending = plan.kind === 'create' ? sender.create(plan) : sender.update(plan);
         slot.settled = sending.then(
-          (result) => {
-            slot.result = result;
-          },
+          (result) => settle(slot, result),
           (error: unknown) => {
             fatal ??= error;
             slot.result = { row: source.row, status: 'failed', id: undefined, error: String(error), toFix: true };

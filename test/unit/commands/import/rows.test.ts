@@ -1,0 +1,96 @@
+// The pure parts of `import`: typing CSV cells by the request schema, the fields a row changes, and
+// the journal read back after a crash (a line cut short is ignored; another run's journal is refused).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cellValue, shapeAt, shapeOf } from '../../../../src/commands/import/field-shapes.js';
+import { ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
+import { changedFields } from '../../../../src/commands/import/row-plan.js';
+import { RowReader } from '../../../../src/commands/import/typed-row.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+const document = JSON.parse(readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const propertyShape = shapeOf(document, { $ref: '#/components/schemas/PropertyCreate' });
+
+describe('import: cells typed by the request schema', () => {
+  it('keeps a ZIP or parcel number as text and makes yearBuilt and areas numbers', () => {
+    expect(cellValue('02110', shapeAt(propertyShape, ['address', 'postalCode']))).toBe('02110');
+    expect(cellValue('007-1', shapeAt(propertyShape, ['parcelNumber']))).toBe('007-1');
+    expect(cellValue('1998', shapeAt(propertyShape, ['yearBuilt']))).toBe(1998);
+    expect(cellValue('12.5', shapeAt(propertyShape, ['landArea']))).toBe(12.5);
+    // Not a number: kept as text, so the schema check names the column.
+    expect(cellValue('nineteen', shapeAt(propertyShape, ['yearBuilt']))).toBe('nineteen');
+    expect(cellValue('x', undefined)).toBe('x');
+  });
+
+  it('reads an array cell as JSON, and says when it is not', () => {
+    const assignment = shapeOf(document, { $ref: '#/components/schemas/AssignmentCreate' });
+    expect(cellValue('["a","b"]', shapeAt(assignment, ['propertyIds']))).toEqual(['a', 'b']);
+    expect(() => cellValue('[a', shapeAt(assignment, ['propertyIds']))).toThrow(/is not JSON/);
+  });
+
+  it('nests dotted columns, drops read-only and `_` columns, and leaves empty cells out', () => {
+    const reader = new RowReader({
+      shape: propertyShape,
+      readOnly: new Set(['id', 'createdAt', 'updatedAt']),
+      header: ['id', 'name', 'address.city', 'yearBuilt', 'updatedAt', '_status'],
+    });
+    expect(reader.read({ row: 3, cells: ['ID-1', 'Harbor', 'Boston', '', '2026-01-01T00:00:00Z', 'created'] })).toEqual({
+      row: 3,
+      record: { name: 'Harbor', address: { city: 'Boston' } },
+      id: 'ID-1',
+      problems: [],
+    });
+  });
+});
+
+describe('import: the fields a row changes', () => {
+  const existing = {
+    id: 'x',
+    name: 'Harbor',
+    yearBuilt: 1998,
+    address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+    propertyIds: ['a', 'b'],
+  };
+
+  it('is nothing when every given field is the same (nested objects compared whole)', () => {
+    expect(changedFields({ name: 'Harbor', address: { city: 'Boston' }, propertyIds: ['a', 'b'] }, existing)).toEqual({});
+  });
+
+  it('sends a changed nested field with the rest of its object, and arrays whole', () => {
+    expect(changedFields({ address: { city: 'Salem' }, yearBuilt: 1999, propertyIds: ['b'] }, existing)).toEqual({
+      address: { ...existing.address, city: 'Salem' },
+      yearBuilt: 1999,
+      propertyIds: ['b'],
+    });
+  });
+});
+
+describe('import: the journal', () => {
+  const identity: ImportIdentity = {
+    family: 'props',
+    input: '/data/in.csv',
+    inputSize: 10,
+    inputMtimeMs: 1,
+    format: 'csv',
+    match: 'parcelNumber',
+    map: null,
+    origin: 'https://example.test',
+    profile: 'default',
+  };
+
+  it('reads back what was recorded, ignores a line cut short, and refuses another run', async () => {
+    const path = join(tempDir('appraisal-journal-'), '.r.csv.journal');
+    const journal = await ImportJournal.open(path, path, identity);
+    await Promise.all([journal.record(1, 'created', 'id-1'), journal.record(2, 'sent'), journal.record(3, 'updated', 'id-3')]);
+    await journal.close();
+    writeFileSync(path, '{"row":4,"status":"crea', { flag: 'a' });
+    const read = await readJournal(path, path, identity);
+    expect([...read!.state.done.entries()]).toEqual([
+      [1, { status: 'created', id: 'id-1' }],
+      [3, { status: 'updated', id: 'id-3' }],
+    ]);
+    expect([...read!.state.sent]).toEqual([2]);
+    await expect(readJournal(path, path, { ...identity, match: 'id' })).rejects.toThrow(/belongs to another import \(match was/);
+  });
+});
