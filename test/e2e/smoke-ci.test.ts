@@ -135,6 +135,8 @@ describe('smoke in CI', () => {
       });
       expect(credential.ms).toBeGreaterThanOrEqual(500);
       expect(result.stderr).toMatch(/^credential\s+FAIL\s+\d+ ms\s+took/m);
+      // Issue 25 §5: the last line names the check that was too slow.
+      expect(result.stderr).toMatch(/^error: smoke: check "[^"]+" failed: took \d+(\.\d+)?m?s, over its latency budget of 200ms/m);
       const { cases } = await readValidJUnit(junit, readFileSync(junit, 'utf8'));
       expect(cases.find((c) => c.name === 'credential')!.time).toBeGreaterThanOrEqual(0.5);
     } finally {
@@ -175,7 +177,9 @@ describe('smoke in CI', () => {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${await freePort()}`, APPRAISAL_API_KEY: adminKey }),
     });
     expect(never.code).toBe(3);
-    expect(never.stderr).toMatch(/^error: http:\/\/127\.0\.0\.1:\d+ was not ready within 2s \(\d+ attempts; last: .+\)$/m);
+    expect(never.stderr).toMatch(
+      /^error: smoke: check "[^"]+" failed: http:\/\/127\.0\.0\.1:\d+ was not ready within 2s \(\d+ attempts; last: .+\)$/m,
+    );
     expect(never.stderr).toMatch(/^credential\s+skip\s+-\s+the service was not ready$/m);
   });
 

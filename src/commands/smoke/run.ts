@@ -194,5 +194,12 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
   await writeReport(ctx, results, done);
 
   const failure = firstFailure(results);
-  if (failure) throw failure.error instanceof Error ? failure.error : new ContractError(`smoke: ${failure.name}: ${failure.detail}`);
+  if (!failure) return;
+  if (!(failure.error instanceof Error)) throw new ContractError(`smoke: ${failure.name}: ${failure.detail}`);
+  // The table above (and the report) holds the whole message: the last line names the check and
+  // repeats only the head of it (`GET …: 422 Unprocessable Entity`), so the service's text is said once.
+  const { error } = failure;
+  const head = ctx.io.quiet ? error.message : (error.message.split(' — ')[0] ?? error.message);
+  error.message = `smoke: check "${failure.name}" failed: ${head}`;
+  throw error;
 }

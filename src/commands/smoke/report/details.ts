@@ -47,7 +47,8 @@ export function failureDetails(
 }
 
 /** The details as lines, for the table and the JUnit failure body. */
-export function detailLines(details: FailureDetails): string[] {
+/** The lines under a failed check; `shown` is its detail, printed already (the service's message is not repeated). */
+export function detailLines(details: FailureDetails, shown = ''): string[] {
   const lines: string[] = [];
   const answer = [
     details.status !== undefined ? `HTTP ${details.status}` : undefined,
@@ -56,7 +57,7 @@ export function detailLines(details: FailureDetails): string[] {
     .filter(Boolean)
     .join(', ');
   if (details.method && details.path) lines.push(`request: ${details.method} ${details.path}${answer ? ` → ${answer}` : ''}`);
-  if (details.serviceMessage) lines.push(`service said: ${details.serviceMessage}`);
+  if (details.serviceMessage && !shown.includes(details.serviceMessage)) lines.push(`service said: ${details.serviceMessage}`);
   if (details.curl) lines.push(`reproduce: ${details.curl}`);
   return lines;
 }

@@ -14,7 +14,7 @@ export function annotations(results: readonly CheckResult[]): string {
   return results
     .filter((result) => result.status === 'fail')
     .map((result) => {
-      const body = [result.detail, ...(result.failure ? detailLines(result.failure) : [])].join('\n');
+      const body = [result.detail, ...(result.failure ? detailLines(result.failure, result.detail) : [])].join('\n');
       return `::error title=${escapeProperty(`smoke: ${result.name}`)}::${escapeData(body)}\n`;
     })
     .join('');

@@ -94,7 +94,7 @@ export function junitSuite(results: readonly CheckResult[], facts: RunFacts): JU
       status: r.status,
       message: r.status === 'pass' ? undefined : r.detail,
       type: r.status === 'fail' ? errorType(r.error) : undefined,
-      detail: r.failure ? [r.detail, ...detailLines(r.failure)].join('\n') : r.detail,
+      detail: r.failure ? [r.detail, ...detailLines(r.failure, r.detail)].join('\n') : r.detail,
     })),
   };
 }
@@ -126,7 +126,8 @@ export function renderTable(results: readonly CheckResult[], options: { color: b
     if (room !== undefined && room > 20 && detail.length > room && r.status !== 'fail') detail = `${detail.slice(0, room - 1)}…`;
     lines.push(`${names[index]!.padEnd(nameWidth)}  ${shown}  ${time}  ${detail}`);
     // A failure's reproduction, indented under its row.
-    for (const extra of r.failure ? detailLines(r.failure) : []) lines.push(`${' '.repeat(nameWidth + timeWidth + 12)}${safeText(extra)}`);
+    for (const extra of r.failure ? detailLines(r.failure, r.detail) : [])
+      lines.push(`${' '.repeat(nameWidth + timeWidth + 12)}${safeText(extra)}`);
   });
   return `${lines.join('\n')}\n`;
 }
