@@ -163,7 +163,7 @@ async function sendAll(
   const tally = new Tally();
   const progress = flags.dryRun ? undefined : createProgress(ctx, family.view.label);
   const startedAt = performance.now();
-  const details: PlanDetails = { updates: [], invalid: [] };
+  const details: PlanDetails = { updates: [], invalid: [], updateCount: 0, invalidCount: 0 };
   try {
     await runPass({
       rows: input.rows,

@@ -14,9 +14,12 @@ import type { Tally } from './tally.js';
 /** Plan lines shown per kind by a dry run; the rest are counted (all are in --results). */
 const SHOWN = 50;
 
+/** The first SHOWN lines of each kind, and how many there were (a dry run of 200,000 rows keeps 100 lines). */
 export interface PlanDetails {
   updates: string[];
   invalid: string[];
+  updateCount: number;
+  invalidCount: number;
 }
 
 export function rateText(done: number, total: number | undefined, startedAt: number, label: string): string {
@@ -31,8 +34,11 @@ export function rateText(done: number, total: number | undefined, startedAt: num
 }
 
 export function describePlan(details: PlanDetails, plan: RowPlan | undefined, error: string | undefined): void {
-  if (plan?.kind === 'update') details.updates.push(`  update row ${plan.row} (${plan.id}): ${plan.fields.join(', ')}`);
-  else if (plan?.kind === 'invalid' || plan?.kind === 'unconfirmed') details.invalid.push(`  invalid row ${plan.row}: ${error ?? ''}`);
+  if (plan?.kind === 'update') {
+    if (details.updateCount++ < SHOWN) details.updates.push(`  update row ${plan.row} (${plan.id}): ${plan.fields.join(', ')}`);
+  } else if (plan?.kind === 'invalid' || plan?.kind === 'unconfirmed') {
+    if (details.invalidCount++ < SHOWN) details.invalid.push(`  invalid row ${plan.row}: ${error ?? ''}`);
+  }
 }
 
 function out(ctx: Context, line: string): void {
@@ -42,9 +48,12 @@ function out(ctx: Context, line: string): void {
 export function printPlan(ctx: Context, tally: Tally, details: PlanDetails): void {
   if (ctx.output.formatExplicit && ctx.output.format === 'json') return;
   out(ctx, `${tally.planLine()} (dry run: nothing was sent)`);
-  for (const list of [details.updates, details.invalid]) {
-    for (const line of list.slice(0, SHOWN)) out(ctx, line);
-    if (list.length > SHOWN) out(ctx, `  … and ${formatCount(list.length - SHOWN)} more (every row is in --results)`);
+  for (const [lines, count] of [
+    [details.updates, details.updateCount],
+    [details.invalid, details.invalidCount],
+  ] as const) {
+    for (const line of lines) out(ctx, line);
+    if (count > lines.length) out(ctx, `  … and ${formatCount(count - lines.length)} more (every row is in --results)`);
   }
 }
 
