@@ -1,12 +1,20 @@
 // Profiles and settings, kept in <config dir>/config.json (mode 0600, directory 0700).
 // A profile never holds a key: only its prefix, where it is stored, and the origin it belongs to.
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+// Whoever can write the config dir or config.json could point a profile at their own server and
+// receive its key (issue 26 §6): as ssh does with ~/.ssh, a config dir or file that another user owns
+// or can write is refused (exit 2) with one line saying how to fix it; config.json is read and
+// written through core/owned-file.ts (no link followed, regular, ours, one link).
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { withFileLock, type LockWaitOptions } from './file-lock.js';
 import type { Env } from './env.js';
 import { InterruptedError, LocalEnvironmentError, UsageError } from './errors.js';
+import { readOwnedSync, trustedDirProblem, UnsafeFileError } from './owned-file.js';
+
+/** Far more than any config file: a larger one is not ours. */
+const CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 
 export type Environment = 'production' | 'staging' | 'development' | 'local';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'staging', 'development', 'local'];
@@ -72,8 +80,32 @@ export function configDir(env: Env): string {
   return join(base, 'appraisal-cli');
 }
 
-/** Create a directory only its owner can enter, and tighten it if it already existed. */
+/**
+ * Refuse a directory whose files the CLI trusts (the config dir, the credentials dir) when another
+ * user owns it or can write to it; a missing one is fine (it is created 0700 when first written).
+ */
+export function checkTrustedDir(dir: string): void {
+  let info;
+  try {
+    info = statSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new LocalEnvironmentError(`cannot use the config directory ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  const problem = trustedDirProblem(info);
+  if (problem === undefined) return;
+  const hint = problem.includes('owned by another user')
+    ? `use a config directory of your own (APPRAISAL_CONFIG_DIR), or \`chown -R $(id -u) ${dir}\` if it is yours`
+    : `run \`chmod go-w ${dir}\` (or \`chmod 700 ${dir}\`)`;
+  throw new UnsafeFileError(dir, problem, hint);
+}
+
+/**
+ * Create a directory only its owner can enter; an existing one must pass checkTrustedDir and is
+ * tightened to 0700.
+ */
 export function ensurePrivateDir(dir: string): void {
+  checkTrustedDir(dir);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -82,7 +114,7 @@ export function ensurePrivateDir(dir: string): void {
   try {
     chmodSync(dir, 0o700);
   } catch {
-    // Not ours to change (e.g. a shared APPRAISAL_CONFIG_DIR); the files inside are still 0600.
+    // A root-owned directory the user may not change; checkTrustedDir made sure no one else can write it.
   }
 }
 
@@ -134,11 +166,12 @@ function toStored(profile: Profile): Partial<Profile> {
 
 /** The config file's content, tolerating a missing file; a damaged one is the user's to fix. */
 function readStored(path: string): StoredShape {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readOwnedSync(path, CONFIG_MAX_BYTES, { refuseLonger: true });
+    if (text === undefined) return {};
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (error instanceof UnsafeFileError) throw error;
     throw new LocalEnvironmentError(`cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
   }
   try {
@@ -157,6 +190,7 @@ function readStored(path: string): StoredShape {
 export async function loadConfig(env: Env, lockWait: LockWaitOptions = {}): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
+  checkTrustedDir(dir);
   let stored = readStored(path);
 
   const profiles = (): Record<string, Partial<Profile>> => {

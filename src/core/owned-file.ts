@@ -314,3 +314,18 @@ function currentUmask(): number {
   umaskCache ??= process.platform === 'win32' ? 0o022 : process.umask();
   return umaskCache;
 }
+
+/**
+ * What is wrong with a directory whose files the CLI trusts (the config dir, as ssh checks ~/.ssh):
+ * it must be a directory owned by the current user (or root) that no one else can write to.
+ * `info` comes from stat: a link to such a directory is fine, the directory itself is checked.
+ */
+export function trustedDirProblem(info: Stats): string | undefined {
+  if (!info.isDirectory()) return `is ${kindOf(info)}, not a directory`;
+  const uid = currentUid();
+  if (uid !== undefined && info.uid !== uid && info.uid !== 0) return `is owned by another user (uid ${info.uid})`;
+  if (process.platform !== 'win32' && (info.mode & 0o022) !== 0) {
+    return `can be written by other users (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')})`;
+  }
+  return undefined;
+}

@@ -67,7 +67,8 @@ describe('auth login', () => {
     expect(login.stderr).not.toContain(key.secret);
 
     const file = join(configDir, 'credentials', 'default.key');
-    expect(readFileSync(file, 'utf8').trim()).toBe(key.secret);
+    // The file records the origin the key belongs to (issue 26 §6), beside the key.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ origin: new URL(mock.baseUrl).origin, key: key.secret });
     expect(modeOf(file)).toBe(0o600);
     expect(modeOf(join(configDir, 'credentials'))).toBe(0o700);
     expect(modeOf(configDir)).toBe(0o700);

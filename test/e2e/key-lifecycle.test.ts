@@ -63,7 +63,7 @@ async function profile(scopes = ['api:read', 'keys:admin']): Promise<Profile> {
       runs.push(result);
       return result;
     },
-    stored: () => readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim(),
+    stored: () => (JSON.parse(readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8')) as { key: string }).key,
   };
 }
 

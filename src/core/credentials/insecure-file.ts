@@ -1,10 +1,19 @@
 // `--insecure-storage`: the key in a plain file only its owner can read (0600, in a 0700 directory
 // under the config dir). For machines without a usable keychain; every use prints a warning.
-import { rmSync, readFileSync, statSync } from 'node:fs';
+// The file records the origin the key was stored for (`{"origin": …, "key": …}`), and a key is only
+// read for that origin (issue 26 §6): config.json alone (a profile's baseUrl and keyOrigin) cannot
+// send it elsewhere, as the keychain's `<profile>@<origin>` account already ensures. A file written
+// before it held the origin (the key alone) is still read; the next login rewrites it with one.
+import { lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { ensurePrivateDir, validateProfileName } from '../config.js';
-import { LocalEnvironmentError } from '../errors.js';
+import { checkTrustedDir, ensurePrivateDir, validateProfileName } from '../config.js';
+import { LocalEnvironmentError, SafetyError } from '../errors.js';
+import { readOwnedSync, UnsafeFileError } from '../owned-file.js';
+import { displayOrigin } from './origin.js';
+
+/** Far more than a key and its origin. */
+const KEY_FILE_MAX_BYTES = 16 * 1024;
 
 export function credentialsDir(configDir: string): string {
   return join(configDir, 'credentials');
@@ -36,10 +45,10 @@ export function shouldWarnInsecure(configDir: string, profileName: string, now: 
   const path = join(configDir, WARNED_FILE);
   let days: Record<string, unknown> = {};
   try {
-    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const raw: unknown = JSON.parse(readOwnedSync(path, 64 * 1024) ?? '{}');
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) days = raw as Record<string, unknown>;
   } catch {
-    // No record yet.
+    // No record yet, or not one of ours (never waited on, never followed).
   }
   const today = localDay(now);
   if (days[profileName] === today) return false;
@@ -51,33 +60,72 @@ export function shouldWarnInsecure(configDir: string, profileName: string, now: 
   return true;
 }
 
-/** The stored key, or undefined when there is no file. Refuses a file others can read. */
-export function readInsecureKey(configDir: string, profileName: string): string | undefined {
-  const path = insecureKeyPath(configDir, profileName);
-  let mode: number;
+/** An origin for a message; the file's own text (which may be anything) as it is when it is none. */
+function shownOrigin(origin: string): string {
   try {
-    mode = statSync(path).mode;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new LocalEnvironmentError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    return displayOrigin(origin);
+  } catch {
+    return JSON.stringify(origin.slice(0, 80));
   }
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new LocalEnvironmentError(`${path} can be read by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it`, {
-      hint: `run \`chmod 600 ${path}\`, or log in again`,
-    });
-  }
-  const secret = readFileSync(path, 'utf8').trim();
-  return secret === '' ? undefined : secret;
 }
 
-/** Write atomically: a temp file created 0600, then renamed over the old one. */
-export function writeInsecureKey(configDir: string, profileName: string, secret: string): string {
+interface KeyFileContent {
+  /** Undefined for a file written before the origin was recorded. */
+  origin: string | undefined;
+  key: string;
+}
+
+function parseKeyFile(text: string): KeyFileContent | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!trimmed.startsWith('{')) return { origin: undefined, key: trimmed };
+  try {
+    const value = JSON.parse(trimmed) as { origin?: unknown; key?: unknown };
+    if (typeof value.origin === 'string' && typeof value.key === 'string' && value.key.trim() !== '') {
+      return { origin: value.origin, key: value.key.trim() };
+    }
+  } catch {
+    // Reported below.
+  }
+  return { origin: '(unreadable)', key: '' };
+}
+
+/**
+ * The key stored for `origin`, or undefined when there is no file. Refuses (exit 2) a file that is
+ * not a regular file of ours with one link or that others can read, in a credentials dir others can
+ * write; and (exit 10) a key the file says was stored for another origin.
+ */
+export function readInsecureKey(configDir: string, profileName: string, origin: string): string | undefined {
+  const path = insecureKeyPath(configDir, profileName);
+  checkTrustedDir(credentialsDir(configDir));
+  let text: string | undefined;
+  try {
+    text = readOwnedSync(path, KEY_FILE_MAX_BYTES, { private: true, refuseLonger: true });
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new LocalEnvironmentError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const content = text === undefined ? undefined : parseKeyFile(text);
+  if (content === undefined) return undefined;
+  if (content.origin !== undefined && content.origin !== origin) {
+    throw new SafetyError(
+      `the key file of profile "${profileName}" (${path}) was stored for ${shownOrigin(content.origin)}; refusing to send it to ${shownOrigin(origin)}`,
+      {
+        hint: `config.json names another origin than the key was stored for: check it, then log in again (\`appraisal auth login --profile ${profileName}\`)`,
+      },
+    );
+  }
+  return content.key;
+}
+
+/** Write atomically: a temp file created 0600, then renamed over the old one. Records `origin`. */
+export function writeInsecureKey(configDir: string, profileName: string, secret: string, origin: string): string {
   const path = insecureKeyPath(configDir, profileName);
   const dir = credentialsDir(configDir);
   ensurePrivateDir(configDir);
   ensurePrivateDir(dir);
   try {
-    writeFileAtomicSync(path, `${secret}\n`, { mode: 0o600 });
+    writeFileAtomicSync(path, `${JSON.stringify({ origin, key: secret })}\n`, { mode: 0o600 });
   } catch (error) {
     throw new LocalEnvironmentError(`cannot write ${path}: ${(error as Error).message}`, { cause: error });
   }
@@ -88,7 +136,7 @@ export function writeInsecureKey(configDir: string, profileName: string, secret:
 export function deleteInsecureKey(configDir: string, profileName: string): boolean {
   const path = insecureKeyPath(configDir, profileName);
   try {
-    statSync(path);
+    lstatSync(path);
   } catch {
     return false;
   }

@@ -4,8 +4,12 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { readAtMost } from '../owned-file.js';
 
-/** Far more than any key; stops `--api-key-file /dev/zero` or a huge file from being read whole. */
+/**
+ * Far more than any key; stops `--api-key-file /dev/zero`, an endless pipe or a huge file from being
+ * read whole. Counted in bytes actually read: a pipe or a device has no useful st_size.
+ */
 const MAX_KEY_BYTES = 16 * 1024;
 
 /** Trim surrounding whitespace and check that what remains can be a single key. */
@@ -49,12 +53,13 @@ export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promi
           hint: 'give the path of the file that holds the key (one line), or - to read it from stdin',
         });
       }
-      if (info.size > MAX_KEY_BYTES) {
-        throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key (${info.size} bytes)`, {
+      const { bytes, over } = await readAtMost(handle, MAX_KEY_BYTES);
+      if (over) {
+        throw new UsageError(`--api-key-file ${pathOrDash} is too large to be an API key (over ${MAX_KEY_BYTES} bytes)`, {
           hint: 'the file must hold only the key, on one line',
         });
       }
-      text = await handle.readFile('utf8');
+      text = bytes.toString('utf8');
     } finally {
       await handle.close();
     }

@@ -75,10 +75,10 @@ export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => Secret
       profileName,
       storage,
       where: insecureKeyPath(config.dir, profileName),
-      read: async () => readInsecureKey(config.dir, profileName),
+      read: async () => readInsecureKey(config.dir, profileName, origin),
       write: async (secret) => {
         try {
-          writeInsecureKey(config.dir, profileName, secret);
+          writeInsecureKey(config.dir, profileName, secret, origin);
         } catch (error) {
           // Temp file + rename: a failed write never touched the old file.
           if (error instanceof LocalEnvironmentError) throw new KeyWriteError(error, true);

@@ -160,7 +160,7 @@ describe('auth login', () => {
     });
     await login({ withKey: true, insecureStorage: true });
     const path = join(configDir, 'credentials', 'ci.key');
-    expect(readFileSync(path, 'utf8')).toBe(`${KEY_A}\n`);
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify({ origin: 'https://api.example.com:443', key: KEY_A })}\n`);
     if (process.platform !== 'win32') {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(join(configDir, 'credentials')).mode & 0o777).toBe(0o700);

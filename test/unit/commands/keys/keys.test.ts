@@ -132,7 +132,7 @@ describe('keys create', () => {
     });
     await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => t.keychain });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
-    expect(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8').trim()).toBe(created.secret);
+    expect(JSON.parse(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8'))).toMatchObject({ key: created.secret });
     expect(t.keychain.calls).toEqual([]);
   });
 
@@ -248,11 +248,11 @@ describe('keys rotate (wiring)', () => {
       keyStorage: 'insecure-file',
       keyOrigin: ORIGIN,
     });
-    writeInsecureKey(config.dir, 'default', old.secret);
+    writeInsecureKey(config.dir, 'default', old.secret, ORIGIN);
     const auditLog = join(t.configDir, '..', 'audit.jsonl');
     await runRotate(t.ctx, { auditLog }, { client: async (_ctx, _session, credential) => t.service.client(credential.secret) });
     const fresh = t.service.keys().find((key) => key.name?.startsWith('bot (rotated'))!;
-    expect(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8').trim()).toBe(fresh.secret);
+    expect(JSON.parse(readFileSync(join(config.dir, 'credentials', 'default.key'), 'utf8'))).toEqual({ origin: ORIGIN, key: fresh.secret });
     expect(config.getProfile('default')?.keyPrefix).toBe(fresh.prefix);
     expect(t.service.key(old.id).revokedAt).not.toBeNull();
     expect(JSON.parse(t.stdout())).toMatchObject({ profile: 'default', oldPrefix: old.prefix, newPrefix: fresh.prefix, oldKey: 'revoked' });

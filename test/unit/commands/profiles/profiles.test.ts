@@ -27,7 +27,7 @@ async function twoProfiles() {
     keyPrefix: 'apk_BBBBbbbb',
     keyStorage: 'insecure-file',
   });
-  writeInsecureKey(dir, 'local', KEY_A);
+  writeInsecureKey(dir, 'local', KEY_A, 'https://localhost:4000');
   await config.setActiveProfile('prod');
   const keychain = new FakeKeychain();
   keychain.entries.set('prod@https://api.example.com:443', KEY_A);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigStore } from '../../../../src/core/config.js';
 import { KeychainUnavailableError } from '../../../../src/core/credentials/keychain.js';
@@ -50,9 +50,17 @@ describe('keySlot', () => {
     const slot = keySlot(config(dir), () => new FakeKeychain(), { profileName: 'ci', origin: 'x', storage: 'insecure-file' });
     await slot.write(KEY_A);
     const path = join(dir, 'credentials', 'ci.key');
-    expect(readFileSync(path, 'utf8')).toBe(`${KEY_A}\n`);
+    // The file records the origin it was stored for (issue 26 §6); another origin is not given the key.
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify({ origin: 'x', key: KEY_A })}\n`);
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(await slot.read()).toBe(KEY_A);
+    const elsewhere = keySlot(config(dir), () => new FakeKeychain(), { profileName: 'ci', origin: 'y', storage: 'insecure-file' });
+    const refused = await elsewhere.read().catch((e: unknown) => e);
+    expect(exitCodeFor(refused)).toBe(10);
+    expect((refused as Error).message).toMatch(/was stored for "x"; refusing to send it to "y"/);
+    // A file written before the origin was recorded (the key alone) is still read.
+    writeFileSync(path, `${KEY_A}\n`, { mode: 0o600 });
+    expect(await elsewhere.read()).toBe(KEY_A);
     // A directory where the temp file would go cannot be created over, even as root.
     rmSync(join(dir, 'credentials'), { recursive: true });
     mkdirSync(join(dir, 'credentials'));

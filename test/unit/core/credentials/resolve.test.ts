@@ -100,7 +100,7 @@ describe('credential resolution order', () => {
   it('4. the insecure file, with a warning on every use (under -q only the first time each day)', async () => {
     const dir = tempConfigDir();
     await withProfile(dir, { name: 'ci', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file', keyOrigin: ORIGIN });
-    writeInsecureKey(dir, 'ci', KEY_B);
+    writeInsecureKey(dir, 'ci', KEY_B, ORIGIN);
     const keychain = new FakeKeychain();
     const warning = /^warning: profile ci: the key is stored in plain text in .*ci\.key/;
     for (const [quiet, warned] of [
@@ -127,7 +127,7 @@ describe('credential resolution order', () => {
     if (process.platform === 'win32') return;
     const dir = tempConfigDir();
     await withProfile(dir, { name: 'ci', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file' });
-    writeInsecureKey(dir, 'ci', KEY_B);
+    writeInsecureKey(dir, 'ci', KEY_B, ORIGIN);
     chmodSync(insecureKeyPath(dir, 'ci'), 0o644);
     const { ctx } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci' } });
     await expect(ctx.session()).rejects.toThrow(/can be read by other users/);
