@@ -2,7 +2,8 @@
 // calls process.exit: `main()` returns the code, so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
 import { action, addNounExamples, examples } from './core/command.js';
-import type { Context } from './core/context.js';
+import { Readable } from 'node:stream';
+import type { Context, NestedStreams } from './core/context.js';
 import { ChildExitError, InterruptedError, LeaseRevokeError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
 import { nounCommand } from './core/verb-command.js';
@@ -11,7 +12,11 @@ import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
 
 export { InterruptedError };
-import { findNoun, NOUNS } from './commands/registry.js';
+import { declaredVerbs, findNoun, NOUNS } from './commands/registry.js';
+import { provideDeclaredVerbs } from './core/verb-list.js';
+
+// Commands that read every declaration (MCP, lease scopes, completion) get them through core.
+provideDeclaredVerbs(declaredVerbs);
 import { printHelpTopic, HELP_TOPICS } from './commands/help-topics.js';
 
 /** The first token that is not an option or an option's value: the noun the user asked for. */
@@ -60,7 +65,24 @@ function isVerboseVersion(argv: readonly string[]): boolean {
   return argv.length === 2 && (words.has('--version') || words.has('-V')) && (words.has('--verbose') || words.has('-v'));
 }
 
-export async function main(deps: ProcessDeps): Promise<number> {
+/** The deps of a command run inside this one (Context.runCommand): no terminal, no stdin, its own streams. */
+function nestedDeps(deps: ProcessDeps, argv: readonly string[], streams: NestedStreams): ProcessDeps {
+  return {
+    ...deps,
+    argv: [...argv],
+    env: streams.env ?? deps.env,
+    stdin: Readable.from([]),
+    stdout: streams.stdout,
+    stderr: streams.stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: streams.signal,
+  };
+}
+
+export async function main(processDeps: ProcessDeps): Promise<number> {
+  const deps: ProcessDeps = { ...processDeps, runCommand: (argv, streams) => main(nestedDeps(processDeps, argv, streams)) };
   const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {

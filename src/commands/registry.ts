@@ -2,7 +2,8 @@
 // list --help` loads the props module alone and `--help` loads none.
 // The noun's summary is written here and nowhere else: the root help lists it without loading the
 // noun, and the noun's own help reads it from here too.
-import type { NounModule, Verb } from '../core/verb.js';
+import type { DeclaredVerb, NounCommand, NounModule, Verb } from '../core/verb.js';
+import { asVerb } from '../core/verb-command.js';
 
 export interface NounEntry {
   name: string;
@@ -41,6 +42,11 @@ export const NOUNS: readonly NounEntry[] = [
     summary: 'Print the version, commit, build date, Node version, platform and install kind',
     load: () => import('./version/index.js'),
   },
+  {
+    name: 'mcp',
+    summary: 'Serve the CLI to AI assistants over MCP (stdio): read-only tools by default',
+    load: () => import('./mcp/index.js'),
+  },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
 ];
 
@@ -54,20 +60,13 @@ export async function loadAllNouns(): Promise<{ noun: NounEntry; module: NounMod
   return Promise.all(NOUNS.map(async (noun) => ({ noun, module: (await noun.load()).default })));
 }
 
-/** A declared verb and the words that run it (`props list`; `export` for a one-command noun). */
-export interface DeclaredVerb {
-  path: string;
-  noun: NounEntry;
-  verb: Verb;
-}
-
 /** Every verb declared as data, in help order (hand-built legacy verbs are not in this list). */
 export async function declaredVerbs(): Promise<DeclaredVerb[]> {
   const found: DeclaredVerb[] = [];
   for (const { noun, module } of await loadAllNouns()) {
     if (typeof module === 'function') continue;
     if (!Array.isArray(module)) {
-      found.push({ path: noun.name, noun, verb: { ...(module as Verb), name: noun.name, summary: noun.summary } });
+      found.push({ path: noun.name, noun, verb: asVerb(noun, module as NounCommand) });
       continue;
     }
     for (const entry of module as readonly unknown[]) {

@@ -1,6 +1,7 @@
 // What every command receives. Commands never touch process.* or undici: they get IO, the parsed
 // global options, and lazy accessors for config, session and API client, so tests can hand in fakes
 // and start-up loads only what a command uses.
+import type { Writable } from 'node:stream';
 import type { ApiClient } from './api-client.js';
 import type { IO } from './io.js';
 import type { ConfigStore } from './config.js';
@@ -29,4 +30,19 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** For commands that run until Ctrl-C (the mock): an interrupt is their normal end, exit 0. */
   runUntilInterrupted(): void;
+  /**
+   * Run another command of this CLI in this process with streams of its own, as if typed: the MCP
+   * server's tool calls go through every flag check, guard and printer a typed command does.
+   * Resolves to its exit code.
+   */
+  runCommand(argv: readonly string[], streams: NestedStreams): Promise<number>;
+}
+
+/** Where a nested command writes, what it may read, and what ends it early. */
+export interface NestedStreams {
+  stdout: Writable;
+  stderr: Writable;
+  signal: AbortSignal;
+  /** Its environment (default: this run's). */
+  env?: Env;
 }

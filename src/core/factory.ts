@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ApiClient } from './api-client.js';
 import type { ConfigStore } from './config.js';
-import type { Context } from './context.js';
+import type { Context, NestedStreams } from './context.js';
 import type { GlobalOptions } from './global-options.js';
 import { OutputPlan } from './output-plan.js';
 import type { Env } from './env.js';
@@ -30,6 +30,8 @@ export interface ProcessDeps {
   signal: AbortSignal;
   version: string;
   now?: () => Date;
+  /** How Context.runCommand runs a nested command (main.ts sets it: core cannot import main). */
+  runCommand?: (argv: readonly string[], streams: NestedStreams) => Promise<number>;
 }
 
 export interface ContextHandle {
@@ -103,6 +105,10 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     now: deps.now ?? (() => new Date()),
     runUntilInterrupted: () => {
       interruptIsNormalEnd = true;
+    },
+    runCommand: (argv, streams) => {
+      if (!deps.runCommand) throw new Error('this run cannot start nested commands');
+      return deps.runCommand(argv, streams);
     },
     config: () =>
       (config ??= import('./config.js').then((m) =>

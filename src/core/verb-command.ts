@@ -6,7 +6,7 @@ import { examples as addExamples, examplesOf as legacyExamples } from './command
 import type { Factory } from './factory.js';
 import { calls } from './description/operations.js';
 import { takesOptions } from './global-options.js';
-import { operationsOf, type NounModule, type Verb, type VerbOption } from './verb.js';
+import { operationsOf, type NounCommand, type NounModule, type Verb, type VerbOption } from './verb.js';
 
 const collect = (value: string, previous: readonly string[] = []) => [...previous, value];
 
@@ -65,6 +65,11 @@ export interface NounHeading {
   summary: string;
 }
 
+/** A one-command noun as the verb it is, named and summarised by its registry entry. */
+export function asVerb(noun: NounHeading, command: NounCommand): Verb {
+  return { ...command, name: noun.name, aliases: noun.aliases, summary: noun.summary };
+}
+
 /**
  * A noun as a commander command: a group of verbs, or, for a noun that is one command (`export`),
  * that command under the noun's name. A group without examples of its own shows the first example
@@ -72,10 +77,7 @@ export interface NounHeading {
  */
 export function nounCommand(noun: NounHeading, module: NounModule, factory: Factory): Command {
   if (typeof module === 'function') return module(factory);
-  if (!Array.isArray(module)) {
-    const single = module as Verb;
-    return verbCommand({ ...single, name: noun.name, aliases: noun.aliases }, factory, noun.summary);
-  }
+  if (!Array.isArray(module)) return verbCommand(asVerb(noun, module as NounCommand), factory);
   const command = new Command(noun.name).description(noun.summary);
   if (noun.aliases) command.aliases([...noun.aliases]);
   const firstExamples: string[] = [];

@@ -65,6 +65,12 @@ export interface Verb<O extends object = Record<string, unknown>> {
   examples: readonly string[];
   /** Text printed after the examples in --help. */
   notes?: string;
+  /**
+   * Whether an assistant may call it as a tool of `appraisal mcp`: `read` tools are served always,
+   * `write` tools only with --allow-write and never on a production profile; a verb without it
+   * (delete, key changes, local files, long runs) is never a tool.
+   */
+  tool?: 'read' | 'write';
   /** Left out of help and completion (`completion __profiles`). */
   hidden?: boolean;
   /** A run that normally ends with Ctrl-C (`mock`, `watch`): the interrupt is not an error. */
@@ -80,15 +86,34 @@ export type LegacyVerb = (factory: Factory) => Command;
 /** A noun's verbs, in the order its help lists them. */
 export type NounVerbs = readonly (Verb | LegacyVerb)[];
 
-/** What a noun's module exports: its verbs, or the noun itself when it is one command (`export`). */
-export type NounModule = NounVerbs | Verb | LegacyVerb;
+/**
+ * A noun that is one command (`export`, `mcp`): declared like a verb, but named and summarised by
+ * its registry entry (commands/registry.ts), so its summary is written once.
+ */
+export type NounCommand<O extends object = Record<string, unknown>> = Omit<Verb<O>, 'name' | 'summary' | 'aliases'>;
+
+/** What a noun's module exports: its verbs, or the noun itself when it is one command. */
+export type NounModule = NounVerbs | NounCommand | LegacyVerb;
 
 /** Typed identity: the declaration's options type flows into `run`. */
 export function defineVerb<O extends object = Record<string, unknown>>(verb: Verb<O>): Verb {
   return verb as unknown as Verb;
 }
 
+/** Typed identity for a one-command noun, as defineVerb for a verb. */
+export function defineNounCommand<O extends object = Record<string, unknown>>(command: NounCommand<O>): NounCommand {
+  return command as unknown as NounCommand;
+}
+
 /** The operations a verb declares (none for `'none'` and `'per-request'`). */
 export function operationsOf(verb: Verb): readonly Operation[] {
   return typeof verb.calls === 'string' ? [] : verb.calls;
+}
+
+/** A declared verb and the words that run it (`props list`; `export` for a one-command noun). */
+export interface DeclaredVerb {
+  path: string;
+  /** The noun it belongs to, as the registry names it. */
+  noun: { name: string; aliases?: readonly string[]; summary: string };
+  verb: Verb;
 }

@@ -133,6 +133,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
       : unavailable('session'),
     api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
     runUntilInterrupted: () => {},
+    runCommand: () => Promise.reject(new Error('fake contexts run no nested command')),
   };
   return {
     ctx,

@@ -66,6 +66,7 @@ const idArgument = (spec: ResourceFamily) => ({ name: 'id', description: `${spec
 export function getVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   return defineVerb<{ validate?: boolean }>({
     name: 'get',
+    tool: 'read',
     summary: `show one ${spec.singular}`,
     arguments: [idArgument(spec)],
     options: [
@@ -91,6 +92,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
   const parent = parentFlag(spec);
   return defineVerb<InputOptions>({
     name: 'create',
+    tool: 'write',
     summary: `create a ${spec.singular}`,
     options: [
       ...RECORD_INPUT_OPTIONS,
@@ -113,6 +115,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
 export function updateVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   return defineVerb<InputOptions>({
     name: 'update',
+    tool: 'write',
     summary: `change fields of a ${spec.singular} (partial update)`,
     arguments: [idArgument(spec)],
     options: RECORD_INPUT_OPTIONS,

@@ -220,6 +220,7 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
   };
   return defineVerb<Record<string, unknown>>({
     name: 'list',
+    tool: 'read',
     summary: `list ${spec.view.label} (every page, streamed)`,
     options: [
       ...(parent
@@ -260,6 +261,7 @@ export interface CollectionVerbSpec {
 export function collectionVerb(spec: CollectionVerbSpec, examples: readonly string[]): Verb {
   return defineVerb<ListFlags>({
     name: spec.name,
+    tool: 'read',
     summary: spec.description,
     arguments: spec.parent ? [{ name: 'id', description: `${spec.parent} id (UUID)`, required: true }] : [],
     options: LIST_OPTIONS,

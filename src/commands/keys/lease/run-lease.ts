@@ -6,7 +6,6 @@ import { constants } from 'node:os';
 import type { Command } from 'commander';
 import { runChildCommand, type ChildOutcome } from '../../../core/child-command.js';
 import { leaseEnvironment } from '../../../core/child-env.js';
-import { buildClient } from '../../../core/client-builder.js';
 import type { Context } from '../../../core/context.js';
 import { ChildExitError, LeaseRevokeError, UsageError } from '../../../core/errors.js';
 import { formatDuration } from '../../../core/duration.js';
@@ -17,7 +16,8 @@ import type { Session } from '../../../core/session-types.js';
 import { parseScopes } from '../scopes.js';
 import { scopesForOperations } from './derived-scopes.js';
 import { leaseName } from './lease-name.js';
-import { mintLease, type Lease, type ServiceClock } from './mint.js';
+import { leaseClient } from './lease-client.js';
+import { mintLease, type Lease } from './mint.js';
 import { revokeCommand, revokeLease } from './revoke-lease.js';
 import { appraisalArguments, targetCommand } from './target-command.js';
 import { parseTtl } from './ttl.js';
@@ -90,22 +90,13 @@ export async function runLease(ctx: Context, argv: readonly string[], options: L
   const ttlMs = parseTtl(options.ttl);
   const { scopes, derivedFrom } = leaseScopes(options, argv, root);
   const session = await ctx.session();
-  const credential = requireCredential(session);
+  requireCredential(session);
   const line = commandLine(ctx, argv);
   if (isProductionLike(session.environment)) {
     await confirmDestructive(ctx, `create a key with ${scopes.join(', ')} for ${formatDuration(ttlMs)} to run ${line}`);
   }
 
-  // Not aborted by Ctrl-C: the revoke after an interrupt needs requests of its own (each still bounded by --timeout).
-  const clock: ServiceClock = { lastDate: undefined };
-  const api = await buildClient(ctx, {
-    ...session,
-    credential,
-    signal: new AbortController().signal,
-    onAnswer: (headers) => {
-      if (headers.date !== undefined) clock.lastDate = headers.date;
-    },
-  });
+  const { api, clock } = await leaseClient(ctx, session);
   try {
     const me = ownProcess();
     const lease = await mintLease(ctx, api, clock, { name: leaseName({ command: line, host: me.host, pid: me.pid }), scopes, ttlMs });

@@ -1,0 +1,99 @@
+// One `appraisal mcp` session: decide which tools to serve (the profile's environment and the flags,
+// never the key's scopes: a 403 comes back as a tool error naming the scopes), give write tools the
+// published request schema, open the audit log, lease a key when asked, serve, and clean up.
+import type { Context } from '../../core/context.js';
+import type { Env } from '../../core/env.js';
+import { declaredVerbs } from '../../core/verb-list.js';
+import { AuditLog } from './audit-log.js';
+import { catalogue, type Tool } from './catalogue.js';
+import { inlineSchema } from './inline-schema.js';
+
+export interface McpFlags {
+  allowWrite?: boolean;
+  lease?: boolean;
+  auditLog?: string;
+  ttl?: string;
+}
+
+/** The environment tool calls run with: this session's profile and service settings, as variables. */
+function callEnvironment(ctx: Context, profileName: string): Env {
+  const { globals } = ctx;
+  return {
+    ...ctx.env,
+    APPRAISAL_PROFILE: profileName,
+    ...(globals.baseUrl ? { APPRAISAL_BASE_URL: globals.baseUrl } : {}),
+    ...(globals.caFile ? { APPRAISAL_CA_FILE: globals.caFile } : {}),
+    ...(globals.spec ? { APPRAISAL_SPEC: globals.spec } : {}),
+    ...(globals.maxResponseBytes ? { APPRAISAL_MAX_RESPONSE_SIZE: String(globals.maxResponseBytes) } : {}),
+    APPRAISAL_TIMEOUT: String(globals.timeoutMs / 1000),
+    APPRAISAL_NO_INPUT: '1',
+  };
+}
+
+/** Write tools take `data` as the service publishes it; without a description, any object. */
+async function publishRequestSchemas(ctx: Context, tools: readonly Tool[]): Promise<void> {
+  const writes = tools.filter((tool) => tool.inputSchema.properties.data !== undefined);
+  if (writes.length === 0) return;
+  try {
+    const [{ loadDescription }, { findByTemplate }] = await Promise.all([
+      import('../../core/description/load.js'),
+      import('../../core/description/document.js'),
+    ]);
+    const { contract } = await loadDescription(ctx);
+    for (const tool of writes) {
+      const operation = tool.operations[0];
+      const published = operation && findByTemplate(contract, operation.method, operation.path);
+      if (!published?.requestSchema) continue;
+      const schema = inlineSchema(published.requestSchema, contract.document) as Record<string, unknown>;
+      tool.inputSchema.properties.data = { ...schema, description: 'the record, as the service publishes it' };
+    }
+  } catch (error) {
+    ctx.io.warn(`the write tools take any object: the service description could not be read (${(error as Error).message})`);
+  }
+}
+
+function instructionsFor(tools: readonly Tool[], production: boolean, allowWrite: boolean): string {
+  const lines = [
+    'Tools of the property appraisal service (appraisal-cli). Lists return at most max_items records (default 20, at most 100)',
+    'and say `more: true` when the service has more: narrow the filters rather than paging through everything.',
+  ];
+  if (production) {
+    lines.push('This session uses a PRODUCTION profile: it serves read-only tools only, whatever the flags.');
+  } else if (!allowWrite) {
+    lines.push('This session is read-only: the operator did not allow writes (--allow-write).');
+  } else {
+    lines.push('Write tools (create, update, link) change real records: confirm with the user first.');
+  }
+  lines.push(`Tools: ${tools.map((tool) => tool.name).join(', ')}.`);
+  return lines.join('\n');
+}
+
+export async function startSession(ctx: Context, flags: McpFlags): Promise<void> {
+  // Ending on SIGTERM/SIGINT or when the client closes stdin is how a server stops: exit 0.
+  ctx.runUntilInterrupted();
+  const session = await ctx.session();
+  const production = session.environment === 'production';
+  const tools = catalogue(await declaredVerbs(), { allowWrite: flags.allowWrite === true, production });
+  await publishRequestSchemas(ctx, tools);
+  if (production && flags.allowWrite) ctx.io.warn(`profile ${session.profileName} is production: serving read-only tools only`);
+  const audit = flags.auditLog === undefined ? undefined : AuditLog.open(flags.auditLog, ctx.cwd, ctx.io.redactor);
+  let env = callEnvironment(ctx, session.profileName);
+  let lease: { prefix: string; revoke(): Promise<void> } | undefined;
+  try {
+    if (flags.lease) {
+      const { leaseForTools } = await import('./lease.js');
+      const leased = await leaseForTools(ctx, tools, flags.ttl ?? '8h');
+      lease = leased;
+      env = { ...env, APPRAISAL_API_KEY: leased.secret };
+    }
+    ctx.io.notice(
+      `serving ${tools.length} ${production || !flags.allowWrite ? 'read-only ' : ''}tools for profile ${session.profileName}` +
+        `${lease ? ` on leased key ${lease.prefix}` : ''} over stdio`,
+    );
+    const { serve } = await import('./server.js');
+    await serve(ctx, { tools, instructions: instructionsFor(tools, production, flags.allowWrite === true), env, audit });
+  } finally {
+    audit?.close();
+    if (lease) await lease.revoke();
+  }
+}

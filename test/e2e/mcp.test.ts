@@ -1,0 +1,199 @@
+// `appraisal mcp` driven by the MCP SDK's own client over stdio, against the mock: the tool list per
+// flags and environment, capped lists with a "more" marker, get, a validated create, a 403 as a tool
+// error naming the scopes, a leased key revoked when the client goes away, the audit log, and a
+// stdout that holds protocol messages only.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, isolatedEnv, ROOT } from '../helpers/spawn.js';
+import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+
+beforeAll(async () => {
+  mock = await startMock({ records: 30, http: true });
+  admin = adminOf(mock);
+});
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+});
+
+function environment(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ PATH: process.env.PATH, ...isolatedEnv(), ...mock.env, ...extra })) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+async function connect(args: string[] = [], extra: Record<string, string | undefined> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: environment(extra),
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'appraisal-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+const names = (tools: { name: string }[]) => tools.map((tool) => tool.name).sort();
+
+describe('appraisal mcp', () => {
+  it('serves read-only tools by default, write tools only with --allow-write, and none on production', async () => {
+    const readOnly = await connect();
+    const plain = names((await readOnly.client.listTools()).tools);
+    expect(plain).toEqual(
+      expect.arrayContaining(['props_list', 'props_get', 'clients_list', 'assignments_properties', 'ref_designations']),
+    );
+    expect(plain.filter((name) => /_(create|update|link|delete|unlink)$/.test(name))).toEqual([]);
+    expect(readOnly.client.getInstructions()).toMatch(/read-only/);
+    await readOnly.close();
+
+    const writable = await connect(['--allow-write']);
+    const all = names((await writable.client.listTools()).tools);
+    expect(all).toEqual(expect.arrayContaining(['props_create', 'props_update', 'assignments_link']));
+    expect(all.filter((name) => /_(delete|unlink)$|^keys_/.test(name))).toEqual([]);
+    await writable.close();
+
+    const production = await connect(['--allow-write'], { APPRAISAL_ENVIRONMENT: 'production' });
+    expect(names((await production.client.listTools()).tools)).toEqual(plain);
+    expect(production.client.getInstructions()).toMatch(/PRODUCTION profile: it serves read-only tools only/);
+    expect(production.stderr()).toMatch(/production: serving read-only tools only/);
+    await production.close();
+  });
+
+  it('caps a list, says there is more, and returns the same records as -o json; get returns one record', async () => {
+    const session = await connect();
+    const listed = await session.client.callTool({ name: 'props_list', arguments: { max_items: 3, fields: 'id,name' } });
+    const page = listed.structuredContent as { records: { id: string; name: string }[]; more: boolean };
+    expect(page.records).toHaveLength(3);
+    expect(page.more).toBe(true);
+    expect(Object.keys(page.records[0]!).sort()).toEqual(['id', 'name']);
+    const ids = await admin.ids('/api/properties');
+    expect(page.records.map((record) => record.id)).toEqual(ids.slice(0, 3));
+
+    const all = await session.client.callTool({ name: 'props_list', arguments: { max_items: 100 } });
+    expect((all.structuredContent as { more: boolean; records: unknown[] }).more).toBe(false);
+    expect((all.structuredContent as { records: unknown[] }).records).toHaveLength(ids.length);
+
+    const got = await session.client.callTool({ name: 'props_get', arguments: { id: ids[1] } });
+    expect((got.structuredContent as { id: string }).id).toBe(ids[1]);
+
+    const bad = await session.client.callTool({ name: 'props_get', arguments: { id: 'not-a-uuid' } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/error: property id must be a UUID/);
+    expect(JSON.stringify(bad.content)).not.toMatch(/at .*\.js:\d+/);
+    await session.close();
+  });
+
+  it('validates a create against the published schema, then creates; the data schema is the published one', async () => {
+    const session = await connect(['--allow-write']);
+    const create = (await session.client.listTools()).tools.find((tool) => tool.name === 'props_create')!;
+    const data = (create.inputSchema.properties as Record<string, { properties?: object }>).data!;
+    expect(Object.keys(data.properties ?? {})).toEqual(expect.arrayContaining(['name', 'propertyType', 'address']));
+
+    const invalid = await session.client.callTool({ name: 'props_create', arguments: { data: { name: 'No address' } } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.stringify(invalid.content)).toMatch(/error: .*(address|required)/);
+
+    const valid = await session.client.callTool({
+      name: 'props_create',
+      arguments: {
+        data: {
+          name: 'MCP Tower',
+          propertyType: 'office',
+          address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+        },
+      },
+    });
+    expect(valid.isError).toBeFalsy();
+    const created = valid.structuredContent as { id: string; name: string };
+    expect(created.name).toBe('MCP Tower');
+    expect((await admin.call('GET', `/api/properties/${created.id}`)).status).toBe(200);
+    await session.close();
+  });
+
+  it('answers a 403 with a tool error naming the scopes needed', async () => {
+    const narrow = await admin.createKey(['properties:read'], 'mcp-narrow');
+    const session = await connect([], { APPRAISAL_API_KEY: narrow.secret });
+    const denied = await session.client.callTool({ name: 'clients_list', arguments: {} });
+    expect(denied.isError).toBe(true);
+    const text = JSON.stringify(denied.content);
+    expect(text).toMatch(/clients:read/);
+    expect(text).not.toContain(narrow.secret);
+    await session.close();
+  });
+
+  it('runs a --lease session on a key with only its tools scopes and revokes it when the client disconnects', async () => {
+    const audit = join(tempDir('mcp-audit-'), 'audit.ndjson');
+    const session = await connect(['--lease', '--audit-log', audit]);
+    const leasePrefix = /on leased key (apk_[A-Za-z0-9]+)/.exec(session.stderr())?.[1];
+    expect(leasePrefix).toBeDefined();
+    const lease = await admin.keyByPrefix(leasePrefix!);
+    expect(lease?.name).toMatch(/lease/);
+    expect(lease?.scopes.every((scope) => scope.endsWith(':read'))).toBe(true);
+    expect(lease?.revokedAt ?? null).toBeNull();
+    const listed = await session.client.callTool({ name: 'clients_list', arguments: { max_items: 1 } });
+    expect(listed.isError).toBeFalsy();
+    await session.close();
+    await expect.poll(async () => (await admin.keyByPrefix(leasePrefix!))?.revokedAt ?? null, { timeout: 15_000 }).not.toBeNull();
+
+    const lines = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ tool: 'clients_list', arguments: { max_items: 1 }, outcome: 'ok', exitCode: 0 });
+    expect((lines[0]!.requestIds as string[]).length).toBeGreaterThan(0);
+    expect(readFileSync(audit, 'utf8')).not.toMatch(/apk_[A-Za-z0-9]+_[A-Za-z0-9]{20,}/);
+  });
+
+  it('revokes a --lease key when the server gets SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--lease'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await expect.poll(() => /on leased key (apk_[A-Za-z0-9]+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
+    const prefix = /on leased key (apk_[A-Za-z0-9]+)/.exec(stderr)![1]!;
+    expect((await admin.keyByPrefix(prefix))?.revokedAt ?? null).toBeNull();
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect((await admin.keyByPrefix(prefix))?.revokedAt).not.toBeNull();
+    expect(stderr).toContain(`revoked leased key ${prefix}`);
+  });
+
+  it('writes nothing but protocol messages on stdout, even with -v', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '-v'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'props_list', arguments: { max_items: 2 } } });
+    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr).toMatch(/serving \d+ read-only tools/);
+  });
+});

@@ -1,0 +1,76 @@
+// The MCP catalogue and command lines, from the real declarations: which verbs are tools, what
+// their inputs are, and that no input can become a flag the tool does not declare.
+import { describe, expect, it } from 'vitest';
+import { declaredVerbs } from '../../../../src/commands/registry.js';
+import { catalogue, toolOf, type Tool } from '../../../../src/commands/mcp/catalogue.js';
+import { commandLine, ToolInputError } from '../../../../src/commands/mcp/call.js';
+import { inlineSchema } from '../../../../src/commands/mcp/inline-schema.js';
+import { scopesForTools } from '../../../../src/commands/mcp/lease.js';
+
+async function tools(allowWrite: boolean, production = false): Promise<Tool[]> {
+  return catalogue(await declaredVerbs(), { allowWrite, production });
+}
+
+describe('the MCP catalogue', () => {
+  it('offers read tools always, write tools when allowed, never deletes', async () => {
+    const read = (await tools(false)).map((tool) => tool.name);
+    expect(read).toContain('props_list');
+    expect(read.some((name) => name.endsWith('_create'))).toBe(false);
+    const write = (await tools(true)).map((tool) => tool.name);
+    expect(write).toEqual(expect.arrayContaining(['props_create', 'clients_update', 'assignments_link']));
+    expect(write.some((name) => /_(delete|unlink)$/.test(name))).toBe(false);
+    expect((await tools(true, true)).map((tool) => tool.name)).toEqual(read);
+  });
+
+  it('gives a list its filters, a cap and fields, never the file-writing flags', async () => {
+    const list = (await tools(false)).find((tool) => tool.name === 'props_list')!;
+    const properties = Object.keys(list.inputSchema.properties);
+    expect(properties).toEqual(expect.arrayContaining(['type', 'updated_since', 'max_items', 'fields', 'query']));
+    for (const flag of ['out', 'resume', 'restart', 'split_rows', 'wide']) expect(properties).not.toContain(flag);
+    expect(list.inputSchema.additionalProperties).toBe(false);
+  });
+
+  it('puts arguments after -- and values inside --flag=value, so no input is read as a flag', async () => {
+    const get = (await tools(false)).find((tool) => tool.name === 'props_get')!;
+    const { argv } = commandLine(get, { id: '--out=/etc/passwd' });
+    expect(argv.slice(-2)).toEqual(['--', '--out=/etc/passwd']);
+    const list = (await tools(false)).find((tool) => tool.name === 'props_list')!;
+    expect(commandLine(list, { type: '--out=x', max_items: 5 }).argv).toEqual(expect.arrayContaining(['--type=--out=x', '--max-items=6']));
+    expect(() => commandLine(list, { out: 'x.csv' })).toThrow(ToolInputError);
+    expect(() => commandLine(list, { max_items: 101 })).toThrow(/max_items/);
+    expect(() => commandLine(get, { id: { nested: true } })).toThrow(/id must be a string/);
+  });
+
+  it('derives the narrowest scopes a lease needs from the tools operations', async () => {
+    expect([...scopesForTools(await tools(false))].sort()).toEqual([
+      'assignments:read',
+      'clients:read',
+      'files:read',
+      'properties:read',
+      'reference:read',
+    ]);
+    const write = scopesForTools(await tools(true));
+    expect(write).toContain('properties:write');
+    expect(write.some((scope) => scope.endsWith(':delete'))).toBe(false);
+  });
+
+  it('a verb without a tool kind is not a tool', () => {
+    expect(toolOf('x y', { name: 'y', summary: 's', takes: [], calls: 'none', examples: [], run: async () => {} })).toBeUndefined();
+  });
+});
+
+describe('inlineSchema', () => {
+  it('copies local references in and cuts loops', () => {
+    const document = {
+      components: {
+        schemas: {
+          A: { type: 'object', properties: { b: { $ref: '#/components/schemas/B' } } },
+          B: { allOf: [{ $ref: '#/components/schemas/A' }] },
+        },
+      },
+    };
+    const inlined = inlineSchema({ $ref: '#/components/schemas/A' }, document) as { properties: { b: { allOf: unknown[] } } };
+    expect(inlined.properties.b.allOf).toEqual([{}]);
+    expect(inlineSchema({ $ref: 'https://elsewhere.example/x.json' }, document)).toEqual({});
+  });
+});
