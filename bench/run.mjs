@@ -12,7 +12,7 @@
 //
 //   node bench/run.mjs            full run (the figures the README quotes), about 3-5 minutes
 //   node bench/run.mjs --quick    small sizes, to exercise the harness; writes bench/.work/partial/
-//   --only startup,latency,export,memory,files,scan   run some sections (writes bench/.work/partial/)
+//   --only startup,latency,export,memory,files,scan,install   run some sections (install: bench/install.mjs) (writes bench/.work/partial/)
 //   --strict                      exit 1 when a target is missed (default: only when a run fails)
 //   --keep                        keep bench/.work/run (outputs, the test file) for inspection
 //   --node-arg=FLAG               run the CLI as `node FLAG bin/appraisal.js` (repeatable), to try an
@@ -32,6 +32,7 @@ import { assertCount, assertSameFile, checkNdjson, checkPages, writeRandomFile }
 import { mockRequest, startMock } from './lib/mock.mjs';
 import { describeFailure, killAll, median, processCpuMs, rssMethod, runTimed } from './lib/proc.mjs';
 import { misses, resultsMarkdown, tableText } from './lib/report.mjs';
+import { installPlanned, measureInstall } from './install.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 // The mocks always come from this checkout; the CLI under test may be another build (--cli).
@@ -50,7 +51,7 @@ function flagValue(name) {
   const inline = argv.find((a) => a.startsWith(`${name}=`));
   return inline?.slice(name.length + 1);
 }
-const SECTIONS = ['startup', 'latency', 'export', 'memory', 'files', 'scan'];
+const SECTIONS = ['startup', 'latency', 'export', 'memory', 'files', 'scan', 'install'];
 const QUICK = argv.includes('--quick');
 const STRICT = argv.includes('--strict');
 const KEEP = argv.includes('--keep');
@@ -1181,6 +1182,42 @@ await section(
   },
 );
 
+// ---------------------------------------------------------------------------------------------
+// 7. Installed start-up: the single executable and the npm package (bench/install.mjs)
+
+if (selected('install') && !CURL) notMeasured(installPlanned(TARGET.startup), 'not measured (curl missing)');
+else
+  await section('install', installPlanned(TARGET.startup), async () => {
+    const timed = async (what, cmd, args, mock, stdout) =>
+      ensureOk(what, await runTimed({ cmd, args, env: { ...ENV, ...mock.env }, cwd: RUN, stdout, workDir: RUN, timeoutMs: 60_000 }));
+    details.install = {
+      samples: await measureInstall({
+        dir: join(RUN, 'install'),
+        SIZE,
+        TARGET,
+        alternate,
+        timed,
+        nodeBare,
+        curl,
+        curlBase,
+        ensureOk,
+        getSmallMock,
+        mockRequest,
+        withMockCpu,
+        wallOf,
+        cpuOf,
+        targetRow,
+        infoRow,
+        sections,
+        statsRow,
+        STATS_HEADER,
+        r2,
+        ms,
+        cpuText,
+      }),
+    };
+  });
+
 await smallMock?.stop();
 
 // ---------------------------------------------------------------------------------------------
@@ -1210,6 +1247,7 @@ const order = [
   'download-rss',
   'upload-rss',
   'upload-throughput',
+  ...installPlanned(TARGET.startup).map((row) => row.id),
 ];
 rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 const sectionOrder = (s) => Number.parseInt(s.title, 10);
