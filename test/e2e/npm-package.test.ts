@@ -55,7 +55,7 @@ afterAll(async () => {
 
 /** The installed CLI, run from a directory that is neither the checkout nor the prefix. */
 const runInstalled = (args: string[], env: Record<string, string | undefined> = isolatedEnv(), input?: string) =>
-  runCli(args, { program: installed, cwd: tempDir('appraisal-cwd-'), env, ...(input === undefined ? {} : { input }) });
+  runCli(args, { program: installed, cwd: tempDir('appraisal-cwd-'), env, ...(input === undefined ? {} : { stdin: input }) });
 
 describe('the npm package', () => {
   it('packs exactly the launcher, the bundles, the code cache, the vendor bundles, openapi.json and the docs', () => {

@@ -43,7 +43,7 @@ const only = (vars: Record<string, string | undefined>) => ({
   ...vars,
 });
 const runExe = (args: string[], vars = env(), input?: string) =>
-  runCli(args, { program: [exe], cwd: tempDir('appraisal-sea-cwd-'), env: only(vars), ...(input === undefined ? {} : { input }) });
+  runCli(args, { program: [exe], cwd: tempDir('appraisal-sea-cwd-'), env: only(vars), ...(input === undefined ? {} : { stdin: input }) });
 
 beforeAll(async () => {
   built = tempDir('appraisal-sea-build-');
