@@ -33,8 +33,14 @@ async function receive(body: ByteBody, write: (chunk: Uint8Array) => Promise<voi
   try {
     for await (const chunk of body) {
       signal.throwIfAborted();
-      hash.update(chunk);
       size += chunk.byteLength;
+      // The record promised a size: a byte past it is a broken contract, not more file (an endless
+      // answer would otherwise fill the disk). Nothing of the chunk that crosses it is written.
+      const promised = options.expected.size;
+      if (promised !== undefined && size > promised) {
+        throw new ContractError(`the service sent more than the ${promised} bytes the record of ${options.what} promises; stopped reading`);
+      }
+      hash.update(chunk);
       try {
         await write(chunk);
       } catch (error) {
