@@ -9,8 +9,8 @@ import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
-import { json, type Route } from '../hostile/answers.js';
-import { startHostile, type HostileServer } from '../hostile/server.js';
+import { json } from '../hostile/answers.js';
+import { startHostile, type HostileServer, type Route } from '../hostile/server.js';
 
 const KEY = 'apk_Download_DownloadS3cretDownloadS3cretDo';
 const ID = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
