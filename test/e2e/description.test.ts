@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
-import { mockAdmin, type LoggedRequest, type MockAdmin } from '../helpers/mock-admin.js';
+import { mockAdmin, type RequestLogEntry, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
 let env: Record<string, string | undefined>;
 const cli = (args: string[], extra: Record<string, string> = {}) => run(args, { env: { ...env, ...extra } });
-const apiRequests = async (): Promise<LoggedRequest[]> => (await admin.requests()).filter((r) => r.path.startsWith('/api/'));
-const descriptionRequests = (log: LoggedRequest[]) => log.filter((r) => r.path.endsWith('openapi.json'));
+const apiRequests = async (): Promise<RequestLogEntry[]> => (await admin.requests()).filter((r) => r.path.startsWith('/api/'));
+const descriptionRequests = (log: RequestLogEntry[]) => log.filter((r) => r.path.endsWith('openapi.json'));
 
 beforeAll(async () => {
   mock = await startMock({ records: 12, extraArgs: ['--description', 'alternative'] });
@@ -239,7 +239,7 @@ describe('a service whose description differs from our model', () => {
 });
 
 describe('an RFC 8631 service-desc Link on any answer', () => {
-  const show = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
+  const show = (log: RequestLogEntry[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
 
   it('is remembered when it differs from the description in use, and the next run asks there first (same origin)', async () => {
     const own = { ...isolatedEnv(), ...mock.env };
@@ -300,7 +300,7 @@ describe('an RFC 8631 service-desc Link on any answer', () => {
 });
 
 describe('spec sync, validation and lists answered in one piece', () => {
-  const show = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
+  const show = (log: RequestLogEntry[]) => log.map((r) => `${r.method} ${r.path} ${r.status} ${r.keyPrefix ?? '-'}`);
 
   it('spec sync fetches now, fresh cache or not, and says what it did', async () => {
     const own = { ...isolatedEnv(), ...mock.env };

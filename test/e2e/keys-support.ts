@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { type CliResult } from '../helpers/spawn.js';
-import { adminOf, type FaultRule, type LoggedRequest } from '../helpers/mock-admin.js';
+import { adminOf, type FaultRule, type RequestLogEntry } from '../helpers/mock-admin.js';
 import type { MockServer } from '../helpers/mock.js';
 import { filesUnder } from './credentials-support.js';
 
 // The mock's admin routes go through the one admin client (test/helpers/mock-admin.ts); these keep
 // the keys and rotate tests' short names for it.
-export type { FaultRule, KeyRow, LoggedRequest } from '../helpers/mock-admin.js';
+export type { FaultRule, KeyRow, RequestLogEntry } from '../helpers/mock-admin.js';
 
 export const call = (mock: MockServer, method: string, path: string, options: { key?: string; body?: unknown } = {}) =>
   adminOf(mock).call(method, path, options.body, options.key);
@@ -17,7 +17,7 @@ export const queueFault = (mock: MockServer, rule: FaultRule) => adminOf(mock).q
 export const clearFaults = (mock: MockServer) => adminOf(mock).clearFaults();
 export const requestLog = (mock: MockServer) => adminOf(mock).apiRequests();
 export const clearRequestLog = (mock: MockServer) => adminOf(mock).clearRequests();
-export const waitForRequest = (mock: MockServer, match: (entry: LoggedRequest) => boolean, timeoutMs?: number) =>
+export const waitForRequest = (mock: MockServer, match: (entry: RequestLogEntry) => boolean, timeoutMs?: number) =>
   adminOf(mock).waitForRequest(match, timeoutMs);
 export const allKeys = (mock: MockServer) => adminOf(mock).keys();
 export const keyByPrefix = (mock: MockServer, prefix: string) => adminOf(mock).keyByPrefix(prefix);

@@ -5,6 +5,9 @@
 // test/mock/client.ts (in-process, raw bodies, network failures as values) instead.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
+import type { RequestLogEntry } from '../../src/mock/request-log.js';
+
+export type { RequestLogEntry };
 import type { MockServer } from './mock.js';
 import { waitFor } from './wait.js';
 
@@ -39,17 +42,6 @@ export interface KeyRow {
   revokedAt: string | null;
 }
 
-export interface LoggedRequest {
-  requestId: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  /** Null while the request is still open. */
-  status: number | null;
-  keyPrefix: string | null;
-  fault: string | null;
-}
-
 export interface MockAdmin {
   /** Any request to the mock with a key of our choosing (the admin key by default); a body that is
    *  not JSON comes back as text. */
@@ -66,12 +58,12 @@ export interface MockAdmin {
   keyByPrefix(prefix: string): Promise<KeyRow | undefined>;
   /** The status the service gives `key` for its own record: 200 works, 401 revoked or unknown. */
   statusWith(key: string): Promise<number>;
-  requests(limit?: number): Promise<LoggedRequest[]>;
+  requests(limit?: number): Promise<RequestLogEntry[]>;
   /** Requests to the published API (/api/...) since the log was last cleared. */
-  apiRequests(): Promise<LoggedRequest[]>;
+  apiRequests(): Promise<RequestLogEntry[]>;
   clearRequests(): Promise<void>;
   /** Wait until the mock has seen (at least the start of) an /api request matching `match`. */
-  waitForRequest(match: (entry: LoggedRequest) => boolean, timeoutMs?: number): Promise<void>;
+  waitForRequest(match: (entry: RequestLogEntry) => boolean, timeoutMs?: number): Promise<void>;
   /** Every id of a collection, read page by page with the admin key. */
   ids(path: string): Promise<string[]>;
   close(): Promise<void>;
@@ -138,7 +130,7 @@ export function mockAdmin(mock: MockServer): MockAdmin {
       return (await call('GET', '/api/keys/current', undefined, key)).status;
     },
     async requests(limit = 1000) {
-      return ((await expectOk('GET', `/__mock/requests?limit=${limit}`)) as { items: LoggedRequest[] }).items;
+      return ((await expectOk('GET', `/__mock/requests?limit=${limit}`)) as { items: RequestLogEntry[] }).items;
     },
     async apiRequests() {
       return (await admin.requests()).filter((entry) => entry.path.startsWith('/api/'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../src/core/errors.js';
 import { confirmDestructive, isProductionLike, productionBanner } from '../../../src/core/guards.js';
-import { fakeContext, KEY_ENV } from './credentials/fakes.js';
+import { contextWithConfig, KEY_ENV } from './credentials/fakes.js';
 
 const target = (environment: string | undefined) => ({
   profileName: 'prod',
@@ -21,34 +21,34 @@ describe('guards', () => {
   });
 
   it('needs --yes without a terminal, and prints the banner on production', async () => {
-    const noYes = fakeContext();
+    const noYes = contextWithConfig();
     await expect(confirmDestructive(noYes.ctx, 'delete property 1', target('production'))).rejects.toThrow(
       'delete property 1: confirmation needed; pass --yes to confirm without a prompt',
     );
     expect(noYes.stderr()).toMatch(/^!! PRODUCTION: profile prod/);
 
-    const yes = fakeContext({ globals: { yes: true, quiet: true } });
+    const yes = contextWithConfig({ globals: { yes: true, quiet: true } });
     await confirmDestructive(yes.ctx, 'delete property 1', target('production'));
     expect(yes.stderr()).toMatch(/PRODUCTION/);
 
-    const staging = fakeContext({ globals: { yes: true } });
+    const staging = contextWithConfig({ globals: { yes: true } });
     await confirmDestructive(staging.ctx, 'delete property 1', target('staging'));
     expect(staging.stderr()).toBe('');
   });
 
   it('asks on a terminal; a no changes nothing', async () => {
-    const declined = fakeContext({ tty: true, answers: ['n'] });
+    const declined = contextWithConfig({ tty: true, answers: ['n'] });
     await expect(confirmDestructive(declined.ctx, 'x', target('local'))).rejects.toThrow(
       new CancelledError('cancelled; nothing was changed'),
     );
-    const accepted = fakeContext({ tty: true, answers: ['y'] });
+    const accepted = contextWithConfig({ tty: true, answers: ['y'] });
     await confirmDestructive(accepted.ctx, 'x', target('local'));
-    const noInput = fakeContext({ tty: true, globals: { noInput: true } });
+    const noInput = contextWithConfig({ tty: true, globals: { noInput: true } });
     await expect(confirmDestructive(noInput.ctx, 'x', target('local'))).rejects.toThrow(/pass --yes/);
   });
 
   it('defaults to the session: profile, environment and key prefix', async () => {
-    const { ctx, stderr } = fakeContext({
+    const { ctx, stderr } = contextWithConfig({
       env: { APPRAISAL_API_KEY: KEY_ENV },
       globals: { baseUrl: 'https://api.example.com', yes: true },
     });

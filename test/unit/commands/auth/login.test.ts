@@ -8,7 +8,7 @@ import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { KeychainUnavailableError } from '../../../../src/core/credentials/keychain.js';
 import { runLogin } from '../../../../src/commands/auth/login.js';
 import { runLogout } from '../../../../src/commands/auth/logout.js';
-import { FakeKeychain, fakeContext, KEY_A, KEY_B, type FakeContextOptions } from '../../core/credentials/fakes.js';
+import { FakeKeychain, contextWithConfig, KEY_A, KEY_B, type ConfigContextOptions } from '../../core/credentials/fakes.js';
 
 interface FakeService {
   current: 'ok' | 'missing' | 'revoked';
@@ -46,9 +46,9 @@ beforeEach(() => {
   service.requests = [];
 });
 
-function setup(options: FakeContextOptions & { keychain?: FakeKeychain } = {}) {
+function setup(options: ConfigContextOptions & { keychain?: FakeKeychain } = {}) {
   const keychain = options.keychain ?? new FakeKeychain();
-  const fake = fakeContext({ ...options, keychain });
+  const fake = contextWithConfig({ ...options, keychain });
   const login = (loginOptions: Parameters<typeof runLogin>[1] = { withKey: true }) =>
     runLogin(fake.ctx, loginOptions, { keychain: () => keychain });
   return { ...fake, keychain, login };
@@ -172,7 +172,7 @@ describe('auth login', () => {
 
   it('a new login moves the key: the old keychain entry or file is removed', async () => {
     const keychain = new FakeKeychain();
-    const dir = fakeContext().configDir;
+    const dir = contextWithConfig().configDir;
     const env = { APPRAISAL_CONFIG_DIR: dir };
     await setup({ keychain, env, stdin: KEY_A, globals: { baseUrl: 'https://old.example.com' } }).login();
     expect([...keychain.entries.keys()]).toEqual(['default@https://old.example.com:443']);
@@ -198,7 +198,7 @@ describe('auth logout', () => {
     const keychain = new FakeKeychain();
     const { ctx, login } = setup({ keychain, stdin: KEY_A, globals: { baseUrl: 'https://api.example.com' } });
     await login({ withKey: true, environment: 'staging' });
-    const out = fakeContext({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
+    const out = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
     await runLogout(out.ctx, { keychain: () => keychain });
     expect(keychain.entries.size).toBe(0);
     expect(out.stderr()).toContain('Logged out of profile default: removed key apk_AAAAaaaa… from the OS keychain');
@@ -208,7 +208,7 @@ describe('auth logout', () => {
       keyPrefix: undefined,
       keyStorage: undefined,
     });
-    const again = fakeContext({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
+    const again = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
     await runLogout(again.ctx, { keychain: () => keychain });
     expect(again.stderr()).toContain('has no stored key; nothing to remove');
   });
@@ -222,6 +222,6 @@ describe('auth logout', () => {
   });
 
   it('an unknown profile is a usage error', async () => {
-    await expect(runLogout(fakeContext({ globals: { profile: 'nope' } }).ctx)).rejects.toThrow(UsageError);
+    await expect(runLogout(contextWithConfig({ globals: { profile: 'nope' } }).ctx)).rejects.toThrow(UsageError);
   });
 });

@@ -4,7 +4,7 @@ import type { Context } from '../../../../src/core/context.js';
 import { AuthenticationError, MissingCredentialError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { runStatus } from '../../../../src/commands/auth/status.js';
-import { fakeContext, KEY_ENV } from '../../core/credentials/fakes.js';
+import { contextWithConfig, KEY_ENV } from '../../core/credentials/fakes.js';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 let answer: () => unknown;
@@ -24,7 +24,7 @@ beforeEach(() => {
 
 describe('auth status', () => {
   it('prints profile, base URL, environment, source, prefix, name, scopes and expiry; warns within 14 days', async () => {
-    const { ctx, stdout, stderr } = fakeContext({
+    const { ctx, stdout, stderr } = contextWithConfig({
       now,
       env: { APPRAISAL_API_KEY: KEY_ENV },
       globals: { baseUrl: 'https://localhost:4000' },
@@ -53,10 +53,10 @@ describe('auth status', () => {
     answer = () => {
       throw new AuthenticationError('GET /api/keys/current: 401', { status: 401, method: 'GET', path: '/api/keys/current' });
     };
-    const revoked = fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://localhost:4000' } });
+    const revoked = contextWithConfig({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://localhost:4000' } });
     expect(exitCodeFor(await runStatus(withApi(revoked.ctx)).catch((e: unknown) => e))).toBe(4);
 
-    const none = fakeContext({ globals: { baseUrl: 'https://localhost:4000' } });
+    const none = contextWithConfig({ globals: { baseUrl: 'https://localhost:4000' } });
     const error = await runStatus(withApi(none.ctx)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingCredentialError);
     expect(exitCodeFor(error)).toBe(4);

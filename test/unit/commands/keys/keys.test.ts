@@ -14,7 +14,7 @@ import { runGet } from '../../../../src/commands/keys/get.js';
 import { runList } from '../../../../src/commands/keys/list.js';
 import { runRevoke } from '../../../../src/commands/keys/revoke.js';
 import { runRotate } from '../../../../src/commands/keys/rotate.js';
-import { FakeKeychain, fakeContext, type FakeContextOptions } from '../../core/credentials/fakes.js';
+import { FakeKeychain, contextWithConfig, type ConfigContextOptions } from '../../core/credentials/fakes.js';
 import { MockKeyRoutes } from './mock-key-routes.js';
 
 const BASE = 'https://api.test';
@@ -30,11 +30,11 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-function setup(options: FakeContextOptions & { client?: (service: MockKeyRoutes) => ApiClient } = {}) {
+function setup(options: ConfigContextOptions & { client?: (service: MockKeyRoutes) => ApiClient } = {}) {
   const service = new MockKeyRoutes();
   const admin = service.addKey({ name: 'admin', scopes: ['api:admin'] });
   const keychain = (options.keychain as FakeKeychain | undefined) ?? new FakeKeychain();
-  const fake = fakeContext({ globals: { baseUrl: BASE }, env: { APPRAISAL_API_KEY: admin.secret }, ...options, keychain });
+  const fake = contextWithConfig({ globals: { baseUrl: BASE }, env: { APPRAISAL_API_KEY: admin.secret }, ...options, keychain });
   let requests = 0;
   const client = (secret: string): ApiClient => {
     const inner = service.client(secret);

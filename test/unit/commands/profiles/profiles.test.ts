@@ -7,7 +7,7 @@ import { writeInsecureKey } from '../../../../src/core/credentials/insecure-file
 import { runList } from '../../../../src/commands/profiles/list.js';
 import { runUse } from '../../../../src/commands/profiles/use.js';
 import { runRemove } from '../../../../src/commands/profiles/remove.js';
-import { FakeKeychain, fakeContext, KEY_A, tempConfigDir } from '../../core/credentials/fakes.js';
+import { FakeKeychain, contextWithConfig, KEY_A, tempConfigDir } from '../../core/credentials/fakes.js';
 
 async function twoProfiles() {
   const dir = tempConfigDir();
@@ -37,7 +37,7 @@ async function twoProfiles() {
 describe('profiles', () => {
   it('list marks the active profile and shows environment and key prefix', async () => {
     const { env } = await twoProfiles();
-    const { ctx, stdout } = fakeContext({ env, globals: { output: 'json' } });
+    const { ctx, stdout } = contextWithConfig({ env, globals: { output: 'json' } });
     await runList(ctx);
     expect(JSON.parse(stdout())).toEqual([
       {
@@ -62,7 +62,7 @@ describe('profiles', () => {
   });
 
   it('list says how to start when there is none', async () => {
-    const { ctx, stdout, stderr } = fakeContext({ globals: { output: 'json' } });
+    const { ctx, stdout, stderr } = contextWithConfig({ globals: { output: 'json' } });
     await runList(ctx);
     expect(JSON.parse(stdout())).toEqual([]);
     expect(stderr()).toMatch(/no profiles yet/);
@@ -70,7 +70,7 @@ describe('profiles', () => {
 
   it('use switches the active profile; an unknown name is a usage error listing the names', async () => {
     const { env } = await twoProfiles();
-    const { ctx, stderr } = fakeContext({ env });
+    const { ctx, stderr } = contextWithConfig({ env });
     await runUse(ctx, 'local');
     expect((await ctx.config()).activeProfileName()).toBe('local');
     expect(stderr()).toBe('Now using profile local (local, https://localhost:4000)\n');
@@ -81,12 +81,12 @@ describe('profiles', () => {
 
   it('remove needs --yes off a terminal, shows the production banner, and deletes the stored key', async () => {
     const { env, keychain } = await twoProfiles();
-    const refused = fakeContext({ env });
+    const refused = contextWithConfig({ env });
     await expect(runRemove(refused.ctx, 'prod', { keychain: () => keychain })).rejects.toThrow(/pass --yes/);
     expect(refused.stderr()).toMatch(/^!! PRODUCTION: profile prod at https:\/\/api.example.com, key apk_AAAAaaaa…/);
     expect(keychain.entries.size).toBe(1);
 
-    const { ctx, stderr } = fakeContext({ env, globals: { yes: true } });
+    const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
     await runRemove(ctx, 'prod', { keychain: () => keychain });
     expect(keychain.entries.size).toBe(0);
     expect((await ctx.config()).getProfile('prod')).toBeUndefined();
@@ -96,7 +96,7 @@ describe('profiles', () => {
 
   it('remove deletes an insecure key file, without a banner outside production', async () => {
     const { env, dir } = await twoProfiles();
-    const { ctx, stderr } = fakeContext({ env, globals: { yes: true } });
+    const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
     await runRemove(ctx, 'local', { keychain: () => new FakeKeychain() });
     expect(existsSync(join(dir, 'credentials', 'local.key'))).toBe(false);
     expect(stderr()).not.toContain('PRODUCTION');

@@ -8,7 +8,7 @@ import { KeychainUnavailableError, type SecretStore } from '../../../../src/core
 import { KeyWriteError, type KeySlot } from '../../../../src/core/credentials/key-slot.js';
 import { LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { resolveSession } from '../../../../src/core/session.js';
-import { DEFAULT_GLOBALS, fakeContext as sharedFakeContext } from '../../../helpers/fake-context.js';
+import { DEFAULT_GLOBALS, fakeContext } from '../../../helpers/fake-context.js';
 import { tempDir } from '../../../helpers/temp.js';
 
 export class FakeKeychain implements SecretStore {
@@ -33,7 +33,7 @@ export class FakeKeychain implements SecretStore {
   }
 }
 
-export interface FakeContextOptions {
+export interface ConfigContextOptions {
   env?: Env;
   globals?: Partial<GlobalOptions>;
   stdin?: string;
@@ -44,7 +44,7 @@ export interface FakeContextOptions {
   answers?: string[];
 }
 
-export interface FakeContext {
+export interface ConfigContext {
   ctx: Context;
   configDir: string;
   stdout(): string;
@@ -57,14 +57,14 @@ export function tempConfigDir(): string {
   return join(tempDir('appraisal-unit-'), 'config');
 }
 
-/** The shared fake context (test/helpers/fake-context.ts) with a real config in a temp dir and a
- *  session resolved through the real credential code, with a fake keychain. */
-export function fakeContext(options: FakeContextOptions = {}): FakeContext {
+/** Not a second fake context: the one of test/helpers/fake-context.ts, given a real config in a temp
+ *  dir and a session resolved through the real credential code, with a fake keychain. */
+export function contextWithConfig(options: ConfigContextOptions = {}): ConfigContext {
   const configDir = options.env?.APPRAISAL_CONFIG_DIR ?? tempConfigDir();
   const env: Env = { APPRAISAL_CONFIG_DIR: configDir, ...options.env };
   const tty = options.tty ?? false;
   const keychain = options.keychain ?? new FakeKeychain();
-  const fake = sharedFakeContext({
+  const fake = fakeContext({
     env,
     globals: { ...GLOBAL_DEFAULTS, ...options.globals },
     stdinText: options.stdin ?? '',

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, type Profile } from '../../../../src/core/config.js';
-import { LocalEnvironmentError, MissingCredentialError, SafetyError, UsageError } from '../../../../src/core/errors.js';
-import { exitCodeFor } from '../../../../src/core/exit-codes.js';
-import { KeychainUnavailableError } from '../../../../src/core/credentials/keychain.js';
-import { insecureKeyPath, writeInsecureKey } from '../../../../src/core/credentials/insecure-file.js';
-import { resolveSession } from '../../../../src/core/session.js';
-import { FakeKeychain, fakeContext, KEY_A, KEY_B, KEY_ENV, tempConfigDir, type FakeContextOptions } from './fakes.js';
+import { loadConfig, type Profile } from '../../../src/core/config.js';
+import { LocalEnvironmentError, MissingCredentialError, SafetyError, UsageError } from '../../../src/core/errors.js';
+import { exitCodeFor } from '../../../src/core/exit-codes.js';
+import { KeychainUnavailableError } from '../../../src/core/credentials/keychain.js';
+import { insecureKeyPath, writeInsecureKey } from '../../../src/core/credentials/insecure-file.js';
+import { resolveSession } from '../../../src/core/session.js';
+import { FakeKeychain, contextWithConfig, KEY_A, KEY_B, KEY_ENV, tempConfigDir, type ConfigContextOptions } from './credentials/fakes.js';
 
 const ORIGIN = 'https://api.example.com:443';
 
@@ -19,12 +19,12 @@ async function withProfile(dir: string, profile: Partial<Profile> & { name: stri
   return config;
 }
 
-async function keychainProfile(options: FakeContextOptions = {}) {
+async function keychainProfile(options: ConfigContextOptions = {}) {
   const dir = tempConfigDir();
   await withProfile(dir, { name: 'default', keyPrefix: 'apk_AAAAaaaa', keyStorage: 'keychain', keyOrigin: ORIGIN });
   const keychain = new FakeKeychain();
   keychain.entries.set(`default@${ORIGIN}`, KEY_A);
-  const fake = fakeContext({ keychain, ...options, env: { APPRAISAL_CONFIG_DIR: dir, ...options.env } });
+  const fake = contextWithConfig({ keychain, ...options, env: { APPRAISAL_CONFIG_DIR: dir, ...options.env } });
   return { ...fake, keychain, dir };
 }
 
@@ -59,13 +59,13 @@ describe('credential resolution order', () => {
   });
 
   it('1. --api-key-file - reads stdin, trims, and refuses an empty key', async () => {
-    const { ctx } = fakeContext({ stdin: `${KEY_B}\n`, globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
+    const { ctx } = contextWithConfig({ stdin: `${KEY_B}\n`, globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
     expect((await ctx.session()).credential).toMatchObject({ secret: KEY_B, source: 'api-key-file' });
-    const empty = fakeContext({ stdin: '\n  \n', globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
+    const empty = contextWithConfig({ stdin: '\n  \n', globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
     await expect(empty.ctx.session()).rejects.toThrow(UsageError);
-    const twoLines = fakeContext({ stdin: `${KEY_A}\n${KEY_B}\n`, globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
+    const twoLines = contextWithConfig({ stdin: `${KEY_A}\n${KEY_B}\n`, globals: { apiKeyFile: '-', baseUrl: 'https://x.example.com' } });
     await expect(twoLines.ctx.session()).rejects.toThrow(/only the API key/);
-    const missing = fakeContext({ globals: { apiKeyFile: '/nonexistent/key', baseUrl: 'https://x.example.com' } });
+    const missing = contextWithConfig({ globals: { apiKeyFile: '/nonexistent/key', baseUrl: 'https://x.example.com' } });
     await expect(missing.ctx.session()).rejects.toThrow(UsageError);
   });
 
@@ -81,16 +81,16 @@ describe('credential resolution order', () => {
     const quiet = await keychainProfile({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { quiet: true } });
     await quiet.ctx.session();
     expect(quiet.stderr()).toBe('');
-    const bare = fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://x.example.com' } });
+    const bare = contextWithConfig({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl: 'https://x.example.com' } });
     expect((await bare.ctx.session()).credential?.source).toBe('env');
     expect(bare.stderr()).toBe('');
   });
 
   it('2. APPRAISAL_TOKEN is a bearer token; APPRAISAL_API_KEY wins over it', async () => {
     const token = 'eyJhbGciOiJIUzI1NiJ9.payload.signature';
-    const { ctx } = fakeContext({ env: { APPRAISAL_TOKEN: token }, globals: { baseUrl: 'https://x.example.com' } });
+    const { ctx } = contextWithConfig({ env: { APPRAISAL_TOKEN: token }, globals: { baseUrl: 'https://x.example.com' } });
     expect((await ctx.session()).credential).toMatchObject({ secret: token, kind: 'bearer', source: 'env', prefix: 'eyJh' });
-    const both = fakeContext({
+    const both = contextWithConfig({
       env: { APPRAISAL_TOKEN: token, APPRAISAL_API_KEY: KEY_ENV },
       globals: { baseUrl: 'https://x.example.com' },
     });
@@ -110,14 +110,19 @@ describe('credential resolution order', () => {
       [true, false],
       [false, true],
     ] as const) {
-      const { ctx, stderr } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet }, keychain });
+      const { ctx, stderr } = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet }, keychain });
       expect((await ctx.session()).credential).toMatchObject({ secret: KEY_B, source: 'insecure-file' });
       if (warned) expect(stderr()).toMatch(warning);
       else expect(stderr()).toBe('');
     }
     // Another day, -q warns once again.
     const tomorrow = new Date(Date.now() + 86_400_000);
-    const next = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci', quiet: true }, keychain, now: tomorrow });
+    const next = contextWithConfig({
+      env: { APPRAISAL_CONFIG_DIR: dir },
+      globals: { profile: 'ci', quiet: true },
+      keychain,
+      now: tomorrow,
+    });
     await next.ctx.session();
     expect(next.stderr()).toMatch(warning);
     expect(keychain.calls).toEqual([]);
@@ -129,7 +134,7 @@ describe('credential resolution order', () => {
     await withProfile(dir, { name: 'ci', keyPrefix: 'apk_BBBBbbbb', keyStorage: 'insecure-file' });
     writeInsecureKey(dir, 'ci', KEY_B, ORIGIN);
     chmodSync(insecureKeyPath(dir, 'ci'), 0o644);
-    const { ctx } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci' } });
+    const { ctx } = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'ci' } });
     await expect(ctx.session()).rejects.toThrow(/can be read by other users/);
   });
 
@@ -137,7 +142,7 @@ describe('credential resolution order', () => {
     const dir = tempConfigDir();
     await withProfile(dir, { name: 'default' });
     const keychain = new FakeKeychain();
-    const { ctx } = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, keychain });
+    const { ctx } = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir }, keychain });
     expect((await ctx.session()).credential).toBeUndefined();
     expect(keychain.calls).toEqual([]);
   });
@@ -202,14 +207,14 @@ describe('origin binding', () => {
 
   it('refuses a base URL with credentials or a query string', async () => {
     for (const baseUrl of ['https://user:pw@api.example.com', 'https://api.example.com/?api_key=x', 'ftp://api.example.com', 'nope']) {
-      const { ctx } = fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl } });
+      const { ctx } = contextWithConfig({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl } });
       await expect(ctx.session(), baseUrl).rejects.toThrow(UsageError);
     }
   });
 });
 
 describe('environment', () => {
-  const envOnly = (baseUrl: string) => fakeContext({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl } }).ctx.session();
+  const envOnly = (baseUrl: string) => contextWithConfig({ env: { APPRAISAL_API_KEY: KEY_ENV }, globals: { baseUrl } }).ctx.session();
 
   it('without a profile: loopback hosts are local, everything else production', async () => {
     for (const url of ['https://localhost:4000', 'http://127.0.0.1:8080', 'https://[::1]:4000']) {
@@ -230,9 +235,9 @@ describe('environment', () => {
   it("uses the profile's environment and CA only for the profile's own origin", async () => {
     const dir = tempConfigDir();
     await withProfile(dir, { name: 'default', environment: 'staging', caFile: '/ca/staging.pem' });
-    const own = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir, APPRAISAL_API_KEY: KEY_ENV } });
+    const own = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir, APPRAISAL_API_KEY: KEY_ENV } });
     expect(await own.ctx.session()).toMatchObject({ environment: 'staging', caFile: '/ca/staging.pem' });
-    const elsewhere = fakeContext({
+    const elsewhere = contextWithConfig({
       env: { APPRAISAL_CONFIG_DIR: dir, APPRAISAL_API_KEY: KEY_ENV },
       globals: { baseUrl: 'https://prod.example.com' },
     });
@@ -243,11 +248,11 @@ describe('environment', () => {
     const dir = tempConfigDir();
     const config = await withProfile(dir, { name: 'one', environment: 'development' });
     await config.setActiveProfile('one');
-    const active = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir } });
+    const active = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir } });
     expect(await active.ctx.session()).toMatchObject({ profileName: 'one', environment: 'development' });
-    const named = fakeContext({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'two' } });
+    const named = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: dir }, globals: { profile: 'two' } });
     await expect(named.ctx.session()).rejects.toThrow('no profile "two"');
-    const nothing = fakeContext();
+    const nothing = contextWithConfig();
     await expect(nothing.ctx.session()).rejects.toThrow(/no base URL/);
   });
 });
