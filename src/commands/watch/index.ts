@@ -15,7 +15,7 @@ import { runChildCommand } from '../../core/child-command.js';
 import { FAMILY_NAMES, findFamily, scopeOf } from './families.js';
 import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
-import { fileStateStore, loadState, newState } from './state.js';
+import { fileStateStore, loadState, lockStateFile, newState } from './state.js';
 import { requireTimestamp } from '../shared/query.js';
 import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
 
@@ -73,84 +73,90 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   const statePath =
     flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
   const scope = scopeOf(family, parentId);
-  const loaded = statePath === undefined ? undefined : await loadState(statePath, { family: family.name, scope });
-  if (loaded && loaded.polls > 0 && (since !== undefined || flags.emitExisting)) {
-    ctx.io.notice(`${since !== undefined ? '--since' : '--emit-existing'} applies to the first poll only: resuming from ${statePath}`);
-  }
-  const state = loaded ?? newState(family.name, scope);
-  const api = await ctx.api();
-
-  const status = statusLine(ctx.io.stderr, ctx.io.showProgress);
-  const command = flags.exec;
-  const sink = eventSink({
-    stdout: ctx.io.stdout,
-    signal: ctx.signal,
-    stateFile: statePath,
-    exec:
-      command === undefined
-        ? undefined
-        : (event, line) => {
-            status.clear();
-            return runChildCommand({
-              command,
-              input: line,
-              cwd: ctx.cwd,
-              output: (text) => ctx.io.writeErr(text),
-              signal: ctx.signal,
-              env: childEnvironment(ctx.env, ctx.io.redactor, {
-                APPRAISAL_EVENT_TYPE: event.type,
-                APPRAISAL_EVENT_FAMILY: event.family,
-                APPRAISAL_EVENT_ID: event.id,
-              }),
-            });
-          },
-  });
-  if (!flags.once) {
-    ctx.io.notice(
-      `watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`,
-    );
-  }
+  // One watch per state file (overlapping cron runs would both run --exec for one event): exit 2 while held.
+  const release = statePath === undefined ? undefined : await lockStateFile(statePath);
   try {
-    await runWatch(
-      state,
-      {
-        family,
-        parentId,
-        intervalMs,
-        fullEvery,
-        once: flags.once === true,
-        maxPolls,
-        baseline: { emitExisting: flags.emitExisting === true, since },
-        pageSize: ctx.globals.pageSize,
-        concurrency: ctx.globals.concurrency,
-        savePerEvent: command !== undefined,
-      },
-      {
-        api,
-        clock: systemClock(() => ctx.now()),
-        signal: ctx.signal,
-        sink,
-        store: statePath === undefined ? undefined : fileStateStore(statePath),
-        log: {
-          warn: (message) => {
-            status.clear();
-            ctx.io.warn(message);
-          },
-          notice: (message) => {
-            status.clear();
-            ctx.io.notice(message);
-          },
-          debug: (message) => {
-            if (!ctx.io.verbose) return;
-            status.clear();
-            ctx.io.debug(message);
-          },
+    const loaded = statePath === undefined ? undefined : await loadState(statePath, { family: family.name, scope });
+    if (loaded && loaded.polls > 0 && (since !== undefined || flags.emitExisting)) {
+      ctx.io.notice(`${since !== undefined ? '--since' : '--emit-existing'} applies to the first poll only: resuming from ${statePath}`);
+    }
+    const state = loaded ?? newState(family.name, scope);
+    const api = await ctx.api();
+
+    const status = statusLine(ctx.io.stderr, ctx.io.showProgress);
+    const command = flags.exec;
+    const sink = eventSink({
+      stdout: ctx.io.stdout,
+      signal: ctx.signal,
+      stateFile: statePath,
+      exec:
+        command === undefined
+          ? undefined
+          : (event, line) => {
+              status.clear();
+              return runChildCommand({
+                command,
+                input: line,
+                cwd: ctx.cwd,
+                output: (text) => ctx.io.writeErr(text),
+                signal: ctx.signal,
+                env: childEnvironment(ctx.env, ctx.io.redactor, {
+                  APPRAISAL_EVENT_TYPE: event.type,
+                  APPRAISAL_EVENT_FAMILY: event.family,
+                  APPRAISAL_EVENT_ID: event.id,
+                }),
+              });
+            },
+    });
+    if (!flags.once) {
+      ctx.io.notice(
+        `watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`,
+      );
+    }
+    try {
+      await runWatch(
+        state,
+        {
+          family,
+          parentId,
+          intervalMs,
+          fullEvery,
+          once: flags.once === true,
+          maxPolls,
+          baseline: { emitExisting: flags.emitExisting === true, since },
+          pageSize: ctx.globals.pageSize,
+          concurrency: ctx.globals.concurrency,
+          savePerEvent: command !== undefined,
         },
-        onStatus: (current) => status.show(current),
-      },
-    );
+        {
+          api,
+          clock: systemClock(() => ctx.now()),
+          signal: ctx.signal,
+          sink,
+          store: statePath === undefined ? undefined : fileStateStore(statePath),
+          log: {
+            warn: (message) => {
+              status.clear();
+              ctx.io.warn(message);
+            },
+            notice: (message) => {
+              status.clear();
+              ctx.io.notice(message);
+            },
+            debug: (message) => {
+              if (!ctx.io.verbose) return;
+              status.clear();
+              ctx.io.debug(message);
+            },
+          },
+          onStatus: (current) => status.show(current),
+        },
+      );
+    } finally {
+      status.clear();
+    }
   } finally {
-    status.clear();
+    await release?.();
   }
 }
 

@@ -1,10 +1,14 @@
 // What a watch remembers between polls and across restarts: the version seen per id, the high-water
 // mark, and the poll count. Kept on disk (--state-file) as one small JSON document, replaced
 // atomically (temp file, fsync, rename) so a crash leaves the old state or the new, never half.
-import { readFile } from 'node:fs/promises';
+// It is read through core/owned-file.ts (a regular file of ours, no link followed, no FIFO waited
+// on), and one watch at a time holds it: the run lock `.NAME.lock` beside it (issue 26 §15).
+import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { takeRunLock } from '../../core/file-lock.js';
+import { readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FamilyName } from './families.js';
 
 export const STATE_VERSION = 1;
@@ -163,13 +167,38 @@ export function parseState(text: string, path: string, expected: { family: Famil
   };
 }
 
+/** Far more than the state of a million records. */
+const STATE_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Hold the run lock beside the state file until the returned function is called. Another live watch
+ * holding it is exit 2 at once, as for `--out`; a killed one's lock is taken over.
+ */
+export async function lockStateFile(path: string): Promise<() => Promise<void>> {
+  const lock = join(dirname(path), `.${basename(path)}.lock`);
+  let taken;
+  try {
+    taken = await takeRunLock(lock);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new LocalEnvironmentError(`cannot create the lock ${lock} beside the state file: ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof taken === 'number') {
+    throw new UsageError(`state file ${path} is in use by another appraisal watch${taken > 0 ? ` (pid ${taken})` : ''}`, {
+      hint: `one watch per state file: wait for it to finish; if none is running, remove ${lock}`,
+    });
+  }
+  return () => taken().catch(() => undefined);
+}
+
 /** The saved state, or undefined when the file does not exist yet. */
 export async function loadState(path: string, expected: { family: FamilyName; scope: string | null }): Promise<WatchState | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readOwned(path, STATE_MAX_BYTES, { refuseLonger: true });
+    if (text === undefined) return undefined;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UnsafeFileError) throw error;
     throw new LocalEnvironmentError(`cannot read state file ${path}: ${(error as Error).message}`);
   }
   return parseState(text, path, expected);
