@@ -47,6 +47,11 @@ export const NOUNS: readonly NounEntry[] = [
     summary: 'Serve the CLI to AI assistants over MCP (stdio): read-only tools by default',
     load: () => import('./mcp/index.js'),
   },
+  {
+    name: 'doctor',
+    summary: 'Check the setup: config, key, keychain, proxies, CA, network, TLS, clock, description',
+    load: () => import('./doctor/index.js'),
+  },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
 ];
 

@@ -162,7 +162,8 @@ export class LocalEnvironmentError extends AppError {
 
 /**
  * A check found what it looks for and the user asked for a non-zero exit: `keys audit --fail-on`
- * found a finding that severe, `keys scan` found a key the service says is live. Exit 20.
+ * found a finding that severe, `keys scan` found a key the service says is live, `doctor` found a
+ * problem (a warning or an error). Exit 20.
  */
 export class FindingsError extends AppError {
   override readonly name: string = 'FindingsError';

@@ -68,7 +68,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   {
     code: 20,
-    meaning: 'findings: keys audit found one at --fail-on severity, or keys scan found a live key',
+    meaning: 'findings: keys audit found one at --fail-on severity, keys scan found a live key, or doctor found a problem',
     classes: [FindingsError],
   },
   {

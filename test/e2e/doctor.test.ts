@@ -1,0 +1,172 @@
+// `appraisal doctor` against `appraisal mock`, in process (test/helpers/run.ts): a healthy setup
+// (exit 0; the built binary in under 3 s), and each thing it must find without falling over — a broken config, a keychain that
+// is not there, a dead proxy (password masked), an expired CA file (made here with node:crypto and
+// selfsigned), a service whose clock is off (the mock's clock offset). Never a secret in the report.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from 'selfsigned';
+import { isolatedEnv } from '../helpers/env.js';
+import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { run } from '../helpers/run.js';
+import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/temp.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+
+beforeAll(async () => {
+  mock = await startMock({ records: 1 });
+  admin = mockAdmin(mock);
+});
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+});
+
+interface Finding {
+  check: string;
+  severity: string;
+  result: string;
+  next: string | null;
+}
+
+async function doctor(env: Record<string, string | undefined>, args: string[] = []) {
+  const result = await run(['doctor', '-o', 'json', ...args], { env });
+  const findings = JSON.parse(result.stdout) as Finding[];
+  for (const secret of [mock.adminKey, 'hunter2']) {
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
+  }
+  return { ...result, findings };
+}
+
+/** A port nothing listens on (bound, then closed). */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('appraisal doctor', () => {
+  it('a healthy env-only setup: exit 0, no findings, in under 3 seconds; the table shows every check', async () => {
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local' });
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.findings).toEqual([]);
+    // The built binary, as a user runs it: the whole report in under 3 seconds.
+    const started = Date.now();
+    const spawned = await runCli(['doctor', '-o', 'json'], { env });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    expect(spawned.stdout).toBe('[]\n');
+    const table = await run(['doctor', '-o', 'table'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    for (const check of ['config', 'key source', 'proxy', 'ca file', 'network', 'tls', 'key', 'clock', 'description', 'guard']) {
+      expect(table.stdout, check).toMatch(new RegExp(`│ \\w+ +│ ${check} `));
+    }
+  });
+
+  it('a broken config is a finding, not a failure: doctor still runs every other check (exit 20)', async () => {
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local' });
+    mkdirSync(env.APPRAISAL_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    writeFileSync(join(env.APPRAISAL_CONFIG_DIR!, 'config.json'), '{"profiles": {');
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(20);
+    expect(result.findings[0]).toMatchObject({ check: 'config', severity: 'error' });
+    expect(result.findings[0]!.result).toContain('not valid JSON');
+    expect(result.findings[0]!.next).toContain('mv ');
+    // The network checks ran all the same: nothing else is wrong.
+    expect(result.findings).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: doctor found 1 problem \(1 error, 0 warnings\)$/m);
+    // Every finding has a severity and a next step.
+    for (const finding of result.findings) {
+      expect(['warning', 'error']).toContain(finding.severity);
+      expect(finding.next).toBeTruthy();
+    }
+  });
+
+  it('a profile whose key is in a keychain that is not there: an error with the way out, within the keyring timeout', async () => {
+    const env = isolatedEnv({
+      APPRAISAL_CA_FILE: mock.caFile,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      APPRAISAL_KEYRING_TIMEOUT: '1000',
+    });
+    mkdirSync(env.APPRAISAL_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    const origin = new URL(mock.baseUrl).origin;
+    writeFileSync(
+      join(env.APPRAISAL_CONFIG_DIR!, 'config.json'),
+      JSON.stringify({
+        activeProfile: 'staging',
+        profiles: {
+          staging: { baseUrl: mock.baseUrl, environment: 'staging', keyStorage: 'keychain', keyPrefix: 'apk_AbCd1234', keyOrigin: origin },
+        },
+      }),
+    );
+    const started = Date.now();
+    const result = await doctor(env);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.code, result.stderr).toBe(20);
+    const keychain = result.findings.find((finding) => finding.check === 'keychain');
+    expect(keychain).toMatchObject({ severity: 'error' });
+    expect(keychain!.result).toMatch(/^the OS keychain /);
+    expect(keychain!.next).toContain('APPRAISAL_API_KEY');
+  });
+
+  it('a dead proxy: reported with its password masked, and that the loopback service bypasses it', async () => {
+    const port = await deadPort();
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', HTTPS_PROXY: `http://ops:hunter2@127.0.0.1:${port}` });
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(20);
+    const proxy = result.findings.find((finding) => finding.check === 'proxy')!;
+    expect(proxy.severity).toBe('warning');
+    expect(proxy.result).toContain(`http://ops:***@127.0.0.1:${port}`);
+    expect(proxy.result).toContain('bypasses it');
+    const table = await run(['doctor', '-o', 'table'], { env });
+    expect(table.stdout).not.toContain('hunter2');
+  });
+
+  it('an expired CA file: an error naming it', async () => {
+    const dir = tempDir('doctor-ca-');
+    const expired = await generate([{ name: 'commonName', value: 'Expired Test CA' }], {
+      keySize: 2048,
+      notBeforeDate: new Date(Date.now() - 3 * 86_400_000),
+      notAfterDate: new Date(Date.now() - 86_400_000),
+    });
+    const caFile = join(dir, 'expired-ca.pem');
+    writeFileSync(caFile, expired.cert);
+    const result = await doctor(isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', APPRAISAL_CA_FILE: caFile }));
+    expect(result.code, result.stderr).toBe(20);
+    const ca = result.findings.find((finding) => finding.check === 'ca file')!;
+    expect(ca).toMatchObject({ severity: 'error' });
+    expect(ca.result).toMatch(/Expired Test CA expired/);
+    // With that CA the mock's certificate is not trusted either.
+    expect(result.findings.some((finding) => finding.check === 'tls' && finding.severity === 'error')).toBe(true);
+  });
+
+  it('a service whose clock is 10 minutes off: the skew is an error; --offline skips the network', async () => {
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local' });
+    // A mock of its own: its timestamps never go back once its clock went ahead.
+    const off = await startMock({ records: 1 });
+    const offAdmin = mockAdmin(off);
+    try {
+      await offAdmin.call('POST', '/__mock/clock', { offsetSeconds: -600 });
+      const result = await doctor(isolatedEnv({ ...off.env, APPRAISAL_ENVIRONMENT: 'local' }));
+      expect(result.code, result.stderr).toBe(20);
+      const clock = result.findings.find((finding) => finding.check === 'clock')!;
+      expect(clock.severity).toBe('error');
+      expect(clock.result).toMatch(/^this machine's clock is (59\d|60\d)s ahead of the service's$/);
+    } finally {
+      await offAdmin.close();
+      await off.stop();
+    }
+    const offline = await run(['doctor', '--offline', '-o', 'table'], { env });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toContain('--offline: network checks skipped');
+    expect(offline.stdout).not.toMatch(/│ tls /);
+  });
+});
