@@ -1,6 +1,15 @@
 // The output API, the one module commands import from: writers of records (record-writer.ts), the
 // destinations and --out writers, progress, and the export files. No logic lives here.
-export { countOf, openDestination, prepareDestination, writeRecord, writeRecords, type View, type WriteOptions } from './record-writer.js';
+export {
+  countOf,
+  droppedNotice,
+  openDestination,
+  prepareDestination,
+  writeRecord,
+  writeRecords,
+  type View,
+  type WriteOptions,
+} from './record-writer.js';
 export type { Destination } from './destination.js';
 export { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
 export { BufferedFileWriter, writeFailure } from './buffered-writer.js';

@@ -30,6 +30,32 @@ export interface View {
   columns: readonly string[];
   /** Every field of a record, from the published record schema: a csv's columns (csv-columns.ts). */
   recordColumns?: readonly string[] | undefined;
+  /** Which table columns a narrow terminal keeps first, most important first (default: left to right). */
+  priority?: readonly string[] | undefined;
+  /** What a table shows for a field that is null or absent (`expiresAt: 'never'`); other formats keep null. */
+  blank?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Never cut: an id that is cut cannot be pasted into `get`. */
+const WHOLE_COLUMNS = ['id'];
+
+/**
+ * "Left out … to fit 80 columns", itself no wider than the width: the columns named while they fit,
+ * then how many more.
+ */
+export function droppedNotice(dropped: readonly string[], width: number, wideOption: boolean): string {
+  const advice = `${wideOption ? '--wide shows every column, ' : ''}--fields picks them`;
+  const full = `Left out ${dropped.join(', ')} to fit ${width} columns (${advice})`;
+  if (Array.from(full).length <= width) return full;
+  const short = wideOption ? '--wide shows all' : '--fields picks them';
+  for (let shown = dropped.length; shown >= 0; shown--) {
+    const names = dropped.slice(0, shown).join(', ');
+    const rest = dropped.length - shown;
+    const list = rest === 0 ? names : shown === 0 ? `${rest} columns` : `${names} and ${rest} more`;
+    const text = `Left out ${list} to fit (${short})`;
+    if (Array.from(text).length <= width) return text;
+  }
+  return `Left out ${dropped.length} columns`;
 }
 
 /** The destination the plan names: `--out PATH` (one file, written atomically) or stdout. */
@@ -85,10 +111,10 @@ async function listEncoder(
         { color: plan.color },
         {
           width,
-          onDropped: (dropped) =>
-            ctx.io.notice(
-              `Left out ${dropped.join(', ')} to fit ${width} columns (${options.wide === undefined ? '' : '--wide shows every column, '}--fields picks them)`,
-            ),
+          whole: WHOLE_COLUMNS,
+          priority: view.priority,
+          blank: view.blank,
+          onDropped: (dropped) => ctx.io.notice(droppedNotice(dropped, width ?? 80, options.wide !== undefined)),
         },
       );
     }
@@ -235,7 +261,8 @@ async function encodeRecord(plan: OutputPlan, record: Record<string, unknown>, v
               : [[name, value]];
           })
         : flattenRecord(record);
-      return keyValueTable(rows, { color: plan.color, width: plan.width });
+      const shown = rows.map(([name, value]): [string, unknown] => [name, value ?? view.blank?.[name] ?? value]);
+      return keyValueTable(shown, { color: plan.color, width: plan.width });
     }
   }
 }

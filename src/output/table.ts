@@ -86,6 +86,12 @@ export interface TableFit {
   width: number | undefined;
   /** Columns left out to fit the width, reported once. */
   onDropped(names: readonly string[]): void;
+  /** Columns never narrowed nor dropped (`id`). */
+  whole?: readonly string[];
+  /** Columns to keep first when the width is short, most important first (View.priority). */
+  priority?: readonly string[] | undefined;
+  /** What a null or absent value shows, by column (View.blank). */
+  blank?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Narrowest a column is squeezed to before trailing columns are dropped instead. */
@@ -93,24 +99,47 @@ const MIN_COLUMN = 16;
 
 const textWidth = (text: string): number => Array.from(text).length;
 
+export interface FitOptions {
+  /** Columns never narrowed nor dropped (the `id`: a cut id cannot be pasted into `get`). */
+  whole?: ReadonlySet<number>;
+  /** Which columns to keep first, most important first (default: left to right); the last go first. */
+  priority?: readonly number[];
+}
+
 /**
- * Content widths for the columns that fit `width` (a line is 1 + Σ(width + 3) characters): the
- * natural widths, trailing columns dropped while even their minimums do not fit, then the widest
- * columns narrowed one character at a time.
+ * The columns that fit `width` (a line is 1 + Σ(width + 3) characters) and their content widths:
+ * the least important columns dropped while even the minimums do not fit (never a whole one), then
+ * the widest columns narrowed one character at a time. `kept` keeps the columns' own order.
  */
-export function fitColumns(natural: readonly number[], width: number | undefined): number[] {
-  const widths = [...natural];
-  if (width === undefined) return widths;
-  const lineOf = (ws: readonly number[]) => 1 + ws.reduce((sum, w) => sum + w + 3, 0);
-  const minimum = (i: number) => Math.min(natural[i]!, MIN_COLUMN);
-  while (widths.length > 1 && lineOf(widths.map((_, i) => minimum(i))) > width) widths.pop();
-  while (lineOf(widths) > width) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) if (widths[i]! > minimum(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
-    if (widest < 0) break;
-    widths[widest]!--;
+export function fitTable(
+  natural: readonly number[],
+  width: number | undefined,
+  options: FitOptions = {},
+): { kept: number[]; widths: number[] } {
+  const all = natural.map((_, i) => i);
+  if (width === undefined) return { kept: all, widths: [...natural] };
+  const whole = options.whole ?? new Set<number>();
+  const minimum = (i: number) => (whole.has(i) ? natural[i]! : Math.min(natural[i]!, MIN_COLUMN));
+  const lineOf = (columns: readonly number[], widthOf: (i: number) => number) => 1 + columns.reduce((sum, i) => sum + widthOf(i) + 3, 0);
+  const priority = [...(options.priority ?? all).filter((i) => i < natural.length), ...all.filter((i) => !options.priority?.includes(i))];
+  const kept = new Set(all);
+  for (let k = priority.length - 1; k >= 0 && kept.size > 1 && lineOf([...kept], minimum) > width; k--) {
+    if (!whole.has(priority[k]!)) kept.delete(priority[k]!);
   }
-  return widths;
+  const columns = all.filter((i) => kept.has(i));
+  const widths = new Map(columns.map((i) => [i, natural[i]!]));
+  while (lineOf(columns, (i) => widths.get(i)!) > width) {
+    let widest = -1;
+    for (const i of columns) if (widths.get(i)! > minimum(i) && (widest < 0 || widths.get(i)! > widths.get(widest)!)) widest = i;
+    if (widest < 0) break;
+    widths.set(widest, widths.get(widest)! - 1);
+  }
+  return { kept: columns, widths: columns.map((i) => widths.get(i)!) };
+}
+
+/** Content widths of the columns kept, trailing ones dropped first (see fitTable). */
+export function fitColumns(natural: readonly number[], width: number | undefined): number[] {
+  return fitTable(natural, width).widths;
 }
 
 /**
@@ -129,25 +158,32 @@ export async function tableListEncoder(
   const head = headers.map((h) => truncate(safeText(h), MAX_CELL_WIDTH));
   let buffered: string[][] | undefined = [];
   let widths: number[] = [];
+  // The columns shown, by index into headers (all until the first rows are laid out).
+  let kept: number[] = headers.map((_, i) => i);
+  const whole = new Set(headers.flatMap((header, i) => (fit.whole?.includes(header) ? [i] : [])));
+  const priority = fit.priority?.flatMap((name) => {
+    const i = headers.indexOf(name);
+    return i < 0 ? [] : [i];
+  });
   const rule = (left: string, mid: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(mid)}${right}\n`;
   const line = (cells: readonly string[], bold = false) =>
     `│${widths
-      .map((w, i) => {
-        const text = truncate(cells[i] ?? '', w);
+      .map((w, k) => {
+        const text = truncate(cells[kept[k]!] ?? '', w);
         const padded = text + ' '.repeat(Math.max(0, w - textWidth(text)));
         return ` ${bold ? headerCell(padded, style) : padded} `;
       })
       .join('│')}│\n`;
   const layout = (rows: string[][]): string => {
     const natural = head.map((h, i) => Math.max(textWidth(h), ...rows.map((row) => textWidth(row[i]!))));
-    widths = fitColumns(natural, fit.width);
-    if (widths.length < head.length) fit.onDropped(headers.slice(widths.length));
+    ({ kept, widths } = fitTable(natural, fit.width, { whole, ...(priority ? { priority } : {}) }));
+    if (kept.length < head.length) fit.onDropped(headers.filter((_, i) => !kept.includes(i)));
     return rule('┌', '┬', '┐') + line(head, true) + rule('├', '┼', '┤') + rows.map((row) => line(row)).join('');
   };
   return {
     begin: () => '',
     record(record) {
-      const row = paths.map((path) => tableCell(getField(record, path)));
+      const row = paths.map((path, i) => tableCell(getField(record, path) ?? fit.blank?.[headers[i]!]));
       if (buffered === undefined) return line(row);
       buffered.push(row);
       if (buffered.length < chunkRows) return '';

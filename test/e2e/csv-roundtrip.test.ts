@@ -135,6 +135,8 @@ describe('csv holds every field', () => {
     const [csv, nd] = [await cli(['export', '--dir', 'snap-csv', '-o', 'csv']), await cli(['export', '--dir', 'snap-nd'])];
     expect(csv.code, csv.stderr).toBe(0);
     expect(nd.code, nd.stderr).toBe(0);
+    // Counts say what they count, with the resource table's singulars and plurals (issue 25 §5).
+    expect(nd.stderr).toMatch(/Wrote a snapshot of \d+ propert(?:y|ies), \d+ assignments?, \d+ clients?, \d+ contacts?, \d+ files? \(/);
     const files = readdirSync(join(dir, 'snap-csv')).filter((name) => name.endsWith('.csv'));
     expect(files.sort()).toEqual(['assignments.csv', 'clients.csv', 'contacts.csv', 'files.csv', 'props.csv']);
     for (const file of files) {

@@ -13,6 +13,8 @@ import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global
 export const STATUS_VIEW: View = {
   label: 'auth status',
   columns: ['profile', 'baseUrl', 'environment', 'source', 'keyPrefix', 'keyName', 'scopes', 'expiresAt'],
+  // A key without expiry: a person reads "never", not an empty cell (json keeps null).
+  blank: { expiresAt: 'never' },
 };
 
 export async function runStatus(ctx: Context): Promise<void> {

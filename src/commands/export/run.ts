@@ -7,7 +7,7 @@ import { originOf } from '../../core/credentials/origin.js';
 import { takeRunLock } from '../../core/file-lock.js';
 import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
 import { UnsafeFileError } from '../../core/owned-file.js';
-import { formatCount } from '../../output/index.js';
+import { countOf, formatCount } from '../../output/index.js';
 import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
 import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';
@@ -142,6 +142,6 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
   await snapshot.complete(manifest);
   const records = entries.reduce((sum, entry) => sum + entry.records, 0);
   ctx.io.notice(
-    `Wrote a snapshot of ${entries.map((entry) => `${formatCount(entry.records)} ${entry.family}`).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`,
+    `Wrote a snapshot of ${entries.map((entry) => countOf(entry.records, plan.families.find((family) => family.name === entry.family)!.view)).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`,
   );
 }

@@ -25,6 +25,8 @@ export const AUDIT_VIEW: View = {
   label: 'API keys',
   singular: 'API key',
   columns: ['severity', 'prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'daysLeft', 'lastUsedAt', 'revokedAt', 'inUse', 'findings'],
+  // At 80 columns the state and the reason (findings, revoked, expiring) stay before decoration: issue 25 §2.
+  priority: ['severity', 'prefix', 'findings', 'revokedAt', 'expiresAt', 'daysLeft', 'inUse', 'name', 'lastUsedAt', 'scopes', 'createdAt'],
 };
 
 export async function runAudit(ctx: Context, options: AuditOptions): Promise<void> {

@@ -10,6 +10,9 @@ export const KEYS_VIEW: View = {
   label: 'API keys',
   singular: 'API key',
   columns: ['prefix', 'name', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt'],
+  // At 80 columns state (revoked, expiring) stays before decoration (name, scopes): issue 25 §2.
+  priority: ['prefix', 'revokedAt', 'expiresAt', 'name', 'lastUsedAt', 'scopes', 'createdAt'],
+  blank: { expiresAt: 'never' },
 };
 
 function strip<T>(value: T): T {
