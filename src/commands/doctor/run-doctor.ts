@@ -55,7 +55,7 @@ export async function runDoctor(ctx: Context, options: DoctorOptions): Promise<v
   }
 
   const findings = items.filter(isFinding);
-  const shown = ctx.globals.output === 'table' ? items : findings;
+  const shown = ctx.output.format === 'table' ? items : findings;
   async function* records() {
     for (const item of shown) yield { check: item.check, severity: item.severity, result: item.result, next: item.next ?? null };
   }
