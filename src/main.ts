@@ -1,23 +1,22 @@
 // Builds the command tree, runs it, and turns whatever happened into an exit code. Nothing here
 // calls process.exit: `main()` returns the code, so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
-import { action, addNounExamples, examples } from './core/command.js';
 import { Readable } from 'node:stream';
 import type { Context, NestedStreams } from './core/context.js';
 import { ChildExitError, InterruptedError, LeaseRevokeError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
-import { nounCommand } from './core/verb-command.js';
-import { addGlobalOptions, checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions, takesOptions } from './core/global-options.js';
+import { nounCommand, verbCommand } from './core/verb-command.js';
+import { checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
 
 export { InterruptedError };
-import { declaredVerbs, findNoun, NOUNS } from './commands/registry.js';
-import { provideDeclaredVerbs } from './core/verb-list.js';
+import { findNoun, loadAllNouns, NOUNS } from './commands/registry.js';
+import { helpVerb, rootCommand } from './commands/root.js';
+import { provideDeclarations } from './core/verb-list.js';
 
-// Commands that read every declaration (MCP, lease scopes, completion) get them through core.
-provideDeclaredVerbs(declaredVerbs);
-import { printHelpTopic, HELP_TOPICS } from './commands/help-topics.js';
+// Commands that read every declaration (spec check, completion, MCP, lease scopes) get them through core.
+provideDeclarations(loadAllNouns);
 
 /** The first token that is not an option or an option's value: the noun the user asked for. */
 function positionalTokens(argv: readonly string[]): string[] {
@@ -54,8 +53,8 @@ function applyToTree(command: Command, deps: ProcessDeps): void {
     getErrHelpWidth: () => (deps.stderrIsTTY ? (deps.stderr as { columns?: number }).columns : undefined) ?? 80,
   });
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
-  addNounExamples(command);
+  // The general options show in the root's help; a command's help points at `help options` for them.
+  command.configureHelp({ sortSubcommands: false });
   for (const sub of command.commands) applyToTree(sub, deps);
 }
 
@@ -95,31 +94,16 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
     },
   };
 
-  const program = new Command('appraisal')
-    .description('Command line for the property appraisal API')
-    .version(deps.version, '-V, --version', 'print the version')
-    .helpCommand(false)
-    .enablePositionalOptions(false);
-  addGlobalOptions(program);
-  examples(program, [
-    'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
-    'appraisal props list -o csv --out properties.csv',
-  ]);
-  program.addHelpText(
-    'after',
-    "\nEach command's --help lists the options it takes. Every option and environment variable: appraisal help environment\nExit codes: appraisal help exit-codes\n",
-  );
+  const program = rootCommand(deps.version);
 
   const [first, ...rest] = positionalTokens(argv);
   const wantsHelpTopic = first === 'help';
   const nounToken = wantsHelpTopic ? rest[0] : first;
   const requested = findNoun(nounToken);
-  // Completion needs the whole tree; every other command loads just its own noun.
-  // `spec check` reads every command's declared operations, so it needs the whole tree too.
-  // So does `keys lease -- appraisal …` without --scope: it derives the scopes from what that command calls.
-  const loadAll = requested?.name === 'completion' || requested?.name === 'spec' || (requested?.name === 'keys' && rest[0] === 'lease');
+  // Every command loads just its own noun (completion, `spec check` and `keys lease` read the
+  // declarations themselves, through the factory).
   for (const noun of NOUNS) {
-    if (noun === requested || loadAll) {
+    if (noun === requested) {
       const module = await noun.load();
       program.addCommand(nounCommand(noun, module.default, factory));
     } else {
@@ -131,25 +115,12 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   }
   // The root parses every global option wherever it stands; the command run says which it takes.
   program.hook('preAction', (_root, actionCommand) => checkOptionsApply(program, actionCommand));
-  const help = program
-    .command('help [topic...]')
-    .description(`help on a command, or a topic: ${HELP_TOPICS.join(', ')}`)
-    .action(
-      action(factory, async (ctx, topic) => {
-        if (topic.length === 0) {
-          ctx.io.stdout.write(program.helpInformation());
-          return;
-        }
-        if (printHelpTopic(topic[0]!, ctx)) return;
-        let target: Command | undefined = program;
-        for (const name of topic) {
-          target = target?.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        }
-        if (!target) throw new UsageError(`no help topic or command "${topic.join(' ')}"`, { hint: 'run `appraisal --help`' });
-        ctx.io.stdout.write(target.helpInformation());
-      }),
-    );
-  takesOptions(help);
+  program.addCommand(
+    verbCommand(
+      helpVerb(() => program),
+      factory,
+    ),
+  );
   applyToTree(program, deps);
 
   try {

@@ -3,32 +3,15 @@
 // written to dist/help.json. cli.ts answers such a run from that file without loading commander or
 // the command's modules (issue 19: building the tree cost ~1.5x a bare `node -e 0`).
 import { Readable, Writable } from 'node:stream';
-import type { Command } from 'commander';
-import { NOUNS } from '../commands/registry.js';
-import type { Factory } from '../core/factory.js';
-import { nounCommand } from '../core/verb-command.js';
+import { loadAllNouns } from '../commands/registry.js';
 import { main } from '../main.js';
 
-/** Every command path (`''` the root, `props`, `props list`, …), hidden ones left out. */
+/** Every command path (`''` the root, `props`, `props list`, …), hidden ones left out: read from the declarations. */
 export async function commandPaths(): Promise<string[]> {
-  const factory: Factory = {
-    context() {
-      throw new Error('help rendering runs no command');
-    },
-  };
   const paths: string[] = [''];
-  const walk = (command: Command, prefix: string): void => {
-    for (const sub of command.commands) {
-      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
-      const path = `${prefix}${sub.name()}`;
-      paths.push(path);
-      walk(sub, `${path} `);
-    }
-  };
-  for (const noun of NOUNS) {
-    const command = nounCommand(noun, (await noun.load()).default, factory);
+  for (const { noun, module } of await loadAllNouns()) {
     paths.push(noun.name);
-    walk(command, `${noun.name} `);
+    if (Array.isArray(module)) for (const verb of module) if (!verb.hidden) paths.push(`${noun.name} ${verb.name}`);
   }
   return paths;
 }

@@ -1,9 +1,10 @@
-// `appraisal help exit-codes` and `appraisal help environment`: the tables of CLI.md.
+// `appraisal help exit-codes`, `help options` and `help environment`: the tables of CLI.md. A verb's
+// --help lists its own options and points here for the shared ones (one line, as `gh` does).
 import type { Context } from '../core/context.js';
 import { EXIT_CODE_NOTES, EXIT_CODE_TABLE } from '../core/exit-codes.js';
 import { GLOBAL_OPTIONS, type OptionGroup } from '../core/global-options.js';
 
-export const HELP_TOPICS = ['exit-codes', 'environment'] as const;
+export const HELP_TOPICS = ['options', 'environment', 'exit-codes'] as const;
 
 const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_PROFILE', 'profile to use (same as -p/--profile)'],
@@ -60,6 +61,10 @@ export function printHelpTopic(topic: string, ctx: Context): boolean {
     ctx.io.stdout.write(
       `Exit codes:\n${table(EXIT_CODE_TABLE.map((row) => [String(row.code), row.meaning] as const))}\n${EXIT_CODE_NOTES.join('\n')}\n`,
     );
+    return true;
+  }
+  if (topic === 'options') {
+    ctx.io.stdout.write(`The options commands share; each command's --help says which groups it takes.\n\n${optionSections()}`);
     return true;
   }
   if (topic === 'environment') {

@@ -2,13 +2,10 @@
 // list --help` loads the props module alone and `--help` loads none.
 // The noun's summary is written here and nowhere else: the root help lists it without loading the
 // noun, and the noun's own help reads it from here too.
-import type { DeclaredVerb, NounCommand, NounModule, Verb } from '../core/verb.js';
-import { asVerb } from '../core/verb-command.js';
+import { verbsOf, type DeclaredVerb, type NounHeading, type NounModule } from '../core/verb.js';
 
-export interface NounEntry {
-  name: string;
+export interface NounEntry extends NounHeading {
   aliases?: string[];
-  summary: string;
   load(): Promise<{ default: NounModule }>;
 }
 
@@ -26,7 +23,11 @@ export const NOUNS: readonly NounEntry[] = [
   { name: 'contacts', summary: 'Contacts of a client', load: () => import('./contacts/index.js') },
   { name: 'files', summary: 'Upload, download and attach files', load: () => import('./files/index.js') },
   { name: 'ref', summary: 'Reference data: enums and designations', load: () => import('./ref/index.js') },
-  { name: 'keys', summary: 'Manage API keys: list, create, revoke, rotate, audit, scan, lease', load: () => import('./keys/index.js') },
+  {
+    name: 'keys',
+    summary: 'Manage API keys: list, get, create, revoke, rotate, audit, scan, lease',
+    load: () => import('./keys/index.js'),
+  },
   { name: 'api', summary: 'Raw access to published operations', load: () => import('./api/index.js') },
   { name: 'spec', summary: "The service's published API description: sync, show, check, diff", load: () => import('./spec/index.js') },
   {
@@ -65,20 +66,7 @@ export async function loadAllNouns(): Promise<{ noun: NounEntry; module: NounMod
   return Promise.all(NOUNS.map(async (noun) => ({ noun, module: (await noun.load()).default })));
 }
 
-/** Every verb declared as data, in help order (hand-built legacy verbs are not in this list). */
-export async function declaredVerbs(): Promise<DeclaredVerb[]> {
-  const found: DeclaredVerb[] = [];
-  for (const { noun, module } of await loadAllNouns()) {
-    if (typeof module === 'function') continue;
-    if (!Array.isArray(module)) {
-      found.push({ path: noun.name, noun, verb: asVerb(noun, module as NounCommand) });
-      continue;
-    }
-    for (const entry of module as readonly unknown[]) {
-      if (typeof entry === 'function') continue;
-      const verb = entry as Verb;
-      found.push({ path: `${noun.name} ${verb.name}`, noun, verb });
-    }
-  }
-  return found;
+/** Every verb declared, in help order: what help, completion, `spec check` and the example tests read. */
+export async function declaredVerbs(): Promise<DeclaredVerb<NounEntry>[]> {
+  return verbsOf(await loadAllNouns());
 }

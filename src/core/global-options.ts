@@ -63,7 +63,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   {
     group: 'output',
     flags: '-o, --output <format>',
-    description: 'output format (default: table on a terminal, json otherwise)',
+    description: `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, else json)`,
     choices: OUTPUT_FORMATS,
   },
   { group: 'output', flags: '--fields <list>', description: 'fields/columns to print, comma separated (dotted paths allowed)' },
@@ -160,7 +160,12 @@ export function takesOptions<C extends Command>(command: C, ...names: readonly s
     const name = DEFINED[index]!.attributeName();
     if (definition.group === 'general' || !names.includes(name) || declared.has(name)) return;
     declared.add(name);
-    command.addOption(toOption(definition).helpGroup(GROUP_HEADINGS[definition.group]));
+    // A command may spell it itself (`export -o` with the formats it writes): that one is listed.
+    if (command.options.some((option) => option.attributeName() === name)) return;
+    // The root parses and checks it (choices included); this copy is what the command's help lists.
+    const listed = new Option(definition.flags, definition.description).helpGroup(GROUP_HEADINGS[definition.group]);
+    if (definition.defaultValue !== undefined) listed.default(definition.defaultValue);
+    command.addOption(listed);
   });
   taken.set(command, declared);
   return command;

@@ -18,6 +18,8 @@ export interface ListFilter {
   param: string;
   /** Checked before any request. */
   kind?: 'text' | 'uuid' | 'timestamp';
+  /** An old spelling still accepted, left out of help (`--q` for `--search`). */
+  alias?: string;
 }
 
 /** `--updated-since`, for every collection that publishes `updatedSince`. */
@@ -80,7 +82,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       columns: ['id', 'name', 'propertyType', 'address.line1', 'address.city', 'address.region', 'address.postalCode', 'updatedAt'],
     },
     filters: [
-      { flags: '--q <text>', description: 'search name and address', param: 'q' },
+      { flags: '--search <text>', description: 'search name and address', param: 'q', alias: '--q' },
       { flags: '--type <propertyType>', description: 'only this property type (see `appraisal ref enums`)', param: 'propertyType' },
       UPDATED_SINCE,
     ],
@@ -126,7 +128,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     path: '/api/clients',
     view: { label: 'clients', singular: 'client', columns: ['id', 'name', 'clientType', 'email', 'phone', 'address.city'] },
     filters: [
-      { flags: '--q <text>', description: 'search name and email', param: 'q' },
+      { flags: '--search <text>', description: 'search name and email', param: 'q', alias: '--q' },
       { flags: '--type <clientType>', description: 'only this client type (see `appraisal ref enums`)', param: 'clientType' },
       UPDATED_SINCE,
     ],

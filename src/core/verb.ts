@@ -3,9 +3,7 @@
 // reads these declarations — the commander tree (verb-command.ts), help, the pre-rendered help,
 // completion, `spec check`, the example tests and the MCP tools — so there is no second list anywhere.
 // Declarations import nothing heavy: reading them all (completion, spec check) costs no HTTP client.
-import type { Command } from 'commander';
 import type { Context } from './context.js';
-import type { Factory } from './factory.js';
 import type { Operation } from './description/operations.js';
 
 export interface VerbArgument {
@@ -73,18 +71,16 @@ export interface Verb<O extends object = Record<string, unknown>> {
   tool?: 'read' | 'write';
   /** Left out of help and completion (`completion __profiles`). */
   hidden?: boolean;
-  /** A run that normally ends with Ctrl-C (`mock`, `watch`): the interrupt is not an error. */
+  /**
+   * The verb answers -h/--help itself (`api OPERATION_ID --help` describes that operation): the text
+   * to print, or undefined for the verb's usual help.
+   */
+  help?(ctx: Context, args: string[]): Promise<string | undefined>;
   run(ctx: Context, args: string[], options: O): Promise<void>;
 }
 
-/**
- * A verb still built as a commander command by hand. Transitional: every verb is being moved to a
- * declaration; `spec check` and completion read a legacy verb from its built command.
- */
-export type LegacyVerb = (factory: Factory) => Command;
-
 /** A noun's verbs, in the order its help lists them. */
-export type NounVerbs = readonly (Verb | LegacyVerb)[];
+export type NounVerbs = readonly Verb[];
 
 /**
  * A noun that is one command (`export`, `mcp`): declared like a verb, but named and summarised by
@@ -93,16 +89,16 @@ export type NounVerbs = readonly (Verb | LegacyVerb)[];
 export type NounCommand<O extends object = Record<string, unknown>> = Omit<Verb<O>, 'name' | 'summary' | 'aliases'>;
 
 /** What a noun's module exports: its verbs, or the noun itself when it is one command. */
-export type NounModule = NounVerbs | NounCommand | LegacyVerb;
-
-/** Typed identity: the declaration's options type flows into `run`. */
-export function defineVerb<O extends object = Record<string, unknown>>(verb: Verb<O>): Verb {
-  return verb as unknown as Verb;
-}
+export type NounModule = NounVerbs | NounCommand;
 
 /** Typed identity for a one-command noun, as defineVerb for a verb. */
 export function defineNounCommand<O extends object = Record<string, unknown>>(command: NounCommand<O>): NounCommand {
   return command as unknown as NounCommand;
+}
+
+/** Typed identity: the declaration's options type flows into `run`. */
+export function defineVerb<O extends object = Record<string, unknown>>(verb: Verb<O>): Verb {
+  return verb as unknown as Verb;
 }
 
 /** The operations a verb declares (none for `'none'` and `'per-request'`). */
@@ -110,10 +106,31 @@ export function operationsOf(verb: Verb): readonly Operation[] {
   return typeof verb.calls === 'string' ? [] : verb.calls;
 }
 
+/** What a noun is to the tree: its name, aliases and the one summary it has (the registry's). */
+export interface NounHeading {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+}
+
+/** A noun and its declarations, loaded. */
+export interface DeclaredNoun<N extends NounHeading = NounHeading> {
+  noun: N;
+  module: NounModule;
+}
+
 /** A declared verb and the words that run it (`props list`; `export` for a one-command noun). */
-export interface DeclaredVerb {
+export interface DeclaredVerb<N extends NounHeading = NounHeading> {
   path: string;
-  /** The noun it belongs to, as the registry names it. */
-  noun: { name: string; aliases?: readonly string[]; summary: string };
+  noun: N;
   verb: Verb;
+}
+
+/** Every verb of these nouns, in help order; a one-command noun's verb under the noun's name and summary. */
+export function verbsOf<N extends NounHeading>(nouns: readonly DeclaredNoun<N>[]): DeclaredVerb<N>[] {
+  return nouns.flatMap(({ noun, module }) =>
+    Array.isArray(module)
+      ? (module as readonly Verb[]).map((verb) => ({ path: `${noun.name} ${verb.name}`, noun, verb }))
+      : [{ path: noun.name, noun, verb: { ...(module as NounCommand), name: noun.name, aliases: noun.aliases, summary: noun.summary } }],
+  );
 }

@@ -27,7 +27,10 @@ describe('clients', () => {
     const { clientType, name } = all[0]!;
     const byType = JSON.parse((await cli('clients', 'list', '--type', clientType, '-o', 'json')).stdout) as typeof all;
     expect(byType.map((c) => c.id)).toEqual(all.filter((c) => c.clientType === clientType).map((c) => c.id));
-    const byName = JSON.parse((await cli('clients', 'list', '--q', name, '-o', 'json')).stdout) as typeof all;
+    const byName = JSON.parse((await cli('clients', 'list', '--search', name, '-o', 'json')).stdout) as typeof all;
+    // The old spelling is a hidden alias: it still filters, and help does not offer it.
+    expect(JSON.parse((await cli('clients', 'list', '--q', name, '-o', 'json')).stdout)).toEqual(byName);
+    expect((await cli('clients', 'list', '--help')).stdout).not.toMatch(/--q\b/);
     expect(byName.map((c) => c.id)).toContain(all[0]!.id);
   });
 

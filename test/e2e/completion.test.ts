@@ -86,8 +86,8 @@ describe('appraisal completion', () => {
   });
 
   it('bash: sub-commands, also through an alias', () => {
-    expect(completeLine('appraisal props ')).toEqual(['list', 'get', 'create', 'update', 'delete']);
-    expect(completeLine('appraisal properties ')).toEqual(['list', 'get', 'create', 'update', 'delete']);
+    expect(completeLine('appraisal props ')).toEqual(['list', 'get', 'create', 'update', 'delete', 'import']);
+    expect(completeLine('appraisal properties ')).toEqual(['list', 'get', 'create', 'update', 'delete', 'import']);
     expect(completeLine('appraisal completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(completeLine('appraisal help exit')).toEqual(['exit-codes']);
   });

@@ -1,41 +1,22 @@
 // Every operation the CLI calls is a published operation of the committed openapi.json. The list is
-// derived from the commands themselves: each one declares what it calls (shared/operations.ts) from
+// derived from the verb declarations: each one declares what it calls (core/verb.ts) from
 // the same path templates it requests, so a new command or a changed path is checked automatically.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Factory } from '../../src/core/factory.js';
-import { nounCommand } from '../../src/core/verb-command.js';
 import { readContract } from '../../src/core/description/document.js';
-import { findNoun } from '../../src/commands/registry.js';
-import { declaredOperations } from '../../src/core/description/operations.js';
+import { declaredVerbs } from '../../src/commands/registry.js';
+import { operationsOf } from '../../src/core/verb.js';
 import { ROOT } from '../helpers/env.js';
 
 /** Nouns whose every command talks to the service and declares its operations. */
 const SERVICE_NOUNS = ['props', 'assignments', 'clients', 'contacts', 'files', 'ref', 'keys'];
 
-const factory: Factory = {
-  context() {
-    throw new Error('commands are only built here, never run');
-  },
-};
-
-function leaves(command: Command, trail: string[] = []): Array<{ name: string; command: Command }> {
-  const name = [...trail, command.name()];
-  if (command.commands.length === 0) return [{ name: name.join(' '), command }];
-  return command.commands.flatMap((sub) => leaves(sub, name));
-}
-
+/** The declared verbs of those nouns (commands/registry.ts: the one list of commands). */
 async function serviceCommands() {
-  const all = [];
-  for (const noun of SERVICE_NOUNS) {
-    const entry = findNoun(noun);
-    if (!entry) throw new Error(`noun ${noun} is not registered`);
-    const module = await entry.load();
-    all.push(...leaves(nounCommand(entry, module.default, factory)));
-  }
-  return all;
+  return (await declaredVerbs())
+    .filter(({ noun }) => SERVICE_NOUNS.includes(noun.name))
+    .map(({ path, verb }) => ({ name: path, operations: operationsOf(verb) }));
 }
 
 /** `/api/files/{fileId}` and `/api/files/{id}` are the same operation. */
@@ -70,7 +51,7 @@ function queryParameters(document: Document): Map<string, Set<string>> {
 
 describe('OpenAPI coverage', () => {
   it('every command of the resource nouns declares the operations it calls', async () => {
-    const silent = (await serviceCommands()).filter(({ command }) => declaredOperations(command).length === 0).map(({ name }) => name);
+    const silent = (await serviceCommands()).filter(({ operations }) => operations.length === 0).map(({ name }) => name);
     expect(silent).toEqual([]);
   });
 
@@ -79,8 +60,8 @@ describe('OpenAPI coverage', () => {
   it('every operation the CLI calls is in the committed openapi.json', async () => {
     const published = new Set(readContract(document).operations.map(key));
     const called = new Map<string, string>();
-    for (const { name, command } of await serviceCommands()) {
-      for (const operation of declaredOperations(command)) called.set(key(operation), `${operation.method} ${operation.path} (${name})`);
+    for (const { name, operations } of await serviceCommands()) {
+      for (const operation of operations) called.set(key(operation), `${operation.method} ${operation.path} (${name})`);
     }
     // Sanity: the derivation found the families, not an empty list that passes vacuously.
     expect(called.size).toBeGreaterThanOrEqual(30);
@@ -91,8 +72,8 @@ describe('OpenAPI coverage', () => {
   it('every list filter is a published query parameter of its operation', async () => {
     const published = queryParameters(document);
     const unpublished = [];
-    for (const { name, command } of await serviceCommands()) {
-      for (const operation of declaredOperations(command)) {
+    for (const { name, operations } of await serviceCommands()) {
+      for (const operation of operations) {
         const known = published.get(key(operation)) ?? new Set<string>();
         unpublished.push(...(operation.query ?? []).filter((param) => !known.has(param)).map((param) => `${name}: ${param}`));
       }

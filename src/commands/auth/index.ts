@@ -1,13 +1,10 @@
-import { Command } from 'commander';
-import type { Factory } from '../../core/command.js';
-import loginCommand from './login.js';
-import logoutCommand from './logout.js';
-import statusCommand from './status.js';
+// `appraisal auth`: log in, show the credential in use, log out. The noun's summary is the
+// registry's (commands/registry.ts); its verbs are these declarations.
+import type { NounVerbs } from '../../core/verb.js';
+import login from './login.js';
+import logout from './logout.js';
+import status from './status.js';
 
-export default function authCommand(factory: Factory): Command {
-  return new Command('auth')
-    .description('Log in, show the credential in use, log out')
-    .addCommand(loginCommand(factory))
-    .addCommand(statusCommand(factory))
-    .addCommand(logoutCommand(factory));
-}
+const verbs: NounVerbs = [login, status, logout];
+
+export default verbs;

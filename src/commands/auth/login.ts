@@ -1,9 +1,7 @@
 // `appraisal auth login`: take a key from a hidden prompt, stdin (--with-key) or --api-key-file,
 // check it against the service, store it in the OS keychain (or a 0600 file with
 // --insecure-storage), and save the profile with the key's prefix — never the key.
-import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { action, examples, type Factory } from '../../core/command.js';
 import { ENVIRONMENTS, validateProfileName, type Environment } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, UsageError } from '../../core/errors.js';
@@ -16,7 +14,7 @@ import { verifyKey } from './verify.js';
 import { holdSecret } from '../../core/credentials/credential.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
-import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface LoginOptions {
   withKey?: boolean;
@@ -148,26 +146,31 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
   }
 }
 
-export default function loginCommand(factory: Factory): Command {
-  const command = new Command('login')
-    .description('check an API key against the service and store it for a profile (OS keychain)')
-    .option('--with-key', 'read the key from stdin')
-    .addOption(
-      new Option('--environment <env>', 'what the profile points at (default: local for loopback hosts, else production)').choices(
-        ENVIRONMENTS,
-      ),
-    )
-    .option(
-      '--spec-url <url|path>',
-      "where this service publishes its API description, if not found by discovery (kept in the profile; '' clears it)",
-    )
-    .option('--insecure-storage', 'keep the key in a 0600 file in the config dir instead of the OS keychain');
-  takesOptions(command, ...SERVICE_OPTIONS);
-  examples(command, [
+export default defineVerb<LoginOptions>({
+  name: 'login',
+  summary: 'check an API key against the service and store it for a profile (OS keychain)',
+  options: [
+    { flags: '--with-key', description: 'read the key from stdin' },
+    {
+      flags: '--environment <env>',
+      description: 'what the profile points at (default: local for loopback hosts, else production)',
+      choices: ENVIRONMENTS,
+    },
+    {
+      flags: '--spec-url <url|path>',
+      description: "where this service publishes its API description, if not found by discovery (kept in the profile; '' clears it)",
+    },
+    { flags: '--insecure-storage', description: 'keep the key in a 0600 file in the config dir instead of the OS keychain' },
+  ],
+  // Not --spec (it keeps --spec-url in the profile) nor --max-response-size (one small answer).
+  takes: ['profile', 'baseUrl', 'caFile', 'apiKeyFile', 'timeout', 'retries'],
+  // The candidate key is checked with a client of its own (verify.ts), not the context's bound one.
+  calls: 'per-request',
+  examples: [
     'appraisal auth login --profile staging --base-url https://staging.example.com --environment staging',
     'printenv STAGING_KEY | appraisal auth login --profile staging --with-key',
     'appraisal auth login --api-key-file ~/.secrets/appraisal.key --base-url https://api.example.com',
-  ]);
-  command.addHelpText('after', '\nThe key is never accepted as a flag value. Without a terminal, pipe it with --with-key.\n');
-  return command.action(action<LoginOptions>(factory, (ctx, _args, options) => runLogin(ctx, options)));
-}
+  ],
+  notes: 'The key is never accepted as a flag value. Without a terminal, pipe it with --with-key.',
+  run: (ctx, _args, options) => runLogin(ctx, options),
+});

@@ -1,14 +1,12 @@
 // `appraisal auth logout`: remove the profile's stored key (keychain entry or insecure file) and its
 // prefix from the profile. The profile keeps its base URL and environment.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
-import { takesOptions } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface LogoutDeps {
   keychain(): SecretStore;
@@ -39,9 +37,11 @@ export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): P
   }
 }
 
-export default function logoutCommand(factory: Factory): Command {
-  const command = new Command('logout').description("remove the profile's stored key (keychain entry or insecure file)");
-  takesOptions(command, 'profile');
-  examples(command, ['appraisal auth logout', 'appraisal auth logout --profile staging']);
-  return command.action(action(factory, (ctx) => runLogout(ctx)));
-}
+export default defineVerb({
+  name: 'logout',
+  summary: "remove the profile's stored key (keychain entry or insecure file)",
+  takes: ['profile'],
+  calls: 'none',
+  examples: ['appraisal auth logout', 'appraisal auth logout --profile staging'],
+  run: (ctx) => runLogout(ctx),
+});

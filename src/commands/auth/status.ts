@@ -1,14 +1,13 @@
 // `appraisal auth status`: which profile, base URL, environment and credential a command would use,
 // and what the service says about the key (name, scopes, expiry). Exit 4 when the key does not work.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { currentKey } from './verify.js';
 import { isDue, pendingFor } from '../../core/credentials/pending-revocations.js';
 import { requireCredential } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export const STATUS_VIEW: View = {
   label: 'auth status',
@@ -64,9 +63,13 @@ export async function runStatus(ctx: Context): Promise<void> {
   );
 }
 
-export default function statusCommand(factory: Factory): Command {
-  const command = new Command('status').description('show the profile, base URL, environment, key source, key prefix, scopes and expiry');
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, ['appraisal auth status', 'appraisal auth status --profile staging -o json']);
-  return command.action(action(factory, (ctx) => runStatus(ctx)));
-}
+export default defineVerb({
+  name: 'status',
+  summary: 'show the profile, base URL, environment, key source, key prefix, scopes and expiry',
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  // `GET /api/keys/current`, or a one-record read where a deployment lacks that route (verify.ts):
+  // the fallback is the point, so the requests are not bound up front.
+  calls: 'per-request',
+  examples: ['appraisal auth status', 'appraisal auth status --profile staging -o json'],
+  run: (ctx) => runStatus(ctx),
+});

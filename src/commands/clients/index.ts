@@ -8,7 +8,7 @@ import { listVerb } from '../shared/list.js';
 
 const verbs: readonly Verb[] = [
   listVerb(RESOURCES.clients, [
-    'appraisal clients list --type lender --q harbor',
+    'appraisal clients list --type lender --search harbor',
     'appraisal clients list -o csv --fields id,name,clientType,email --out clients.csv',
   ]),
   getVerb(RESOURCES.clients, [

@@ -1,14 +1,14 @@
 // `appraisal completion bash|zsh|fish`: print a completion script generated from the command tree
-// (main.ts loads every noun for this command), and the hidden `completion __profiles` the scripts
+// built from every verb's declaration (root.ts), and the hidden `completion __profiles` the scripts
 // call to complete profile names.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
-import { takesOptions } from '../../core/global-options.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import { describeTree, rootOf } from './tree.js';
+import { describeTree } from './tree.js';
+import { declaredTree } from '../root.js';
 import { zshScript } from './zsh.js';
+import { declaredNouns } from '../../core/verb-list.js';
+import { defineVerb, type NounVerbs } from '../../core/verb.js';
 
 type Generator = typeof bashScript;
 
@@ -17,13 +17,13 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     name: 'bash',
     generate: bashScript,
     description: 'print the bash completion script',
-    usage: ['source <(appraisal completion bash)', 'appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal'],
+    usage: ['appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal', 'source <(appraisal completion bash)'],
   },
   {
     name: 'zsh',
     generate: (tree, info) => zshScript(tree, info),
     description: 'print the zsh completion script (uses bashcompinit; load it after compinit)',
-    usage: ['source <(appraisal completion zsh)   # in ~/.zshrc, after compinit', 'appraisal completion zsh > "${fpath[1]}/_appraisal"'],
+    usage: ['appraisal completion zsh > "${fpath[1]}/_appraisal"', 'source <(appraisal completion zsh)   # in ~/.zshrc, after compinit'],
   },
   {
     name: 'fish',
@@ -44,29 +44,30 @@ async function printProfiles(ctx: Context): Promise<void> {
   }
 }
 
-export default function completionCommand(factory: Factory): Command {
-  const command = new Command('completion').description('Print a shell completion script (bash, zsh, fish)');
-  command.addHelpText('after', '\nThe script completes commands, sub-commands, flags, profile names and output formats.\n');
-  examples(command, [
-    'source <(appraisal completion bash)',
-    'appraisal completion zsh > "${fpath[1]}/_appraisal"',
-    'appraisal completion fish > ~/.config/fish/completions/appraisal.fish',
-  ]);
-  for (const shell of SHELLS) {
-    const sub: Command = new Command(shell.name).description(shell.description);
-    takesOptions(sub);
-    examples(sub, shell.usage);
-    sub.action(
-      action(factory, async (ctx) => {
-        const tree = describeTree(rootOf(sub));
+const verbs: NounVerbs = [
+  ...SHELLS.map((shell) =>
+    defineVerb({
+      name: shell.name,
+      summary: shell.description,
+      takes: [],
+      calls: 'none',
+      examples: shell.usage,
+      notes: 'The script completes commands, sub-commands, flags, profile names and output formats.',
+      async run(ctx) {
+        const tree = describeTree(declaredTree(ctx.version, await declaredNouns()));
         ctx.io.stdout.write(shell.generate(tree, { program: 'appraisal', version: ctx.version }));
-      }),
-    );
-    command.addCommand(sub);
-  }
-  command.addCommand(
-    takesOptions(new Command('__profiles').description('profile names, for the completion scripts').action(action(factory, printProfiles))),
-    { hidden: true },
-  );
-  return command;
-}
+      },
+    }),
+  ),
+  defineVerb({
+    name: '__profiles',
+    summary: 'profile names, for the completion scripts',
+    takes: [],
+    calls: 'none',
+    hidden: true,
+    examples: [],
+    run: printProfiles,
+  }),
+];
+
+export default verbs;

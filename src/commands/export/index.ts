@@ -1,11 +1,10 @@
 // `appraisal export --dir DIR`: a snapshot of several collections, one file per family plus
 // manifest.json, whole or incremental. Thin: declares the flags and the operations it may call,
 // narrows those to the chosen families before the context binds them, and hands over to run.ts.
-import { Command } from 'commander';
-import type { Factory } from '../../core/command.js';
-import { examples } from '../../core/command.js';
-import { calls, declaredOperations, narrowCalls, type Operation } from '../../core/description/operations.js';
-import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+// The one-line summary is the registry's (commands/registry.ts).
+import type { Operation } from '../../core/description/operations.js';
+import { SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineNounCommand } from '../../core/verb.js';
 import {
   FAMILIES,
   UPDATED_SINCE,
@@ -14,7 +13,7 @@ import {
   parentFamily,
   type ResourceFamily,
 } from '../../core/resources.js';
-import { DEFAULT_FAMILIES, DEFAULT_OVERLAP, parseFamilies, type ExportFlags } from './plan.js';
+import { DEFAULT_OVERLAP, EXPORT_FORMATS, parseFamilies, type ExportFlags } from './plan.js';
 import { runExport } from './run.js';
 
 /** The list operations exporting these families calls, with the filter it may send (contacts also list the clients). */
@@ -46,34 +45,43 @@ Incremental runs:
   while the previous run was reading is lost. The manifest records the watermark. A family whose
   operation publishes no updatedSince is exported in full, and its manifest entry says so.`;
 
-export default function exportCommand(factory: Factory): Command {
-  const command = new Command('export')
-    .description('Write a snapshot of several collections to a directory: one file per family and manifest.json')
-    .option('--dir <dir>', 'the directory to create (required); it appears only once every family is complete')
-    .option('--families <list>', `comma-separated families (default ${DEFAULT_FAMILIES.join(',')}; designations also exists)`)
-    .option('--since-last <dir>', 'incremental: only records updated since the snapshot in DIR started (less --overlap)')
-    .option('--since <timestamp>', 'incremental: only records updated since this ISO 8601 time (less --overlap)')
-    .option('--overlap <duration>', `how far before the previous start to read again (default ${DEFAULT_OVERLAP}; 0 for none)`)
-    .option('--resume', 'continue an interrupted export to DIR: finished families are not fetched again')
-    .option('--restart', 'throw away an interrupted export to DIR and start from the beginning')
-    .option('--replace', 'replace the previous snapshot at DIR (only a directory holding an export manifest)')
-    .option('--split-rows <n>', 'each family in numbered parts of at most N records (props-0001.ndjson, …), listed in the manifest')
-    .option('--split-size <size>', 'each family in numbered parts of at most SIZE bytes (500MiB, 2GB; a record is never cut)');
+export default defineNounCommand<ExportFlags>({
+  options: [
+    { flags: '--dir <dir>', description: 'the directory to create (required); it appears only once every family is complete' },
+    { flags: '--families <list>', description: `comma-separated families (default: all but designations)` },
+    { flags: '--since-last <dir>', description: 'incremental: only records updated since the snapshot in DIR started (less --overlap)' },
+    { flags: '--since <timestamp>', description: 'incremental: only records updated since this ISO 8601 time (less --overlap)' },
+    {
+      flags: '--overlap <duration>',
+      description: `how far before the previous start to read again (default ${DEFAULT_OVERLAP}; 0 for none)`,
+    },
+    { flags: '--resume', description: 'continue an interrupted export to DIR: finished families are not fetched again' },
+    { flags: '--restart', description: 'throw away an interrupted export to DIR and start from the beginning' },
+    { flags: '--replace', description: 'replace the previous snapshot at DIR (only a directory holding an export manifest)' },
+    {
+      flags: '--split-rows <n>',
+      description: 'each family in numbered parts of at most N records (props-0001.ndjson, …), listed in the manifest',
+    },
+    {
+      flags: '--split-size <size>',
+      description: 'each family in numbered parts of at most SIZE bytes (500MiB, 2GB; a record is never cut)',
+    },
+    // The global -o, with the formats a snapshot is written in (no table) and its own default.
+    { flags: '-o, --output <format>', description: 'file format (default: ndjson)', choices: EXPORT_FORMATS },
+  ],
+  takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],
   // Every operation it may call, for `spec check`; a run needs only those of its families.
-  calls(command, ...listOperations(FAMILIES));
-  takesOptions(command, ...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial');
-  command.addHelpText('after', HOW_IT_WORKS);
-  examples(command, [
+  calls: listOperations(FAMILIES),
+  narrowCalls(flags) {
+    const needed = new Set(listOperations(parseFamilies(flags.families)).map((operation) => operation.path));
+    return (operation) => needed.has(operation.path);
+  },
+  examples: [
     'appraisal export --dir snapshots/$(date +%F)   # nightly snapshot of every family',
     'appraisal export --dir changes/$(date +%FT%H%M) --since-last snapshots/latest   # what changed since',
     'appraisal export --dir clients-$(date +%F) --families clients,contacts -o csv',
     'appraisal export --dir snapshots/2026-11-23 --resume   # after a failure or kill',
-  ]);
-  return command.action(async (...actionArgs: unknown[]) => {
-    const invoked = actionArgs[actionArgs.length - 1] as Command;
-    const flags = invoked.opts() as ExportFlags;
-    const needed = new Set(listOperations(parseFamilies(flags.families)).map((operation) => operation.path));
-    narrowCalls(invoked, (operation) => needed.has(operation.path));
-    await runExport(factory.context(invoked, declaredOperations(invoked)), flags);
-  });
-}
+  ],
+  notes: HOW_IT_WORKS,
+  run: (ctx, _args, flags) => runExport(ctx, flags),
+});

@@ -1,15 +1,14 @@
 // `files attach ID --property ID | --assignment ID`: one attachment per call.
-import { Command } from 'commander';
 import type { ApiRecord } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
-import { calls, fillPath } from '../../core/description/operations.js';
+import { fillPath } from '../../core/description/operations.js';
 import { FILE_ATTACHMENTS } from './paths.js';
 import { RESOURCES } from '../../core/resources.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface AttachFlags {
   property?: string;
@@ -30,17 +29,19 @@ export async function runAttach(ctx: Context, id: string | undefined, flags: Att
   await writeRecord(ctx, record, RESOURCES.files.view);
 }
 
-export default function attachCommand(factory: Factory): Command {
-  const command = new Command('attach')
-    .argument('<id>', 'file id (UUID)')
-    .description('attach a file to a property or an assignment')
-    .option('--property <id>', 'the property to attach it to')
-    .option('--assignment <id>', 'the assignment to attach it to');
-  calls(command, { method: 'POST', path: FILE_ATTACHMENTS });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, [
+export default defineVerb<AttachFlags>({
+  name: 'attach',
+  summary: 'attach a file to a property or an assignment',
+  arguments: [{ name: 'id', description: 'file id (UUID)', required: true }],
+  options: [
+    { flags: '--property <id>', description: 'the property to attach it to' },
+    { flags: '--assignment <id>', description: 'the assignment to attach it to' },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  calls: [{ method: 'POST', path: FILE_ATTACHMENTS }],
+  examples: [
     'appraisal files attach FILE_ID --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
     'appraisal files attach FILE_ID --property PROPERTY_ID -o json --fields id,attachments',
-  ]);
-  return command.action(action<AttachFlags>(factory, (ctx, [id], flags) => runAttach(ctx, id, flags)));
-}
+  ],
+  run: (ctx, [id], flags) => runAttach(ctx, id, flags),
+});

@@ -1,19 +1,18 @@
 // `files download ID [--out PATH]`: the metadata first (size, sha256), then the bytes, streamed and
 // checked. With --out the file appears at PATH only complete and verified; without it the bytes go
 // to stdout (never to a terminal) and are checked once they have all been written.
-import { Command } from 'commander';
 import type { ApiRecord } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { ContractError, UsageError } from '../../core/errors.js';
 import { expectedContent } from './transfer/content.js';
 import { receiveToFile, receiveToStream, type FileTarget } from './transfer/save-download.js';
 import { requireUuid } from '../../core/ids.js';
 import { createProgress } from '../../output/index.js';
-import { calls, fillPath } from '../../core/description/operations.js';
+import { fillPath } from '../../core/description/operations.js';
 import { RESOURCES, recordPath, recordTemplate } from '../../core/resources.js';
 import { FILE_CONTENT } from './paths.js';
-import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export async function runDownload(ctx: Context, id: string | undefined): Promise<void> {
   const fileId = requireUuid(id, 'file id');
@@ -55,21 +54,22 @@ export async function runDownload(ctx: Context, id: string | undefined): Promise
   }
 }
 
-export default function downloadCommand(factory: Factory): Command {
-  const command = new Command('download')
-    .argument('<id>', 'file id (UUID)')
-    .description('download a file to --out PATH (atomically, verified), or to stdout when it is not a terminal');
-  calls(command, { method: 'GET', path: recordTemplate(RESOURCES.files) }, { method: 'GET', path: FILE_CONTENT });
-  takesOptions(command, ...SERVICE_OPTIONS, 'out');
-  command.addHelpText(
-    'after',
-    '\nWith --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +
-      "and sha256 match the file's record: a failed or interrupted download leaves nothing behind.\n" +
-      'To stdout, the check can only run after the bytes were written: a mismatch still exits 9.\n',
-  );
-  examples(command, [
+export default defineVerb({
+  name: 'download',
+  summary: 'download a file to --out PATH (atomically, verified), or to stdout when it is not a terminal',
+  arguments: [{ name: 'id', description: 'file id (UUID)', required: true }],
+  takes: [...SERVICE_OPTIONS, 'out'],
+  calls: [
+    { method: 'GET', path: recordTemplate(RESOURCES.files) },
+    { method: 'GET', path: FILE_CONTENT },
+  ],
+  examples: [
     'appraisal files download 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --out report.pdf',
     'appraisal files download ID | pdftotext - -',
-  ]);
-  return command.action(action(factory, (ctx, [id]) => runDownload(ctx, id)));
-}
+  ],
+  notes:
+    'With --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +
+    "and sha256 match the file's record: a failed or interrupted download leaves nothing behind.\n" +
+    'To stdout, the check can only run after the bytes were written: a mismatch still exits 9.',
+  run: (ctx, [id]) => runDownload(ctx, id),
+});

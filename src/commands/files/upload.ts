@@ -1,9 +1,7 @@
 // `files upload PATH`: the file is streamed from disk (the HTTP client sends a multipart body with an
 // exact content-length, so memory does not grow with the file), hashed while it is sent, and the
 // service's record is checked against what was sent. The path is checked before any request.
-import { Command } from 'commander';
 import { basename, resolve } from 'node:path';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { ContractError, UsageError } from '../../core/errors.js';
 import { contentMismatch, expectedContent } from './transfer/content.js';
@@ -11,9 +9,9 @@ import { contentTypeFor, isMediaType, OCTET_STREAM } from './transfer/content-ty
 import { checkReadableFile } from './transfer/local-file.js';
 import { quoteInput, requireUuid } from '../../core/ids.js';
 import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
-import { calls } from '../../core/description/operations.js';
 import { RESOURCES } from '../../core/resources.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface UploadFlags {
   property?: string;
@@ -65,19 +63,21 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
   await writeRecord(ctx, record, RESOURCES.files.view);
 }
 
-export default function uploadCommand(factory: Factory): Command {
-  const command = new Command('upload')
-    .argument('<path>', 'the file to upload')
-    .description('upload a file (streamed; sha256 checked against the service)')
-    .option('--property <id>', 'attach it to this property')
-    .option('--assignment <id>', 'attach it to this assignment')
-    .option('--name <name>', 'file name to store (default: the name of PATH)')
-    .option('--content-type <type>', 'media type (default: guessed from the extension, else application/octet-stream)');
-  calls(command, { method: 'POST', path: RESOURCES.files.path });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, [
+export default defineVerb<UploadFlags>({
+  name: 'upload',
+  summary: 'upload a file (streamed; sha256 checked against the service)',
+  arguments: [{ name: 'path', description: 'the file to upload', required: true }],
+  options: [
+    { flags: '--property <id>', description: 'attach it to this property' },
+    { flags: '--assignment <id>', description: 'attach it to this assignment' },
+    { flags: '--name <name>', description: 'file name to store (default: the name of PATH)' },
+    { flags: '--content-type <type>', description: 'media type (default: guessed from the extension, else application/octet-stream)' },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  calls: [{ method: 'POST', path: RESOURCES.files.path }],
+  examples: [
     'appraisal files upload ./report.pdf --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
     "appraisal files upload ./IMG_0042.jpg --property PROPERTY_ID --name 'front elevation.jpg'",
-  ]);
-  return command.action(action<UploadFlags>(factory, (ctx, [path], flags) => runUpload(ctx, path!, flags)));
-}
+  ],
+  run: (ctx, [path], flags) => runUpload(ctx, path!, flags),
+});

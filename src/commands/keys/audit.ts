@@ -3,17 +3,15 @@
 // one name, a lease (`keys lease`) that outlived its process — the worst first, and the key this
 // profile uses marked. A table on a terminal, or
 // -o json|csv. Exit 0 whatever it finds, unless --fail-on warning|critical (exit 20), for CI.
-import { Command, Option } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { FindingsError } from '../../core/errors.js';
-import { calls } from '../../core/description/operations.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { auditKeys, countAtLeast, type AuditThresholds } from './audit-findings.js';
 import { parseDuration } from './expires.js';
 import { allKeys, KEYS_PATH } from './records.js';
 import { withLeaseFindings } from './lease/lease-marks.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface AuditOptions {
   warn?: string;
@@ -64,24 +62,26 @@ export async function runAudit(ctx: Context, options: AuditOptions): Promise<voi
   }
 }
 
-export default function auditCommand(factory: Factory): Command {
-  const command = new Command('audit')
-    .description('every key with its findings (expired, expiring, never expiring, unused, api:admin, duplicate names), worst first')
-    .option('--warn <duration>', 'expiring within this is a warning (default 14d)')
-    .option('--unused <duration>', 'not used for this long is a warning (default 90d)')
-    .addOption(
-      new Option('--fail-on <severity>', 'exit 20 when a key has a finding this severe or worse (for CI)').choices(['warning', 'critical']),
-    );
-  calls(command, { method: 'GET', path: KEYS_PATH });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, [
+export default defineVerb<AuditOptions>({
+  name: 'audit',
+  summary: 'every key with its findings (expired, expiring, never expiring, unused, api:admin, duplicate names), worst first',
+  options: [
+    { flags: '--warn <duration>', description: 'expiring within this is a warning (default 14d)' },
+    { flags: '--unused <duration>', description: 'not used for this long is a warning (default 90d)' },
+    {
+      flags: '--fail-on <severity>',
+      description: 'exit 20 when a key has a finding this severe or worse (for CI)',
+      choices: ['warning', 'critical'],
+    },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  calls: [{ method: 'GET', path: KEYS_PATH }],
+  examples: [
     'appraisal keys audit',
     'appraisal keys audit --warn 30d --unused 60d -o csv --out keys-audit.csv',
     'appraisal keys audit --fail-on critical -q   # in CI',
-  ]);
-  command.addHelpText(
-    'after',
-    '\nSeverities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.\n',
-  );
-  return command.action(action<AuditOptions>(factory, (ctx, _args, options) => runAudit(ctx, options)));
-}
+  ],
+  notes:
+    'Severities: critical (expired but not revoked), warning (expiring within --warn, never expires,\nunused for --unused, api:admin scope), info (several active keys with one name, the key in use).\nWithout --fail-on the exit is 0 whatever is found.',
+  run: (ctx, _args, options) => runAudit(ctx, options),
+});

@@ -2,8 +2,6 @@
 // alone on stdout (metadata and the "store it now" notice on stderr), or in the record with an
 // explicit -o, or not at all with --store-as PROFILE, which puts it straight into that profile's
 // keychain entry (or insecure file) and prints only the prefix.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName, type Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, LocalEnvironmentError, SafetyError, UsageError } from '../../core/errors.js';
@@ -18,9 +16,9 @@ import { describeKey, keyPath, KEYS_PATH, withoutSecret, type CreatedKeyRecord, 
 import { KEY_SCOPES, parseScopes } from './scopes.js';
 import { keyPrefix } from '../../core/redact.js';
 import { stdoutDestination, writeRecord } from '../../output/index.js';
-import { calls } from '../../core/description/operations.js';
 import { KEYS_VIEW } from './view.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface CreateOptions {
   name?: string;
@@ -184,24 +182,31 @@ async function storeInProfile(ctx: Context, target: Profile, secret: string, rec
   });
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export default function createCommand(factory: Factory): Command {
-  const command = new Command('create')
-    .description('create an API key; its secret is printed once (alone on stdout), or stored with --store-as')
-    .option('--name <name>', 'what the key is for (required)')
-    .option('--scope <scope>', 'a scope to grant; repeat (or separate with commas) for several (required)', collect)
-    .option('--expires-in <duration>', 'expire after 12h, 90d, 2w … (default: never)')
-    .option('--expires-at <timestamp>', 'expire at this ISO 8601 time (default: never)')
-    .option('--store-as <profile>', "store the key in this profile's keychain entry (same origin only) and print only its prefix");
-  calls(command, { method: 'POST', path: KEYS_PATH });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, [
+export default defineVerb<CreateOptions>({
+  name: 'create',
+  summary: 'create an API key; its secret is printed once (alone on stdout), or stored with --store-as',
+  options: [
+    { flags: '--name <name>', description: 'what the key is for (required)' },
+    {
+      flags: '--scope <scope>',
+      description: 'a scope to grant; repeat (or separate with commas) for several (required)',
+      repeatable: true,
+    },
+    { flags: '--expires-in <duration>', description: 'expire after 12h, 90d, 2w … (default: never)' },
+    { flags: '--expires-at <timestamp>', description: 'expire at this ISO 8601 time (default: never)' },
+    {
+      flags: '--store-as <profile>',
+      description: "store the key in this profile's keychain entry (same origin only) and print only its prefix",
+    },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  calls: [{ method: 'POST', path: KEYS_PATH }],
+  examples: [
     'appraisal keys create --name "ci deploy" --scope properties:read --scope files:write --expires-in 90d',
     'appraisal keys create --name reporting --scope api:read --expires-at 2027-01-31 | vault kv put secret/appraisal key=-',
     'appraisal keys create --name staging-bot --scope api:write --store-as staging-bot',
     'appraisal keys create --name ci --scope api:read -o json   # the record, with its secret',
-  ]);
-  command.addHelpText('after', `\nScopes: ${KEY_SCOPES.join(', ')}\n`);
-  return command.action(action<CreateOptions>(factory, (ctx, _args, options) => runCreate(ctx, options)));
-}
+  ],
+  notes: `Scopes: ${KEY_SCOPES.join(', ')}`,
+  run: (ctx, _args, options) => runCreate(ctx, options),
+});

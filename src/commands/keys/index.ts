@@ -1,23 +1,15 @@
-import { Command } from 'commander';
-import type { Factory } from '../../core/command.js';
-import auditCommand from './audit.js';
-import createCommand from './create.js';
-import getCommand from './get.js';
-import leaseCommand from './lease/command.js';
-import listCommand from './list.js';
-import revokeCommand from './revoke.js';
-import rotateCommand from './rotate.js';
-import scanCommand from './scan.js';
+// `appraisal keys`: the organization's API keys — list, get, create, revoke, rotate, audit, scan, lease.
+// The noun's summary is the registry's (commands/registry.ts); its verbs are these declarations.
+import type { NounVerbs } from '../../core/verb.js';
+import audit from './audit.js';
+import create from './create.js';
+import get from './get.js';
+import lease from './lease/command.js';
+import list from './list.js';
+import revoke from './revoke.js';
+import rotate from './rotate.js';
+import scan from './scan.js';
 
-export default function keysCommand(factory: Factory): Command {
-  return new Command('keys')
-    .description('Manage API keys: list, create, revoke, rotate, audit, scan, lease')
-    .addCommand(listCommand(factory))
-    .addCommand(getCommand(factory))
-    .addCommand(createCommand(factory))
-    .addCommand(revokeCommand(factory))
-    .addCommand(rotateCommand(factory))
-    .addCommand(auditCommand(factory))
-    .addCommand(scanCommand(factory))
-    .addCommand(leaseCommand(factory));
-}
+const verbs: NounVerbs = [list, get, create, revoke, rotate, audit, scan, lease];
+
+export default verbs;

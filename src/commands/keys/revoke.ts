@@ -1,9 +1,7 @@
 // `appraisal keys revoke ID|PREFIX`: find exactly one key, confirm, revoke. The key this very
 // command is using is refused unless --force (rotate it instead); profiles that store the key are
 // named before it goes.
-import { Command } from 'commander';
 import type { ApiClient } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { NotFoundError, SafetyError, UsageError } from '../../core/errors.js';
 import { isDue, pendingFor, removePending } from '../../core/credentials/pending-revocations.js';
@@ -22,8 +20,8 @@ import {
   type KeyRecord,
 } from './records.js';
 import type { Session } from '../../core/session-types.js';
-import { calls } from '../../core/description/operations.js';
-import { CONFIRM_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface RevokeOptions {
   force?: boolean;
@@ -139,23 +137,24 @@ export async function runRevoke(ctx: Context, reference: string | undefined, opt
   }
 }
 
-export default function revokeCommand(factory: Factory): Command {
-  const command = new Command('revoke')
-    .argument('[id-or-prefix]', 'key id (UUID) or prefix (apk_xxxxxxxx)')
-    .description('revoke an API key (asks first; --yes without a terminal)')
-    .option('--force', 'allow revoking the key this command is using')
-    .option('--due', 'revoke the old keys of this profile whose `keys rotate --grace` period has passed');
-  calls(
-    command,
+export default defineVerb<RevokeOptions>({
+  name: 'revoke',
+  summary: 'revoke an API key (asks first; --yes without a terminal)',
+  arguments: [{ name: 'id-or-prefix', description: 'key id (UUID) or prefix (apk_xxxxxxxx)' }],
+  options: [
+    { flags: '--force', description: 'allow revoking the key this command is using' },
+    { flags: '--due', description: 'revoke the old keys of this profile whose `keys rotate --grace` period has passed' },
+  ],
+  takes: [...SERVICE_OPTIONS, ...CONFIRM_OPTIONS],
+  calls: [
     { method: 'GET', path: KEY_PATH_TEMPLATE },
     { method: 'GET', path: KEYS_PATH },
     { method: 'DELETE', path: KEY_PATH_TEMPLATE },
-  );
-  takesOptions(command, ...SERVICE_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, [
+  ],
+  examples: [
     'appraisal keys revoke apk_AbCd1234',
     'appraisal keys revoke 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --yes',
     'appraisal keys revoke --due --profile ci --yes   # daily, from cron',
-  ]);
-  return command.action(action<RevokeOptions>(factory, (ctx, [reference], options) => runRevoke(ctx, reference, options)));
-}
+  ],
+  run: (ctx, [reference], options) => runRevoke(ctx, reference, options),
+});

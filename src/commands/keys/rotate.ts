@@ -4,9 +4,7 @@
 // machine lives in rotation/; this file checks the preconditions and wires it up: the schedule
 // (--if-expiring-within / --if-older-than), deliveries (--deliver) and the grace period (--grace).
 import { performance } from 'node:perf_hooks';
-import { Command } from 'commander';
 import type { ApiClient } from '../../core/api-client.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { addPending } from '../../core/credentials/pending-revocations.js';
@@ -26,8 +24,8 @@ import { requireCredential } from '../../core/session.js';
 import { rememberSecret, type ResolvedCredential } from '../../core/credentials/credential.js';
 import type { Session } from '../../core/session-types.js';
 import { writeRecord, type View } from '../../output/index.js';
-import { calls } from '../../core/description/operations.js';
-import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface RotateOptions {
   expiresIn?: string;
@@ -230,44 +228,44 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
   }
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export default function rotateCommand(factory: Factory): Command {
-  const command = new Command('rotate')
-    .description("replace the profile's key: create, verify, store and re-verify a new one, then revoke the old one")
-    .option('--expires-in <duration>', "the new key's lifetime: 12h, 90d, 2w … (default: the old key's lifetime, or never)")
-    .option('--expires-at <timestamp>', 'the new key expires at this ISO 8601 time')
-    .option('--keep-old', 'do not revoke the old key (revoke it yourself once nothing uses it)')
-    .option('--audit-log <path>', 'append one JSON line describing the rotation to PATH (mode 0600; prefixes only)')
-    .option('--if-expiring-within <duration>', 'rotate only if the key expires within 14d, 12h … (else exit 0: nothing to do)')
-    .option('--if-older-than <duration>', 'rotate only if the key was created more than 90d, 2w … ago (else exit 0)')
-    .option(
-      '--deliver <command>',
-      'after the new key is stored, run COMMAND with the new key on stdin, before the old key is revoked; repeatable',
-      collect,
-    )
-    .option('--deliver-timeout <time>', 'each --deliver command must finish within 30s, 2m … (default 60s)')
-    .option('--grace <duration>', 'keep the old key working this long (24h, 7d …); `keys revoke --due` revokes it then');
-  calls(
-    command,
+export default defineVerb<RotateOptions>({
+  name: 'rotate',
+  summary: "replace the profile's key: create, verify, store and re-verify a new one, then revoke the old one",
+  options: [
+    { flags: '--expires-in <duration>', description: "the new key's lifetime: 12h, 90d, 2w … (default: the old key's lifetime, or never)" },
+    { flags: '--expires-at <timestamp>', description: 'the new key expires at this ISO 8601 time' },
+    { flags: '--keep-old', description: 'do not revoke the old key (revoke it yourself once nothing uses it)' },
+    { flags: '--audit-log <path>', description: 'append one JSON line describing the rotation to PATH (mode 0600; prefixes only)' },
+    {
+      flags: '--if-expiring-within <duration>',
+      description: 'rotate only if the key expires within 14d, 12h … (else exit 0: nothing to do)',
+    },
+    { flags: '--if-older-than <duration>', description: 'rotate only if the key was created more than 90d, 2w … ago (else exit 0)' },
+    {
+      flags: '--deliver <command>',
+      description: 'after the new key is stored, run COMMAND with the new key on stdin, before the old key is revoked; repeatable',
+      repeatable: true,
+    },
+    { flags: '--deliver-timeout <time>', description: 'each --deliver command must finish within 30s, 2m … (default 60s)' },
+    { flags: '--grace <duration>', description: 'keep the old key working this long (24h, 7d …); `keys revoke --due` revokes it then' },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS],
+  calls: [
     { method: 'GET', path: CURRENT_KEY_PATH },
     { method: 'POST', path: KEYS_PATH },
     { method: 'GET', path: KEY_PATH_TEMPLATE },
     { method: 'DELETE', path: KEY_PATH_TEMPLATE },
-  );
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, [
+  ],
+  examples: [
     'appraisal keys rotate',
     'appraisal keys rotate --profile staging --expires-in 90d --yes --audit-log ~/appraisal-rotations.jsonl',
     'appraisal keys rotate --keep-old   # revoke the old key later with keys revoke',
     "appraisal keys rotate --profile ci --if-expiring-within 14d --yes --deliver 'gh secret set APPRAISAL_API_KEY --env staging'",
     'appraisal keys rotate --if-older-than 90d --grace 24h --yes   # then, daily: appraisal keys revoke --due --yes',
-  ]);
-  command.addHelpText(
-    'after',
-    '\nIf any step fails, the profile keeps a working key: the new key is revoked and the old one stays,\nor, if the old key could not be revoked at the end, both keep working and the message says how to finish.\n' +
-      'A --deliver command gets exactly the new key on stdin, APPRAISAL_KEY_PREFIX and APPRAISAL_KEY_ID in its environment\n' +
-      '(never a credential variable), and its output is redacted. If one fails, the rotation is rolled back.\n',
-  );
-  return command.action(action<RotateOptions>(factory, (ctx, _args, options) => runRotate(ctx, options)));
-}
+  ],
+  notes:
+    'If any step fails, the profile keeps a working key: the new key is revoked and the old one stays,\nor, if the old key could not be revoked at the end, both keep working and the message says how to finish.\n' +
+    'A --deliver command gets exactly the new key on stdin, APPRAISAL_KEY_PREFIX and APPRAISAL_KEY_ID in its environment\n' +
+    '(never a credential variable), and its output is redacted. If one fails, the rotation is rolled back.',
+  run: (ctx, _args, options) => runRotate(ctx, options),
+});

@@ -5,19 +5,17 @@
 // production banner, --audit-log). Exit 20 when a live key is found.
 import { dirname, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { childEnvironment } from '../../core/child-env.js';
 import { AuthenticationError, FindingsError, MissingCredentialError, PermissionError, UsageError } from '../../core/errors.js';
-import { calls } from '../../core/description/operations.js';
-import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { openAuditLog, type AuditLog } from './rotation/audit-log.js';
 import { allKeys, KEY_PATH_TEMPLATE, keyPath, KEYS_PATH, type KeyRecord } from './records.js';
 import { keyPattern, scanPaths, type Match } from './scanning/find-in-files.js';
 import { repositoryRoot, scanHistory } from './scanning/git-history.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface ScanOptions {
   git?: boolean;
@@ -162,21 +160,26 @@ async function revokeLive(
   return revoked;
 }
 
-export default function scanCommand(factory: Factory): Command {
-  const command = new Command('scan')
-    .argument('<path...>', 'files or directories to search')
-    .description('find API keys in files (and with --git, in a repository history); prefixes only; asks the service which are live')
-    .option('--git', 'also search every commit of the git repository each PATH is in')
-    .option('--revoke', 'revoke the live keys found (asks first; --yes without a terminal)')
-    .option('--pattern <regex>', 'what a key looks like (default: apk_ + 8 + _ + 32 letters or digits)')
-    .option('--audit-log <path>', 'with --revoke: append one JSON line per revoked key to PATH (mode 0600; prefixes only)');
-  calls(command, { method: 'GET', path: KEYS_PATH }, { method: 'DELETE', path: KEY_PATH_TEMPLATE });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS);
-  examples(command, [
+export default defineVerb<ScanOptions>({
+  name: 'scan',
+  summary: 'find API keys in files (and with --git, in a repository history); prefixes only; asks the service which are live',
+  arguments: [{ name: 'path', description: 'files or directories to search', required: true, variadic: true }],
+  options: [
+    { flags: '--git', description: 'also search every commit of the git repository each PATH is in' },
+    { flags: '--revoke', description: 'revoke the live keys found (asks first; --yes without a terminal)' },
+    { flags: '--pattern <regex>', description: 'what a key looks like (default: apk_ + 8 + _ + 32 letters or digits)' },
+    { flags: '--audit-log <path>', description: 'with --revoke: append one JSON line per revoked key to PATH (mode 0600; prefixes only)' },
+  ],
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CONFIRM_OPTIONS],
+  calls: [
+    { method: 'GET', path: KEYS_PATH },
+    { method: 'DELETE', path: KEY_PATH_TEMPLATE },
+  ],
+  examples: [
     'appraisal keys scan .',
     'appraisal keys scan . --git -o json',
     'appraisal keys scan ~/exports/tickets /var/log/app --revoke --yes --audit-log revoked.jsonl',
-  ]);
-  command.addHelpText('after', '\nExit 20 when a live key is found (0 when none is, or when it cannot tell without an admin key).\n');
-  return command.action(action<ScanOptions>(factory, (ctx, paths, options) => runScan(ctx, paths, options)));
-}
+  ],
+  notes: 'Exit 20 when a live key is found (0 when none is, or when it cannot tell without an admin key).',
+  run: (ctx, paths, options) => runScan(ctx, paths, options),
+});

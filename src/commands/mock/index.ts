@@ -1,13 +1,12 @@
 // `appraisal mock`: runs the bundled mock service until Ctrl-C / SIGTERM. Thin: parse the flags,
 // start the mock (src/mock, loaded only here), print the eval-able lines on stdout, log on stderr.
+// The one-line summary is the registry's (commands/registry.ts).
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { takesOptions } from '../../core/global-options.js';
+import { defineNounCommand } from '../../core/verb.js';
 
 interface MockFlags {
   port: string;
@@ -155,43 +154,47 @@ async function writeEnvFile(path: string, text: string): Promise<void> {
   }
 }
 
-export default function mockCommand(factory: Factory): Command {
-  const command = new Command('mock')
-    .description('Run the bundled, stateful mock of the appraisal service (HTTPS with a generated certificate)')
-    .option('--port <n>', 'TCP port; 0 picks a free one', '4000')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--http', 'plain HTTP instead of HTTPS')
-    .option('--records <n>', 'seeded records per family', '250')
-    .option('--seed <n>', 'seed of the deterministic data', '1')
-    .option('--latency <ms>', 'delay before answering every /api request', '0')
-    .option('--rate-limit <n>', 'requests per second per key (token bucket; 429 + Retry-After beyond it)')
-    .option('--admin-key <key>', 'the admin key to use (apk_<8>_<32>; env APPRAISAL_MOCK_ADMIN_KEY); generated otherwise')
-    .addOption(
-      new Option(
-        '--description <variant>',
+export default defineNounCommand<MockFlags>({
+  options: [
+    { flags: '--port <n>', description: 'TCP port; 0 picks a free one', defaultValue: '4000' },
+    { flags: '--host <host>', description: 'interface to listen on', defaultValue: '127.0.0.1' },
+    { flags: '--http', description: 'plain HTTP instead of HTTPS' },
+    { flags: '--records <n>', description: 'seeded records per family', defaultValue: '250' },
+    { flags: '--seed <n>', description: 'seed of the deterministic data', defaultValue: '1' },
+    { flags: '--latency <ms>', description: 'delay before answering every /api request', defaultValue: '0' },
+    { flags: '--rate-limit <n>', description: 'requests per second per key (token bucket; 429 + Retry-After beyond it)' },
+    { flags: '--admin-key <key>', description: 'the admin key to use (apk_<8>_<32>; env APPRAISAL_MOCK_ADMIN_KEY); generated otherwise' },
+    {
+      flags: '--description <variant>',
+      description:
         'which API description to publish: standard (openapi.json) or alternative (moved, removed and changed operations, for tests)',
-      )
-        .choices(['standard', 'alternative'])
-        .default('standard'),
-    )
-    .option('--log', 'log every request on stderr (method, path, status, key prefix)')
-    .option(
-      '--write-env <path>',
-      'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops',
-    )
-    .option('--detach', 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)')
-    .option('--prerender', 'serve each collection page from the bytes rendered the first time, until a write (for benchmarks: less CPU)')
-    .addHelpText(
-      'after',
-      '\nOnce listening it prints APPRAISAL_BASE_URL, APPRAISAL_CA_FILE (HTTPS only) and APPRAISAL_API_KEY on stdout,\n' +
-        'one NAME=value line each, for a shell to eval. A script waits for it with --detach (returns once listening)\n' +
-        'or --write-env FILE (the file appears, complete, once listening). Fault injection: header x-mock-fault, or the\n' +
-        '/__mock/ admin routes.\n',
-    )
-    .action(action<MockFlags>(factory, (ctx, _args, flags) => run(ctx, flags)));
-  takesOptions(command);
-  return examples(command, [
+      choices: ['standard', 'alternative'],
+      defaultValue: 'standard',
+    },
+    { flags: '--log', description: 'log every request on stderr (method, path, status, key prefix)' },
+    {
+      flags: '--write-env <path>',
+      description: 'once listening, also write the NAME=value lines to this file (atomically, mode 0600); removed when the mock stops',
+    },
+    {
+      flags: '--detach',
+      description: 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)',
+    },
+    {
+      flags: '--prerender',
+      description: 'serve each collection page from the bytes rendered the first time, until a write (for benchmarks: less CPU)',
+    },
+  ],
+  takes: [],
+  calls: 'none',
+  examples: [
     'appraisal mock --port 0 --detach > mock.env  # then: set -a; . ./mock.env; set +a  ...  kill "$APPRAISAL_MOCK_PID"',
     'appraisal mock --http --records 20000 --latency 20 --log',
-  ]);
-}
+  ],
+  notes:
+    'Once listening it prints APPRAISAL_BASE_URL, APPRAISAL_CA_FILE (HTTPS only) and APPRAISAL_API_KEY on stdout,\n' +
+    'one NAME=value line each, for a shell to eval. A script waits for it with --detach (returns once listening)\n' +
+    'or --write-env FILE (the file appears, complete, once listening). Fault injection: header x-mock-fault, or the\n' +
+    '/__mock/ admin routes.',
+  run: (ctx, _args, flags) => run(ctx, flags),
+});

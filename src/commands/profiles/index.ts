@@ -1,13 +1,10 @@
-import { Command } from 'commander';
-import type { Factory } from '../../core/command.js';
-import listCommand from './list.js';
-import removeCommand from './remove.js';
-import useCommand from './use.js';
+// `appraisal profiles`: list, select and remove profiles. The noun's summary is the registry's
+// (commands/registry.ts); its verbs are these declarations.
+import type { NounVerbs } from '../../core/verb.js';
+import list from './list.js';
+import remove from './remove.js';
+import use from './use.js';
 
-export default function profilesCommand(factory: Factory): Command {
-  return new Command('profiles')
-    .description('List, select and remove profiles')
-    .addCommand(listCommand(factory))
-    .addCommand(useCommand(factory))
-    .addCommand(removeCommand(factory));
-}
+const verbs: NounVerbs = [list, use, remove];
+
+export default verbs;

@@ -1,10 +1,9 @@
 // `appraisal profiles list`: every profile, the active one marked, with its environment and the
 // prefix of its stored key (never the key).
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { writeRecords, type View } from '../../output/index.js';
-import { OUTPUT_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export const PROFILES_VIEW: View = {
   label: 'profiles',
@@ -35,9 +34,11 @@ export async function runList(ctx: Context): Promise<void> {
   await writeRecords(ctx, records(), PROFILES_VIEW);
 }
 
-export default function listCommand(factory: Factory): Command {
-  const command = new Command('list').description('list the profiles, marking the active one');
-  takesOptions(command, ...OUTPUT_OPTIONS);
-  examples(command, ['appraisal profiles list', 'appraisal profiles list -o json']);
-  return command.action(action(factory, (ctx) => runList(ctx)));
-}
+export default defineVerb({
+  name: 'list',
+  summary: 'list the profiles, marking the active one',
+  takes: OUTPUT_OPTIONS,
+  calls: 'none',
+  examples: ['appraisal profiles list', 'appraisal profiles list -o json'],
+  run: (ctx) => runList(ctx),
+});

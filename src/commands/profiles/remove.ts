@@ -1,7 +1,5 @@
 // `appraisal profiles remove NAME`: delete the profile and its stored key. Destructive: confirmed on a
 // terminal, --yes otherwise, with the production banner for a production profile.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
@@ -9,7 +7,8 @@ import type { SecretStore } from '../../core/credentials/keychain.js';
 import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 import { confirmDestructive } from '../../core/guards.js';
-import { CONFIRM_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface RemoveDeps {
   keychain(): SecretStore;
@@ -39,12 +38,13 @@ export async function runRemove(ctx: Context, name: string, deps: Partial<Remove
   if (wasActive) ctx.io.notice('note: no profile is active now; pick one with `appraisal profiles use NAME`');
 }
 
-export default function removeCommand(factory: Factory): Command {
-  const command = new Command('remove')
-    .alias('rm')
-    .argument('<name>', 'profile name')
-    .description('remove a profile and delete its stored key');
-  takesOptions(command, ...CONFIRM_OPTIONS);
-  examples(command, ['appraisal profiles remove old-staging', 'appraisal profiles remove old-staging --yes']);
-  return command.action(action(factory, (ctx, [name]) => runRemove(ctx, name!)));
-}
+export default defineVerb({
+  name: 'remove',
+  aliases: ['rm'],
+  summary: 'remove a profile and delete its stored key',
+  arguments: [{ name: 'name', description: 'profile name', required: true }],
+  takes: CONFIRM_OPTIONS,
+  calls: 'none',
+  examples: ['appraisal profiles remove old-staging', 'appraisal profiles remove old-staging --yes'],
+  run: (ctx, [name]) => runRemove(ctx, name!),
+});

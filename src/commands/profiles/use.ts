@@ -1,10 +1,8 @@
 // `appraisal profiles use NAME`: the profile commands use when -p/APPRAISAL_PROFILE is not given.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { takesOptions } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export async function runUse(ctx: Context, name: string): Promise<void> {
   const config = await ctx.config();
@@ -19,9 +17,12 @@ export async function runUse(ctx: Context, name: string): Promise<void> {
   ctx.io.writeErr(`Now using profile ${profile.name} (${profile.environment}, ${profile.baseUrl})`);
 }
 
-export default function useCommand(factory: Factory): Command {
-  const command = new Command('use').argument('<name>', 'profile name').description('make a profile the active one');
-  takesOptions(command);
-  examples(command, ['appraisal profiles use staging']);
-  return command.action(action(factory, (ctx, [name]) => runUse(ctx, name!)));
-}
+export default defineVerb({
+  name: 'use',
+  summary: 'make a profile the active one',
+  arguments: [{ name: 'name', description: 'profile name', required: true }],
+  takes: [],
+  calls: 'none',
+  examples: ['appraisal profiles use staging'],
+  run: (ctx, [name]) => runUse(ctx, name!),
+});

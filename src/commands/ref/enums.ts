@@ -1,13 +1,11 @@
 // `ref enums`: the service's lists of allowed values. json prints the service's object as it is;
 // table, csv and ndjson show one row per enum with its values.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
 import { writeRecord, writeRecords } from '../../output/index.js';
-import { calls } from '../../core/description/operations.js';
 import { ENUMS_PATH, ENUMS_VIEW } from './paths.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb } from '../../core/verb.js';
 
 export interface EnumRow {
   [field: string]: unknown;
@@ -57,10 +55,11 @@ export async function runEnums(ctx: Context): Promise<void> {
   await writeRecords(ctx, rows(), ENUMS_VIEW);
 }
 
-export default function enumsCommand(factory: Factory): Command {
-  const command = new Command('enums').description('allowed values: property types, assignment statuses, report types, client types');
-  calls(command, { method: 'GET', path: ENUMS_PATH });
-  takesOptions(command, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  examples(command, ['appraisal ref enums', 'appraisal ref enums -o json | jq -r ".assignmentStatuses[]"']);
-  return command.action(action(factory, (ctx) => runEnums(ctx)));
-}
+export default defineVerb({
+  name: 'enums',
+  summary: 'allowed values: property types, assignment statuses, report types, client types',
+  takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+  calls: [{ method: 'GET', path: ENUMS_PATH }],
+  examples: ['appraisal ref enums', 'appraisal ref enums -o json | jq -r ".assignmentStatuses[]"'],
+  run: (ctx) => runEnums(ctx),
+});

@@ -3,10 +3,10 @@
 import { RESOURCES } from '../../core/resources.js';
 import type { NounVerbs } from '../../core/verb.js';
 import { collectionVerb } from '../shared/list.js';
-import enumsCommand from './enums.js';
+import enums from './enums.js';
 
 const verbs: NounVerbs = [
-  enumsCommand,
+  enums,
   collectionVerb(
     {
       name: 'designations',

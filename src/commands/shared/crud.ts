@@ -1,6 +1,5 @@
 // get / create / update / delete for any resource family, declared once from the resource table:
 // validate ids and input before any request, call the service, print the record it answered with.
-import type { Command } from 'commander';
 import type { ApiRecord } from '../../core/api-client.js';
 import { ContractError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
@@ -42,16 +41,6 @@ export const RECORD_INPUT_OPTIONS: readonly VerbOption[] = [
   },
   { flags: '--no-validate', description: "send the body even if it does not match the service's published schema" },
 ];
-
-/** The same options on a commander command (for `api`, until it is declared as a verb). */
-export function addRecordInputOptions(command: Command): Command {
-  for (const option of RECORD_INPUT_OPTIONS) {
-    if (option.repeatable)
-      command.option(option.flags, option.description, (value: string, previous: string[] = []) => [...previous, value]);
-    else command.option(option.flags, option.description);
-  }
-  return command;
-}
 
 async function readBody(ctx: Parameters<typeof readRecordInput>[0], options: InputOptions, verb: string) {
   const body = await readRecordInput(ctx, { data: options.data, fields: options.field, typedFields: options.typedField });

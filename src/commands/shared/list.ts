@@ -226,7 +226,13 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
       ...(parent
         ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)` }]
         : []),
-      ...spec.filters.map((filter) => ({ flags: filter.flags, description: filter.description })),
+      ...spec.filters.flatMap((filter) => [
+        { flags: filter.flags, description: filter.description },
+        // The old spelling keeps working, out of help.
+        ...(filter.alias
+          ? [{ flags: filter.flags.replace(/^--[\w-]+/, filter.alias), description: filter.description, hidden: true }]
+          : []),
+      ]),
       {
         flags: '--param <name=value>',
         description: 'any other query parameter the service publishes for this list; repeatable',

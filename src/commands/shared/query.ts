@@ -24,7 +24,7 @@ export function requireTimestamp(value: string, flag: string): string {
 export function filterQuery(filters: readonly ListFilter[], options: Record<string, unknown>): Query {
   const query: Record<string, string> = {};
   for (const filter of filters) {
-    const raw = options[optionKey(filter.flags)];
+    const raw = options[optionKey(filter.flags)] ?? (filter.alias === undefined ? undefined : options[optionKey(filter.alias)]);
     if (raw === undefined) continue;
     const value = String(raw);
     const flag = `--${/--([a-z0-9-]+)/i.exec(filter.flags)?.[1]}`;

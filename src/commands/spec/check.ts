@@ -1,12 +1,11 @@
 // `spec check`: every operation a command of this CLI uses, against the service's description:
 // published as modelled, published under another path (found by operationId), missing, or changed
 // (request/response schema, query parameters). Exit 12 when a command's operation is missing.
-import type { Command } from 'commander';
 import type { Context } from '../../core/context.js';
 import { findByOperationId, findByTemplate } from '../../core/description/document.js';
 import { bundledDescription, loadDescription } from '../../core/description/load.js';
-import { declaredOperations } from '../../core/description/operations.js';
 import { UnpublishedOperationError } from '../../core/errors.js';
+import { operationsOf, type DeclaredVerb } from '../../core/verb.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { compareOperations, describeChanges, hasChanges, operationLabel } from './compare.js';
 
@@ -24,18 +23,13 @@ export type CheckRow = {
   changes: string | null;
 };
 
-function leaves(command: Command, trail: string[] = []): Array<{ name: string; command: Command }> {
-  const name = [...trail, command.name()];
-  if (command.commands.length === 0) return [{ name: name.slice(1).join(' '), command }];
-  return command.commands.flatMap((sub) => leaves(sub, name));
-}
-
-export async function runCheck(ctx: Context, root: Command, all: boolean): Promise<void> {
+export async function runCheck(ctx: Context, verbs: readonly DeclaredVerb[], all: boolean): Promise<void> {
   const loaded = await loadDescription(ctx);
   const model = await bundledDescription();
   const rows: CheckRow[] = [];
-  for (const { name, command } of leaves(root)) {
-    for (const declared of declaredOperations(command)) {
+  // Every declared verb (commands/registry.ts): the same list help and completion read.
+  for (const { path: name, verb } of verbs) {
+    for (const declared of operationsOf(verb)) {
       const modelled = findByTemplate(model, declared.method, declared.path);
       const operationId = modelled?.operationId ?? null;
       let published = findByTemplate(loaded.contract, declared.method, declared.path);

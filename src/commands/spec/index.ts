@@ -1,42 +1,53 @@
 // `appraisal spec`: the service's published API description the CLI binds to — fetch it now, show
 // where it comes from, check this CLI's commands against it, and diff it against the cached copy.
-import { Command } from 'commander';
-import { action, examples, type Factory } from '../../core/command.js';
+// The noun's summary is the registry's (commands/registry.ts); its verbs are these declarations.
 import { loadDescription } from '../../core/description/load.js';
-import { OUTPUT_OPTIONS, SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
-import { runCheck } from './check.js';
-import { runDiff } from './diff.js';
+import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineVerb, type NounVerbs } from '../../core/verb.js';
+import { declaredVerbs } from '../../core/verb-list.js';
 import { printDescription, reportSync } from './show.js';
 
-export default function specCommand(factory: Factory): Command {
-  const spec = new Command('spec').description("The service's published API description: sync, show, check, diff");
+// Each reads the description itself (its own request, cached or not), not one bound operation.
+const takes = [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS];
 
-  const sync = new Command('sync').description('fetch the description now (a conditional request when cached) and cache it');
-  examples(sync, ['appraisal spec sync', 'appraisal spec sync --profile staging -o json']);
-  sync.action(
-    action(factory, async (ctx) => {
+const verbs: NounVerbs = [
+  defineVerb({
+    name: 'sync',
+    summary: 'fetch the description now (a conditional request when cached) and cache it',
+    takes,
+    calls: 'per-request',
+    examples: ['appraisal spec sync', 'appraisal spec sync --profile staging -o json'],
+    async run(ctx) {
       const loaded = await loadDescription(ctx, { refresh: true });
       reportSync(ctx, loaded);
       await printDescription(ctx, loaded);
-    }),
-  );
+    },
+  }),
+  defineVerb({
+    name: 'show',
+    summary: 'where the description comes from: source, version, fetched at, operation count',
+    takes,
+    calls: 'per-request',
+    examples: ['appraisal spec show', 'appraisal spec show -o json'],
+    run: async (ctx) => printDescription(ctx, await loadDescription(ctx)),
+  }),
+  defineVerb<{ all?: boolean }>({
+    name: 'check',
+    summary: "every operation this CLI's commands use, against the description: moved, changed or missing (exit 12 when missing)",
+    options: [{ flags: '--all', description: 'list the operations published as modelled too' }],
+    takes,
+    calls: 'per-request',
+    examples: ['appraisal spec check', 'appraisal spec check --all -o csv'],
+    run: async (ctx, _args, options) => (await import('./check.js')).runCheck(ctx, await declaredVerbs(), options.all === true),
+  }),
+  defineVerb({
+    name: 'diff',
+    summary: 'what changed since the cached copy: removed, moved, changed, added operations, breaking first',
+    takes,
+    calls: 'per-request',
+    examples: ['appraisal spec diff', 'appraisal spec diff -o json'],
+    run: async (ctx) => (await import('./diff.js')).runDiff(ctx),
+  }),
+];
 
-  const show = new Command('show').description('where the description comes from: source, version, fetched at, operation count');
-  examples(show, ['appraisal spec show', 'appraisal spec show -o json']);
-  show.action(action(factory, async (ctx) => printDescription(ctx, await loadDescription(ctx))));
-
-  const check = new Command('check')
-    .description("every operation this CLI's commands use, against the description: moved, changed or missing (exit 12 when missing)")
-    .option('--all', 'list the operations published as modelled too');
-  examples(check, ['appraisal spec check', 'appraisal spec check --all -o csv']);
-  check.action(action<{ all?: boolean }>(factory, async (ctx, _args, options) => runCheck(ctx, spec.parent ?? spec, options.all === true)));
-
-  const diff = new Command('diff').description(
-    'what changed since the cached copy: removed, moved, changed, added operations, breaking first',
-  );
-  examples(diff, ['appraisal spec diff', 'appraisal spec diff -o json']);
-  diff.action(action(factory, async (ctx) => runDiff(ctx)));
-
-  for (const verb of [sync, show, check, diff]) takesOptions(verb, ...SERVICE_OPTIONS, ...OUTPUT_OPTIONS);
-  return spec.addCommand(sync).addCommand(show).addCommand(check).addCommand(diff);
-}
+export default verbs;

@@ -2,12 +2,10 @@
 // platform, install kind). `appraisal --version --verbose` runs this too (main.ts). Local only:
 // nothing checks for updates over the network. A one-verb noun: its summary is the registry's.
 import { buildInfo } from '../../core/build-info.js';
-import { defineVerb } from '../../core/verb.js';
+import { defineNounCommand } from '../../core/verb.js';
 import { versionReport } from './report.js';
 
-export default defineVerb({
-  name: 'version',
-  summary: 'Print the version, commit, build date, Node version, platform and install kind',
+export default defineNounCommand({
   takes: [],
   calls: 'none',
   examples: ['appraisal version', 'appraisal --version --verbose'],

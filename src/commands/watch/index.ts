@@ -1,9 +1,7 @@
 // `appraisal watch <family>`: poll a collection and emit one NDJSON event per change. Thin: checks
 // the flags, loads the state file, wires the API client, clock, sink and status line to the poller
-// in this folder.
-import { Argument, Command } from 'commander';
+// in this folder. The one-line summary is the registry's (commands/registry.ts).
 import { isAbsolute, resolve } from 'node:path';
-import { action, examples, type Factory } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
@@ -17,7 +15,8 @@ import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
 import { fileStateStore, loadState, lockStateFile, newState } from './state.js';
 import { requireTimestamp } from '../shared/query.js';
-import { SERVICE_OPTIONS, takesOptions } from '../../core/global-options.js';
+import { SERVICE_OPTIONS } from '../../core/global-options.js';
+import { defineNounCommand } from '../../core/verb.js';
 
 interface WatchFlags {
   interval: string;
@@ -163,7 +162,7 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
 const HOW_IT_WORKS = `
 Events (one JSON object per line):
   {"type":"created"|"updated"|"deleted","family":"props","id":"…","record":{…},"observedAt":"…"}
-  "deleted" events carry "record": null. With --exec, an event is written after the command handled it.
+  ("record": null when deleted). With --exec, an event is written after the command handled it.
 
 How it polls:
   The first poll records what exists (a baseline) and reports nothing, unless --emit-existing or --since.
@@ -178,32 +177,41 @@ How it polls:
   Ctrl-C (or SIGTERM) while an --exec command runs sends it and whatever it started SIGINT, kills
   them if they are still running 5 s later, and leaves the state before that event.`;
 
-export default function watchCommand(factory: Factory): Command {
-  const command = new Command('watch')
-    .description('Poll a collection and write one NDJSON event per created, updated or deleted record to stdout')
-    .addArgument(new Argument('<family>', 'what to watch').choices([...FAMILY_NAMES, 'properties']))
-    .option('--interval <duration>', 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)', '60s')
-    .option('--state-file <path>', 'remember what was seen in PATH: a restart resumes without missing or repeating events')
-    .option(
-      '--since <timestamp>',
-      'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")',
-    )
-    .option('--emit-existing', 'first poll: emit every existing record as "created" instead of recording a silent baseline')
-    .option('--once', 'poll once and exit (cron, CI); a failed poll exits with its error code')
-    .option('--max-polls <n>', 'exit after N polls')
-    .option('--full-every <n>', 'read the whole collection every N polls to find deletions', '10')
-    .option(
-      '--exec <command>',
-      'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails',
-    )
-    .option('--client <id>', 'the client whose contacts to watch (required for contacts)');
-  takesOptions(command, ...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency');
-  command.addHelpText('after', HOW_IT_WORKS);
-  examples(command, [
+export default defineNounCommand<WatchFlags>({
+  arguments: [{ name: 'family', description: 'what to watch', required: true, choices: [...FAMILY_NAMES, 'properties'] }],
+  options: [
+    {
+      flags: '--interval <duration>',
+      description: 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)',
+      defaultValue: '60s',
+    },
+    { flags: '--state-file <path>', description: 'remember what was seen in PATH: a restart resumes without missing or repeating events' },
+    {
+      flags: '--since <timestamp>',
+      description: 'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")',
+    },
+    { flags: '--emit-existing', description: 'first poll: emit every existing record as "created" instead of recording a silent baseline' },
+    { flags: '--once', description: 'poll once and exit (cron, CI); a failed poll exits with its error code' },
+    { flags: '--max-polls <n>', description: 'exit after N polls' },
+    { flags: '--full-every <n>', description: 'read the whole collection every N polls to find deletions', defaultValue: '10' },
+    {
+      flags: '--exec <command>',
+      description:
+        'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails',
+    },
+    { flags: '--client <id>', description: 'the client whose contacts to watch (required for contacts)' },
+    // The global -o, which takes one value here.
+    { flags: '-o, --output <format>', description: 'ndjson only: watch always writes NDJSON events' },
+  ],
+  takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency'],
+  // The family is an argument: each run lists (and reads back) that family's records.
+  calls: 'per-request',
+  examples: [
     'appraisal watch props --state-file props.state --once >> props-events.ndjson   # cron / CI',
     "appraisal watch assignments --interval 5m --state-file assignments.state --exec './sync-assignment.sh'",
     'appraisal watch contacts --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --interval 30s | jq -c \'select(.type=="deleted")\'',
     'appraisal watch props --since 2026-01-01T00:00:00Z --once   # what changed since then',
-  ]);
-  return command.action(action<WatchFlags>(factory, watchRun));
-}
+  ],
+  notes: HOW_IT_WORKS,
+  run: watchRun,
+});

@@ -1,6 +1,5 @@
-// Which operations each command calls, declared where the command is built. At run time the CLI binds
-// each one to the service's published description (operation-binding.ts); a test checks them against openapi.json.
-import type { Command } from 'commander';
+// An operation a verb calls (its declaration's `calls`, core/verb.ts). At run time the CLI binds each
+// one to the service's published description (operation-binding.ts); a test checks them against openapi.json.
 import type { HttpMethod } from '../api-client.js';
 
 export interface Operation {
@@ -9,27 +8,6 @@ export interface Operation {
   path: string;
   /** Query parameters it may send (list filters). */
   query?: readonly string[];
-}
-
-const declared = new WeakMap<Command, readonly Operation[]>();
-
-/** Record that `command` calls these operations; returns the command for chaining. */
-export function calls<C extends Command>(command: C, ...operations: Operation[]): C {
-  declared.set(command, [...(declared.get(command) ?? []), ...operations]);
-  return command;
-}
-
-/**
- * Keep only the declared operations `keep` accepts. For a command whose flags choose what it calls
- * (`export --families`): it declares everything it may call (for `spec check`), then narrows to what
- * this run calls before its context is made, so an operation it will not call is not required.
- */
-export function narrowCalls(command: Command, keep: (operation: Operation) => boolean): void {
-  declared.set(command, (declared.get(command) ?? []).filter(keep));
-}
-
-export function declaredOperations(command: Command): readonly Operation[] {
-  return declared.get(command) ?? [];
 }
 
 /** A path template with its `{placeholders}` replaced by URL-encoded values. */

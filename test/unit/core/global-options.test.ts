@@ -2,9 +2,8 @@
 // those and the general ones only; the root still parses them all (before or after the command).
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { NOUNS } from '../../../src/commands/registry.js';
-import type { Factory } from '../../../src/core/factory.js';
-import { nounCommand } from '../../../src/core/verb-command.js';
+import { loadAllNouns } from '../../../src/commands/registry.js';
+import { declaredTree } from '../../../src/commands/root.js';
 import { UsageError } from '../../../src/core/errors.js';
 import {
   addGlobalOptions,
@@ -17,18 +16,8 @@ import {
   takesOptions,
 } from '../../../src/core/global-options.js';
 
-const factory: Factory = {
-  context() {
-    throw new Error('not run in this test');
-  },
-};
-
-async function fullTree(): Promise<Command> {
-  const root = new Command('appraisal');
-  addGlobalOptions(root);
-  for (const noun of NOUNS) root.addCommand(nounCommand(noun, (await noun.load()).default, factory));
-  return root;
-}
+/** The tree built from every verb's declaration (the one completion reads). */
+const fullTree = async (): Promise<Command> => declaredTree('0.0.0', await loadAllNouns());
 
 function leaves(command: Command, path: string[] = []): Array<{ path: string; command: Command }> {
   if (command.commands.length === 0) return [{ path: path.join(' '), command }];

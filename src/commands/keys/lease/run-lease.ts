@@ -3,7 +3,6 @@
 // success or failure, Ctrl-C, SIGTERM, a CMD that ignores SIGTERM (SIGKILL after the grace period) —
 // goes through the one revoke below; only `kill -9` of this process leaves the TTL to end the key.
 import { constants } from 'node:os';
-import type { Command } from 'commander';
 import { runChildCommand, type ChildOutcome } from '../../../core/child-command.js';
 import { leaseEnvironment } from '../../../core/child-env.js';
 import type { Context } from '../../../core/context.js';
@@ -20,6 +19,7 @@ import { leaseClient } from './lease-client.js';
 import { mintLease, type Lease } from './mint.js';
 import { revokeCommand, revokeLease } from './revoke-lease.js';
 import { appraisalArguments, targetCommand } from './target-command.js';
+import type { DeclaredVerb } from '../../../core/verb.js';
 import { parseTtl } from './ttl.js';
 
 export interface LeaseOptions {
@@ -35,7 +35,11 @@ function commandLine(ctx: Context, argv: readonly string[]): string {
 }
 
 /** --scope as given, or derived from what the `appraisal` command CMD runs declares it calls. */
-function leaseScopes(options: LeaseOptions, argv: readonly string[], root: Command): { scopes: string[]; derivedFrom?: string } {
+function leaseScopes(
+  options: LeaseOptions,
+  argv: readonly string[],
+  verbs: readonly DeclaredVerb[],
+): { scopes: string[]; derivedFrom?: string } {
   if (options.scope !== undefined && options.scope.length > 0) return { scopes: parseScopes(options.scope) };
   const args = appraisalArguments(argv);
   if (args === undefined) {
@@ -43,7 +47,7 @@ function leaseScopes(options: LeaseOptions, argv: readonly string[], root: Comma
       hint: 'e.g. appraisal keys lease --scope properties:read --ttl 10m -- ./report.sh',
     });
   }
-  const target = targetCommand(root, args);
+  const target = targetCommand(verbs, args);
   const scopes = scopesForOperations(target.operations);
   if (scopes.length === 0) {
     throw new UsageError(`\`appraisal ${target.path}\` calls nothing that needs a scope: there is nothing to lease`, {
@@ -83,12 +87,17 @@ async function runWithLease(ctx: Context, argv: readonly string[], lease: Lease,
   });
 }
 
-export async function runLease(ctx: Context, argv: readonly string[], options: LeaseOptions, root: Command): Promise<void> {
+export async function runLease(
+  ctx: Context,
+  argv: readonly string[],
+  options: LeaseOptions,
+  verbs: readonly DeclaredVerb[],
+): Promise<void> {
   if (argv.length === 0 || argv[0] === '') {
     throw new UsageError('give the command to run after --', { hint: 'appraisal keys lease --scope api:read --ttl 10m -- CMD [ARGS...]' });
   }
   const ttlMs = parseTtl(options.ttl);
-  const { scopes, derivedFrom } = leaseScopes(options, argv, root);
+  const { scopes, derivedFrom } = leaseScopes(options, argv, verbs);
   const session = await ctx.session();
   requireCredential(session);
   const line = commandLine(ctx, argv);

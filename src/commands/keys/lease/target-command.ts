@@ -1,9 +1,9 @@
 // `keys lease -- appraisal NOUN VERB …` without --scope: which command of this CLI the lease runs,
-// and the operations it declares it calls, read from the command tree (main loads every noun for
-// `keys lease`, as for `spec check`). Only the words are read, never run.
+// and the operations it declares it calls, read from the verb declarations (the list `spec check`
+// and completion read). Only the words are read, never run.
 import { basename } from 'node:path';
-import type { Command } from 'commander';
-import { declaredOperations, type Operation } from '../../../core/description/operations.js';
+import type { Operation } from '../../../core/description/operations.js';
+import { operationsOf, type DeclaredVerb } from '../../../core/verb.js';
 import { UsageError } from '../../../core/errors.js';
 import { GLOBAL_VALUE_OPTIONS } from '../../../core/global-options.js';
 
@@ -39,22 +39,21 @@ export interface TargetCommand {
   operations: readonly Operation[];
 }
 
-/** The command `args` name in the tree under `root`, and what it calls; a usage error when it names none. */
-export function targetCommand(root: Command, args: readonly string[]): TargetCommand {
+/** The declared verb `args` name (`props list`, `properties list`, `export`), and what it calls; a usage error when it names none. */
+export function targetCommand(verbs: readonly DeclaredVerb[], args: readonly string[]): TargetCommand {
   const words = commandWords(args);
-  let at = root;
-  const path: string[] = [];
-  for (const word of words) {
-    if (at.commands.length === 0) break;
-    const next = at.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
-    if (!next) break;
-    at = next;
-    path.push(next.name());
-  }
-  if (path.length === 0 || at.commands.length > 0) {
+  const [first, second] = words;
+  const named = (name: string, aliases: readonly string[] | undefined, word: string | undefined) =>
+    word !== undefined && (name === word || (aliases ?? []).includes(word));
+  const found = verbs.find(({ path, noun, verb }) =>
+    path === noun.name
+      ? named(noun.name, noun.aliases, first)
+      : named(noun.name, noun.aliases, first) && named(verb.name, verb.aliases, second),
+  );
+  if (!found) {
     throw new UsageError(`--scope omitted, but \`appraisal ${words.join(' ')}\` is not a command of this CLI whose scopes can be derived`, {
       hint: 'name the command in full (e.g. `-- appraisal props list`), or give the scopes with --scope',
     });
   }
-  return { path: path.join(' '), operations: declaredOperations(at) };
+  return { path: found.path, operations: operationsOf(found.verb) };
 }
