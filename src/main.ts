@@ -64,10 +64,17 @@ function isVerboseVersion(argv: readonly string[]): boolean {
   return argv.length === 2 && (words.has('--version') || words.has('-V')) && (words.has('--verbose') || words.has('-v'));
 }
 
+/** Every dep but stdin, whose getter is not read (a nested command gets no stdin). */
+function withoutStdin(deps: ProcessDeps): Omit<ProcessDeps, 'stdin'> {
+  const descriptors = Object.getOwnPropertyDescriptors(deps) as Partial<Record<keyof ProcessDeps, PropertyDescriptor>>;
+  delete descriptors.stdin;
+  return Object.defineProperties({}, descriptors) as Omit<ProcessDeps, 'stdin'>;
+}
+
 /** The deps of a command run inside this one (Context.runCommand): no terminal, no stdin, its own streams. */
 function nestedDeps(deps: ProcessDeps, argv: readonly string[], streams: NestedStreams): ProcessDeps {
   return {
-    ...deps,
+    ...withoutStdin(deps),
     argv: [...argv],
     env: streams.env ?? deps.env,
     stdin: Readable.from([]),
@@ -81,7 +88,10 @@ function nestedDeps(deps: ProcessDeps, argv: readonly string[], streams: NestedS
 }
 
 export async function main(processDeps: ProcessDeps): Promise<number> {
-  const deps: ProcessDeps = { ...processDeps, runCommand: (argv, streams) => main(nestedDeps(processDeps, argv, streams)) };
+  // Copied with its property descriptors, not spread: the entry's stdin is a getter, and reading it
+  // would create process.stdin for every command (start-up reads no stdin it does not need).
+  const deps = Object.defineProperties({}, Object.getOwnPropertyDescriptors(processDeps)) as ProcessDeps;
+  deps.runCommand = (argv, streams) => main(nestedDeps(processDeps, argv, streams));
   const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {

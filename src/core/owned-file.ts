@@ -6,6 +6,8 @@
 // O_NOFOLLOW|O_NONBLOCK and checked on the open descriptor: a regular file, owned by the current user,
 // with one link, not writable by others. Anything else is one UnsafeFileError (exit 2) naming it.
 // Reads are bounded by the bytes actually read, never by st_size (a FIFO or /dev/zero has none).
+// Over 300 lines because creating, re-opening, checking and reading bounded are one policy; split, a
+// caller could pick a step and skip the checks that make it safe.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { LocalEnvironmentError } from './errors.js';

@@ -575,7 +575,11 @@ async function rotationProfile(lane: Lane): Promise<RotationProfile> {
   const env = { ...lane.env, HOME: home, APPRAISAL_CONFIG_DIR: configDir, APPRAISAL_API_KEY: undefined };
   const login = await run(['auth', 'login', '--with-key', '--insecure-storage'], { env, stdin: `${oldKey.secret}\n` });
   if (login.code !== 0) throw new Error(`auth login failed: ${login.stderr}`);
-  return { env, oldKey, stored: () => readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim() };
+  return {
+    env,
+    oldKey,
+    stored: () => (JSON.parse(readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8')) as { key: string }).key,
+  };
 }
 
 /** After a rotation, whatever happened: the profile's key works, and no key is left working unsaid. */

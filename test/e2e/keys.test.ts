@@ -180,7 +180,7 @@ describe('keys create', () => {
     const prefix = result.stdout.trim();
     expect(result.stderr).toContain(`Stored it for profile bot (insecure-storage file); the key itself is not shown`);
     const keyFile = join(configDir, 'credentials', 'bot.key');
-    const stored = readFileSync(keyFile, 'utf8').trim();
+    const stored = (JSON.parse(readFileSync(keyFile, 'utf8')) as { key: string }).key;
     expect(stored.startsWith(`${prefix}_`)).toBe(true);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.profiles.bot).toMatchObject({ keyPrefix: prefix, keyStorage: 'insecure-file' });

@@ -107,7 +107,7 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
     stored: async () => {
       if (storage === 'keychain') return keyring!.read(`default@${originKey(mock.baseUrl)}`);
       return existsSync(join(configDir, 'credentials', 'default.key'))
-        ? readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8').trim()
+        ? (JSON.parse(readFileSync(join(configDir, 'credentials', 'default.key'), 'utf8')) as { key: string }).key
         : null;
     },
     profile: () => JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default,
