@@ -8,7 +8,7 @@
 // load average, flagging figures measured while it was above 1. Runs the built CLI as a user would
 // (`node bin/appraisal.js ...`) with a private HOME, and writes bench/results.md and
 // bench/results.json. Plain Node ESM so it needs no build of its own; not part of `npm test`.
-// `node scripts/bench-readme.mjs` then copies the table into README.md.
+// `node scripts/bench-readme.mjs` then copies the table into docs/PERFORMANCE.md.
 //
 //   node bench/run.mjs            full run (the figures the README quotes), about 3-5 minutes
 //   node bench/run.mjs --quick    small sizes, to exercise the harness; writes bench/.work/partial/

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Copies the latest benchmark report (bench/results.json, written by `npm run bench`) into the
-// README's performance section, between the `<!-- bench:start -->` and `<!-- bench:end -->` markers:
+// docs/PERFORMANCE.md's table, between the `<!-- bench:start -->` and `<!-- bench:end -->` markers:
 // the machine and load, the table of every target row with holds / misses, and for each miss the gap
 // and its reason (bench/lib/reasons.mjs). Run it after a full bench:
 //
 //   npm run bench && node scripts/bench-readme.mjs
-//   node scripts/bench-readme.mjs --check    exit 1 when the README is not up to date with the report
+//   node scripts/bench-readme.mjs --check    exit 1 when docs/PERFORMANCE.md is not up to date with the report
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REASONS } from '../bench/lib/reasons.mjs';
 import { misses, tableMarkdown } from '../bench/lib/report.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
-const README = join(ROOT, 'README.md');
+const README = join(ROOT, 'docs', 'PERFORMANCE.md');
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
@@ -58,11 +58,11 @@ const section = lines.join('\n');
 const readme = readFileSync(README, 'utf8');
 const from = readme.indexOf(START);
 const to = readme.indexOf(END);
-if (from < 0 || to < from) fail(`README.md has no ${START} … ${END} section`);
+if (from < 0 || to < from) fail(`docs/PERFORMANCE.md has no ${START} … ${END} section`);
 const updated = readme.slice(0, from) + section + readme.slice(to + END.length);
 if (process.argv.includes('--check')) {
-  if (updated !== readme) fail('README.md does not show the latest bench/results.json', 'run `node scripts/bench-readme.mjs`');
+  if (updated !== readme) fail('docs/PERFORMANCE.md does not show the latest bench/results.json', 'run `node scripts/bench-readme.mjs`');
   process.exit(0);
 }
 writeFileSync(README, updated);
-process.stdout.write(`README.md: performance section updated from bench/results.json (${result.date})\n`);
+process.stdout.write(`docs/PERFORMANCE.md: updated from bench/results.json (${result.date})\n`);

@@ -61,14 +61,18 @@ function runBash(script: string, cwd: string): Promise<{ code: number | null; st
 describe('README: try it without a service', () => {
   it('runs as written: the mock is waited for, the list prints 10 properties, kill stops the mock', async () => {
     const cwd = mkdtempSync(join(work, 'readme-'));
-    const result = await runBash(readmeRecipe(), cwd);
+    // After the recipe the shell still holds what it sourced: print it, to check what the mock was.
+    const shown =
+      '\nprintf "APPRAISAL_%s\\n" "BASE_URL=$APPRAISAL_BASE_URL" "CA_FILE=$APPRAISAL_CA_FILE" "API_KEY=$APPRAISAL_API_KEY" "MOCK_PID=$APPRAISAL_MOCK_PID" >&2\n';
+    const result = await runBash(`${readmeRecipe()}${shown}`, cwd);
     expect(result.code, result.stderr).toBe(0);
     // Not a terminal: JSON, ten records.
     const records = JSON.parse(result.stdout) as { id: string }[];
     expect(records).toHaveLength(10);
     for (const record of records) expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.stderr).not.toMatch(/error|no base URL/i);
-    const env = readFileSync(join(cwd, 'mock.env'), 'utf8');
+    expect(result.stdout).not.toContain('APPRAISAL_API_KEY');
+    const env = result.stderr;
     expect(env).toMatch(/^APPRAISAL_BASE_URL=https:\/\/127\.0\.0\.1:\d+$/m);
     expect(env).toMatch(/^APPRAISAL_CA_FILE=\S+$/m);
     expect(env).toMatch(/^APPRAISAL_API_KEY=apk_\w{8}_\w{32}$/m);
@@ -77,6 +81,8 @@ describe('README: try it without a service', () => {
     // `kill` in the recipe stops it: gone, its generated CA directory removed with it.
     await waitFor(() => !alive(pid), `the mock (pid ${pid}) to stop`, 15_000);
     await waitFor(() => !existsSync(/^APPRAISAL_CA_FILE=(\S+)$/m.exec(env)![1]!), "the mock's CA file to be removed", 5_000);
+    // The recipe's env file held the admin key: 0600 while it ran (the --write-env test), gone with the mock.
+    await waitFor(() => !existsSync(join(cwd, 'mock.env')), 'mock.env to be removed with the mock', 5_000);
   });
 });
 

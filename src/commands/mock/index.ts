@@ -86,8 +86,17 @@ async function detach(ctx: Context, flags: MockFlags, envFile: string | undefine
     timeoutMs: DETACH_TIMEOUT_MS,
     what: 'the mock',
   });
-  ctx.io.stdout.write(`${started.stdout}APPRAISAL_MOCK_PID=${started.pid}\n`);
-  ctx.io.notice(`appraisal mock: running in the background (pid ${started.pid}); stop it with: kill ${started.pid}`);
+  const lines = `${started.stdout}APPRAISAL_MOCK_PID=${started.pid}\n`;
+  if (envFile !== undefined) {
+    // The lines hold the admin key: with --write-env they go to that 0600 file only (the mock wrote
+    // it once listening; the pid is added here), never to stdout where a redirect would leave them 0644.
+    await writeEnvFile(envFile, lines);
+  } else {
+    ctx.io.stdout.write(lines);
+  }
+  ctx.io.notice(
+    `appraisal mock: running in the background (pid ${started.pid})${envFile !== undefined ? `; its variables are in ${flags.writeEnv}` : ''}; stop it with: kill ${started.pid}`,
+  );
 }
 
 async function run(ctx: Context, flags: MockFlags): Promise<void> {
@@ -178,7 +187,8 @@ export default defineNounCommand<MockFlags>({
     },
     {
       flags: '--detach',
-      description: 'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (stop it with kill)',
+      description:
+        'run in the background: return once listening, printing the lines and APPRAISAL_MOCK_PID (to the --write-env file instead when given; stop it with kill)',
     },
     {
       flags: '--prerender',
@@ -188,7 +198,7 @@ export default defineNounCommand<MockFlags>({
   takes: [],
   calls: 'none',
   examples: [
-    'appraisal mock --port 0 --detach > mock.env  # then: set -a; . ./mock.env; set +a  ...  kill "$APPRAISAL_MOCK_PID"',
+    'appraisal mock --port 0 --detach --write-env mock.env  # then: set -a; . ./mock.env; set +a  ...  kill "$APPRAISAL_MOCK_PID"',
     'appraisal mock --http --records 20000 --latency 20 --log',
   ],
   notes:
