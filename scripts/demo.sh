@@ -34,9 +34,9 @@ export NO_COLOR=1
 appraisal() { node "$ROOT/bin/appraisal.js" "$@"; }
 step() { printf '\n==> %s\n' "$*"; }
 
-step "appraisal mock --port 0 --records 1000 --seed 7 --detach"
-# --detach returns once the mock listens, printing eval-able APPRAISAL_*=... lines and its pid.
-if ! node "$ROOT/bin/appraisal.js" mock --port 0 --records 1000 --seed 7 --detach >"$WORK/mock.env"; then
+step "appraisal mock --port 0 --records 1000 --seed 7 --detach --write-env mock.env"
+# --detach returns once the mock listens; --write-env puts its APPRAISAL_*=... lines and pid in a 0600 file.
+if ! node "$ROOT/bin/appraisal.js" mock --port 0 --records 1000 --seed 7 --detach --write-env "$WORK/mock.env"; then
   echo "error: the mock service did not start (its error is above)" >&2
   exit 1
 fi
