@@ -6,7 +6,7 @@ import type { Context, NestedStreams } from './core/context.js';
 import { ChildExitError, InterruptedError, LeaseRevokeError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
 import { nounCommand, verbCommand } from './core/verb-command.js';
-import { checkOptionsApply, GLOBAL_VALUE_OPTIONS, readGlobalOptions } from './core/global-options.js';
+import { checkOptionsApply, commandWords, readGlobalOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
 
@@ -17,21 +17,6 @@ import { provideDeclarations } from './core/verb-list.js';
 
 // Commands that read every declaration (spec check, completion, MCP, lease scopes) get them through core.
 provideDeclarations(loadAllNouns);
-
-/** The first token that is not an option or an option's value: the noun the user asked for. */
-function positionalTokens(argv: readonly string[]): string[] {
-  const tokens: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--') break;
-    if (token.startsWith('-')) {
-      if (GLOBAL_VALUE_OPTIONS.has(token)) i++;
-      continue;
-    }
-    tokens.push(token);
-  }
-  return tokens;
-}
 
 /** `props list`: the command's names below the program. */
 function commandName(command: Command): string {
@@ -106,7 +91,7 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
 
   const program = rootCommand(deps.version);
 
-  const [first, ...rest] = positionalTokens(argv);
+  const [first, ...rest] = commandWords(argv);
   const wantsHelpTopic = first === 'help';
   const nounToken = wantsHelpTopic ? rest[0] : first;
   const requested = findNoun(nounToken);

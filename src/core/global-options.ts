@@ -126,6 +126,21 @@ export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** The command words of a command line (`props`, `list`), global options and their values skipped. */
+export function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(token)) i++;
+      continue;
+    }
+    words.push(token);
+  }
+  return words;
+}
+
 /** The root takes every global option; only the general ones show in its help (and under every command's). */
 export function addGlobalOptions(program: Command): void {
   GLOBAL_OPTIONS.forEach((definition) => {

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import type { Operation } from '../../../core/description/operations.js';
 import { operationsOf, type DeclaredVerb } from '../../../core/verb.js';
 import { UsageError } from '../../../core/errors.js';
-import { GLOBAL_VALUE_OPTIONS } from '../../../core/global-options.js';
+import { commandWords } from '../../../core/global-options.js';
 
 const PROGRAM_NAMES = new Set(['appraisal', 'appraisal.js']);
 const NODE_NAMES = new Set(['node', 'nodejs']);
@@ -16,21 +16,6 @@ export function appraisalArguments(argv: readonly string[]): readonly string[] |
   if (PROGRAM_NAMES.has(first)) return argv.slice(1);
   if (NODE_NAMES.has(first) && argv[1] !== undefined && PROGRAM_NAMES.has(basename(argv[1]))) return argv.slice(2);
   return undefined;
-}
-
-/** The command words (`props`, `list`), global options and their values skipped. */
-function commandWords(args: readonly string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const token = args[i]!;
-    if (token === '--') break;
-    if (token.startsWith('-')) {
-      if (GLOBAL_VALUE_OPTIONS.has(token)) i++;
-      continue;
-    }
-    words.push(token);
-  }
-  return words;
 }
 
 export interface TargetCommand {
