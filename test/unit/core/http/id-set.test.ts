@@ -72,3 +72,43 @@ describe('IdSet', () => {
     expect((huge as unknown as { length: number }).length).toBeLessThanOrEqual(Math.ceil((IdSet.MAX_RESERVED + 1) / IdSet.MAX_LOAD));
   });
 });
+
+describe('IdSet against crafted ids (issue 26 §12)', () => {
+  /** x such that x * k = 1 (mod 2^32), for an odd k. */
+  const inverse = (k: number): number => {
+    const modulus = 1n << 32n;
+    let [r0, r1, t0, t1] = [modulus, BigInt(k >>> 0), 0n, 1n];
+    while (r1 !== 0n) {
+      const q = r0 / r1;
+      [r0, r1] = [r1, r0 - q * r1];
+      [t0, t1] = [t1, t0 - q * t1];
+    }
+    return Number(((t0 % modulus) + modulus) % modulus);
+  };
+  /** The inverse of y = x ^ (x >>> 15) on 32 bits. */
+  const unshift = (y: number): number => (y ^ (y >>> 15) ^ (y >>> 30)) >>> 0;
+
+  /** Ids whose hash, with an all-zero seed, is 0, 1, 2, …: every one lands in the first slots. */
+  function craftedIds(count: number): string[] {
+    const ids: string[] = [];
+    for (let target = 0; target < count; target++) {
+      const mixed = unshift(Math.imul(target, inverse(0x27d4eb2f)) >>> 0);
+      const a = Math.imul(mixed, inverse(0x85ebca6b)) >>> 0;
+      ids.push(`${a.toString(16).padStart(8, '0')}-0000-0000-0000-000000000000`);
+    }
+    return ids;
+  }
+
+  it('crafted ids pile up under a known seed, and spread under the random one', () => {
+    const ids = craftedIds(3000);
+    const known = new IdSet(new Uint32Array(4));
+    for (const id of ids) expect(known.add(id)).toBe(true);
+    // The ids really are aimed: with the seed known, each add walks the ones before it.
+    expect(known.probes).toBeGreaterThan(100 * ids.length);
+    const seeded = new IdSet();
+    for (const id of ids) expect(seeded.add(id)).toBe(true);
+    expect(seeded.probes).toBeLessThan(5 * ids.length);
+    expect(seeded.add(ids[1234]!)).toBe(false);
+    expect(seeded.size).toBe(ids.length);
+  });
+});
