@@ -31,7 +31,7 @@ type Status = 'live' | 'revoked' | 'expired' | 'unknown to the service' | 'canno
 async function findEverything(ctx: Context, paths: readonly string[], options: ScanOptions): Promise<Match[]> {
   const pattern = keyPattern(options.pattern);
   const absolute = paths.map((path) => resolve(ctx.cwd, path));
-  const matches = await scanPaths(absolute, ctx.cwd, pattern);
+  const matches = await scanPaths(absolute, ctx.cwd, pattern, undefined, paths);
   if (options.git) {
     const run = { env: childEnvironment(ctx.env, ctx.io.redactor) };
     const roots = new Set<string>();

@@ -88,17 +88,31 @@ function countLines(text: string, end: number): number {
   return count;
 }
 
-/** Every match under the paths (files or directories), in a stable order. */
-export async function scanPaths(paths: readonly string[], cwd: string, pattern: KeyPattern, onFile?: () => void): Promise<Match[]> {
+/** Why a path cannot be read, in words: `no such file or directory`, not `ENOENT`. */
+function unreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
+  return code ?? (error as Error).message;
+}
+
+/** Every match under the paths (files or directories, `typed` as given), in a stable order. */
+export async function scanPaths(
+  paths: readonly string[],
+  cwd: string,
+  pattern: KeyPattern,
+  onFile?: () => void,
+  typed: readonly string[] = paths,
+): Promise<Match[]> {
   const found: Match[] = [];
-  const visit = async (path: string): Promise<void> => {
+  const visit = async (path: string, asTyped?: string): Promise<void> => {
     let info;
     try {
       info = await lstat(path);
     } catch (error) {
-      throw new UsageError(
-        `cannot read ${relative(cwd, path) || path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      // The path as the user typed it (not rewritten relative to here), the reason in words.
+      throw new UsageError(`cannot read ${asTyped ?? (relative(cwd, path) || path)}: ${unreadable(error)}`);
     }
     if (info.isSymbolicLink()) return;
     if (info.isDirectory()) {
@@ -115,6 +129,6 @@ export async function scanPaths(paths: readonly string[], cwd: string, pattern: 
       // A file we may not read (permissions) is skipped, not fatal: the rest of the tree matters more.
     }
   };
-  for (const path of paths) await visit(path);
+  for (const [index, path] of paths.entries()) await visit(path, typed[index]);
   return found;
 }

@@ -43,3 +43,16 @@ describe('keys scan: finding keys in files', () => {
     expect(() => keyPattern('x*')).toThrow(/matches the empty string/);
   });
 });
+
+describe('keys scan: a path that cannot be read (issue 25 §5)', () => {
+  it('says "no such file or directory" and repeats the path as typed, exit 2', async () => {
+    const { run } = await import('../../../helpers/run.js');
+    const cwd = mkdtempSync(join(tmpdir(), 'scan-cwd-'));
+    const result = await run(['keys', 'scan', '/nonexistent/keys.txt'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: cannot read /nonexistent/keys.txt: no such file or directory\n');
+    const relative = await run(['keys', 'scan', 'missing-dir'], { cwd });
+    expect(relative.stderr).toContain('error: cannot read missing-dir: no such file or directory');
+    rmSync(cwd, { recursive: true, force: true });
+  });
+});
