@@ -13,7 +13,7 @@ import { tempDir } from '../../helpers/temp.js';
 function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit<OutputPlanInput, 'globals'>> = {}): OutputPlanInput {
   return {
     globals: { output: 'json', outputExplicit: false, out: undefined, fields: undefined, ...globals },
-    cwd: '/work/dir',
+    cwd: '/home/ops/reports',
     stdoutIsTTY: false,
     color: true,
     columns: undefined,
@@ -36,7 +36,7 @@ describe('the output plan', () => {
 
   it('keeps an --out extension that names no format until a writer asks for the format', () => {
     const plan = OutputPlan.from(input({ out: 'body.bin' }));
-    expect(plan.destination).toEqual({ kind: 'file', given: 'body.bin', path: '/work/dir/body.bin' });
+    expect(plan.destination).toEqual({ kind: 'file', given: 'body.bin', path: '/home/ops/reports/body.bin' });
     expect(() => plan.format).toThrow(UsageError);
     expect(() => plan.format).toThrow('--out body.bin: unknown extension .bin to tell the format from');
   });
@@ -84,7 +84,7 @@ describe('the output plan', () => {
       stdinIsTTY: false,
       stdoutIsTTY: false,
       stderrIsTTY: false,
-      cwd: '/work/dir',
+      cwd: '/home/ops/reports',
       signal: new AbortController().signal,
       version: '0.0.0-test',
     };
