@@ -21,8 +21,10 @@ function strip<T>(value: T): T {
     : value;
 }
 
-async function* strippedPages(
+/** Every record of the pages through `change`; stopped early (| head, --max-items, an error), it stops fetching too. */
+async function* mappedPages(
   pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>,
+  change: (record: ApiRecord) => ApiRecord,
 ): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
   let done = false;
   try {
@@ -32,16 +34,19 @@ async function* strippedPages(
         done = true;
         return step.value;
       }
-      yield withoutSecret(step.value) as ApiRecord;
+      yield change(step.value);
     }
   } finally {
-    // Stopped early (| head, --max-items, an error): stop fetching too.
     if (!done) await pages.return(undefined as never).catch(() => undefined);
   }
 }
 
-/** The same client, with `secret` removed from every record it reads. */
-export function secretFreeClient(api: ApiClient): ApiClient {
+/**
+ * The same client, with every record it pages through passed through `change` (and, when `single`
+ * is given, every record `get`/`send` answer with). The keys commands layer these: secret-free,
+ * lease-marked.
+ */
+export function recordMappingClient(api: ApiClient, change: (record: ApiRecord) => ApiRecord, single?: <T>(value: T) => T): ApiClient {
   return {
     get baseUrl() {
       return api.baseUrl;
@@ -50,14 +55,19 @@ export function secretFreeClient(api: ApiClient): ApiClient {
       return api.credential;
     },
     request: (options) => api.request(options),
-    get: async <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => strip(await api.get<T>(path, query)),
-    send: async <T>(...args: Parameters<ApiClient['send']>) => strip(await api.send<T>(...args)),
-    paginate: (path, options) => strippedPages(api.paginate(path, options)),
+    get: single ? async (path, query) => single(await api.get(path, query)) : (path, query) => api.get(path, query),
+    send: single ? async (...args) => single(await api.send(...args)) : (...args) => api.send(...args),
+    paginate: (path, options) => mappedPages(api.paginate(path, options), change),
     upload: (options) => api.upload(options),
     download: (path, signal) => api.download(path, signal),
     withSecret: (secret, source) => api.withSecret(secret, source),
     close: () => api.close(),
   };
+}
+
+/** The same client, with `secret` removed from every record it reads. */
+export function secretFreeClient(api: ApiClient): ApiClient {
+  return recordMappingClient(api, (record) => withoutSecret(record) as ApiRecord, strip);
 }
 
 /** The context with a secret-free client, for list and get. */

@@ -2,53 +2,15 @@
 // list marks each record with `lease: true|false`; audit adds a finding to a lease that is neither
 // revoked nor expired while the process that held it is gone — nothing will revoke it now but its
 // TTL — and says who holds one it cannot check (another host).
-import type { ApiClient, ApiRecord, PaginateSummary } from '../../../core/api-client.js';
 import type { Context } from '../../../core/context.js';
 import { processAlive, thisHost } from '../../../core/process-facts.js';
 import { SEVERITIES, type AuditedKey, type Severity } from '../audit-findings.js';
+import { recordMappingClient } from '../view.js';
 import { isLeaseName, leaseHolder } from './lease-name.js';
-
-async function* marked(
-  pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>,
-): AsyncGenerator<ApiRecord, PaginateSummary, undefined> {
-  let done = false;
-  try {
-    for (;;) {
-      const step = await pages.next();
-      if (step.done) {
-        done = true;
-        return step.value;
-      }
-      yield { ...step.value, lease: isLeaseName(step.value.name) };
-    }
-  } finally {
-    if (!done) await pages.return(undefined as never).catch(() => undefined);
-  }
-}
-
-/** The same client, with `lease` added to every record it pages through. */
-function markingClient(api: ApiClient): ApiClient {
-  return {
-    get baseUrl() {
-      return api.baseUrl;
-    },
-    get credential() {
-      return api.credential;
-    },
-    request: (options) => api.request(options),
-    get: (path, query) => api.get(path, query),
-    send: (...args) => api.send(...args),
-    paginate: (path, options) => marked(api.paginate(path, options)),
-    upload: (options) => api.upload(options),
-    download: (path, signal) => api.download(path, signal),
-    withSecret: (secret, source) => api.withSecret(secret, source),
-    close: () => api.close(),
-  };
-}
 
 /** The context for `keys list`: every key record read carries `lease`. */
 export function leaseMarkingContext(ctx: Context): Context {
-  return { ...ctx, api: async () => markingClient(await ctx.api()) };
+  return { ...ctx, api: async () => recordMappingClient(await ctx.api(), (record) => ({ ...record, lease: isLeaseName(record.name) })) };
 }
 
 export interface HostFacts {
