@@ -141,7 +141,13 @@ export async function callTool(
     return { ok: false, exitCode, requestIds, error: said.join('\n') || `the command failed (exit ${exitCode})` };
   }
   const output = stdout.text().trim();
-  let result: unknown = output === '' ? null : JSON.parse(output);
+  let result: unknown = null;
+  try {
+    if (output !== '') result = JSON.parse(output);
+  } catch {
+    // Every tool runs with -o json; anything else is our fault, said as a tool error, never a crash.
+    return { ok: false, exitCode: 1, requestIds, error: `error: ${tool.path} did not print JSON` };
+  }
   let more: boolean | undefined;
   if (cap !== undefined && Array.isArray(result)) {
     more = result.length > cap;

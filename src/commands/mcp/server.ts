@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
-import type { AuditLog } from './audit-log.js';
+import type { AuditLog } from '../keys/rotation/audit-log.js';
 import { callTool, DEFAULT_LIMITS, ToolInputError, type CallOutcome } from './call.js';
 import type { Tool } from './catalogue.js';
 import { sanitiseJson } from './sanitise.js';
@@ -63,7 +63,7 @@ export async function serve(ctx: Context, options: ServeOptions): Promise<void> 
       if (!(error instanceof ToolInputError)) throw error;
       outcome = { ok: false, exitCode: 2, error: `error: ${error.message}`, requestIds: [] };
     }
-    options.audit?.append({
+    await options.audit?.append({
       time: ctx.now().toISOString(),
       tool: tool.name,
       arguments: input,

@@ -4,7 +4,7 @@
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
 import { declaredVerbs } from '../../core/verb-list.js';
-import { AuditLog } from './audit-log.js';
+import { openAuditLog } from '../keys/rotation/audit-log.js';
 import { catalogue, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
 
@@ -76,7 +76,10 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
   const tools = catalogue(await declaredVerbs(), { allowWrite: flags.allowWrite === true, production });
   await publishRequestSchemas(ctx, tools);
   if (production && flags.allowWrite) ctx.io.warn(`profile ${session.profileName} is production: serving read-only tools only`);
-  const audit = flags.auditLog === undefined ? undefined : AuditLog.open(flags.auditLog, ctx.cwd, ctx.io.redactor);
+  // The one audit-log opener (keys rotate's): created 0600 without following a link, or an existing
+  // plain file of ours appended to; each line redacted and synced.
+  const audit =
+    flags.auditLog === undefined ? undefined : await openAuditLog(flags.auditLog, ctx.cwd, (text) => ctx.io.redactor.redact(text));
   let env = callEnvironment(ctx, session.profileName);
   let lease: { prefix: string; revoke(): Promise<void> } | undefined;
   try {
@@ -93,7 +96,7 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
     const { serve } = await import('./server.js');
     await serve(ctx, { tools, instructions: instructionsFor(tools, production, flags.allowWrite === true), env, audit });
   } finally {
-    audit?.close();
+    await audit?.close();
     if (lease) await lease.revoke();
   }
 }
