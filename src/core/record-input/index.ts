@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../ids.js';
-import { parseAssignment, setPath, typedValue } from './assignments.js';
+import { parseAssignment, setPath, typedValue } from './field-assignments.js';
 import { parseJsonInput } from './json-errors.js';
 import { isObject, kindOf, refuseForbiddenKeys, type JsonObject } from './json-object.js';
 import { readDataFile, readStdin } from './read-input.js';

@@ -1,4 +1,5 @@
-// `-f key=value` (a string) and `-F key=value` (read as JSON), dotted keys making nested objects.
+// `-f key=value` (a string) and `-F key=value` (read as JSON) field assignments, dotted keys making
+// nested objects. Named for the flags, not the service's `assignments` family.
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../ids.js';
 import { FORBIDDEN_KEYS, isObject, kindOf, refuseForbiddenKeys, type JsonObject } from './json-object.js';
