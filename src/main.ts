@@ -82,7 +82,7 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   const factory: Factory = {
     context(command: Command, operations): Context {
       if (!handle) {
-        const globals = readGlobalOptions(command.optsWithGlobals(), deps.env, { stdoutIsTTY: deps.stdoutIsTTY });
+        const globals = readGlobalOptions(command.optsWithGlobals(), deps.env);
         handle = createContext(deps, globals, { name: commandName(command), operations });
       }
       return handle.context;

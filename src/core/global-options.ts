@@ -14,10 +14,8 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson
 export interface GlobalOptions {
   profile: string | undefined;
   baseUrl: string | undefined;
-  /** Resolved: an explicit -o, else table on a terminal, json otherwise. */
-  output: OutputFormat;
-  /** True when -o was given explicitly (some commands change their default, e.g. keys create). */
-  outputExplicit: boolean;
+  /** `-o` as given; unset, the output plan (output-plan.ts) decides: the --out extension, else table on a terminal, else json. */
+  output: OutputFormat | undefined;
   fields: string[] | undefined;
   page: number | undefined;
   pageSize: number | undefined;
@@ -228,18 +226,13 @@ function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-export interface TerminalFacts {
-  stdoutIsTTY: boolean;
-}
-
 /** An environment variable's value; set but empty (`APPRAISAL_BASE_URL=`) counts as unset, as for the proxy variables. */
 function setting(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-export function readGlobalOptions(raw: Record<string, unknown>, env: Env, terminal: TerminalFacts): GlobalOptions {
-  const outputRaw = raw.output as OutputFormat | undefined;
+export function readGlobalOptions(raw: Record<string, unknown>, env: Env): GlobalOptions {
   const timeoutRaw = raw.timeout ?? setting(env, 'APPRAISAL_TIMEOUT');
   let timeoutMs = 30_000;
   if (timeoutRaw !== undefined) {
@@ -262,8 +255,7 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env, termin
   return {
     profile: (raw.profile as string | undefined) ?? setting(env, 'APPRAISAL_PROFILE'),
     baseUrl: (raw.baseUrl as string | undefined) ?? setting(env, 'APPRAISAL_BASE_URL'),
-    output: outputRaw ?? (terminal.stdoutIsTTY ? 'table' : 'json'),
-    outputExplicit: outputRaw !== undefined,
+    output: raw.output as OutputFormat | undefined,
     fields,
     page: integer('--page', raw.page, 1),
     pageSize: integer('--page-size', raw.pageSize, 1, 10_000),

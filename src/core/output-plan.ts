@@ -1,6 +1,6 @@
 // The output plan: how this run writes its records, resolved once where the context is made
 // (factory.ts) and handed to every writer on `ctx.output`. The format (-o, else the `--out` file's
-// extension, else the terminal default of the global options), the fields (--fields), the
+// extension, else the terminal default: table on a terminal, json otherwise), the fields (--fields), the
 // destination (stdout, one file, or numbered parts), whether the file export is resumable, colour and
 // the width to fit. Nothing after it reads the global options to decide a format or a destination;
 // the `--out` path is checked (lstat, stat) at most once, by target().
@@ -62,7 +62,7 @@ export function fieldSelection(names: readonly string[]): FieldSelection {
 
 /** What the plan is made from: the global options and the facts about stdout. */
 export interface OutputPlanInput {
-  globals: Pick<GlobalOptions, 'output' | 'outputExplicit' | 'out' | 'fields'>;
+  globals: Pick<GlobalOptions, 'output' | 'out' | 'fields'>;
   cwd: string;
   stdoutIsTTY: boolean;
   /** Colour enabled (--no-color, NO_COLOR). */
@@ -86,8 +86,10 @@ interface PlanParts {
   target: (() => Promise<OutTarget>) | undefined;
 }
 
-function formatFor(globals: OutputPlanInput['globals'], out: string | undefined): OutputFormat | UsageError {
-  if (globals.outputExplicit || out === undefined) return globals.output;
+/** -o, else the --out extension, else the terminal default (the one place the default is decided). */
+function formatFor(given: OutputFormat | undefined, out: string | undefined, stdoutIsTTY: boolean): OutputFormat | UsageError {
+  if (given !== undefined) return given;
+  if (out === undefined) return stdoutIsTTY ? 'table' : 'json';
   // A file is not a terminal: never a table unless asked for; and never a guess.
   const extension = extname(out).toLowerCase();
   return (
@@ -130,8 +132,8 @@ export class OutputPlan {
             : undefined;
     const path = out === undefined ? undefined : resolve(input.cwd, out);
     return new OutputPlan({
-      format: formatFor(input.globals, out),
-      formatExplicit: input.globals.outputExplicit,
+      format: formatFor(input.globals.output, out, input.stdoutIsTTY),
+      formatExplicit: input.globals.output !== undefined,
       fields: selection,
       destination: out === undefined ? { kind: 'stdout' } : { kind: 'file', given: out, path: path! },
       resume: undefined,

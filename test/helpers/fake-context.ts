@@ -15,8 +15,7 @@ import type { Session } from '../../src/core/session-types.js';
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
   profile: undefined,
   baseUrl: undefined,
-  output: 'json',
-  outputExplicit: false,
+  output: undefined,
   fields: undefined,
   page: undefined,
   pageSize: undefined,

@@ -12,7 +12,7 @@ import { tempDir } from '../../helpers/temp.js';
 
 function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit<OutputPlanInput, 'globals'>> = {}): OutputPlanInput {
   return {
-    globals: { output: 'json', outputExplicit: false, out: undefined, fields: undefined, ...globals },
+    globals: { output: undefined, out: undefined, fields: undefined, ...globals },
     cwd: '/home/ops/reports',
     stdoutIsTTY: false,
     color: true,
@@ -24,14 +24,25 @@ function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit
 
 describe('the output plan', () => {
   it('takes -o when given, else the --out extension, else the terminal default', () => {
-    expect(OutputPlan.from(input({ output: 'csv', outputExplicit: true, out: 'x.json' })).format).toBe('csv');
-    expect(OutputPlan.from(input({ output: 'table', out: 'x.CSV' })).format).toBe('csv');
-    expect(OutputPlan.from(input({ output: 'table', out: 'x.jsonl' })).format).toBe('ndjson');
-    expect(OutputPlan.from(input({ output: 'table' })).format).toBe('table');
+    const terminal = { stdoutIsTTY: true };
+    expect(OutputPlan.from(input({ output: 'csv', out: 'x.json' })).format).toBe('csv');
+    expect(OutputPlan.from(input({ out: 'x.CSV' }, terminal)).format).toBe('csv');
+    expect(OutputPlan.from(input({ out: 'x.jsonl' }, terminal)).format).toBe('ndjson');
+    expect(OutputPlan.from(input({}, terminal)).format).toBe('table');
     // `--out -` is stdout: the terminal default stands.
-    const dash = OutputPlan.from(input({ output: 'table', out: '-' }));
+    const dash = OutputPlan.from(input({ out: '-' }, terminal));
     expect(dash.format).toBe('table');
     expect(dash.destination).toEqual({ kind: 'stdout' });
+  });
+
+  it('is the one place the terminal default is decided: table on a terminal, json otherwise', () => {
+    expect(readGlobalOptions({}, {}).output).toBeUndefined();
+    expect(readGlobalOptions({ output: 'ndjson' }, {}).output).toBe('ndjson');
+    const terminal = OutputPlan.from(input({}, { stdoutIsTTY: true }));
+    const piped = OutputPlan.from(input({}));
+    expect([terminal.format, terminal.formatExplicit, piped.format, piped.formatExplicit]).toEqual(['table', false, 'json', false]);
+    const given = OutputPlan.from(input({ output: 'json' }, { stdoutIsTTY: true }));
+    expect([given.format, given.formatExplicit]).toEqual(['json', true]);
   });
 
   it('keeps an --out extension that names no format until a writer asks for the format', () => {
@@ -88,7 +99,7 @@ describe('the output plan', () => {
       signal: new AbortController().signal,
       version: '0.0.0-test',
     };
-    const globals = readGlobalOptions({ output: 'csv', out: 'x.csv' }, {}, { stdoutIsTTY: false });
+    const globals = readGlobalOptions({ output: 'csv', out: 'x.csv' }, {});
     const { context } = createContext(deps, globals);
     expect([context.output.format, context.output.outPath, context.output.format]).toEqual(['csv', 'x.csv', 'csv']);
     expect(context.output).toBe(context.output);

@@ -30,7 +30,7 @@ function context(globals: Partial<GlobalOptions>) {
 
 describe('--out', () => {
   it('writes the file atomically and leaves no temp file', async () => {
-    const fake = context({ output: 'ndjson', outputExplicit: true, out: 'props.ndjson' });
+    const fake = context({ output: 'ndjson', out: 'props.ndjson' });
     expect(await writeRecords(fake.ctx, count(1234), view)).toEqual({ count: 1234 });
     const text = await readFile(join(dir, 'props.ndjson'), 'utf8');
     expect(text.split('\n')).toHaveLength(1235);
@@ -41,14 +41,14 @@ describe('--out', () => {
   });
 
   it('chooses the format from the extension when -o was not given', async () => {
-    const csv = context({ output: 'table', out: 'props.csv' });
+    const csv = context({ out: 'props.csv' });
     await writeRecords(csv.ctx, count(2), view);
     expect(await readFile(join(dir, 'props.csv'), 'utf8')).toBe('id,value\r\np1,1\r\np2,2\r\n');
     // An extension that names no format is a usage error, not a silent JSON file.
-    const other = context({ output: 'table', out: 'props.txt' });
+    const other = context({ out: 'props.txt' });
     await expect(writeRecords(other.ctx, count(1), view)).rejects.toThrow(/--out props\.txt: unknown extension \.txt/);
     expect(existsSync(join(dir, 'props.txt'))).toBe(false);
-    const explicit = context({ output: 'ndjson', outputExplicit: true, out: 'x.json' });
+    const explicit = context({ output: 'ndjson', out: 'x.json' });
     await writeRecords(explicit.ctx, count(1), view);
     expect(await readFile(join(dir, 'x.json'), 'utf8')).toBe('{"id":"p1","value":1}\n');
   });
@@ -68,7 +68,7 @@ describe('--out', () => {
   });
 
   it('leaves nothing behind when the iterator fails mid-way', async () => {
-    const fake = context({ output: 'ndjson', outputExplicit: true, out: 'props.ndjson' });
+    const fake = context({ output: 'ndjson', out: 'props.ndjson' });
     await expect(writeRecords(fake.ctx, count(10, 3), view)).rejects.toThrow('page failed after 3');
     expect(await readdir(dir)).toEqual([]);
     expect(fake.stderr()).toBe('');

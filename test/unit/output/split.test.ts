@@ -25,7 +25,7 @@ async function* count(n: number, failAfter?: number, big?: number) {
 }
 
 function split(format: OutputFormat, limits: Partial<SplitLimits>, manifest = true) {
-  const fake = fakeContext({ globals: { output: format, outputExplicit: true }, cwd: dir });
+  const fake = fakeContext({ globals: { output: format }, cwd: dir });
   const path = join(dir, `props.${format}`);
   return { fake, target: { path, displayPath: `props.${format}`, format, split: { rows: limits.rows, bytes: limits.bytes }, manifest } };
 }

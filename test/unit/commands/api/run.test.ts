@@ -190,10 +190,7 @@ describe('appraisal api (in-process)', () => {
       { id: '2', name: 'B', address: { city: 'Y' }, propertyType: 'Retail' },
       { id: '3', name: 'C', address: { city: 'Z' }, propertyType: 'Land' },
     ];
-    const t = setup(
-      { 'GET /api/properties': () => records },
-      { globals: { output: 'ndjson', outputExplicit: true, maxItems: 2, pageSize: 50 } },
-    );
+    const t = setup({ 'GET /api/properties': () => records }, { globals: { output: 'ndjson', maxItems: 2, pageSize: 50 } });
     await t.run('GET', '/api/properties', '--all', '-f', 'propertyType=Office');
     const call = t.requests()[0]!;
     expect(call.query).toEqual({ propertyType: 'Office' });
@@ -210,7 +207,7 @@ describe('appraisal api (in-process)', () => {
   it('--all as csv holds every field of the records (nested objects as dotted columns)', async () => {
     const t = setup(
       { 'GET /api/properties': () => [{ id: '1', name: 'A', nested: { x: 1 }, propertyType: 'Office' }] },
-      { globals: { output: 'csv', outputExplicit: true } },
+      { globals: { output: 'csv' } },
     );
     await t.run('GET', '/api/properties', '--all');
     expect(t.stdout()).toBe('id,name,nested.x,propertyType\r\n1,A,1,Office\r\n');
@@ -225,7 +222,7 @@ describe('appraisal api (in-process)', () => {
   it('-o csv on a single response renders its records', async () => {
     const t = setup(
       { 'GET /api/properties': () => ({ items: [{ id: '1', name: 'A' }], pagination: { page: 1, limit: 25, total: 1, pages: 1 } }) },
-      { globals: { output: 'csv', outputExplicit: true } },
+      { globals: { output: 'csv' } },
     );
     await t.run('GET', '/api/properties');
     expect(t.stdout()).toBe('id,name\r\n1,A\r\n');

@@ -5,7 +5,7 @@ import { DEFAULT_FAMILIES, parseFamilies, planExport, type ExportFlags } from '.
 import { fakeContext } from '../../../helpers/fake-context.js';
 
 const plan = (flags: ExportFlags, output?: 'table' | 'csv') =>
-  planExport(fakeContext({ cwd: '/data', globals: output ? { output, outputExplicit: true } : {} }).ctx, flags);
+  planExport(fakeContext({ cwd: '/data', globals: output ? { output } : {} }).ctx, flags);
 
 describe('export flags', () => {
   it('defaults: the five families in table order, NDJSON, no incremental start, 5m overlap', () => {

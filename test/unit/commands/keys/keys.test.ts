@@ -98,7 +98,7 @@ describe('keys create', () => {
   });
 
   it('-o json prints the record with its secret', async () => {
-    const t = setup({ globals: { baseUrl: BASE, output: 'json', outputExplicit: true } });
+    const t = setup({ globals: { baseUrl: BASE, output: 'json' } });
     await runCreate(t.ctx, { name: 'ci', scope: ['api:read'] });
     const record = JSON.parse(t.stdout());
     expect(record).toMatchObject({ name: 'ci', scopes: ['api:read'] });

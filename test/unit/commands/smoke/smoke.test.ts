@@ -80,7 +80,7 @@ function setup(options: Setup = {}) {
   const dir = tempDir('smoke-');
   // Smoke binds to the description (here the repository's own, as --spec); the contract checks,
   // which need records the schemas allow, are tested end to end against the mock.
-  const globals = { output: 'json' as const, outputExplicit: true, spec: OPENAPI, ...options.globals };
+  const globals = { output: 'json' as const, spec: OPENAPI, ...options.globals };
   const fake = fakeContext({ api, session: session(options.environment ?? 'staging'), now: () => NOW, cwd: dir, globals });
   const run = (...args: string[]) => runNoun(smokeCommand, fake.ctx, [...args, '--no-contract']);
   return { ...fake, calls, run, dir, properties };
@@ -260,14 +260,14 @@ describe('appraisal smoke (in-process)', () => {
   });
 
   it('prints only the table and summary with -o table (nothing on stdout)', async () => {
-    const t = setup({ globals: { output: 'table', outputExplicit: true } });
+    const t = setup({ globals: { output: 'table' } });
     await t.run();
     expect(t.stdout()).toBe('');
     expect(t.stderr()).toContain('smoke: passed');
   });
 
   it('-o ndjson prints one check a line', async () => {
-    const t = setup({ globals: { output: 'ndjson', outputExplicit: true } });
+    const t = setup({ globals: { output: 'ndjson' } });
     await t.run();
     const lines = t
       .stdout()
@@ -279,7 +279,7 @@ describe('appraisal smoke (in-process)', () => {
   });
 
   it('prints the report on stdout only when -o asks for it (the table on stderr is enough otherwise)', async () => {
-    const t = setup({ globals: { output: 'json', outputExplicit: false } });
+    const t = setup({ globals: { output: undefined } });
     await t.run();
     expect(t.stdout()).toBe('');
     expect(t.stderr()).toMatch(/^CHECK\s+RESULT/m);
