@@ -53,6 +53,8 @@ export interface GlobalOptionDefinition {
   group: OptionGroup;
   defaultValue?: string;
   choices?: readonly string[];
+  /** Given more than once, the values add up (comma-joined) instead of the last one winning. */
+  repeatable?: boolean;
 }
 
 export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
@@ -64,7 +66,12 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
     description: `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, else json)`,
     choices: OUTPUT_FORMATS,
   },
-  { group: 'output', flags: '--fields <list>', description: 'fields/columns to print, comma separated (dotted paths allowed)' },
+  {
+    group: 'output',
+    flags: '--fields <list>',
+    description: 'fields/columns to print, comma separated (dotted paths allowed; repeatable)',
+    repeatable: true,
+  },
   { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
   { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
   { group: 'paging', flags: '--max-items <n>', description: 'stop after N records' },
@@ -112,6 +119,8 @@ function toOption(definition: GlobalOptionDefinition): Option {
   const option = new Option(definition.flags, definition.description);
   if (definition.defaultValue !== undefined) option.default(definition.defaultValue);
   if (definition.choices) option.choices(definition.choices);
+  if (definition.repeatable)
+    option.argParser((value: string, previous?: string) => (previous === undefined ? value : `${previous},${value}`));
   return option;
 }
 

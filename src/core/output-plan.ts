@@ -212,7 +212,8 @@ export class OutputPlan {
 
   /**
    * The plan of one file of a snapshot (`export --dir`): the snapshot's format, whole records unless
-   * `fields` are given, no terminal. `given` is the path as notices show it.
+   * `fields` are given, no terminal. `given` is the path as notices show it (where the snapshot will
+   * put the file); `path` is where it is written, and what is checked.
    */
   forFile(path: string, given: string, format: OutputFormat, cwd: string, fields?: readonly string[]): OutputPlan {
     return new OutputPlan({
@@ -224,7 +225,7 @@ export class OutputPlan {
       color: false,
       width: undefined,
       terminal: false,
-      target: once(() => checkOutPath(cwd, given)),
+      target: once(() => checkOutPath(cwd, path)),
     });
   }
 }

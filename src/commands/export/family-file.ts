@@ -8,7 +8,6 @@ import type { OutputFormat } from '../../core/global-options.js';
 import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
 import { partialPaths } from '../../output/index.js';
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
 import { listCollection } from '../shared/list.js';
 import type { SplitFlags } from '../shared/split-export.js';
 import type { FilePart, SplitLimits } from '../../output/index.js';
@@ -21,12 +20,22 @@ export function fileName(family: ResourceFamily, format: OutputFormat): string {
   return `${family.name}.${format}`;
 }
 
+/** Where one family's file is written (`path`, in the hidden sibling) and where it will be (`shown`, for notices). */
+export interface FileTarget {
+  path: string;
+  shown: string;
+  format: OutputFormat;
+  /** --fields for this family; undefined: every field. */
+  fields: readonly string[] | undefined;
+}
+
 /**
- * The context of one family's file: its output plan writes the file (named relative to the working
- * directory, as notices show it) in the snapshot's format, whole records; every page is read.
+ * The context of one family's file: its output plan writes the file in the snapshot's format, whole
+ * records unless --fields names this family's; notices name the file where the snapshot puts it
+ * (`snap/props.ndjson`, not the hidden sibling it is built in); every page is read.
  */
-export function fileContext(ctx: Context, path: string, format: OutputFormat, split?: SplitLimits): Context {
-  const plan = ctx.output.forFile(path, relative(ctx.cwd, path), format, ctx.cwd);
+export function fileContext(ctx: Context, file: FileTarget, split?: SplitLimits): Context {
+  const plan = ctx.output.forFile(file.path, file.shown, file.format, ctx.cwd, file.fields);
   return {
     ...ctx,
     globals: { ...ctx.globals, page: undefined, maxItems: undefined },
@@ -34,11 +43,9 @@ export function fileContext(ctx: Context, path: string, format: OutputFormat, sp
   };
 }
 
-export interface FamilyRun {
+export interface FamilyRun extends FileTarget {
   family: ResourceFamily;
   file: string;
-  path: string;
-  format: OutputFormat;
   /** The updatedSince watermark of an incremental run. */
   watermark: string | null;
   /** Continue the family's partial file when one was kept (--resume). */
@@ -59,11 +66,11 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
       ctx.io.notice(`${family.view.label}: ${full}`);
     }
   }
-  const fileCtx = fileContext(ctx, run.path, run.format);
+  const fileCtx = fileContext(ctx, run);
   const { limits, splitRows, splitSize } = run.split;
   let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    result = await exportContacts(fileContext(ctx, run.path, run.format, limits), family, query as Query);
+    result = await exportContacts(fileContext(ctx, run, limits), family, query as Query);
   } else if (limits) {
     result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });
   } else {
@@ -77,6 +84,7 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
     records: result.written,
     total: result.total ?? null,
     filters: { ...query },
+    ...(run.fields ? { fields: run.fields } : {}),
     since: full === undefined ? watermark : null,
     ...(full === undefined ? {} : { full }),
     ...(limits && result.files ? { parts: result.files } : {}),

@@ -32,7 +32,7 @@ const HOW_IT_WORKS = `
 The snapshot:
   One file per family (props.ndjson, …; NDJSON unless -o csv|json) and manifest.json: CLI version,
   origin, profile, environment, startedAt, finishedAt, and per family its file, records, total, bytes,
-  sha256, filters and since (with --split-rows/--split-size, its numbered parts, each with its sha256).
+  sha256, filters, since, the --fields kept and any --split-rows/--split-size parts with their sha256.
   DIR appears only when every family is complete: it is built in .DIR.export-partial beside it, fsynced
   and renamed. An existing DIR is refused (exit 2); --replace replaces a previous snapshot there.
   A failed or interrupted run keeps the families it finished (and the partial of the one it was reading):
@@ -40,10 +40,9 @@ The snapshot:
   One run at a time per DIR: a lock (.DIR.export-lock) refuses a second one (exit 2).
 
 Incremental runs:
-  --since-last PREVIOUS_DIR reads the previous snapshot's startedAt (--since ISO gives it by hand); records
-  updated at or after that time less --overlap are exported (the updatedSince filter), so nothing changed
-  while the previous run was reading is lost. The manifest records the watermark. A family whose
-  operation publishes no updatedSince is exported in full, and its manifest entry says so.`;
+  --since-last PREVIOUS_DIR (or --since ISO) exports records updated at or after the previous start less
+  --overlap (the updatedSince filter), so nothing changed while that run read is lost; the manifest records
+  the watermark. A family whose operation has no updatedSince is exported in full; its entry says so.`;
 
 export default defineNounCommand<ExportFlags>({
   options: [
@@ -68,8 +67,13 @@ export default defineNounCommand<ExportFlags>({
     },
     // The global -o, with the formats a snapshot is written in (no table) and its own default.
     { flags: '-o, --output <format>', description: 'file format (default: ndjson)', choices: EXPORT_FORMATS },
+    // The global --fields, per family (its repeats add up).
+    {
+      flags: '--fields <family=list>',
+      description: 'FAMILY=a,b.c keeps only those fields (repeatable)',
+    },
   ],
-  takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],
+  takes: [...SERVICE_OPTIONS, 'output', 'fields', 'pageSize', 'concurrency', 'allowPartial'],
   // Every operation it may call, for `spec check`; a run needs only those of its families.
   calls: listOperations(FAMILIES),
   narrowCalls(flags) {
@@ -79,7 +83,7 @@ export default defineNounCommand<ExportFlags>({
   examples: [
     'appraisal export --dir snapshots/$(date +%F)   # nightly snapshot of every family',
     'appraisal export --dir changes/$(date +%FT%H%M) --since-last snapshots/latest   # what changed since',
-    'appraisal export --dir clients-$(date +%F) --families clients,contacts -o csv',
+    'appraisal export --dir clients-$(date +%F) --families clients,contacts -o csv --fields clients=id,name,email',
     'appraisal export --dir snapshots/2026-11-23 --resume   # after a failure or kill',
   ],
   notes: HOW_IT_WORKS,

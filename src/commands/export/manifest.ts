@@ -27,6 +27,8 @@ export interface FamilyEntry {
   parts?: FilePart[];
   /** Query parameters sent. */
   filters: Readonly<Record<string, string>>;
+  /** --fields for this family: its records hold only these (csv: these columns); absent, every field. */
+  fields?: readonly string[];
   /** The `updatedSince` watermark this family was read with; null when it holds every record. */
   since: string | null;
   /** Why an incremental run exported this family in full (its operation publishes no updatedSince). */

@@ -1,11 +1,13 @@
 // What one `appraisal export` run is asked to do, checked before anything is read or written: the
 // families (in a fixed order), the format, the directory and what to do with an existing one or an
-// interrupted run, and the incremental start (`--since-last` / `--since`, `--overlap`).
+// interrupted run, the incremental start (`--since-last` / `--since`, `--overlap`) and the fields
+// kept per family (`--fields props=id,name --fields clients=id,name`).
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import type { OutputFormat } from '../../core/global-options.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
+import { fieldSelection } from '../../core/output-plan.js';
 import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
 import { requireTimestamp } from '../shared/query.js';
 import { splitLimits, type SplitFlags } from '../shared/split-export.js';
@@ -46,6 +48,8 @@ export interface ExportPlan {
   /** --split-rows/--split-size: each family in numbered parts. */
   split: SplitLimits | undefined;
   splitFlags: SplitFlags;
+  /** --fields per family (`props` → `['id', 'address.city']`); a family not named here keeps every field. */
+  fields: Readonly<Partial<Record<FamilyName, readonly string[]>>>;
 }
 
 /** `--families props,clients` → the table's rows, in the table's order, each once. */
@@ -60,6 +64,49 @@ export function parseFamilies(raw: string | undefined): readonly ResourceFamily[
   }
   if (chosen.size === 0) throw new UsageError(`--families needs at least one of ${FAMILY_NAMES.join(', ')}`);
   return FAMILY_NAMES.filter((name) => chosen.has(name)).map((name) => findFamily(name)!);
+}
+
+const FIELDS_EXAMPLE = '--fields props=id,name,address.city --fields clients=id,name';
+
+/**
+ * `--fields props=id,name,clients=id` (the global --fields, its repeats joined by commas): a word
+ * with `=` starts a family's list, the words after it belong to that family. A family named here
+ * must be one the snapshot holds; one not named keeps every field.
+ */
+export function parseExportFields(
+  words: readonly string[] | undefined,
+  families: readonly ResourceFamily[],
+): Partial<Record<FamilyName, readonly string[]>> {
+  const chosen: Partial<Record<FamilyName, string[]>> = {};
+  let current: string[] | undefined;
+  for (const word of words ?? []) {
+    const at = word.indexOf('=');
+    let field = word;
+    if (at >= 0) {
+      const name = word.slice(0, at).trim();
+      const family = findFamily(name);
+      if (!family) throw new UsageError(`--fields: no family "${name.slice(0, 40)}"; choose from ${FAMILY_NAMES.join(', ')}`);
+      if (!families.includes(family)) {
+        throw new UsageError(`--fields names ${family.name}, which this snapshot does not hold`, {
+          hint: `add it to --families (this run exports ${families.map((one) => one.name).join(',')})`,
+        });
+      }
+      current = chosen[family.name] ??= [];
+      field = word.slice(at + 1).trim();
+      if (field === '') continue;
+    }
+    if (current === undefined) {
+      throw new UsageError(`--fields ${word.slice(0, 40)}: a snapshot holds several families; say whose fields these are`, {
+        hint: `name the family before its fields: ${FIELDS_EXAMPLE} (families not named keep every field)`,
+      });
+    }
+    if (!current.includes(field)) current.push(field);
+  }
+  for (const [name, fields] of Object.entries(chosen)) {
+    if (fields.length === 0) throw new UsageError(`--fields ${name}= needs at least one field name (e.g. ${FIELDS_EXAMPLE})`);
+    fieldSelection(fields);
+  }
+  return chosen;
 }
 
 function exportFormat(ctx: Context): OutputFormat {
@@ -102,5 +149,6 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     overlapGiven,
     split: splitLimits(flags),
     splitFlags: { splitRows: flags.splitRows, splitSize: flags.splitSize },
+    fields: parseExportFields(ctx.globals.fields, families),
   };
 }

@@ -8,6 +8,7 @@ import { takeRunLock } from '../../core/file-lock.js';
 import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
 import { UnsafeFileError } from '../../core/owned-file.js';
 import { countOf, formatCount } from '../../output/index.js';
+import { join } from 'node:path';
 import { exportFamily, fileName } from './family-file.js';
 import { resolveIncremental } from './incremental.js';
 import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';
@@ -90,6 +91,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     pageSize: ctx.globals.pageSize ?? null,
     watermark,
     split: plan.split ? { rows: plan.split.rows ?? null, bytes: plan.split.bytes ?? null } : null,
+    fields: Object.keys(plan.fields).length > 0 ? plan.fields : null,
   });
   if (incremental)
     ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
@@ -105,7 +107,9 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
           family,
           file,
           path,
+          shown: join(plan.dirGiven, file),
           format: plan.format,
+          fields: plan.fields[family.name],
           watermark,
           resume: plan.mode === 'resume',
           split: { ...plan.splitFlags, limits: plan.split },

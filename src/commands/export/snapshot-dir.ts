@@ -32,6 +32,8 @@ export interface RunIdentity {
   watermark: string | null;
   /** --split-rows/--split-size (null: one file per family). */
   split: { rows: number | null; bytes: number | null } | null;
+  /** --fields per family (null: every field of every family). */
+  fields: Readonly<Record<string, readonly string[]>> | null;
 }
 
 interface RunState extends RunIdentity {
@@ -67,10 +69,11 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 function mismatch(was: RunIdentity, now: RunIdentity): string | undefined {
-  const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark', 'split'];
+  const keys: Array<keyof RunIdentity> = ['origin', 'profile', 'format', 'families', 'pageSize', 'watermark', 'split', 'fields'];
   for (const key of keys) {
-    if (JSON.stringify(was[key]) !== JSON.stringify(now[key]))
-      return `${key} was ${JSON.stringify(was[key])}, this run has ${JSON.stringify(now[key])}`;
+    // A run file written before --fields was recorded holds none: every field.
+    const before = JSON.stringify(was[key] ?? null);
+    if (before !== JSON.stringify(now[key])) return `${key} was ${before}, this run has ${JSON.stringify(now[key])}`;
   }
   return undefined;
 }

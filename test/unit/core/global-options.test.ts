@@ -65,4 +65,15 @@ describe('global options', () => {
     await expect(root.parseAsync(['use', '-o', 'json'], { from: 'user' })).rejects.toThrow(/--output does not apply to `appraisal use`/);
     expect(() => takesOptions(new Command('x'), 'nonsense')).toThrow(/no global option nonsense/);
   });
+
+  it('--fields given twice adds up (comma-joined) instead of the last one winning', async () => {
+    const root = new Command('appraisal');
+    addGlobalOptions(root);
+    root.addCommand(takesOptions(new Command('list'), ...OUTPUT_OPTIONS).action(() => {}));
+    root.exitOverride();
+    await root.parseAsync(['list', '--fields', 'id,name', '--fields', 'address.city'], { from: 'user' });
+    expect(root.opts().fields).toBe('id,name,address.city');
+    await root.parseAsync(['list', '--fields', 'id'], { from: 'user' });
+    expect(root.opts().fields).toBe('id');
+  });
 });
