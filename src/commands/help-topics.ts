@@ -15,6 +15,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_CA_FILE', 'extra trusted CA certificate (same as --ca-file)'],
   ['APPRAISAL_TIMEOUT', 'per-request timeout in seconds (same as --timeout)'],
   ['APPRAISAL_MAX_RESPONSE_SIZE', 'largest JSON answer read (same as --max-response-size; default 64MiB)'],
+  ['APPRAISAL_MIN_RATE', 'slowest upload or download accepted, SIZE per TIME or 0 (same as --min-rate; default 30KiB/30s)'],
   ['APPRAISAL_DEBUG', '1: request/response lines on stderr (same as --verbose)'],
   ['APPRAISAL_NO_INPUT', '1: never prompt (same as --no-input)'],
   ['APPRAISAL_SPEC', "the service's API description for this run, URL or file (same as --spec)"],

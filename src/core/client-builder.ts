@@ -36,6 +36,7 @@ export function clientSettings(ctx: ClientContext, target: ClientTarget): Client
     retries: ctx.globals.retries,
     userAgent: userAgent(ctx.version),
     maxResponseBytes: ctx.globals.maxResponseBytes,
+    minRate: ctx.globals.minRate,
     io: ctx.io,
     env: ctx.env,
     signal: target.signal ?? ctx.signal,

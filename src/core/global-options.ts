@@ -2,11 +2,14 @@
 // (before or after the sub-command, hidden from its help); each command lists in its own --help only
 // the groups it declares with `takesOptions`, and a given option a command does not take is a usage
 // error. `appraisal help environment` prints the full list.
+// A little over 300 lines: the table of options and the one reader of their values are kept together
+// (each value's own parser lives beside what it means: size.ts, min-rate.ts).
 import { Option, type Command } from 'commander';
 import type { Env } from './env.js';
 import { UsageError } from './errors.js';
 import { ENVIRONMENTS, isEnvironment, type Environment } from './config.js';
 import { parseSize } from './size.js';
+import { MIN_RATE_EXAMPLE, readMinRate, type MinRate } from './min-rate.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
@@ -27,6 +30,8 @@ export interface GlobalOptions {
   retries: number;
   /** The most one JSON answer may hold (--max-response-size / APPRAISAL_MAX_RESPONSE_SIZE); unset, the client's default. */
   maxResponseBytes?: number | undefined;
+  /** The floor under an upload's or a download's rate (--min-rate / APPRAISAL_MIN_RATE); 'off' for none; unset, the client's default. */
+  minRate?: MinRate | 'off' | undefined;
   caFile: string | undefined;
   apiKeyFile: string | undefined;
   allowPartial: boolean;
@@ -90,6 +95,11 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
     flags: '--max-response-size <size>',
     description:
       'largest JSON answer read, e.g. 256MiB or 512KiB; a larger one ends with exit 9 (env APPRAISAL_MAX_RESPONSE_SIZE; default 64MiB)',
+  },
+  {
+    group: 'service',
+    flags: '--min-rate <size/time>',
+    description: `slowest upload or download accepted: at least SIZE must move in every TIME, else exit 3; 0 for no floor (env APPRAISAL_MIN_RATE; default ${MIN_RATE_EXAMPLE})`,
   },
   { group: 'service', flags: '--ca-file <path>', description: 'extra trusted CA certificate, PEM (env APPRAISAL_CA_FILE)' },
   { group: 'service', flags: '--api-key-file <path>', description: 'read the API key from PATH, or - for stdin' },
@@ -274,6 +284,7 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env): Globa
     timeoutMs,
     retries: integer('--retries', raw.retries, 0, 20) ?? 3,
     maxResponseBytes: maxResponseBytes(raw.maxResponseSize, env),
+    minRate: readMinRate(raw.minRate, setting(env, 'APPRAISAL_MIN_RATE')),
     caFile: (raw.caFile as string | undefined) ?? setting(env, 'APPRAISAL_CA_FILE'),
     apiKeyFile: raw.apiKeyFile as string | undefined,
     allowPartial: raw.allowPartial === true,

@@ -1,7 +1,7 @@
 // Ready-made answers for the hostile server, and the payloads and checks tests share. Each builder
 // returns a Route; combine them freely. New kinds of misbehaviour belong here.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { LoggedRequest, Route } from './server.js';
+import type { LoggedRequest, Route, StreamRoute } from './server.js';
 
 /** Terminal control sequences a hostile service may put in any text it sends. */
 export const CONTROL = {
@@ -128,5 +128,49 @@ export function pagesBy(
     const page = Number(new URL(req.path, 'http://x').searchParams.get('page') ?? '1');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ items: items(page), pagination: { page, ...pagination(page) } }));
+  };
+}
+
+/**
+ * `body` with its content-length, `chunkBytes` at a time every `everyMs` (a trickle at 1 byte per
+ * 100 ms, or a slow but steady link); stops when the client goes away.
+ */
+export function paced(body: Buffer, chunkBytes: number, everyMs: number, status = 200, contentType = 'application/octet-stream'): Route {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length) });
+    res.on('error', () => {});
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      res.write(body.subarray(at, at + chunkBytes));
+      at += chunkBytes;
+      if (at >= body.length) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
+}
+
+/**
+ * Reads the request body `chunkBytes` at a time every `everyMs` (1 byte per 100 ms: a trickle, the
+ * rest held up in the socket buffers), then answers what `answer` makes of the whole body.
+ */
+export function readSlowly(chunkBytes: number, everyMs: number, answer: (body: Buffer) => Route): StreamRoute {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('error', () => {});
+    res.on('error', () => {});
+    const timer = setInterval(() => {
+      const chunk = req.read(chunkBytes) as Buffer | null;
+      if (chunk !== null) chunks.push(chunk);
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+    req.on('end', () => {
+      clearInterval(timer);
+      const body = Buffer.concat(chunks);
+      void answer(body)({ method: req.method ?? 'POST', path: req.url ?? '/', headers: req.headers, body }, res);
+    });
   };
 }

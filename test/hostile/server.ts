@@ -29,6 +29,9 @@ export interface LoggedRequest {
 /** Writes the whole answer to `res` (status, headers, body); may stream or never end (`res.req` is the raw request). */
 export type Route = (req: LoggedRequest, res: ServerResponse) => void | Promise<void>;
 
+/** A route that reads the request body itself (slowly, or not at all), then answers. */
+export type StreamRoute = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface HostileOptions {
   /** Serve HTTPS with this key and certificate (PEM). */
   tls?: { key: string; cert: string };
@@ -44,6 +47,8 @@ export interface HostileServer {
   readonly requests: LoggedRequest[];
   /** Answer `method` (or '*') on `path` (exact path without query, or a RegExp tested on path+query). Later routes win. */
   on(method: string, path: string | RegExp, route: Route): HostileServer;
+  /** Like on(), but the route gets the request before its body was read (it is logged with an empty body). */
+  onStream(method: string, path: string | RegExp, route: StreamRoute): HostileServer;
   /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Stop listening and destroy open connections (endless answers included). */
@@ -56,7 +61,13 @@ interface Entry {
   route: Route;
 }
 
-function matches(entry: Entry, method: string, path: string): boolean {
+interface StreamEntry {
+  method: string;
+  path: string | RegExp;
+  route: StreamRoute;
+}
+
+function matches(entry: Entry | StreamEntry, method: string, path: string): boolean {
   if (entry.method !== '*' && entry.method.toUpperCase() !== method.toUpperCase()) return false;
   if (typeof entry.path === 'string') return entry.path === (path.split('?')[0] ?? path);
   return entry.path.test(path);
@@ -69,11 +80,19 @@ function notFound(_req: LoggedRequest, res: ServerResponse): void {
 
 export async function startHostile(options: HostileOptions = {}): Promise<HostileServer> {
   const entries: Entry[] = [];
+  const streamEntries: StreamEntry[] = [];
   const requests: LoggedRequest[] = [];
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
 
   const handle = (raw: IncomingMessage, res: ServerResponse): void => {
+    const streamed = [...streamEntries].reverse().find((candidate) => matches(candidate, raw.method ?? 'GET', raw.url ?? '/'));
+    if (streamed) {
+      requests.push({ method: raw.method ?? 'GET', path: raw.url ?? '/', headers: raw.headers, body: Buffer.alloc(0) });
+      for (const wake of waiters) wake();
+      streamed.route(raw, res);
+      return;
+    }
     const chunks: Buffer[] = [];
     raw.on('data', (chunk: Buffer) => chunks.push(chunk));
     raw.on('end', () => {
@@ -115,6 +134,10 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
     requests,
     on(method, path, route) {
       entries.push({ method, path, route });
+      return hostile;
+    },
+    onStream(method, path, route) {
+      streamEntries.push({ method, path, route });
       return hostile;
     },
     waitForRequests(count, timeoutMs = 20_000) {

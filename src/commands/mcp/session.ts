@@ -4,6 +4,7 @@
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
 import { declaredVerbs } from '../../core/verb-list.js';
+import { minRateSetting } from '../../core/min-rate.js';
 import { openAuditLog } from '../keys/rotation/audit-log.js';
 import { catalogue, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
@@ -25,6 +26,7 @@ function callEnvironment(ctx: Context, profileName: string): Env {
     ...(globals.caFile ? { APPRAISAL_CA_FILE: globals.caFile } : {}),
     ...(globals.spec ? { APPRAISAL_SPEC: globals.spec } : {}),
     ...(globals.maxResponseBytes ? { APPRAISAL_MAX_RESPONSE_SIZE: String(globals.maxResponseBytes) } : {}),
+    ...(globals.minRate ? { APPRAISAL_MIN_RATE: minRateSetting(globals.minRate) } : {}),
     APPRAISAL_TIMEOUT: String(globals.timeoutMs / 1000),
     APPRAISAL_NO_INPUT: '1',
   };

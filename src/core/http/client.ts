@@ -19,6 +19,7 @@ import type {
 } from '../api-client.js';
 import type { Env } from '../env.js';
 import type { IO } from '../io.js';
+import { DEFAULT_MIN_RATE, type MinRate } from '../min-rate.js';
 import { holdSecret } from '../credentials/credential.js';
 import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
@@ -48,6 +49,8 @@ export interface ClientSettings {
   userAgent: string;
   /** The most a 2xx JSON answer may hold; default DEFAULT_MAX_RESPONSE_BYTES (64 MiB). */
   maxResponseBytes?: number | undefined;
+  /** The floor under an upload's or a download's rate (--min-rate); 'off' for none; default DEFAULT_MIN_RATE. */
+  minRate?: MinRate | 'off' | undefined;
   io: IO;
   /** Proxy variables and APPRAISAL_RETRY_BASE_MS are read from here, never from process.env. */
   env: Env;
@@ -75,6 +78,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     retry: retryPolicy(settings.retries, settings.env),
     userAgent: settings.userAgent,
     maxResponseBytes: settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    minRate: settings.minRate === 'off' ? undefined : (settings.minRate ?? DEFAULT_MIN_RATE),
     io: settings.io,
     signal: settings.signal,
     dispatcher,

@@ -2,6 +2,8 @@
 // the cause and the next step, plus whether trying again could help.
 import { NetworkError } from '../errors.js';
 import { formatDuration } from '../duration.js';
+import { formatMinRate, type MinRate } from '../min-rate.js';
+import { formatBytes } from '../size.js';
 
 export interface NetworkFailure {
   error: NetworkError;
@@ -78,6 +80,29 @@ export function timeoutFailure(site: FailureSite): NetworkFailure {
     }),
     retryable: true,
     reason: 'a timeout',
+  };
+}
+
+/** Which body of an exchange was moving: ours to the service, or its answer to us. */
+export type TransferDirection = 'sending' | 'receiving';
+
+/** A body moved slower than --min-rate: not retried (a slow link stays slow; a trickling server would only be given more time). */
+export function tooSlowFailure(site: FailureSite, direction: TransferDirection, moved: number, floor: MinRate): NetworkFailure {
+  const what = direction === 'sending' ? 'the request body went out' : 'the answer arrived';
+  const verb = direction === 'sending' ? 'sent' : 'received';
+  // An answer cut off after the service had the whole request: a write may have taken effect.
+  const mayHaveHappened = direction === 'receiving' && site.method !== 'GET' && site.method !== 'HEAD';
+  return {
+    error: new NetworkError(
+      `${site.method} ${site.path}: ${what} too slowly ${direction === 'sending' ? 'to' : 'from'} ${site.origin} (${formatBytes(moved)} ${verb} in the last ${formatDuration(floor.windowMs)}, below the minimum rate of ${formatMinRate(floor)}); stopped`,
+      {
+        hint:
+          'the link or the service is too slow; lower the floor with --min-rate (or APPRAISAL_MIN_RATE), e.g. --min-rate 1KiB/60s, or remove it with --min-rate 0' +
+          (mayHaveHappened ? `; ${site.method} may have taken effect: check before repeating it` : ''),
+      },
+    ),
+    retryable: false,
+    reason: 'a transfer below the minimum rate',
   };
 }
 

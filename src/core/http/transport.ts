@@ -10,6 +10,7 @@ import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } f
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
 import type { ResolvedCredential } from '../credentials/credential.js';
 import type { IO } from '../io.js';
+import type { MinRate } from '../min-rate.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
 import { httpErrorFor, statusLine } from './http-errors.js';
 import type { FailureSite } from './network-errors.js';
@@ -38,6 +39,8 @@ export interface TransportConfig {
   userAgent: string;
   /** The most a 2xx JSON answer may hold (bytes received). */
   maxResponseBytes: number;
+  /** The floor under the rate of an upload's or a download's bodies (--min-rate); unset, none. */
+  minRate?: MinRate | undefined;
   io: IO;
   /** The process-wide abort (Ctrl-C). */
   signal: AbortSignal;
@@ -71,7 +74,8 @@ export interface Outgoing {
   signal?: AbortSignal | undefined;
   /**
    * 'exchange': the timeout bounds the whole exchange (JSON requests). 'idle': it bounds each wait
-   * for bytes, so a long upload or download that keeps moving is not cut off.
+   * for bytes, so a long upload or download that keeps moving is not cut off; its bodies are held
+   * to --min-rate instead, so one that trickles is.
    */
   timeout: TimeoutMode;
   /** This request's own timeout (shorter than the client's); unset, the client's. */
@@ -243,7 +247,7 @@ export class Transport {
       timeoutMs,
       proxy: this.config.proxyFor?.(prepared.url),
     };
-    const scope = new AttemptScope(userSignals, timeoutMs, out.timeout);
+    const scope = new AttemptScope(userSignals, timeoutMs, out.timeout, out.timeout === 'idle' ? this.config.minRate : undefined);
     const started = hrtime.bigint();
     traceRequest(io, prepared.method, prepared.url, prepared.headers, prepared.credential);
     let response: Dispatcher.ResponseData | undefined;
@@ -253,9 +257,11 @@ export class Transport {
         path: `${prepared.url.pathname}${prepared.url.search}`,
         method: prepared.method,
         headers: prepared.headers,
-        body: out.body?.open() ?? null,
+        body: out.body ? scope.pacedRequest(out.body.open()) : null,
         signal: scope.signal,
       });
+      // An 'idle' attempt's answer (an upload's record, a download, an error body) is held to the floor.
+      if (out.timeout === 'idle') response = { ...response, body: scope.pacedResponse(response.body) as Dispatcher.ResponseData['body'] };
       const headers = flattenHeaders(response.headers);
       traceResponse(io, response.statusCode, Number(hrtime.bigint() - started) / 1e6, headers['x-request-id']);
       this.config.onAnswer?.(headers, prepared.url);
