@@ -198,6 +198,7 @@ function plausibleValues(fixture: CliFuzzFixture): Record<string, fc.Arbitrary<s
     '--base-url': fc.constantFrom(fixture.mock.baseUrl, 'https://127.0.0.1:1', 'http://user:pw@127.0.0.1:1', 'ftp://x', 'not a url'),
     '--ca-file': fc.constantFrom('report.pdf', 'missing.pem', 'a-directory'),
     '--max-response-size': fc.constantFrom('64MiB', '1KiB', '512', 'lots'),
+    '--min-rate': fc.constantFrom('30KiB/30s', '1KiB/1s', '0', '1KiB', 'fast'),
     '--api-key-file': fc.constantFrom('-', 'missing.key', 'report.pdf', 'a-directory'),
     '--data': fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
