@@ -1,28 +1,20 @@
-#!/usr/bin/env node
-// The import section of the benchmarks (issue 27), each figure a ratio against a floor measured in the
+// Section "import" (issue 27): `props import`, each figure a ratio against a floor measured in the
 // same run:
 //   - 10,000 new properties at --concurrency 8 against the mock with 20 ms latency, vs a bare undici
 //     client (bench/lib/import-floor.mjs) sending the same 10,000 POSTs at the same concurrency plus a
 //     bare `node -e 0` start (target ≤ 1.3x);
 //   - the same file again with --match parcelNumber (nothing changed: no write) vs a full
 //     `props list` export of the same records (≤ 1.5x);
-//   - peak RSS importing 200,000 rows ≤ 1.3x the peak for 10,000 rows and < 150 MiB (the file
+//   - peak RSS importing 200,000 rows ≤ 1.3x the peak for 10,000 rows, and < 150 MiB (the file
 //     streams; only the match index is held). Against a mock without latency, to finish in minutes.
-// Each measured once (a full run takes several minutes: 230,000 creates). A module of its own so the
-// bench runner can take it as a section (`measureImport`); run alone it prints its rows as JSON:
-//
-//   node bench/import.mjs            the sizes above
-//   node bench/import.mjs --quick    1,000 / 1,000 / 20,000 rows, to exercise it
+// Each measured once (the full sizes take several minutes: 230,000 creates).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
-import { startMock } from './lib/mock.mjs';
-import { describeFailure, killAll, runTimed } from './lib/proc.mjs';
+import { cpuText, int, mib, ms, r2, sec } from './lib/format.mjs';
 
-const ROOT = join(import.meta.dirname, '..');
-
-export const IMPORT_TARGET = { createFloor: 1.3, unchangedExport: 1.5, memRatio: 1.3, memPeakMiB: 150 };
+const CONCURRENCY = 8;
+const LATENCY_MS = 20;
 
 const HEADER = 'name,propertyType,parcelNumber,yearBuilt,address.line1,address.city,address.region,address.postalCode,address.country\n';
 
@@ -50,6 +42,7 @@ function writeInputs(dir, name, count, withBodies) {
   return { csv, ndjson };
 }
 
+/** Median of five bare `node -e 0` starts: the floor's process start-up. */
 function nodeStartMs() {
   const runs = [];
   for (let i = 0; i < 5; i++) {
@@ -60,149 +53,177 @@ function nodeStartMs() {
   return runs.sort((a, b) => a - b)[2];
 }
 
-/**
- * Measure the import figures. `o`: { bin, env (private HOME etc.), workDir, log, quick }.
- * Returns rows { id, figure, value, target, ok, ratio, note }.
- */
-export async function measureImport(o) {
-  const size = o.quick ? { create: 1_000, memSmall: 1_000, memLarge: 20_000 } : { create: 10_000, memSmall: 10_000, memLarge: 200_000 };
-  const concurrency = 8;
-  const latency = 20;
-  const dir = join(o.workDir, 'import');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const rows = [];
-  const cli = async (mock, args, extra = {}) => {
-    const run = await runTimed({
-      cmd: process.execPath,
-      args: [o.bin, ...args],
-      env: { ...o.env, ...mock.env },
-      cwd: dir,
-      workDir: dir,
-      rss: extra.rss,
-      stdout: extra.stdout,
-      timeoutMs: 1_800_000,
-    });
-    if (run.code !== 0) throw new Error(`appraisal ${args.join(' ')}: ${describeFailure(run)}`);
-    return run;
-  };
-
-  // 1. Creating 10,000 properties vs the bare undici floor, each against a fresh mock with latency.
-  o.log(`import: ${size.create} creates at concurrency ${concurrency}, ${latency} ms latency`);
-  const inputs = writeInputs(dir, 'NEW', size.create, true);
-  const importMock = await startMock({ bin: o.bin, records: 10, latency, cwd: ROOT, env: o.env, prerender: true });
-  const floorMock = await startMock({ bin: o.bin, records: 10, latency, cwd: ROOT, env: o.env, prerender: true });
-  try {
-    const create = await cli(importMock, ['props', 'import', inputs.csv, '--match', 'parcelNumber', '--concurrency', String(concurrency)]);
-    const floorRun = spawnSync(process.execPath, [join(ROOT, 'bench', 'lib', 'import-floor.mjs'), inputs.ndjson, String(concurrency)], {
-      env: { ...o.env, ...floorMock.env },
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
-    if (floorRun.status !== 0) throw new Error(`import floor: ${floorRun.stderr}`);
-    const floor = JSON.parse(floorRun.stdout.trim().split('\n').pop());
-    if (floor.records !== size.create) throw new Error(`import floor created ${floor.records} of ${size.create}`);
-    const floorMs = floor.ms + nodeStartMs();
-    const ratio = create.ms / floorMs;
-    rows.push({
+export default {
+  name: 'import',
+  title: 'Import',
+  targets: {
+    importCreate: 1.3, // x (`node -e 0` + bare undici POSTs)
+    importUnchanged: 1.5, // x `props list` of the same records
+    importMemRatio: 1.3, // large / small peak RSS
+    importPeakMiB: 150,
+  },
+  rows: ({ SIZE, TARGET }) => [
+    {
       id: 'import-create',
-      figure: `Import: ${size.create.toLocaleString('en-US')} new properties, --concurrency ${concurrency}, ${latency} ms latency, vs bare undici POSTs`,
-      value: `${(create.ms / 1000).toFixed(1)} s (CPU ${Math.round(create.cpuMs ?? 0)} ms) vs ${(floorMs / 1000).toFixed(1)} s`,
-      ratio,
-      target: `≤ ${IMPORT_TARGET.createFloor}x`,
-      ok: ratio <= IMPORT_TARGET.createFloor,
-    });
-
-    // 2. The same file again: nothing changed, so no write; vs a full export of the same records.
-    o.log(`import: the same ${size.create} rows again (unchanged) vs props list`);
-    const unchanged = await cli(importMock, [
-      'props',
-      'import',
-      inputs.csv,
-      '--match',
-      'parcelNumber',
-      '--concurrency',
-      String(concurrency),
-      '--results',
-      join(dir, 'unchanged.results.csv'),
-    ]);
-    const exported = await cli(importMock, ['props', 'list', '-o', 'ndjson', '--page-size', '100', '--concurrency', String(concurrency)], {
-      stdout: join(dir, 'export.ndjson'),
-    });
-    const unchangedRatio = unchanged.ms / exported.ms;
-    rows.push({
+      benchmark: `Import: ${int(SIZE.importCreate)} new properties, --concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency, vs bare undici POSTs`,
+      target: `≤ ${TARGET.importCreate}x`,
+    },
+    {
       id: 'import-unchanged',
-      figure: `Import: the same ${size.create.toLocaleString('en-US')} rows again (no write) vs \`props list\` of the same records`,
-      value: `${(unchanged.ms / 1000).toFixed(2)} s vs ${(exported.ms / 1000).toFixed(2)} s`,
-      ratio: unchangedRatio,
-      target: `≤ ${IMPORT_TARGET.unchangedExport}x`,
-      ok: unchangedRatio <= IMPORT_TARGET.unchangedExport,
-    });
-  } finally {
-    await importMock.stop();
-    await floorMock.stop();
-  }
+      benchmark: `Import: the same ${int(SIZE.importCreate)} rows again (no write) vs \`props list\` of the same records`,
+      target: `≤ ${TARGET.importUnchanged}x`,
+    },
+    {
+      id: 'import-memory',
+      benchmark: `Import: peak RSS, ${int(SIZE.importMemLarge)} rows vs ${int(SIZE.importMemSmall)}`,
+      target: `≤ ${TARGET.importMemRatio}x`,
+    },
+    {
+      id: 'import-memory-peak',
+      benchmark: `Import: peak RSS of the ${int(SIZE.importMemLarge)}-row import`,
+      target: `< ${TARGET.importPeakMiB} MiB`,
+    },
+  ],
+  async measure(kit, planned) {
+    const { RUN, SIZE, TARGET } = kit;
+    const dir = join(RUN, 'import');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const cli = async (mock, args, extra = {}) =>
+      kit.ensureOk(
+        `appraisal ${args.join(' ')}`,
+        await kit.cli(args, { mock, cwd: dir, rss: extra.rss, stdout: extra.stdout, timeoutMs: 1_800_000 }),
+      );
+    const table = [];
 
-  // 3. Peak RSS: 200,000 rows vs 10,000, against a mock without latency.
-  const peaks = {};
-  for (const count of [size.memSmall, size.memLarge]) {
-    o.log(`import: peak RSS creating ${count} rows`);
-    const mock = await startMock({ bin: o.bin, records: 10, cwd: ROOT, env: o.env, prerender: true });
+    // 1. Creating the properties vs the bare undici floor, each against a fresh mock with latency.
+    kit.log(`import: ${SIZE.importCreate} creates at concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency`);
+    const inputs = writeInputs(dir, 'NEW', SIZE.importCreate, true);
+    const importMock = await kit.mock({ records: 10, latency: LATENCY_MS });
+    const floorMock = await kit.mock({ records: 10, latency: LATENCY_MS });
     try {
-      const name = `MEM${count}`;
-      const { csv } = writeInputs(dir, name, count, false);
-      const run = await cli(mock, ['props', 'import', csv, '--match', 'parcelNumber', '--concurrency', String(concurrency)], { rss: true });
-      peaks[count] = { rssKiB: run.rssKiB, ms: run.ms };
-      rmSync(csv, { force: true });
-    } finally {
-      await mock.stop();
-    }
-  }
-  const small = peaks[size.memSmall].rssKiB / 1024;
-  const large = peaks[size.memLarge].rssKiB / 1024;
-  rows.push({
-    id: 'import-memory',
-    figure: `Import: peak RSS, ${size.memLarge.toLocaleString('en-US')} rows vs ${size.memSmall.toLocaleString('en-US')}`,
-    value: `${large.toFixed(1)} MiB vs ${small.toFixed(1)} MiB (${(peaks[size.memLarge].ms / 1000).toFixed(1)} s for the large one)`,
-    ratio: large / small,
-    target: `≤ ${IMPORT_TARGET.memRatio}x and < ${IMPORT_TARGET.memPeakMiB} MiB`,
-    ok: large / small <= IMPORT_TARGET.memRatio && large < IMPORT_TARGET.memPeakMiB,
-  });
-  if (!o.keep) rmSync(dir, { recursive: true, force: true });
-  return rows;
-}
+      const create = await cli(importMock, [
+        'props',
+        'import',
+        inputs.csv,
+        '--match',
+        'parcelNumber',
+        '--concurrency',
+        String(CONCURRENCY),
+      ]);
+      const floorRun = spawnSync(
+        process.execPath,
+        [join(kit.ROOT, 'bench', 'lib', 'import-floor.mjs'), inputs.ndjson, String(CONCURRENCY)],
+        { env: { ...kit.ENV, ...floorMock.env }, encoding: 'utf8', maxBuffer: 1 << 20 },
+      );
+      if (floorRun.status !== 0) throw new Error(`import floor: ${floorRun.stderr}`);
+      const floor = JSON.parse(floorRun.stdout.trim().split('\n').pop());
+      if (floor.records !== SIZE.importCreate) throw new Error(`import floor created ${floor.records} of ${SIZE.importCreate}`);
+      const nodeMs = nodeStartMs();
+      const floorMs = floor.ms + nodeMs;
+      const ratio = create.ms / floorMs;
+      kit.targetRow({
+        ...planned['import-create'],
+        measured: `${r2(ratio)}x (${sec(create.ms)} vs ${ms(nodeMs)} + ${sec(floor.ms)})`,
+        cpu: `${cpuText(create.cpuMs)} vs ${cpuText(floor.cpuMs)} (the floor's requests alone)`,
+        value: ratio,
+        limit: TARGET.importCreate,
+        kind: 'max',
+        why: `the CLI takes ${ms(create.ms - floorMs)} more than a bare Node start plus the bare client's POSTs`,
+      });
+      table.push(
+        [`\`props import\` of ${int(SIZE.importCreate)} new rows`, sec(create.ms), cpuText(create.cpuMs)],
+        ['bare undici POSTs, the requests alone (bench/lib/import-floor.mjs)', sec(floor.ms), cpuText(floor.cpuMs)],
+        ['`node -e 0` (median of 5)', ms(nodeMs), ''],
+      );
 
-// Run alone: `node bench/import.mjs [--quick] [--keep]`.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const work = join(ROOT, 'bench', '.work', 'import-run');
-  mkdirSync(join(work, 'home'), { recursive: true });
-  const env = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('APPRAISAL_') || /^(https?|no|all)_proxy$/i.test(key) || key === 'NODE_OPTIONS') continue;
-    env[key] = value;
-  }
-  Object.assign(env, {
-    HOME: join(work, 'home'),
-    APPRAISAL_CONFIG_DIR: join(work, 'config'),
-    XDG_CONFIG_HOME: join(work, 'xdg'),
-    NO_COLOR: '1',
-  });
-  const log = (text) => process.stderr.write(`bench: ${text}\n`);
-  log(`load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism?.() ?? os.cpus().length} cores`);
-  try {
-    const rows = await measureImport({
-      bin: join(ROOT, 'bin', 'appraisal.js'),
-      env,
-      workDir: work,
-      log,
-      quick: process.argv.includes('--quick'),
-      keep: process.argv.includes('--keep'),
+      // 2. The same file again: nothing changed, so no write; vs a full export of the same records.
+      kit.log(`import: the same ${SIZE.importCreate} rows again (unchanged) vs props list`);
+      const unchanged = await cli(importMock, [
+        'props',
+        'import',
+        inputs.csv,
+        '--match',
+        'parcelNumber',
+        '--concurrency',
+        String(CONCURRENCY),
+        '--results',
+        join(dir, 'unchanged.results.csv'),
+      ]);
+      const exported = await cli(
+        importMock,
+        ['props', 'list', '-o', 'ndjson', '--page-size', '100', '--concurrency', String(CONCURRENCY)],
+        {
+          stdout: join(dir, 'export.ndjson'),
+        },
+      );
+      const unchangedRatio = unchanged.ms / exported.ms;
+      kit.targetRow({
+        ...planned['import-unchanged'],
+        measured: `${r2(unchangedRatio)}x (${sec(unchanged.ms)} vs ${sec(exported.ms)})`,
+        cpu: `${cpuText(unchanged.cpuMs)} vs ${cpuText(exported.cpuMs)}`,
+        value: unchangedRatio,
+        limit: TARGET.importUnchanged,
+        kind: 'max',
+        why: `matching ${int(SIZE.importCreate)} unchanged rows takes ${ms(unchanged.ms - exported.ms)} more than exporting them`,
+      });
+      table.push(
+        [`the same ${int(SIZE.importCreate)} rows again (no write)`, sec(unchanged.ms), cpuText(unchanged.cpuMs)],
+        ['`props list -o ndjson` of the same records', sec(exported.ms), cpuText(exported.cpuMs)],
+      );
+    } finally {
+      await importMock.stop();
+      await floorMock.stop();
+    }
+
+    // 3. Peak RSS: many rows vs fewer, each against a fresh mock without latency.
+    const peaks = {};
+    for (const count of [SIZE.importMemSmall, SIZE.importMemLarge]) {
+      kit.log(`import: peak RSS creating ${count} rows`);
+      const mock = await kit.mock({ records: 10 });
+      try {
+        const { csv } = writeInputs(dir, `MEM${count}`, count, false);
+        const run = await cli(mock, ['props', 'import', csv, '--match', 'parcelNumber', '--concurrency', String(CONCURRENCY)], {
+          rss: true,
+        });
+        if (run.rssKiB === undefined) throw new Error('peak RSS could not be read');
+        peaks[count] = { rssKiB: run.rssKiB, ms: run.ms, cpuMs: run.cpuMs };
+        table.push([
+          `\`props import\` of ${int(count)} new rows, no latency (peak RSS ${mib(run.rssKiB)})`,
+          sec(run.ms),
+          cpuText(run.cpuMs),
+        ]);
+        rmSync(csv, { force: true });
+      } finally {
+        await mock.stop();
+      }
+    }
+    const small = peaks[SIZE.importMemSmall];
+    const large = peaks[SIZE.importMemLarge];
+    kit.targetRow({
+      ...planned['import-memory'],
+      measured: `${r2(large.rssKiB / small.rssKiB)}x (${mib(large.rssKiB)} vs ${mib(small.rssKiB)})`,
+      cpu: `${cpuText(large.cpuMs)} vs ${cpuText(small.cpuMs)}`,
+      value: large.rssKiB / small.rssKiB,
+      limit: TARGET.importMemRatio,
+      kind: 'max',
+      why: `the ${int(SIZE.importMemLarge)}-row import peaks ${mib(large.rssKiB - small.rssKiB)} higher than the ${int(SIZE.importMemSmall)}-row one`,
     });
-    for (const row of rows)
-      log(`${row.ok ? 'ok  ' : 'MISS'} ${row.figure}: ${row.value} = ${row.ratio.toFixed(2)}x (target ${row.target})`);
-    process.stdout.write(`${JSON.stringify({ loadAverage: os.loadavg()[0], rows }, null, 2)}\n`);
-  } finally {
-    killAll();
-    if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
-  }
-}
+    kit.targetRow({
+      ...planned['import-memory-peak'],
+      measured: `${mib(large.rssKiB)} (${sec(large.ms)})`,
+      cpu: cpuText(large.cpuMs),
+      value: large.rssKiB / 1024,
+      limit: TARGET.importPeakMiB,
+      kind: 'max',
+      unit: ' MiB',
+      why: `${mib(large.rssKiB)} at peak`,
+    });
+    kit.details.import = { sizes: { create: SIZE.importCreate, memSmall: SIZE.importMemSmall, memLarge: SIZE.importMemLarge }, peaks };
+    kit.detail({
+      about: `\`props import FILE.csv --match parcelNumber --concurrency ${CONCURRENCY}\`, each measured once: the creates and the unchanged re-import against mocks with ${LATENCY_MS} ms latency (the floor against a mock of its own), the peak RSS runs against fresh mocks without latency.`,
+      table: { header: ['command', 'wall', 'CPU'], rows: table },
+    });
+    if (!kit.KEEP) rmSync(dir, { recursive: true, force: true });
+  },
+};

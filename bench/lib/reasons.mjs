@@ -17,4 +17,6 @@ export const REASONS = {
   'memory-ratio':
     'The live heap stays flat for any export (pages wait as bytes; from 50,000 records V8 runs with --optimize-for-size); what still grows with the record count is the duplicate-id table (16 bytes per id, at most 75% full: 4.1 MiB at 200,000) and page buffers awaiting collection. The smaller command bundle lowered both peaks (10,000 records: 76.6 → ~72 MiB; 200,000: 90.7 → ~87 MiB), so the same growth is a larger share of a smaller base. Reusing page buffers, or freeing each at once, made V8 collect less often and grow its heap instead (peaks of 93–98 MiB): measured and dropped.',
   'memory-peak': 'See the memory ratio.',
+  doctor:
+    "doctor's own TLS probe (src/commands/doctor/network-checks.ts) trusts `[...rootCertificates, CA file]`, which parses every root certificate from PEM again (src/core/http/agent.ts measured ~30 ms for that and avoids it with `addCACert` on the default context); it then connects a second time through the CLI's client for the key check. The rest is `props get`'s cost: Node's start-up, the bundle, undici and a TLS handshake.",
 };
