@@ -53,9 +53,13 @@ describe('one place for each concern', () => {
     expect(filesMatching(/createApiClient\(/)).toEqual(['src/core/client-builder.ts', 'src/core/http/client.ts'].sort());
   });
 
-  it('reads the envelopes only in the envelope and paginate code', () => {
+  it('reads the envelopes only in the envelope and paging code', () => {
     // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
-    expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual(['src/core/http/envelope.ts', 'src/core/http/paginate.ts']);
+    expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual([
+      'src/core/http/collection-integrity.ts',
+      'src/core/http/envelope.ts',
+      'src/core/http/paginate.ts',
+    ]);
   });
 });
 
