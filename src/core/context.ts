@@ -9,6 +9,7 @@ import type { Env } from './env.js';
 import type { GlobalOptions } from './global-options.js';
 import type { OutputPlan } from './output-plan.js';
 import type { Session } from './session-types.js';
+import type { ServiceClock } from './service-clock.js';
 
 export interface Context {
   readonly io: IO;
@@ -22,6 +23,8 @@ export interface Context {
   /** Working directory for resolving relative paths given on the command line. */
   readonly cwd: string;
   now(): Date;
+  /** The service's clock, from the Date header of the API client's answers: times compared with its timestamps come from it. */
+  readonly serviceClock: ServiceClock;
   /** Profiles and settings (config.json), loaded on first use. */
   config(): Promise<ConfigStore>;
   /** The active profile, effective base URL and credential, with the origin guards applied. */

@@ -11,6 +11,7 @@ import type { Env } from './env.js';
 import { IO } from './io.js';
 import type { Session } from './session-types.js';
 import type { Operation } from './description/operations.js';
+import { ServiceClock } from './service-clock.js';
 
 /** Builds the context for the command being run, bound to the operations it declares it calls. */
 export interface Factory {
@@ -85,7 +86,10 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
   // Cache writes for a service-desc Link seen on an answer: one after the other (a watch sees the
   // header on every poll), awaited before the process ends.
   let announcements: Promise<void> = Promise.resolve();
+  const now = deps.now ?? (() => new Date());
+  const serviceClock = new ServiceClock(() => now().getTime());
   const onAnswer = (headers: Readonly<Record<string, string | undefined>>, url: URL) => {
+    serviceClock.observe(headers.date);
     const link = headers.link;
     // Rare (most answers carry no Link): only then is the description code loaded.
     if (link === undefined || !/service-desc/i.test(link)) return;
@@ -102,7 +106,8 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     signal: deps.signal,
     version: deps.version,
     cwd: deps.cwd,
-    now: deps.now ?? (() => new Date()),
+    now,
+    serviceClock,
     runUntilInterrupted: () => {
       interruptIsNormalEnd = true;
     },

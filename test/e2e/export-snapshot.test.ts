@@ -45,6 +45,7 @@ interface Manifest {
   profile: string;
   environment: string;
   startedAt: string;
+  serviceStartedAt: string;
   finishedAt: string;
   incremental: { sinceLast: string | null; since: string; overlap: string; watermark: string } | null;
   families: Entry[];
@@ -187,8 +188,9 @@ describe('appraisal export', () => {
     expect(ids(join(dir, 'clients.ndjson'))).toEqual([]);
     const manifest = manifestOf(dir);
     const previous = manifestOf(baseDir);
-    const watermark = new Date(Date.parse(previous.startedAt) - 5 * 60_000).toISOString();
-    expect(manifest.incremental).toEqual({ sinceLast: 'base', since: previous.startedAt, overlap: '5m', watermark });
+    // The previous start by the service's clock (its Date header), which stamps updatedAt.
+    const watermark = new Date(Date.parse(previous.serviceStartedAt) - 5 * 60_000).toISOString();
+    expect(manifest.incremental).toEqual({ sinceLast: 'base', since: previous.serviceStartedAt, overlap: '5m', watermark });
     const props = manifest.families.find((entry) => entry.family === 'props')!;
     expect(props).toMatchObject({ records: 2, total: 2, since: watermark, filters: { updatedSince: watermark } });
     // The mock's log shows the filter was sent on every client's contacts list.
@@ -232,7 +234,13 @@ describe('appraisal export', () => {
     const resumed = await cli([...args, '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('props, assignments finished and are not fetched again');
-    const paths = (await admin.apiRequests()).map((request) => `${request.path}?page=${request.query.page ?? ''}`);
+    // Every run reads the service's clock first (its Date header) with a one-record page of the
+    // first family: that is no fetching of the family.
+    const requests = await admin.apiRequests();
+    expect(requests.filter((request) => request.query.limit === '1').map((request) => request.path)).toEqual(['/api/properties']);
+    const paths = requests
+      .filter((request) => request.query.limit !== '1')
+      .map((request) => `${request.path}?page=${request.query.page ?? ''}`);
     expect(paths.filter((path) => path.startsWith('/api/properties') || path.startsWith('/api/assignments'))).toEqual([]);
     // clients continued after its last checkpointed page (contacts read the client ids later, from page 1).
     expect(paths.find((path) => path.startsWith('/api/clients?'))).not.toBe('/api/clients?page=1');

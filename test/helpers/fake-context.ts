@@ -10,6 +10,7 @@ import type { GlobalOptions } from '../../src/core/global-options.js';
 import { planOutput } from '../../src/core/factory.js';
 import type { Env } from '../../src/core/env.js';
 import { IO } from '../../src/core/io.js';
+import { ServiceClock } from '../../src/core/service-clock.js';
 import type { Session } from '../../src/core/session-types.js';
 
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
@@ -115,6 +116,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
   const env = options.env ?? {};
   const cwd = options.cwd ?? process.cwd();
   const stdout = options.stdout ?? out.stream;
+  const now = options.now ?? (() => new Date());
   const ctx: Context = {
     io,
     env,
@@ -123,7 +125,9 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     signal: options.signal ?? controller.signal,
     version: '0.0.0-test',
     cwd,
-    now: options.now ?? (() => new Date()),
+    now,
+    // Fed by nothing unless a test observes a Date header on it: a fake api sends no answers.
+    serviceClock: new ServiceClock(() => now().getTime()),
     config: given.config
       ? () => (config ??= typeof given.config === 'function' ? given.config() : Promise.resolve(given.config!))
       : unavailable('config'),

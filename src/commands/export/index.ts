@@ -31,8 +31,8 @@ function listOperations(families: readonly ResourceFamily[]): Operation[] {
 const HOW_IT_WORKS = `
 The snapshot:
   One file per family (props.ndjson, …; NDJSON unless -o csv|json) and manifest.json: CLI version,
-  origin, profile, environment, startedAt, finishedAt, and per family its file, records, total, bytes,
-  sha256, filters, since, the --fields kept and any --split-rows/--split-size parts with their sha256.
+  origin, profile, environment, startedAt, serviceStartedAt, finishedAt, and per family its file, records,
+  total, bytes, sha256, filters, since, the --fields kept and any --split-rows/--split-size parts (sha256 each).
   DIR appears only when every family is complete: it is built in .DIR.export-partial beside it, fsynced
   and renamed. An existing DIR is refused (exit 2); --replace replaces a previous snapshot there.
   A failed or interrupted run keeps the families it finished (and the partial of the one it was reading):
@@ -41,8 +41,9 @@ The snapshot:
 
 Incremental runs:
   --since-last PREVIOUS_DIR (or --since ISO) exports records updated at or after the previous start less
-  --overlap (the updatedSince filter), so nothing changed while that run read is lost; the manifest records
-  the watermark. A family whose operation has no updatedSince is exported in full; its entry says so.`;
+  --overlap (the updatedSince filter), so nothing changed while that run read is lost. Times are the
+  service's clock (its Date header): a start later than it is refused (exit 2), a skew over --overlap
+  warned about. A family whose operation has no updatedSince is exported in full; its entry says so.`;
 
 export default defineNounCommand<ExportFlags>({
   options: [

@@ -1,16 +1,21 @@
 // manifest.json of a snapshot directory: what was exported, from where, when, and for each family
 // the file with its record count, the service's `total`, its size and sha256, the filters sent and
-// the `since` watermark. A later incremental run reads `startedAt` back from it (--since-last).
+// the `since` watermark. A later incremental run reads `serviceStartedAt` back from it (--since-last):
+// the run's start by the service's clock, which stamps the `updatedAt` it is compared with
+// (`startedAt` and `finishedAt` stay this machine's clock, for people). The previous manifest sits
+// where others may write: it is read through core/owned-file.ts (no link followed, no FIFO waited
+// on, a regular file of ours), at most MANIFEST_MAX_BYTES.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { openOwned, UnsafeFileError } from '../../core/owned-file.js';
+import { openOwned, readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FilePart } from '../../output/index.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_KIND = 'appraisal-export';
 export const MANIFEST_VERSION = 1;
+/** A manifest lists a file per family, or each of its parts: far below this. */
+export const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface FamilyEntry {
   family: string;
@@ -40,7 +45,7 @@ export interface FamilyEntry {
 export interface Incremental {
   /** The previous snapshot directory (--since-last), as given. */
   sinceLast: string | null;
-  /** The previous run's start (from its manifest) or --since. */
+  /** The previous run's start by the service's clock (its manifest's serviceStartedAt) or --since. */
   since: string;
   overlap: string;
   /** since − overlap: records updated at or after it were asked for. */
@@ -55,7 +60,13 @@ export interface Manifest {
   profile: string;
   environment: string;
   format: string;
+  /** This machine's clock when the run began. */
   startedAt: string;
+  /**
+   * The service's clock when the run began (from its Date header): what --since-last reads. Absent
+   * in manifests of an appraisal from before it was written.
+   */
+  serviceStartedAt?: string;
   finishedAt: string;
   incremental: Incremental | null;
   families: FamilyEntry[];
@@ -85,20 +96,21 @@ export function manifestText(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** The manifest of a previous snapshot (--since-last), checked enough to trust its startedAt. */
+const isTime = (value: unknown): value is string => typeof value === 'string' && Number.isFinite(Date.parse(value));
+
+/** The manifest of a previous snapshot (--since-last), checked enough to trust its start. */
 export async function readManifest(dir: string, given: string): Promise<Manifest> {
   const path = join(dir, MANIFEST_FILE);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readOwned(path, MANIFEST_MAX_BYTES, { refuseLonger: true, display: `--since-last ${join(given, MANIFEST_FILE)}` });
   } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `--since-last ${given}: no ${MANIFEST_FILE} there (is it a finished \`appraisal export\` directory?)`
-        : `--since-last ${given}: cannot read ${MANIFEST_FILE} (${code ?? (error as Error).message})`,
-    );
+    throw new UsageError(`--since-last ${given}: cannot read ${MANIFEST_FILE} (${code ?? (error as Error).message})`);
   }
+  if (text === undefined)
+    throw new UsageError(`--since-last ${given}: no ${MANIFEST_FILE} there (is it a finished \`appraisal export\` directory?)`);
   let value: Partial<Manifest>;
   try {
     value = JSON.parse(text) as Partial<Manifest>;
@@ -107,8 +119,8 @@ export async function readManifest(dir: string, given: string): Promise<Manifest
   }
   if (
     value?.kind !== MANIFEST_KIND ||
-    typeof value.startedAt !== 'string' ||
-    Number.isNaN(Date.parse(value.startedAt)) ||
+    !isTime(value.startedAt) ||
+    (value.serviceStartedAt !== undefined && !isTime(value.serviceStartedAt)) ||
     typeof value.origin !== 'string'
   ) {
     throw new UsageError(`--since-last ${given}: ${MANIFEST_FILE} is not an appraisal export manifest with a startedAt time`);

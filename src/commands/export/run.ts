@@ -1,5 +1,6 @@
 // One `appraisal export` run: check everything local (flags, --dir, the previous manifest) before
-// any request, bind the chosen families' operations, write each family into the hidden sibling
+// any request, bind the chosen families' operations, read the service's clock (the run's start and
+// the incremental start are its times, incremental.ts), write each family into the hidden sibling
 // directory (skipping those an interrupted run finished, with --resume), then the manifest, and
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
@@ -10,7 +11,8 @@ import { UnsafeFileError } from '../../core/owned-file.js';
 import { countOf, formatCount } from '../../output/index.js';
 import { join } from 'node:path';
 import { exportFamily, fileName } from './family-file.js';
-import { resolveIncremental } from './incremental.js';
+import { parentFamily } from '../../core/resources.js';
+import { readSinceStart, resolveIncremental, type ServiceTime } from './incremental.js';
 import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Incremental, type Manifest } from './manifest.js';
 import { planExport, type ExportFlags, type ExportPlan } from './plan.js';
 import { checkTarget, SnapshotDir, type FamilyDone, type Target } from './snapshot-dir.js';
@@ -40,16 +42,40 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
   const plan = planExport(ctx, flags);
   const session = await ctx.session();
   const origin = originOf(session.baseUrl);
-  const incremental = await resolveIncremental(plan, origin);
+  const start = await readSinceStart(plan, origin);
   const target = await checkTarget(plan);
   const names = plan.families.map((family) => family.name);
   await bindFamilies(ctx, names);
   const release = await lockRun(target.lock, plan.dirGiven);
   try {
-    await snapshotRun(ctx, plan, target, { origin, profile: session.profileName, environment: session.environment, names, incremental });
+    const time = await serviceTime(ctx, plan);
+    const incremental = start ? resolveIncremental(ctx, plan, start, time) : null;
+    await snapshotRun(ctx, plan, target, {
+      origin,
+      profile: session.profileName,
+      environment: session.environment,
+      names,
+      incremental,
+      time,
+    });
   } finally {
     await release();
   }
+}
+
+/**
+ * The service's time as the run begins, before any family is read: from an answer already seen, else
+ * from one small GET of the first family's collection (core/service-clock.ts). A service that sends
+ * no Date header leaves this machine's clock, said once.
+ */
+async function serviceTime(ctx: Context, plan: ExportPlan): Promise<ServiceTime> {
+  const first = plan.families[0]!;
+  const now = await ctx.serviceClock.measure(await ctx.api(), (parentFamily(first) ?? first).path, ctx.signal);
+  if (now === undefined) {
+    ctx.io.warn("the service's answers carry no Date header: this run's start is read from this machine's clock");
+    return { now: ctx.now().getTime(), offsetMs: undefined };
+  }
+  return { now, offsetMs: ctx.serviceClock.offsetMs };
 }
 
 /** One run at a time per DIR: a second one would take the first one's partial directory for its own. */
@@ -78,21 +104,28 @@ interface RunSession {
   environment: string;
   names: string[];
   incremental: Incremental | null;
+  time: ServiceTime;
 }
 
 async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: RunSession): Promise<void> {
   const { origin, names, incremental } = run;
   const watermark = incremental?.watermark ?? null;
-  const snapshot = await SnapshotDir.open(ctx, plan, target, {
-    origin,
-    profile: run.profile,
-    format: plan.format,
-    families: names,
-    pageSize: ctx.globals.pageSize ?? null,
-    watermark,
-    split: plan.split ? { rows: plan.split.rows ?? null, bytes: plan.split.bytes ?? null } : null,
-    fields: Object.keys(plan.fields).length > 0 ? plan.fields : null,
-  });
+  const snapshot = await SnapshotDir.open(
+    ctx,
+    plan,
+    target,
+    {
+      origin,
+      profile: run.profile,
+      format: plan.format,
+      families: names,
+      pageSize: ctx.globals.pageSize ?? null,
+      watermark,
+      split: plan.split ? { rows: plan.split.rows ?? null, bytes: plan.split.bytes ?? null } : null,
+      fields: Object.keys(plan.fields).length > 0 ? plan.fields : null,
+    },
+    run.time,
+  );
   if (incremental)
     ctx.io.notice(`Exporting records updated since ${incremental.watermark} (${incremental.since} less ${incremental.overlap} overlap)`);
 
@@ -139,6 +172,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     environment: run.environment,
     format: plan.format,
     startedAt: snapshot.startedAt,
+    serviceStartedAt: snapshot.serviceStartedAt,
     finishedAt: ctx.now().toISOString(),
     incremental,
     families: entries,

@@ -17,6 +17,7 @@ import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { defaultDirMode, defaultFileMode, privateDirProblem, readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import { fileDigest, MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
 import type { ExportPlan } from './plan.js';
+import type { ServiceTime } from './incremental.js';
 
 const RUN_FILE = '.export-run.json';
 const RUN_KIND = 'appraisal-export-run';
@@ -40,6 +41,8 @@ interface RunState extends RunIdentity {
   kind: typeof RUN_KIND;
   version: 1;
   startedAt: string;
+  /** The start by the service's clock (absent in a run file of an older appraisal). */
+  serviceStartedAt?: string;
 }
 
 /** A finished family as its export reports it, before its files' sizes and digests are read. */
@@ -119,6 +122,8 @@ export class SnapshotDir {
     private readonly target: Target,
     /** When the run began (the interrupted run's start, when resumed). */
     readonly startedAt: string,
+    /** The same by the service's clock: the next --since-last starts there. */
+    readonly serviceStartedAt: string,
   ) {}
 
   get temp(): string {
@@ -126,7 +131,7 @@ export class SnapshotDir {
   }
 
   /** Start a new run, or take up an interrupted one (--resume), or replace it (with a notice). */
-  static async open(ctx: Context, plan: ExportPlan, target: Target, identity: RunIdentity): Promise<SnapshotDir> {
+  static async open(ctx: Context, plan: ExportPlan, target: Target, identity: RunIdentity, time: ServiceTime): Promise<SnapshotDir> {
     const { temp } = target;
     const where = `${plan.dirGiven} (in ${basename(temp)} beside it)`;
     if ((await entryType(temp)) !== 'missing') {
@@ -154,7 +159,13 @@ export class SnapshotDir {
         ctx.io.notice(
           `Resuming the export to ${plan.dirGiven} started ${state.startedAt}${finished.length > 0 ? `: ${finished.join(', ')} finished and are not fetched again` : ''}`,
         );
-        return new SnapshotDir(plan, target, state.startedAt);
+        // The interrupted run's start by the service's clock; a run file without it (an older
+        // appraisal) has only this machine's, moved by the skew measured now.
+        const serviceStartedAt =
+          typeof state.serviceStartedAt === 'string' && Number.isFinite(Date.parse(state.serviceStartedAt))
+            ? state.serviceStartedAt
+            : new Date(Date.parse(state.startedAt) + (time.offsetMs ?? 0)).toISOString();
+        return new SnapshotDir(plan, target, state.startedAt, serviceStartedAt);
       }
       if (plan.mode === 'auto') {
         ctx.io.notice(
@@ -166,11 +177,12 @@ export class SnapshotDir {
       ctx.io.notice(`Nothing to resume for ${plan.dirGiven}: starting from the beginning`);
     }
     const startedAt = ctx.now().toISOString();
+    const serviceStartedAt = new Date(time.now).toISOString();
     try {
       await mkdir(temp, { mode: 0o700 });
       // Exactly 0700 whatever the umask: a resumed run checks it (privateDirProblem).
       await chmod(temp, 0o700);
-      const state: RunState = { kind: RUN_KIND, version: 1, startedAt, ...identity };
+      const state: RunState = { kind: RUN_KIND, version: 1, startedAt, serviceStartedAt, ...identity };
       await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o600 });
       await syncDirectory(target.parent);
     } catch (error) {
@@ -179,7 +191,7 @@ export class SnapshotDir {
         { cause: error },
       );
     }
-    return new SnapshotDir(plan, target, startedAt);
+    return new SnapshotDir(plan, target, startedAt, serviceStartedAt);
   }
 
   pathOf(file: string): string {

@@ -130,6 +130,10 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
         {
           api,
           clock: systemClock(() => ctx.now()),
+          serviceTime: {
+            now: () => ctx.serviceClock.now(),
+            measure: () => ctx.serviceClock.measure(api, family.listPath(parentId), ctx.signal),
+          },
           signal: ctx.signal,
           sink,
           store: statePath === undefined ? undefined : fileStateStore(statePath),
@@ -171,6 +175,8 @@ How it polls:
   that are gone (confirmed with a GET) are reported deleted.
   --state-file keeps ids, updatedAt values and the mark; it is replaced atomically after every poll
   (and after every handled event with --exec), so a restart neither repeats nor misses a change.
+  The mark is checked against the service's clock (its Date header): one in the future is dropped with
+  a warning, and that poll reads the whole collection.
   Polls start at least --interval apart. On 429, 5xx or network failures it waits (Retry-After, else
   exponential backoff up to 5m) and carries on; 401 and 403 stop it (exit 4, 5); Ctrl-C saves and
   exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.

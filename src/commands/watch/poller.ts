@@ -9,12 +9,21 @@
 // (inclusive: records updated in the same millisecond are not lost), the overlap is dropped by
 // comparing versions with the state, and the mark only moves after a pass that reported no sign of
 // the collection shifting under it (paginate's warnings).
+//
+// The mark is compared with the service's `updatedAt`, so it is checked against the service's clock
+// (its Date header, core/service-clock.ts) before an incremental poll uses it: a mark in the future
+// (a state file edited or planted, or written while the service's clock ran ahead) would have every
+// incremental poll find nothing. Such a state is repaired, not refused: the poll reads the whole
+// collection, which finds every change by comparing versions with what was seen, and the mark starts
+// again from what it reads. The newest `updatedAt` is remembered no later than the service's clock,
+// so a record stamped in the future cannot push the mark there again.
 import type { ApiClient, ApiRecord, PaginateSummary } from '../../core/api-client.js';
 import { HttpError, InterruptedError, NetworkError, NotFoundError, PermissionError, ServiceUnavailableError } from '../../core/errors.js';
 import { backoffDelay } from './backoff.js';
 import type { Clock } from './clock.js';
 import { baselineChange, changeFor, laterOf, timestampOf, versionOf, type BaselinePolicy, type ChangeType } from './differ.js';
 import { formatDuration } from '../../core/duration.js';
+import { FUTURE_TOLERANCE_MS } from '../../core/service-clock.js';
 import type { EventSink } from './events.js';
 import type { Family } from './families.js';
 import type { WatchStatus } from './progress.js';
@@ -56,6 +65,8 @@ export interface WatchDeps {
   log: WatchLog;
   onStatus?: ((status: WatchStatus) => void) | undefined;
   random?: (() => number) | undefined;
+  /** The service's clock: `now()` from the answers seen so far; `measure()` asks the service when none was. */
+  serviceTime?: { now(): number | undefined; measure(): Promise<number | undefined> } | undefined;
 }
 
 export interface WatchSummary {
@@ -75,9 +86,34 @@ export interface PollResult {
   clean: boolean;
 }
 
-function remember(state: WatchState, record: ApiRecord): void {
+function remember(state: WatchState, record: ApiRecord, ceiling: number | undefined): void {
   state.seen.set(record.id, versionOf(record));
-  state.latest = laterOf(state.latest, timestampOf(record));
+  rememberLatest(state, record, ceiling);
+}
+
+/** The newest `updatedAt` seen, never later than `ceiling` (the service's clock when the poll began). */
+function rememberLatest(state: WatchState, record: ApiRecord, ceiling: number | undefined): void {
+  const stamp = timestampOf(record);
+  if (stamp === undefined) return;
+  state.latest = laterOf(state.latest, ceiling !== undefined && Date.parse(stamp) > ceiling ? new Date(ceiling).toISOString() : stamp);
+}
+
+/**
+ * A mark (or newest `updatedAt`) later than the service's clock is dropped, with a warning: the poll
+ * then reads the whole collection and nothing is missed (see the header). This machine's clock
+ * stands in when the service sends no Date header.
+ */
+async function dropFutureMark(state: WatchState, deps: WatchDeps): Promise<void> {
+  const stamps = [state.mark, state.latest].filter((stamp): stamp is string => stamp !== null);
+  if (stamps.length === 0) return;
+  const now = (await deps.serviceTime?.measure()) ?? deps.clock.now();
+  const ahead = stamps.find((stamp) => Date.parse(stamp) > now + FUTURE_TOLERANCE_MS);
+  if (ahead === undefined) return;
+  deps.log.warn(
+    `the watch state's mark ${ahead} is later than the service's clock (now ${new Date(now).toISOString()}): reading the whole collection, and the mark starts again from it`,
+  );
+  state.mark = null;
+  state.latest = null;
 }
 
 async function save(state: WatchState, deps: WatchDeps): Promise<void> {
@@ -107,6 +143,8 @@ export async function pollOnce(
   const { family } = options;
   const number = state.polls + 1;
   const baseline = state.polls === 0;
+  if (!baseline) await dropFutureMark(state, deps);
+  const ceiling = deps.serviceTime?.now();
   const full = baseline || !family.updatedSince || state.mark === null || number - state.lastFullPoll >= options.fullEvery;
   const latestBefore = state.latest;
   const present = new Set<string>();
@@ -115,7 +153,7 @@ export async function pollOnce(
 
   const emit = async (type: ChangeType, id: string, record: ApiRecord | null) => {
     await deps.sink({ type, family: family.name, id, record, observedAt: new Date(deps.clock.now()).toISOString() });
-    if (record) remember(state, record);
+    if (record) remember(state, record, ceiling);
     else state.seen.delete(id);
     events++;
     tally.events++;
@@ -125,7 +163,10 @@ export async function pollOnce(
     const known = state.seen.get(record.id);
     const type = known === undefined && baseline ? baselineChange(record, options.baseline) : changeFor(known, record, 'created');
     if (type) await emit(type, record.id, record);
-    else if (known === undefined) remember(state, record);
+    else if (known === undefined) remember(state, record, ceiling);
+    // Seen before and unchanged: its updatedAt still counts towards the newest (after a repair, the
+    // mark is rebuilt from the whole collection).
+    else rememberLatest(state, record, ceiling);
   };
 
   try {

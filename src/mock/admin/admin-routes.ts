@@ -121,7 +121,7 @@ const clearFaults: AdminHandler = (ctx) => {
 
 const reset: AdminHandler = (ctx) => {
   ctx.state.reset();
-  ctx.state.clock.offsetMs = 0;
+  ctx.state.clock.setOffset(0);
   ctx.faults.clear();
   ctx.limiter?.reset();
   return noContent();
@@ -205,7 +205,7 @@ const setClock: AdminHandler = async (ctx) => {
   if (typeof offset !== 'number' || !Number.isFinite(offset) || Math.abs(offset) > 10 * 365 * 86_400) {
     throw invalidParameter('offsetSeconds', 'must be a number of seconds (at most ten years either way)');
   }
-  ctx.state.clock.offsetMs = Math.round(offset * 1000);
+  ctx.state.clock.setOffset(Math.round(offset * 1000));
   return jsonResponse(200, { offsetSeconds: offset, now: new Date(ctx.state.clock.wallMs()).toISOString() });
 };
 

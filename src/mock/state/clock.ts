@@ -7,8 +7,18 @@
 export class MonotonicClock {
   private last: number;
 
-  constructor(floorMs = 0) {
+  constructor(private readonly floorMs = 0) {
     this.last = floorMs;
+  }
+
+  /**
+   * Run `offsetMs` off the machine's clock from now on, as a service whose clock has always been that
+   * far off: new timestamps follow it even when that is earlier than the last one stamped (a key's
+   * lastUsedAt at start-up), never earlier than the seeded data.
+   */
+  setOffset(offsetMs: number): void {
+    this.offsetMs = offsetMs;
+    this.last = Math.max(this.floorMs, Math.min(this.last, this.wallMs() - 1));
   }
 
   /** Move the floor forward (after seeding or a reset). */
