@@ -255,6 +255,33 @@ describe('appraisal watch', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('a state file whose mark is in the future (planted, or written by a clock that ran ahead) is repaired: the change is reported', async () => {
+    const state = join(dir(), 'props.state');
+    // A baseline, then a poll that sets the mark.
+    for (let poll = 0; poll < 2; poll++) expect((await watch(['props', '--once', '--state-file', state])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(state, 'utf8')) as Record<string, unknown>;
+    expect(saved.mark).not.toBeNull();
+    writeFileSync(state, JSON.stringify({ ...saved, mark: '2099-01-01T00:00:00.000Z', latest: '2099-01-01T00:00:00.000Z' }));
+    const [id] = await someExistingIds(1);
+    await updateProperty(id!);
+
+    const repaired = await watch(['props', '--once', '--state-file', state]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(kinds(parseEvents(repaired.stdout))).toEqual([`updated ${id}`]);
+    expect(repaired.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      expect.stringMatching(/^warning: the watch state's mark 2099-01-01T00:00:00\.000Z is later than the service's clock \(now /),
+    ]);
+    const after = JSON.parse(readFileSync(state, 'utf8')) as { mark: string | null; latest: string };
+    expect(Date.parse(after.latest)).toBeLessThan(Date.now() + 60_000);
+
+    // From there on, polls go on as usual: no warning, the next change reported once.
+    await updateProperty(id!);
+    const next = await watch(['props', '--once', '--state-file', state]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(kinds(parseEvents(next.stdout))).toEqual([`updated ${id}`]);
+    expect(next.stderr).not.toContain('warning:');
+  });
+
   it('refuses a corrupt state file or one of another collection with exit 2 and a clear message', async () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'bad.state'), '{"version":1,"fam');

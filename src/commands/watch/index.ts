@@ -174,9 +174,8 @@ How it polls:
   id and updatedAt with what was seen; every --full-every polls the whole collection is read and records
   that are gone (confirmed with a GET) are reported deleted.
   --state-file keeps ids, updatedAt values and the mark; it is replaced atomically after every poll
-  (and after every handled event with --exec), so a restart neither repeats nor misses a change.
-  The mark is checked against the service's clock (its Date header): one in the future is dropped with
-  a warning, and that poll reads the whole collection.
+  (and after every handled event with --exec), so a restart neither repeats nor misses a change; a mark
+  later than the service's clock (its Date header) is dropped with a warning and that poll reads all.
   Polls start at least --interval apart. On 429, 5xx or network failures it waits (Retry-After, else
   exponential backoff up to 5m) and carries on; 401 and 403 stop it (exit 4, 5); Ctrl-C saves and
   exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.

@@ -190,6 +190,86 @@ describe('pollOnce', () => {
     expect(h.service.gets).toEqual(['/api/contacts/k']);
     expect(h.events).toMatchObject([{ type: 'deleted', family: 'contacts', id: 'k' }]);
   });
+
+  describe('the mark and the service clock (issue 26 §13)', () => {
+    /** The service's clock `offsetMs` off the harness's, as its Date header would tell (measured on demand). */
+    const serviceAt = (h: ReturnType<typeof harness>, offsetMs: number) => {
+      let measured = false;
+      h.deps.serviceTime = {
+        now: () => (measured ? h.clock.now() + offsetMs : undefined),
+        measure: async () => {
+          measured = true;
+          return h.clock.now() + offsetMs;
+        },
+      };
+    };
+
+    it('a mark later than the service clock is dropped with a warning; the whole read reports the change and rebuilds the mark', async () => {
+      const h = harness();
+      serviceAt(h, 0);
+      h.service.create('a');
+      h.service.create('b');
+      const state = newState('props', null);
+      await pollOnce(state, options(), h.deps);
+      h.clock.advance(1000);
+      await pollOnce(state, options(), h.deps);
+      expect(state.mark).toBe(iso(T0));
+      state.mark = '2099-01-01T00:00:00.000Z';
+      state.latest = '2099-01-01T00:00:00.000Z';
+      h.clock.advance(1000);
+      h.service.update('a', { name: 'A2' });
+      await pollOnce(state, options(), h.deps);
+      expect(h.service.queries.at(-1)).toEqual({});
+      expect(summary(h.events)).toEqual(['updated a']);
+      expect(h.warnings).toEqual([
+        `the watch state's mark 2099-01-01T00:00:00.000Z is later than the service's clock (now ${iso(T0 + 2000)}): reading the whole collection, and the mark starts again from it`,
+      ]);
+      expect(state.latest).toBe(iso(T0 + 2000));
+      // The next poll is whole again (no mark yet), the one after incremental from the rebuilt mark.
+      await pollOnce(state, options(), h.deps);
+      await pollOnce(state, options(), h.deps);
+      expect(h.service.queries.at(-1)).toEqual({ updatedSince: iso(T0 + 2000) });
+      expect(h.warnings).toHaveLength(1);
+    });
+
+    it('a mark within a few seconds of the service clock is kept; a service that sends no Date header is checked against this machine', async () => {
+      const h = harness();
+      serviceAt(h, -3_000);
+      h.service.create('a');
+      const state = newState('props', null);
+      await pollOnce(state, options(), h.deps);
+      await pollOnce(state, options(), h.deps);
+      expect(state.mark).toBe(iso(T0));
+      await pollOnce(state, options(), h.deps);
+      expect(h.warnings).toEqual([]);
+      expect(h.service.queries.at(-1)).toEqual({ updatedSince: iso(T0) });
+
+      const local = harness();
+      local.service.create('a');
+      const kept = newState('props', null);
+      await pollOnce(kept, options(), local.deps);
+      kept.mark = iso(T0 + 3_600_000);
+      await pollOnce(kept, options(), local.deps);
+      expect(local.warnings).toEqual([expect.stringContaining(`is later than the service's clock (now ${iso(T0)})`)]);
+    });
+
+    it('a record stamped ahead of the service clock cannot carry the mark into the future', async () => {
+      const h = harness();
+      serviceAt(h, 0);
+      h.service.create('a');
+      const state = newState('props', null);
+      await pollOnce(state, options(), h.deps);
+      // Stamped by a clock that ran years ahead.
+      h.service.records.set('a', { ...h.service.records.get('a')!, updatedAt: '2030-01-01T00:00:00.000Z' });
+      h.clock.advance(1000);
+      await pollOnce(state, options(), h.deps);
+      expect(summary(h.events)).toEqual(['updated a']);
+      expect(state.latest).toBe(iso(T0 + 1000));
+      await pollOnce(state, options(), h.deps);
+      expect(state.mark).toBe(iso(T0 + 1000));
+      expect(h.warnings).toEqual([]);
+    });
+  });
 });
 
 describe('first poll', () => {
