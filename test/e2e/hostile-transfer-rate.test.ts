@@ -69,7 +69,8 @@ afterAll(async () => {
 describe('files download', () => {
   it('a download trickled at a byte per 100 ms: exit 3 naming the rate and --min-rate, no file, no temp file', async () => {
     const empty = tempDir('transfer-trickled-');
-    const result = await cli(['files', 'download', TRICKLED, '--out', join(empty, 'slow.txt'), ...FLOOR]);
+    // --timeout 1 is no help here: it bounds each wait for a byte, and one comes every 100 ms.
+    const result = await cli(['files', 'download', TRICKLED, '--out', join(empty, 'slow.txt'), '--timeout', '1', ...FLOOR]);
     expectFailure(result, 3);
     expect(result.stderr).toMatch(
       new RegExp(
@@ -135,6 +136,36 @@ describe('files upload', () => {
     );
     expect(result.stderr).toMatch(/^hint: .*--min-rate/m);
     expect(read).toBe(0);
+  });
+
+  it('a reader taking 1 MiB a second, under a 4MiB/1s floor: the floor ends it, not --timeout 3', async () => {
+    // Without a floor this reader keeps the upload going past --timeout (each wait is short): 12 MiB
+    // took 11 s before the last wait timed out. A test-sized floor above its rate ends it in a window.
+    server.onStream(
+      'POST',
+      '/api/files',
+      readSlowly(1024 * 1024, 1000, () => record({ id: TRICKLED, name: 'photos.bin' }, 201)),
+    );
+    const result = await cli(['files', 'upload', upload, '-o', 'json', '--timeout', '3', '--min-rate', '4MiB/1s']);
+    expectFailure(result, 3);
+    expect(result.stderr).toMatch(
+      /^error: POST \/api\/files: the request body went out too slowly to .* below the minimum rate of 4 MiB per 1s\); stopped$/m,
+    );
+  });
+
+  it('an answer to a whole upload trickled back: exit 3, and the hint says the POST may have taken effect', async () => {
+    const small = join(tempDir('transfer-small-'), 'notes.txt');
+    writeFileSync(small, 'roof: fair\n');
+    const answer = Buffer.from(JSON.stringify({ success: true, data: { id: STEADY, name: 'notes.txt', size: 11 } }));
+    server.onStream(
+      'POST',
+      '/api/files',
+      readSlowly(1024 * 1024, 1, () => paced(answer, 1, 100, 201, 'application/json')),
+    );
+    const result = await cli(['files', 'upload', small, '-o', 'json', ...FLOOR]);
+    expectFailure(result, 3);
+    expect(result.stderr).toMatch(/^error: POST \/api\/files: the answer arrived too slowly from .*; stopped$/m);
+    expect(result.stderr).toMatch(/^hint: .*--min-rate.*; POST may have taken effect: check before repeating it$/m);
   });
 
   it('an endpoint that reads steadily above the floor takes the whole file', async () => {

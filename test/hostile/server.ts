@@ -55,19 +55,9 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-interface Entry {
-  method: string;
-  path: string | RegExp;
-  route: Route;
-}
+type Entry = { method: string; path: string | RegExp } & ({ streams: false; route: Route } | { streams: true; route: StreamRoute });
 
-interface StreamEntry {
-  method: string;
-  path: string | RegExp;
-  route: StreamRoute;
-}
-
-function matches(entry: Entry | StreamEntry, method: string, path: string): boolean {
+function matches(entry: Entry, method: string, path: string): boolean {
   if (entry.method !== '*' && entry.method.toUpperCase() !== method.toUpperCase()) return false;
   if (typeof entry.path === 'string') return entry.path === (path.split('?')[0] ?? path);
   return entry.path.test(path);
@@ -80,19 +70,20 @@ function notFound(_req: LoggedRequest, res: ServerResponse): void {
 
 export async function startHostile(options: HostileOptions = {}): Promise<HostileServer> {
   const entries: Entry[] = [];
-  const streamEntries: StreamEntry[] = [];
   const requests: LoggedRequest[] = [];
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
 
   const handle = (raw: IncomingMessage, res: ServerResponse): void => {
-    const streamed = [...streamEntries].reverse().find((candidate) => matches(candidate, raw.method ?? 'GET', raw.url ?? '/'));
-    if (streamed) {
+    // Later routes win, whichever kind: a streaming one gets the request before its body is read.
+    const entry = [...entries].reverse().find((candidate) => matches(candidate, raw.method ?? 'GET', raw.url ?? '/'));
+    if (entry?.streams) {
       requests.push({ method: raw.method ?? 'GET', path: raw.url ?? '/', headers: raw.headers, body: Buffer.alloc(0) });
       for (const wake of waiters) wake();
-      streamed.route(raw, res);
+      entry.route(raw, res);
       return;
     }
+    const route = entry?.route ?? notFound;
     const chunks: Buffer[] = [];
     raw.on('data', (chunk: Buffer) => chunks.push(chunk));
     raw.on('end', () => {
@@ -104,8 +95,7 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
       };
       requests.push(logged);
       for (const wake of waiters) wake();
-      const entry = [...entries].reverse().find((candidate) => matches(candidate, logged.method, logged.path));
-      Promise.resolve((entry?.route ?? notFound)(logged, res)).catch((error: unknown) => {
+      Promise.resolve(route(logged, res)).catch((error: unknown) => {
         // A broken route is a broken test: answer 599 so the failure is visible, never hang.
         if (!res.headersSent) res.writeHead(599, { 'content-type': 'text/plain' });
         res.end(`hostile route failed: ${String(error)}`);
@@ -133,11 +123,11 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
     port,
     requests,
     on(method, path, route) {
-      entries.push({ method, path, route });
+      entries.push({ method, path, streams: false, route });
       return hostile;
     },
     onStream(method, path, route) {
-      streamEntries.push({ method, path, route });
+      entries.push({ method, path, streams: true, route });
       return hostile;
     },
     waitForRequests(count, timeoutMs = 20_000) {
