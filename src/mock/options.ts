@@ -30,6 +30,11 @@ export interface MockServerOptions {
   prerender?: boolean;
   /** Which published description (and matching routes) to serve. Default `standard`. */
   description?: DescriptionVariant;
+  /**
+   * Run the service's clock this many seconds off the machine's (negative: behind), as POST
+   * /__mock/clock does: its Date header, the timestamps it writes and its expiry checks. Default 0.
+   */
+  clockOffsetSeconds?: number;
 }
 
 export interface ResolvedOptions {
@@ -43,9 +48,13 @@ export interface ResolvedOptions {
   adminKey: string | undefined;
   maxUploadBytes: number;
   description: DescriptionVariant;
+  clockOffsetMs: number;
 }
 
 export class MockOptionError extends Error {}
+
+/** The furthest a clock offset goes either way (as POST /__mock/clock). */
+const TEN_YEARS_S = 10 * 365 * 86_400;
 
 function whole(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   const resolved = value ?? fallback;
@@ -73,5 +82,6 @@ export function resolveOptions(options: MockServerOptions): ResolvedOptions {
     adminKey: options.adminKey,
     maxUploadBytes: whole('maxUploadBytes', options.maxUploadBytes, 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     description: description(options.description),
+    clockOffsetMs: whole('clock offset', options.clockOffsetSeconds, 0, -TEN_YEARS_S, TEN_YEARS_S) * 1000,
   };
 }

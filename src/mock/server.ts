@@ -80,6 +80,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   try {
     mkdirSync(uploadDir);
     const state = new MockState({ records: resolved.records, seed: resolved.seed, adminSecret: adminKey });
+    state.clock.startOffsetMs = resolved.clockOffsetMs;
+    state.clock.setOffset(resolved.clockOffsetMs);
     const deps = {
       state,
       description: { current: routingFor(resolved.description) },

@@ -1,5 +1,5 @@
-// `export --since-last` and the service's clock (issue 26 §13). The mock's clock is set off the
-// machine's (POST /__mock/clock: its Date header and the updatedAt it stamps): with the service ten
+// `export --since-last` and the service's clock (issue 26 §13). The mock runs ten minutes behind the
+// machine (`appraisal mock --clock-offset -600`: its Date header and the updatedAt it stamps): with the service ten
 // minutes behind, a change made after the previous run is still exported (the watermark is the
 // service's time, not this machine's), and the skew beyond --overlap is warned about. A previous
 // manifest claiming a start in 2099 is refused with one line (exit 2), as is --since 2099; a FIFO
@@ -41,10 +41,9 @@ function plantManifest(dir: string, manifest: Manifest): void {
   writeFileSync(join(scratch, dir, 'manifest.json'), `${JSON.stringify(manifest)}\n`, { mode: 0o644 });
 }
 
-/** The mock ten minutes behind, a full snapshot `base` of props, then one property changed: its id and updatedAt. */
+/** A full snapshot `dir` of props from the mock (ten minutes behind), then one property changed: its id and updatedAt. */
 async function baseThenChange(dir: string): Promise<{ base: Manifest; id: string; updatedAt: string }> {
   await admin.reset();
-  await admin.call('POST', '/__mock/clock', { offsetSeconds: -600 });
   const base = await cli(['export', '--dir', dir, '--families', 'props']);
   expect(base.code, base.stderr).toBe(0);
   const id = ids(join(scratch, dir, 'props.ndjson'))[4]!;
@@ -54,7 +53,7 @@ async function baseThenChange(dir: string): Promise<{ base: Manifest; id: string
 }
 
 beforeAll(async () => {
-  mock = await startMock({ records: 40, seed: 5, http: true });
+  mock = await startMock({ records: 40, seed: 5, http: true, extraArgs: ['--clock-offset', '-600'] });
   admin = mockAdmin(mock);
   env = { ...isolatedEnv(), ...mock.env };
   scratch = tempDir('export-clock-');

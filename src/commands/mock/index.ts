@@ -23,12 +23,26 @@ interface MockFlags {
   detach?: boolean;
   prerender?: boolean;
   description?: string;
+  clockOffset?: string;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
     throw new UsageError(`${flag} must be a whole number between ${min} and ${max}, got "${raw}"`);
+  }
+  return Number(text);
+}
+
+/** `--clock-offset -600`: whole seconds either way, at most ten years. */
+function clockOffset(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  const limit = 10 * 365 * 86_400;
+  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > limit) {
+    throw new UsageError(
+      `--clock-offset must be whole seconds between -${limit} and ${limit} (e.g. -600: ten minutes behind), got "${raw}"`,
+    );
   }
   return Number(text);
 }
@@ -73,6 +87,7 @@ async function detach(ctx: Context, flags: MockFlags, envFile: string | undefine
   if (flags.http) args.push('--http');
   if (flags.prerender) args.push('--prerender');
   if (flags.rateLimit !== undefined) args.push('--rate-limit', flags.rateLimit);
+  if (flags.clockOffset !== undefined) args.push('--clock-offset', flags.clockOffset);
   if (envFile !== undefined) args.push('--write-env', envFile);
   const env = { ...ctx.env };
   if (flags.adminKey !== undefined) env.APPRAISAL_MOCK_ADMIN_KEY = flags.adminKey;
@@ -113,6 +128,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     adminKey,
     prerender: flags.prerender === true,
     description: flags.description as 'standard' | 'alternative' | undefined,
+    clockOffsetSeconds: clockOffset(flags.clockOffset),
     log: flags.log ? (line: string) => ctx.io.writeErr(line) : undefined,
     onInternalError: (error: unknown) =>
       ctx.io.warn(`mock: internal error (answered 500): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -142,7 +158,7 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     if (envFile !== undefined) await writeEnvFile(envFile, `${lines.join('\n')}\n`);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
     ctx.io.notice(
-      `appraisal mock: ${server.baseUrl} (${options.records} records per family, seed ${options.seed}${options.latencyMs ? `, latency ${options.latencyMs} ms` : ''}${options.rateLimit ? `, ${options.rateLimit} requests/s per key` : ''}); admin key ${server.adminKey.slice(0, 12)}…; Ctrl-C to stop`,
+      `appraisal mock: ${server.baseUrl} (${options.records} records per family, seed ${options.seed}${options.latencyMs ? `, latency ${options.latencyMs} ms` : ''}${options.rateLimit ? `, ${options.rateLimit} requests/s per key` : ''}${options.clockOffsetSeconds ? `, clock ${options.clockOffsetSeconds} s off` : ''}); admin key ${server.adminKey.slice(0, 12)}…; Ctrl-C to stop`,
     );
     ctx.runUntilInterrupted();
     await untilAborted(ctx.signal);
@@ -179,6 +195,10 @@ export default defineNounCommand<MockFlags>({
         'which API description to publish: standard (openapi.json) or alternative (moved, removed and changed operations, for tests)',
       choices: ['standard', 'alternative'],
       defaultValue: 'standard',
+    },
+    {
+      flags: '--clock-offset <seconds>',
+      description: "run the service's clock this far off this machine's (-600: ten minutes behind): its Date header and timestamps",
     },
     { flags: '--log', description: 'log every request on stderr (method, path, status, key prefix)' },
     {

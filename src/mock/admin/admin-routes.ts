@@ -121,7 +121,7 @@ const clearFaults: AdminHandler = (ctx) => {
 
 const reset: AdminHandler = (ctx) => {
   ctx.state.reset();
-  ctx.state.clock.setOffset(0);
+  ctx.state.clock.setOffset(ctx.state.clock.startOffsetMs);
   ctx.faults.clear();
   ctx.limiter?.reset();
   return noContent();

@@ -29,6 +29,9 @@ export class MonotonicClock {
   /** How far this clock is off the machine's (milliseconds; POST /__mock/clock). */
   offsetMs = 0;
 
+  /** The offset the mock was started with (`--clock-offset`): POST /__mock/reset returns to it. */
+  startOffsetMs = 0;
+
   /** The service's idea of now, not forced to increase (expiry checks, the Date header). */
   wallMs(): number {
     return Date.now() + this.offsetMs;
