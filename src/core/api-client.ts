@@ -1,5 +1,14 @@
-// The contract between commands and the HTTP core. The implementation lives in src/core/http/ and is
-// loaded lazily (it pulls in undici and zod); this file holds only types, so importing it is free.
+// The API client, in one place: what a client is (the ApiClient interface commands program against)
+// and the one settings shape it is made from (ClientSettings: the key travels in its `credential`,
+// made by holdSecret, so the redactor knows it before any request), assembled by clientSettings().
+// Clients are made only by the context (core/factory.ts: ctx.api() for the session, ctx.clientFor()
+// for another key, signal or bound), which loads the implementation over undici
+// (core/http/undici-api-client.ts) on first use. Nothing here imports it, so importing this is free.
+import type { CredentialInfo, ResolvedCredential } from './credentials/credential.js';
+import type { Env } from './env.js';
+import type { GlobalOptions } from './global-options.js';
+import type { IO } from './io.js';
+import type { MinRate } from './min-rate.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -129,15 +138,6 @@ export interface DownloadResponse {
   contentType: string | undefined;
 }
 
-export interface CredentialInfo {
-  /** Shown and recorded instead of the secret. */
-  prefix: string;
-  source: CredentialSource;
-  kind: 'api-key' | 'bearer';
-}
-
-export type CredentialSource = 'api-key-file' | 'env' | 'keychain' | 'insecure-file';
-
 export interface ApiClient {
   readonly baseUrl: string;
   readonly credential: CredentialInfo | undefined;
@@ -153,8 +153,8 @@ export interface ApiClient {
   upload(options: UploadOptions): Promise<UploadResult>;
   /** Start a download; the caller streams the body to its destination. */
   download(path: string, signal?: AbortSignal): Promise<DownloadResponse>;
-  /** A client with the same settings but another credential (key rotation verifies with it). */
-  withSecret(secret: string, source: CredentialSource): ApiClient;
+  /** A client with the same settings and connections but another credential, made by holdSecret (key rotation verifies with it). */
+  withCredential(credential: ResolvedCredential): ApiClient;
   close(): Promise<void>;
 }
 
@@ -166,4 +166,73 @@ export interface PaginateSummary {
   duplicatesDropped: number;
   /** Notices about the export's integrity (total changed, duplicates); empty when clean. */
   warnings: string[];
+}
+
+/** Sees the headers of every answer, whatever its status. Must not throw and must not wait: it is called on the request's path. */
+export type AnswerObserver = (headers: Readonly<Record<string, string | undefined>>, url: URL) => void;
+
+/** Everything a client is made from, assembled in one function (clientSettings). */
+export interface ClientSettings {
+  baseUrl: string;
+  /** Made by holdSecret (credentials/credential.ts), so the redactor knows it already; undefined sends no key. */
+  credential: ResolvedCredential | undefined;
+  profileName: string;
+  /** Extra trusted CA (PEM), added to the bundled roots. */
+  caFile?: string | undefined;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** Retries for safe requests (`--retries`). */
+  retries: number;
+  /** `appraisal-cli/<version>`. */
+  userAgent: string;
+  /** The most a 2xx JSON answer may hold; default DEFAULT_MAX_RESPONSE_BYTES (64 MiB, http/response-body.ts). */
+  maxResponseBytes?: number | undefined;
+  /** The floor under an upload's or a download's rate (--min-rate); 'off' for none; default DEFAULT_MIN_RATE. */
+  minRate?: MinRate | 'off' | undefined;
+  io: IO;
+  /** Proxy variables and APPRAISAL_RETRY_BASE_MS are read from here, never from process.env. */
+  env: Env;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  /** Sees the headers of every answer (the context's client: a service-desc Link, description/announced.ts). */
+  onAnswer?: AnswerObserver | undefined;
+}
+
+/**
+ * What a caller chooses: where and as whom, and rarely its own signal (a rotation's or a lease's client
+ * outlives Ctrl-C), answer observer, timeout or retries (doctor's quick checks). The rest comes from the context.
+ */
+export type ClientTarget = Pick<ClientSettings, 'baseUrl' | 'profileName' | 'caFile' | 'credential'> &
+  Partial<Pick<ClientSettings, 'signal' | 'onAnswer' | 'timeoutMs' | 'retries'>>;
+
+/** The parts of the Context a client is made from (named here, not imported: the Context names this module). */
+export interface ClientContext {
+  readonly globals: Pick<GlobalOptions, 'timeoutMs' | 'retries' | 'maxResponseBytes' | 'minRate'>;
+  readonly io: IO;
+  readonly env: Env;
+  readonly signal: AbortSignal;
+  readonly version: string;
+}
+
+/** Sent with every request the CLI makes. */
+export function userAgent(version: string): string {
+  return `appraisal-cli/${version}`;
+}
+
+export function clientSettings(ctx: ClientContext, target: ClientTarget): ClientSettings {
+  return {
+    baseUrl: target.baseUrl,
+    credential: target.credential,
+    profileName: target.profileName,
+    caFile: target.caFile,
+    timeoutMs: target.timeoutMs ?? ctx.globals.timeoutMs,
+    retries: target.retries ?? ctx.globals.retries,
+    userAgent: userAgent(ctx.version),
+    maxResponseBytes: ctx.globals.maxResponseBytes,
+    minRate: ctx.globals.minRate,
+    io: ctx.io,
+    env: ctx.env,
+    signal: target.signal ?? ctx.signal,
+    onAnswer: target.onAnswer,
+  };
 }

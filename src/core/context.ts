@@ -2,14 +2,15 @@
 // global options, and lazy accessors for config, session and API client, so tests can hand in fakes
 // and start-up loads only what a command uses.
 import type { Writable } from 'node:stream';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient, ClientTarget } from './api-client.js';
 import type { IO } from './io.js';
 import type { ConfigStore } from './config.js';
 import type { Env } from './env.js';
 import type { GlobalOptions } from './global-options.js';
 import type { OutputPlan } from './output-plan.js';
-import type { Session } from './session-types.js';
 import type { ServiceClock } from './service-clock.js';
+import type { SecretStore } from './credentials/keychain.js';
+import type { Session } from './session.js';
 
 export interface Context {
   readonly io: IO;
@@ -31,6 +32,14 @@ export interface Context {
   session(): Promise<Session>;
   /** An API client for the session, created on first use and reused. */
   api(): Promise<ApiClient>;
+  /**
+   * An API client of its own for another key, signal or bound (login's candidate key, a rotation's or
+   * a lease's client that outlives Ctrl-C, doctor's quick checks), with this run's settings otherwise.
+   * The caller closes it.
+   */
+  clientFor(target: ClientTarget): Promise<ApiClient>;
+  /** The OS keychain (login, logout, the session's stored key, keys create/rotate, profiles remove, doctor), opened on first use. */
+  keychain(): SecretStore;
   /** For commands that run until Ctrl-C (the mock): an interrupt is their normal end, exit 0. */
   runUntilInterrupted(): void;
   /**

@@ -2,14 +2,15 @@
 // first use through dynamic imports, so `--help` and simple commands never load undici or conf.
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { ApiClient } from './api-client.js';
+import { clientSettings, type ApiClient, type ClientTarget } from './api-client.js';
 import type { ConfigStore } from './config.js';
 import type { Context, NestedStreams } from './context.js';
 import type { GlobalOptions } from './global-options.js';
 import { OutputPlan } from './output-plan.js';
 import type { Env } from './env.js';
 import { IO } from './io.js';
-import type { Session } from './session-types.js';
+import type { SecretStore } from './credentials/keychain.js';
+import type { Session } from './session.js';
 import type { Operation } from './description/operations.js';
 import { ServiceClock } from './service-clock.js';
 
@@ -31,6 +32,8 @@ export interface ProcessDeps {
   signal: AbortSignal;
   version: string;
   now?: () => Date;
+  /** The keychain (default: the OS keychain, loaded on first use); the in-process test runner hands in its own. */
+  keychain?: () => SecretStore;
   /** How Context.runCommand runs a nested command (main.ts sets it: core cannot import main). */
   runCommand?: (argv: readonly string[], streams: NestedStreams) => Promise<number>;
 }
@@ -62,6 +65,17 @@ export function planOutput(deps: Pick<ProcessDeps, 'cwd' | 'env' | 'stdout' | 's
   });
 }
 
+/** The OS keychain, its code (and the native addon) loaded at the first call, not when the context is made. */
+function osKeychainOnFirstUse(env: Env): SecretStore {
+  let store: Promise<SecretStore> | undefined;
+  const opened = () => (store ??= import('./credentials/keychain.js').then((m) => m.osKeychain(env)));
+  return {
+    get: async (account) => (await opened()).get(account),
+    set: async (account, secret) => (await opened()).set(account, secret),
+    delete: async (account) => (await opened()).delete(account),
+  };
+}
+
 export function createContext(deps: ProcessDeps, globals: GlobalOptions, command?: CommandOperations): ContextHandle {
   const io = new IO({
     // A getter, so process.stdin is read only by a command that reads stdin (IO.stdin says why).
@@ -82,6 +96,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
   let config: Promise<ConfigStore> | undefined;
   let session: Promise<Session> | undefined;
   let api: Promise<ApiClient> | undefined;
+  let keychain: SecretStore | undefined;
   let interruptIsNormalEnd = false;
   // Cache writes for a service-desc Link seen on an answer: one after the other (a watch sees the
   // header on every poll), awaited before the process ends.
@@ -96,6 +111,12 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     announcements = announcements
       .then(() => import('./description/announced.js').then((m) => m.rememberAnnounced(context, link, url)))
       .catch(() => undefined);
+  };
+
+  // Every API client of the run is made here; undici and the HTTP code load with the first one.
+  const newClient = async (target: ClientTarget): Promise<ApiClient> => {
+    const { createApiClient } = await import('./http/undici-api-client.js');
+    return createApiClient(clientSettings(context, target));
   };
 
   const context: Context = {
@@ -124,13 +145,14 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         }),
       )),
     session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),
+    keychain: () => (keychain ??= deps.keychain?.() ?? osKeychainOnFirstUse(deps.env)),
+    clientFor: newClient,
     api: () =>
       (api ??= (async () => {
         const resolved = await context.session();
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
-        const { buildClient } = await import('./client-builder.js');
-        const client = await buildClient(context, { ...resolved, onAnswer });
+        const client = await newClient({ ...resolved, onAnswer });
         // A command that declares its operations talks to them where the service publishes them,
         // or is refused before any request when it does not (description/operation-binding.ts).
         if (!command || command.operations.length === 0) return client;

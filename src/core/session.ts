@@ -1,31 +1,52 @@
-// Resolves which profile, base URL, environment and credential a command uses, with the guards
-// applied before any request: a stored key never leaves its origin, an unknown environment is
-// production, and every keychain call is bounded in time.
-import type { Context } from './context.js';
+// What a session is, and resolving one: which profile, base URL, environment and credential a command
+// uses, with the guards applied before any request: a stored key never leaves its origin, an unknown
+// environment is production, and every keychain call is bounded in time. It reads the parts of the
+// Context it needs (SessionContext) without importing context.ts, which names Session: no cycle.
+import type { ConfigStore, Environment, Profile } from './config.js';
 import { validateProfileName } from './config.js';
 import { describeSource, holdSecret, type ResolvedCredential } from './credentials/credential.js';
-import type { Session } from './session-types.js';
+import type { Env } from './env.js';
 import { UsageError } from './errors.js';
+import type { GlobalOptions } from './global-options.js';
+import type { IO } from './io.js';
 import { readApiKeyFile } from './credentials/key-file.js';
 import type { SecretStore } from './credentials/keychain.js';
-import { lazyKeychain, profileSlot } from './credentials/key-slot.js';
+import { profileSlot } from './credentials/key-slot.js';
 import { shouldWarnInsecure } from './credentials/insecure-file.js';
 import { defaultEnvironmentFor, normalizeBaseUrl, originOf } from './credentials/origin.js';
 import { missingCredentialError, resolveCredential } from './credentials/resolve.js';
 
-/** What resolveSession needs beyond the context; tests hand in a fake keychain. */
-export interface SessionDeps {
+export interface Session {
+  profileName: string;
+  /** The stored profile, when one exists. */
+  profile: Profile | undefined;
+  /** Effective base URL (profile, overridden by --base-url / APPRAISAL_BASE_URL). */
+  baseUrl: string;
+  environment: Environment;
+  caFile: string | undefined;
+  /** Made by holdSecret: the redactor knows it. */
+  credential: ResolvedCredential | undefined;
+}
+
+/** The parts of the Context a session is resolved from (a Context is one; tests hand in its fakes). */
+export interface SessionContext {
+  readonly io: IO;
+  readonly env: Env;
+  readonly globals: GlobalOptions;
+  readonly cwd: string;
+  now(): Date;
+  config(): Promise<ConfigStore>;
   keychain(): SecretStore;
 }
 
 /** The name of the base URL's source, for messages. */
-function baseUrlSource(ctx: Context): string {
+function baseUrlSource(ctx: SessionContext): string {
   return ctx.env.APPRAISAL_BASE_URL !== undefined && ctx.env.APPRAISAL_BASE_URL === ctx.globals.baseUrl
     ? 'APPRAISAL_BASE_URL'
     : '--base-url';
 }
 
-export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = {}): Promise<Session> {
+export async function resolveSession(ctx: SessionContext): Promise<Session> {
   const config = await ctx.config();
   const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
   const profile = config.getProfile(profileName);
@@ -59,12 +80,11 @@ export async function resolveSession(ctx: Context, deps: Partial<SessionDeps> = 
   const environment = sameOrigin ? profile.environment : (declared ?? defaultEnvironmentFor(baseUrl));
   const caFile = ctx.globals.caFile ?? (sameOrigin ? profile.caFile : undefined);
 
-  const keychain = lazyKeychain(ctx.env, deps.keychain);
   const resolved = await resolveCredential(
     { profileName, profile, baseUrl, apiKeyFile: ctx.globals.apiKeyFile, env: ctx.env },
     {
       readApiKeyFile: (path) => readApiKeyFile(path, { stdin: ctx.io.stdin, cwd: ctx.cwd }),
-      slot: (stored) => profileSlot(config, keychain, stored),
+      slot: (stored) => profileSlot(config, () => ctx.keychain(), stored),
       notice: (message) => ctx.io.notice(message),
       warn: (message) => ctx.io.warn(message.replace(/^warning:\s*/, '')),
       insecureWarning: (message) => {

@@ -1,9 +1,9 @@
 // A Context for in-process tests: a real IO over in-memory streams, globals with the non-terminal
-// defaults, and whatever api/config/session fakes a test hands in (the rest throw if used).
+// defaults, and whatever api/clientFor/config/session/keychain fakes a test hands in (the rest throw if used).
 //
 //   const { ctx, stdout, stderr } = fakeContext({ globals: { output: 'csv' }, stdinText: '{"a":1}' });
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import type { ApiClient } from '../../src/core/api-client.js';
+import type { ApiClient, ClientTarget } from '../../src/core/api-client.js';
 import type { ConfigStore } from '../../src/core/config.js';
 import type { Context } from '../../src/core/context.js';
 import type { GlobalOptions } from '../../src/core/global-options.js';
@@ -11,7 +11,8 @@ import { planOutput } from '../../src/core/factory.js';
 import type { Env } from '../../src/core/env.js';
 import { IO } from '../../src/core/io.js';
 import { ServiceClock } from '../../src/core/service-clock.js';
-import type { Session } from '../../src/core/session-types.js';
+import type { SecretStore } from '../../src/core/credentials/keychain.js';
+import type { Session } from '../../src/core/session.js';
 
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
   profile: undefined,
@@ -52,6 +53,10 @@ export interface FakeContextOptions {
   signal?: AbortSignal;
   now?: () => Date;
   api?: ApiClient;
+  /** Clients of their own (another key or signal): the service as the test fakes it. */
+  clientFor?: (target: ClientTarget) => Promise<ApiClient>;
+  /** The keychain (an in-memory fake); without it, using the keychain fails the test. */
+  keychain?: SecretStore;
   /** A config store, or how to load one (once, on first use). */
   config?: ConfigStore | (() => Promise<ConfigStore>);
   /** A session, or how to resolve one for this context (once, on first use). */
@@ -135,6 +140,11 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
       ? () => (session ??= typeof given.session === 'function' ? given.session(ctx) : Promise.resolve(given.session!))
       : unavailable('session'),
     api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
+    clientFor: options.clientFor ?? unavailable('clientFor'),
+    keychain: () => {
+      if (!options.keychain) throw new Error('fakeContext: no keychain was given to this test context');
+      return options.keychain;
+    },
     runUntilInterrupted: () => {},
     runCommand: () => Promise.reject(new Error('fake contexts run no nested command')),
   };

@@ -45,12 +45,17 @@ describe('one place for each concern', () => {
     expect(filesMatching(/redactor\.register\(/)).toEqual(['src/core/credentials/credential.ts']);
   });
 
-  it('writes the user-agent string once (core/client-builder.ts)', () => {
-    expect(filesMatching(/appraisal-cli\/\$\{/)).toEqual(['src/core/client-builder.ts']);
+  it('writes the user-agent string once (core/api-client.ts)', () => {
+    expect(filesMatching(/appraisal-cli\/\$\{/)).toEqual(['src/core/api-client.ts']);
   });
 
-  it('builds API clients in one place (core/client-builder.ts)', () => {
-    expect(filesMatching(/createApiClient\(/)).toEqual(['src/core/client-builder.ts', 'src/core/http/client.ts'].sort());
+  it('builds API clients in one place: the context (core/factory.ts), from the one settings shape (core/api-client.ts)', () => {
+    expect(filesMatching(/createApiClient\(/)).toEqual(['src/core/factory.ts', 'src/core/http/undici-api-client.ts'].sort());
+    expect(filesMatching(/clientSettings\(/)).toEqual(['src/core/api-client.ts', 'src/core/factory.ts'].sort());
+  });
+
+  it('opens the OS keychain in one place (the context, core/factory.ts): commands get it as ctx.keychain()', () => {
+    expect(filesMatching(/osKeychain\(/)).toEqual(['src/core/credentials/keychain.ts', 'src/core/factory.ts'].sort());
   });
 
   it('reads the envelopes only in the envelope and paging code', () => {

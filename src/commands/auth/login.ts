@@ -6,8 +6,6 @@ import { ENVIRONMENTS, validateProfileName, type Environment } from '../../core/
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, UsageError } from '../../core/errors.js';
 import { cleanKey, readApiKeyFile, readStream } from '../../core/credentials/key-file.js';
-import type { SecretStore } from '../../core/credentials/keychain.js';
-import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
 import type { KeyRecord } from '../../core/credentials/key-record.js';
 import { verifyKey } from './verify.js';
@@ -22,10 +20,6 @@ export interface LoginOptions {
   specUrl?: string;
   environment?: Environment;
   insecureStorage?: boolean;
-}
-
-export interface LoginDeps {
-  keychain(): SecretStore;
 }
 
 /** The key, from exactly one of the ways we accept. Never from a flag value or the environment. */
@@ -72,7 +66,7 @@ function checkSpecUrl(ctx: Context, raw: string): string | undefined {
   return url.href;
 }
 
-export async function runLogin(ctx: Context, options: LoginOptions, deps: Partial<LoginDeps> = {}): Promise<void> {
+export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
   const config = await ctx.config();
   const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
   const existing = config.getProfile(profileName);
@@ -100,11 +94,13 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
 
   const specUrl = options.specUrl === undefined ? (sameOrigin ? existing.specUrl : undefined) : checkSpecUrl(ctx, options.specUrl);
   const secret = await readCandidateKey(ctx, options);
-  const { prefix } = holdSecret(ctx.io, secret, 'keychain');
+  // The one registration of the candidate with the redactor; the client that checks it takes it as it is.
+  const credential = holdSecret(ctx.io, secret, 'keychain');
+  const { prefix } = credential;
 
   let record: KeyRecord | undefined;
   try {
-    record = await verifyKey(ctx, { baseUrl, secret, profileName, caFile });
+    record = await verifyKey(ctx, { baseUrl, credential, profileName, caFile });
   } catch (error) {
     if (error instanceof AuthenticationError) {
       const said = error.serviceMessage ? `: ${error.serviceMessage}` : '';
@@ -123,10 +119,9 @@ export async function runLogin(ctx: Context, options: LoginOptions, deps: Partia
     throw error;
   }
 
-  const keychain = lazyKeychain(ctx.env, deps.keychain);
   const stored = await storeProfileKey(
     config,
-    keychain,
+    () => ctx.keychain(),
     { profileName, baseUrl, environment, caFile, secret, insecure: options.insecureStorage === true },
     (message) => ctx.io.warn(message),
   );

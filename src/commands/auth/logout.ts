@@ -3,23 +3,17 @@
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import type { SecretStore } from '../../core/credentials/keychain.js';
-import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 import { defineVerb } from '../../core/verb.js';
 
-export interface LogoutDeps {
-  keychain(): SecretStore;
-}
-
-export async function runLogout(ctx: Context, deps: Partial<LogoutDeps> = {}): Promise<void> {
+export async function runLogout(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const profileName = validateProfileName(ctx.globals.profile ?? config.activeProfileName());
   const profile = config.getProfile(profileName);
   if (!profile) {
     throw new UsageError(`no profile "${profileName}"`, { hint: '`appraisal profiles list` shows the profiles' });
   }
-  const removed = await removeStoredKey(config, lazyKeychain(ctx.env, deps.keychain), profile);
+  const removed = await removeStoredKey(config, () => ctx.keychain(), profile);
   if (!removed) {
     ctx.io.notice(`profile ${profileName} has no stored key; nothing to remove`);
   } else {

@@ -1,24 +1,18 @@
 // Checks a candidate key against the service before it is stored: `GET /api/keys/current`, or, where
-// a deployment lacks that route, a one-record read. Builds its own client because the context's
-// client carries the session's credential, not the candidate.
-import type { ApiClient, CredentialSource } from '../../core/api-client.js';
+// a deployment lacks that route, a one-record read. Uses a client of its own (ctx.clientFor) because
+// the context's client carries the session's credential, not the candidate.
+import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { NotFoundError, PermissionError } from '../../core/errors.js';
-import { holdSecret } from '../../core/credentials/credential.js';
+import type { ResolvedCredential } from '../../core/credentials/credential.js';
 import type { KeyRecord } from '../../core/credentials/key-record.js';
 
 export interface VerifyTarget {
   baseUrl: string;
-  secret: string;
+  /** The candidate, already held (holdSecret): the redactor knows it. */
+  credential: ResolvedCredential;
   profileName: string;
   caFile: string | undefined;
-  source?: CredentialSource;
-}
-
-export async function clientFor(ctx: Context, target: VerifyTarget): Promise<ApiClient> {
-  const { buildClient } = await import('../../core/client-builder.js');
-  const credential = holdSecret(ctx.io, target.secret, target.source ?? 'keychain');
-  return buildClient(ctx, { baseUrl: target.baseUrl, profileName: target.profileName, caFile: target.caFile, credential });
 }
 
 /**
@@ -41,7 +35,7 @@ export async function currentKey(client: ApiClient): Promise<KeyRecord | undefin
 }
 
 export async function verifyKey(ctx: Context, target: VerifyTarget): Promise<KeyRecord | undefined> {
-  const client = await clientFor(ctx, target);
+  const client = await ctx.clientFor(target);
   try {
     return await currentKey(client);
   } finally {

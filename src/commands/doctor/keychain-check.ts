@@ -2,14 +2,14 @@
 // profile's key? Only the answer is looked at, never shown. A profile without a keychain key skips it.
 import type { Context } from '../../core/context.js';
 import { classifyKeychainError, keychainAccount, keyringTimeoutMs } from '../../core/credentials/keychain.js';
-import { lazyKeychain, storedKeyOrigin } from '../../core/credentials/key-slot.js';
+import { storedKeyOrigin } from '../../core/credentials/key-slot.js';
 import type { ConfigFacts } from './config-checks.js';
 import { error, ok, within, type Item } from './finding.js';
 
 export async function checkKeychain(ctx: Context, facts: ConfigFacts): Promise<Item[]> {
   const profile = facts.profile;
   if (profile?.keyStorage !== 'keychain') return [];
-  const keychain = lazyKeychain(ctx.env)();
+  const keychain = ctx.keychain();
   const limit = keyringTimeoutMs(ctx.env) + 500;
   try {
     const answer = await within(limit, () => keychain.get(keychainAccount(profile.name, storedKeyOrigin(profile))));

@@ -4,7 +4,7 @@
 // Nothing is written anywhere; a broken config is one more finding. Exit 20 when there is a finding.
 import type { Context } from '../../core/context.js';
 import { AppError, FindingsError } from '../../core/errors.js';
-import type { Session } from '../../core/session-types.js';
+import type { Session } from '../../core/session.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { checkConfig } from './config-checks.js';
 import { error, info, isFinding, type Item } from './finding.js';

@@ -3,11 +3,10 @@
 // `Date` header, the cached description (discovered or bundled, its age, the same as the bundled
 // model or not), and whether the production guard applies. Fast: no retries, a short timeout.
 import type { Context } from '../../core/context.js';
-import { buildClient } from '../../core/client-builder.js';
 import { readCache } from '../../core/description/cache.js';
 import { AppError, AuthenticationError, PermissionError } from '../../core/errors.js';
 import { isProductionLike } from '../../core/guards.js';
-import type { Session } from '../../core/session-types.js';
+import type { Session } from '../../core/session.js';
 import { error, info, ok, warning, type Item } from './finding.js';
 
 const SKEW_WARNING_MS = 30_000;
@@ -73,9 +72,10 @@ export async function checkService(ctx: Context, session: Session): Promise<Item
   );
   if (!session.credential) return [...items, ...(await descriptionItems(ctx, session.baseUrl))];
   let date: string | undefined;
-  const quick = { ...ctx, globals: { ...ctx.globals, retries: 0, timeoutMs: Math.min(ctx.globals.timeoutMs, 2000) } };
-  const api = await buildClient(quick, {
+  const api = await ctx.clientFor({
     ...session,
+    retries: 0,
+    timeoutMs: Math.min(ctx.globals.timeoutMs, 2000),
     onAnswer: (headers) => {
       if (headers.date !== undefined) date = headers.date;
     },

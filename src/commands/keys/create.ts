@@ -5,8 +5,6 @@
 import { validateProfileName, type Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { AppError, ContractError, LocalEnvironmentError, SafetyError, UsageError } from '../../core/errors.js';
-import type { SecretStore } from '../../core/credentials/keychain.js';
-import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { displayOrigin, originOf } from '../../core/credentials/origin.js';
 import { storeProfileKey } from '../../core/credentials/stored-key.js';
 import { rememberSecret } from '../../core/credentials/credential.js';
@@ -26,10 +24,6 @@ export interface CreateOptions {
   expiresIn?: string;
   expiresAt?: string;
   storeAs?: string;
-}
-
-export interface CreateDeps {
-  keychain(): SecretStore;
 }
 
 export const STORE_NOW = 'Store it now: it cannot be shown again.';
@@ -72,7 +66,7 @@ function metadataLines(record: KeyRecord): string[] {
   ];
 }
 
-export async function runCreate(ctx: Context, options: CreateOptions, deps: Partial<CreateDeps> = {}): Promise<void> {
+export async function runCreate(ctx: Context, options: CreateOptions): Promise<void> {
   // Everything is checked before any request.
   const name = requireName(options.name);
   const scopes = parseScopes(options.scope);
@@ -108,7 +102,7 @@ export async function runCreate(ctx: Context, options: CreateOptions, deps: Part
   const prefix = typeof created.prefix === 'string' && created.prefix !== '' ? created.prefix : keyPrefix(secret);
 
   if (target) {
-    await storeInProfile(ctx, target, secret, { ...record, prefix }, deps);
+    await storeInProfile(ctx, target, secret, { ...record, prefix });
     for (const line of metadataLines({ ...record, prefix })) ctx.io.writeErr(line);
     ctx.io.writeErr(
       `Stored it for profile ${target.name} (${target.keyStorage === 'insecure-file' ? 'insecure-storage file' : 'OS keychain'}); the key itself is not shown`,
@@ -145,13 +139,12 @@ async function writeText(ctx: Context, text: string): Promise<void> {
  * revoked at once — its secret would otherwise be lost with this process, leaving a live key nobody
  * holds.
  */
-async function storeInProfile(ctx: Context, target: Profile, secret: string, record: KeyRecord, deps: Partial<CreateDeps>): Promise<void> {
+async function storeInProfile(ctx: Context, target: Profile, secret: string, record: KeyRecord): Promise<void> {
   const config = await ctx.config();
-  const keychain = lazyKeychain(ctx.env, deps.keychain);
   try {
     await storeProfileKey(
       config,
-      keychain,
+      () => ctx.keychain(),
       {
         profileName: target.name,
         baseUrl: target.baseUrl,

@@ -19,7 +19,7 @@ import {
   parseKeyReference,
   type KeyRecord,
 } from './records.js';
-import type { Session } from '../../core/session-types.js';
+import type { Session } from '../../core/session.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
 

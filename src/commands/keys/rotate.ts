@@ -8,8 +8,7 @@ import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { addPending } from '../../core/credentials/pending-revocations.js';
-import type { SecretStore } from '../../core/credentials/keychain.js';
-import { hasStoredKey, lazyKeychain, profileSlot } from '../../core/credentials/key-slot.js';
+import { hasStoredKey, profileSlot } from '../../core/credentials/key-slot.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { openAuditLog, type AuditLog } from './rotation/audit-log.js';
@@ -21,8 +20,8 @@ import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH, withoutSecret, type KeyRecord } from './records.js';
 import { rotateKey, rotationError, type RotationReport } from './rotation/run-steps.js';
 import { requireCredential } from '../../core/session.js';
-import { rememberSecret, type ResolvedCredential } from '../../core/credentials/credential.js';
-import type { Session } from '../../core/session-types.js';
+import { holdSecret, type ResolvedCredential } from '../../core/credentials/credential.js';
+import type { Session } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
@@ -40,7 +39,6 @@ export interface RotateOptions {
 }
 
 export interface RotateDeps {
-  keychain(): SecretStore;
   /** The client sending the old key (default: one a Ctrl-C does not abort, see detached-client.ts). */
   client(ctx: Context, session: Session, credential: ResolvedCredential): Promise<ApiClient>;
 }
@@ -127,8 +125,15 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
   const profile = session.profile;
   if (!hasStoredKey(profile)) throw new UsageError(`profile ${session.profileName} has no stored key to rotate`);
   const config = await ctx.config();
-  const keychain = lazyKeychain(ctx.env, deps.keychain);
-  const slot = profileSlot(config, keychain, profile);
+  const slot = profileSlot(config, () => ctx.keychain(), profile);
+  // Each secret the rotation learns (the new key, a key read back from the slot) is held once: the
+  // one registration with the redactor, and the credential its clients send.
+  const held = new Map<string, ResolvedCredential>();
+  const hold = (secret: string): ResolvedCredential => {
+    let credential = held.get(secret);
+    if (!credential) held.set(secret, (credential = holdSecret(ctx.io, secret, slot.storage)));
+    return credential;
+  };
 
   let audit: AuditLog | undefined;
   if (options.auditLog !== undefined) audit = await openAuditLog(options.auditLog, ctx.cwd, (text) => ctx.io.redactor.redact(text));
@@ -157,7 +162,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
       },
       {
         oldClient: client,
-        clientFor: (secret) => client.withSecret(secret, slot.storage),
+        clientFor: (secret) => client.withCredential(hold(secret)),
         slot,
         saveProfilePrefix: async (prefix, record) => {
           await config.saveProfile({ ...(config.getProfile(profile.name) ?? profile), keyPrefix: prefix });
@@ -170,7 +175,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
             origin: originOf(session.baseUrl),
             recordedAt: ctx.now().toISOString(),
           }),
-        register: (secret) => rememberSecret(ctx.io, secret),
+        register: (secret) => void hold(secret),
         progress: (line) => ctx.io.notice(`rotate: ${line}`),
         now: () => ctx.now(),
         clock: () => performance.now(),

@@ -60,7 +60,7 @@ export function recordMappingClient(api: ApiClient, change: (record: ApiRecord) 
     paginate: (path, options) => mappedPages(api.paginate(path, options), change),
     upload: (options) => api.upload(options),
     download: (path, signal) => api.download(path, signal),
-    withSecret: (secret, source) => api.withSecret(secret, source),
+    withCredential: (credential) => api.withCredential(credential),
     close: () => api.close(),
   };
 }

@@ -3,18 +3,12 @@
 import { validateProfileName } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import type { SecretStore } from '../../core/credentials/keychain.js';
-import { lazyKeychain } from '../../core/credentials/key-slot.js';
 import { removeStoredKey } from '../../core/credentials/stored-key.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { CONFIRM_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
 
-export interface RemoveDeps {
-  keychain(): SecretStore;
-}
-
-export async function runRemove(ctx: Context, name: string, deps: Partial<RemoveDeps> = {}): Promise<void> {
+export async function runRemove(ctx: Context, name: string): Promise<void> {
   const config = await ctx.config();
   const profile = config.getProfile(validateProfileName(name));
   if (!profile) throw new UsageError(`no profile "${name}"`, { hint: '`appraisal profiles list` shows the profiles' });
@@ -26,7 +20,7 @@ export async function runRemove(ctx: Context, name: string, deps: Partial<Remove
     keyPrefix: profile.keyPrefix,
   });
   // The key first: if the keychain cannot be used, the profile stays, so nothing is orphaned.
-  const removed = await removeStoredKey(config, lazyKeychain(ctx.env, deps.keychain), profile);
+  const removed = await removeStoredKey(config, () => ctx.keychain(), profile);
   const wasActive = config.activeProfileName() === profile.name;
   await config.removeProfile(profile.name);
   ctx.io.writeErr(`Removed profile ${profile.name}${removed?.removed ? `${key} (from ${removed.where})` : ''}`);

@@ -17,7 +17,7 @@ import { verdictOf } from './report/verdict.js';
 import { waitReadyCheck } from './checks/wait-ready.js';
 import { parseDuration } from '../../core/duration.js';
 import { originOf } from '../../core/credentials/origin.js';
-import type { Session } from '../../core/session-types.js';
+import type { Session } from '../../core/session.js';
 import { closedGate, firstFailure, newState, runChecks } from './runner.js';
 import { buildReport, junitSuite, renderTable, summaryLine, type RunFacts } from './report/render.js';
 

@@ -6,7 +6,7 @@ import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { formatDuration } from '../../core/duration.js';
 import { ExpectationError, InterruptedError } from '../../core/errors.js';
-import type { Session } from '../../core/session-types.js';
+import type { Session } from '../../core/session.js';
 import { bindClient } from '../../core/description/routed-client.js';
 import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './checks/check.js';
 import { readDescription } from './checks/description.js';

@@ -2,8 +2,16 @@
 // place a secret is registered with the redactor: every secret the process learns (a resolved
 // credential, a candidate key at login, a key the service creates, a client's derived credential)
 // becomes a credential here, so no later line of output can print it.
-import type { CredentialInfo, CredentialSource } from '../api-client.js';
 import { keyPrefix, type SecretRedactor } from '../redact.js';
+
+/** What may be shown of a credential: shown and recorded instead of the secret. */
+export interface CredentialInfo {
+  prefix: string;
+  source: CredentialSource;
+  kind: 'api-key' | 'bearer';
+}
+
+export type CredentialSource = 'api-key-file' | 'env' | 'keychain' | 'insecure-file';
 
 export interface ResolvedCredential extends CredentialInfo {
   secret: string;

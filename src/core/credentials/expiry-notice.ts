@@ -9,7 +9,7 @@ import { writeFileAtomicSync } from '../atomic-file.js';
 import { ensurePrivateDir } from '../config.js';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
-import type { Session } from '../session-types.js';
+import type { Session } from '../session.js';
 import { expiryWarning } from './expiry.js';
 
 export const EXPIRY_STATE_FILE = 'key-expiry.json';

@@ -4,10 +4,9 @@
 // account naming, the keychain error messages and the "did a failed write leave the old key?"
 // knowledge exist once.
 import type { ConfigStore, KeyStorage, Profile } from '../config.js';
-import type { Env } from '../env.js';
 import { LocalEnvironmentError } from '../errors.js';
 import { deleteInsecureKey, insecureKeyPath, readInsecureKey, writeInsecureKey } from './insecure-file.js';
-import { KeychainUnavailableError, keychainAccount, osKeychain, type SecretStore } from './keychain.js';
+import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
 import { originOf } from './origin.js';
 
 /** Keychain trouble while reading or writing a profile's key: exit 2 with the two ways forward. */
@@ -62,12 +61,7 @@ export function hasStoredKey(profile: Profile | undefined): profile is Profile &
   return profile?.keyStorage !== undefined;
 }
 
-/** The keychain, created on first use and then reused (`override` for tests' fakes). */
-export function lazyKeychain(env: Env, override?: () => SecretStore): () => SecretStore {
-  let store: SecretStore | undefined;
-  return () => (store ??= (override ?? (() => osKeychain(env)))());
-}
-
+/** `keychain` is the context's (ctx.keychain): the one way the keychain reaches a command. */
 export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => SecretStore, target: SlotTarget): KeySlot {
   const { profileName, origin, storage } = target;
   if (storage === 'insecure-file') {

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { NetworkError } from '../errors.js';
-import { userAgent } from '../client-builder.js';
+import { userAgent } from '../api-client.js';
 import { formatDuration } from '../duration.js';
 
 export interface PlainResponse {

@@ -5,7 +5,6 @@ import type {
   ApiClient,
   ApiRecord,
   ApiResponse,
-  CredentialSource,
   DownloadResponse,
   HttpMethod,
   PaginateOptions,
@@ -15,6 +14,7 @@ import type {
   UploadOptions,
   UploadResult,
 } from '../api-client.js';
+import type { ResolvedCredential } from '../credentials/credential.js';
 import { listRecordsOf, unwrapObject } from '../http/envelope.js';
 import type { Binding, Route } from './operation-binding.js';
 import { answersInOnePiece, onePieceQuery, type PagingAsked } from './one-piece.js';
@@ -121,8 +121,8 @@ class BoundApiClient implements ApiClient {
     return this.inner.download(this.route('GET', path)?.path ?? path, signal);
   }
 
-  withSecret(secret: string, source: CredentialSource): ApiClient {
-    return bindClient(this.inner.withSecret(secret, source), this.binding);
+  withCredential(credential: ResolvedCredential): ApiClient {
+    return bindClient(this.inner.withCredential(credential), this.binding);
   }
 
   close(): Promise<void> {

@@ -2,8 +2,7 @@
 // service's documented shape, a few common others, plain text, nothing), and 401/403 messages say
 // which credential was refused and what to do next, naming the key by its prefix only.
 import { STATUS_CODES } from 'node:http';
-import type { CredentialInfo } from '../api-client.js';
-import { describeSource } from '../credentials/credential.js';
+import { describeSource, type CredentialInfo } from '../credentials/credential.js';
 import { scopeFamilyOfPath } from '../resources.js';
 import {
   AuthenticationError,

@@ -1,6 +1,6 @@
 // The -v/--verbose request trace on stderr. The credential header shows only the key prefix; the
 // redactor behind io.debug is the second line of defence, not the first.
-import type { CredentialInfo } from '../api-client.js';
+import type { CredentialInfo } from '../credentials/credential.js';
 import type { IO } from '../io.js';
 import { statusLine } from './http-errors.js';
 

@@ -6,9 +6,9 @@
 import { hrtime } from 'node:process';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { ApiResponse, CredentialInfo, HttpMethod, Query, RequestOptions } from '../api-client.js';
+import type { AnswerObserver, ApiResponse, HttpMethod, Query, RequestOptions } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
-import type { ResolvedCredential } from '../credentials/credential.js';
+import type { CredentialInfo, ResolvedCredential } from '../credentials/credential.js';
 import type { IO } from '../io.js';
 import type { MinRate } from '../min-rate.js';
 import { AttemptScope, type TimeoutMode } from './attempt-scope.js';
@@ -27,13 +27,11 @@ import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPo
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
 
-/** A credential as the client holds it: the secret goes into one header and nowhere else. */
-export type ClientCredential = ResolvedCredential;
-
 export interface TransportConfig {
   baseUrl: URL;
   profileName: string;
-  credential: ClientCredential | undefined;
+  /** The secret goes into one header and nowhere else. */
+  credential: ResolvedCredential | undefined;
   timeoutMs: number;
   retry: RetryPolicy;
   userAgent: string;
@@ -50,9 +48,6 @@ export interface TransportConfig {
   /** Sees the headers of every answer, whatever its status (the description's service-desc Link). */
   onAnswer?: AnswerObserver | undefined;
 }
-
-/** Must not throw and must not wait: it is called on the request's path. */
-export type AnswerObserver = (headers: ResponseHeaders, url: URL) => void;
 
 export interface OutgoingBody {
   /** Produce the bytes for one attempt (a string can be sent again; a stream only once). */

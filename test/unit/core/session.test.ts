@@ -9,6 +9,9 @@ import { exitCodeFor } from '../../../src/core/exit-codes.js';
 import { KeychainUnavailableError } from '../../../src/core/credentials/keychain.js';
 import { insecureKeyPath, writeInsecureKey } from '../../../src/core/credentials/insecure-file.js';
 import { resolveSession } from '../../../src/core/session.js';
+import { PassThrough } from 'node:stream';
+import { createContext, type ProcessDeps } from '../../../src/core/factory.js';
+import { readGlobalOptions } from '../../../src/core/global-options.js';
 import { FakeKeychain, contextWithConfig, KEY_A, KEY_B, KEY_ENV, tempConfigDir, type ConfigContextOptions } from './credentials/fakes.js';
 
 const ORIGIN = 'https://api.example.com:443';
@@ -257,18 +260,46 @@ describe('environment', () => {
   });
 });
 
-describe('resolveSession deps', () => {
-  it('builds the keychain lazily, once', async () => {
+describe('the keychain comes from the context', () => {
+  it('resolveSession asks the context for it once', async () => {
     const { ctx } = await keychainProfile();
     let built = 0;
     const keychain = new FakeKeychain();
     keychain.entries.set(`default@${ORIGIN}`, KEY_A);
-    await resolveSession(ctx, {
+    await resolveSession({
+      ...ctx,
       keychain: () => {
         built++;
         return keychain;
       },
     });
+    expect(built).toBe(1);
+  });
+
+  it('the context builds it lazily, once, from what the process hands in', () => {
+    let built = 0;
+    const keychain = new FakeKeychain();
+    const deps: ProcessDeps = {
+      argv: [],
+      env: {},
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      cwd: '/',
+      signal: new AbortController().signal,
+      version: '0.0.0-test',
+      keychain: () => {
+        built++;
+        return keychain;
+      },
+    };
+    const { context } = createContext(deps, readGlobalOptions({}, {}));
+    expect(built).toBe(0);
+    expect(context.keychain()).toBe(keychain);
+    expect(context.keychain()).toBe(keychain);
     expect(built).toBe(1);
   });
 });

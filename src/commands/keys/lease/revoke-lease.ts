@@ -3,7 +3,7 @@
 // command that revokes it — the key keeps working until then, or until it expires.
 import type { ApiClient } from '../../../core/api-client.js';
 import { NotFoundError } from '../../../core/errors.js';
-import type { Session } from '../../../core/session-types.js';
+import type { Session } from '../../../core/session.js';
 import { keyPath } from '../records.js';
 import type { Lease } from './mint.js';
 

@@ -11,7 +11,7 @@ import { formatDuration } from '../../../core/duration.js';
 import { confirmDestructive, isProductionLike } from '../../../core/guards.js';
 import { ownProcess } from '../../../core/process-facts.js';
 import { requireCredential } from '../../../core/session.js';
-import type { Session } from '../../../core/session-types.js';
+import type { Session } from '../../../core/session.js';
 import { parseScopes } from '../scopes.js';
 import { scopesForOperations } from './derived-scopes.js';
 import { leaseName } from './lease-name.js';

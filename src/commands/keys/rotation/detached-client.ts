@@ -2,11 +2,10 @@
 // the rotation checks for the interrupt between steps, lets the step in flight finish (each request
 // is still bounded by --timeout), and then rolls back — which needs requests of its own.
 import type { ApiClient } from '../../../core/api-client.js';
-import { buildClient } from '../../../core/client-builder.js';
 import type { Context } from '../../../core/context.js';
 import type { ResolvedCredential } from '../../../core/credentials/credential.js';
-import type { Session } from '../../../core/session-types.js';
+import type { Session } from '../../../core/session.js';
 
 export async function detachedClient(ctx: Context, session: Session, credential: ResolvedCredential): Promise<ApiClient> {
-  return buildClient(ctx, { ...session, credential, signal: new AbortController().signal });
+  return ctx.clientFor({ ...session, credential, signal: new AbortController().signal });
 }

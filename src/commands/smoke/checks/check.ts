@@ -1,7 +1,7 @@
 // What one smoke check is, what the checks share while they run, and what each one ends as.
 import type { ApiClient } from '../../../core/api-client.js';
 import type { Context } from '../../../core/context.js';
-import type { Session } from '../../../core/session-types.js';
+import type { Session } from '../../../core/session.js';
 import type { Binding, BoundOperation } from '../../../core/description/operation-binding.js';
 import type { LoadedDescription } from '../../../core/description/load.js';
 import type { Operation } from '../../../core/description/operations.js';

@@ -1,7 +1,7 @@
 // What a failed check carries so it can be reproduced: method, path, status, request id, the
 // service's message and a ready-to-run curl with the key as $APPRAISAL_API_KEY (never the key).
 import { HttpError } from '../../../core/errors.js';
-import type { Session } from '../../../core/session-types.js';
+import type { Session } from '../../../core/session.js';
 import type { CheckRequest, FailureDetails } from '../checks/check.js';
 
 /** A word for a POSIX shell, in single quotes. */

@@ -79,8 +79,8 @@ export function routeApi(routes: Record<string, Handler>, baseUrl = 'https://api
     },
     upload: () => Promise.reject(new Error('upload not faked')),
     download: () => Promise.reject(new Error('download not faked')),
-    withSecret: () => {
-      throw new Error('withSecret not faked');
+    withCredential: () => {
+      throw new Error('withCredential not faked');
     },
     close: async () => {},
   };

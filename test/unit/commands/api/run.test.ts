@@ -7,7 +7,7 @@ import { recordsIn } from '../../../../src/core/http/envelope.js';
 import type { ConfigStore } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import { NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
-import type { Session } from '../../../../src/core/session-types.js';
+import type { Session } from '../../../../src/core/session.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
 import { Reply, routeApi, type Handler } from './request-fake.js';

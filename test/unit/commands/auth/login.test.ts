@@ -1,8 +1,9 @@
-// auth login / logout with an in-memory keychain and a fake HTTP client (the service's answers).
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+// auth login / logout with an in-memory keychain and a fake service, both handed in on the context
+// (ctx.keychain(), ctx.clientFor()): no module is mocked.
+import { beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient } from '../../../../src/core/api-client.js';
+import type { ApiClient, ClientTarget } from '../../../../src/core/api-client.js';
 import { AuthenticationError, LocalEnvironmentError, NotFoundError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { KeychainUnavailableError } from '../../../../src/core/credentials/keychain.js';
@@ -12,7 +13,8 @@ import { FakeKeychain, contextWithConfig, KEY_A, KEY_B, type ConfigContextOption
 
 interface FakeService {
   current: 'ok' | 'missing' | 'revoked';
-  settings: Array<Record<string, unknown>>;
+  /** What each client was made for (ctx.clientFor's target). */
+  settings: ClientTarget[];
   requests: string[];
 }
 
@@ -21,24 +23,24 @@ const service: FakeService = { current: 'ok', settings: [], requests: [] };
 const httpError = <T extends typeof AuthenticationError | typeof NotFoundError>(Cls: T, status: number, path: string) =>
   new Cls(`GET ${path} answered ${status}`, { status, method: 'GET', path });
 
-vi.mock('../../../../src/core/http/client.js', () => ({
-  createApiClient: (settings: Record<string, unknown>): Partial<ApiClient> => {
-    service.settings.push(settings);
-    return {
-      async get<T>(path: string): Promise<T> {
-        service.requests.push(`GET ${path}`);
-        if (service.current === 'revoked') throw httpError(AuthenticationError, 401, path);
-        if (service.current === 'missing') throw httpError(NotFoundError, 404, path);
-        return { id: 'k1', name: 'ci key', prefix: 'apk_AAAAaaaa', scopes: ['api:read', 'api:write'], expiresAt: null } as T;
-      },
-      async request(options) {
-        service.requests.push(`${options.method} ${options.path}`);
-        return { status: 200, headers: {}, body: { items: [] }, requestId: undefined } as never;
-      },
-      async close() {},
-    };
-  },
-}));
+/** The service as login's own client (ctx.clientFor) sees it. */
+async function serviceClient(target: ClientTarget): Promise<ApiClient> {
+  service.settings.push(target);
+  const client: Partial<ApiClient> = {
+    async get<T>(path: string): Promise<T> {
+      service.requests.push(`GET ${path}`);
+      if (service.current === 'revoked') throw httpError(AuthenticationError, 401, path);
+      if (service.current === 'missing') throw httpError(NotFoundError, 404, path);
+      return { id: 'k1', name: 'ci key', prefix: 'apk_AAAAaaaa', scopes: ['api:read', 'api:write'], expiresAt: null } as T;
+    },
+    async request(options) {
+      service.requests.push(`${options.method} ${options.path}`);
+      return { status: 200, headers: {}, body: { items: [] }, requestId: undefined } as never;
+    },
+    async close() {},
+  };
+  return client as ApiClient;
+}
 
 beforeEach(() => {
   service.current = 'ok';
@@ -48,9 +50,8 @@ beforeEach(() => {
 
 function setup(options: ConfigContextOptions & { keychain?: FakeKeychain } = {}) {
   const keychain = options.keychain ?? new FakeKeychain();
-  const fake = contextWithConfig({ ...options, keychain });
-  const login = (loginOptions: Parameters<typeof runLogin>[1] = { withKey: true }) =>
-    runLogin(fake.ctx, loginOptions, { keychain: () => keychain });
+  const fake = contextWithConfig({ ...options, keychain, clientFor: serviceClient });
+  const login = (loginOptions: Parameters<typeof runLogin>[1] = { withKey: true }) => runLogin(fake.ctx, loginOptions);
   return { ...fake, keychain, login };
 }
 
@@ -198,8 +199,8 @@ describe('auth logout', () => {
     const keychain = new FakeKeychain();
     const { ctx, login } = setup({ keychain, stdin: KEY_A, globals: { baseUrl: 'https://api.example.com' } });
     await login({ withKey: true, environment: 'staging' });
-    const out = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
-    await runLogout(out.ctx, { keychain: () => keychain });
+    const out = contextWithConfig({ keychain, env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
+    await runLogout(out.ctx);
     expect(keychain.entries.size).toBe(0);
     expect(out.stderr()).toContain('Logged out of profile default: removed key apk_AAAAaaaa… from the OS keychain');
     expect((await out.ctx.config()).getProfile('default')).toMatchObject({
@@ -208,8 +209,8 @@ describe('auth logout', () => {
       keyPrefix: undefined,
       keyStorage: undefined,
     });
-    const again = contextWithConfig({ env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
-    await runLogout(again.ctx, { keychain: () => keychain });
+    const again = contextWithConfig({ keychain, env: { APPRAISAL_CONFIG_DIR: (await ctx.config()).dir } });
+    await runLogout(again.ctx);
     expect(again.stderr()).toContain('has no stored key; nothing to remove');
   });
 

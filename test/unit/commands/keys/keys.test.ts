@@ -110,7 +110,7 @@ describe('keys create', () => {
     const t = setup();
     const config = await t.ctx.config();
     await config.saveProfile({ name: 'bot', baseUrl: `${BASE}/`, environment: 'staging' });
-    await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot', expiresIn: '10d' }, { keychain: () => t.keychain });
+    await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot', expiresIn: '10d' });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(t.stdout()).toBe(`${created.prefix}\n`);
     expect(t.keychain.entries.get(`bot@${ORIGIN}`)).toBe(created.secret);
@@ -130,7 +130,7 @@ describe('keys create', () => {
       keyPrefix: 'apk_OLDOLDOL',
       keyOrigin: ORIGIN,
     });
-    await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => t.keychain });
+    await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' });
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(JSON.parse(readFileSync(join(t.configDir, 'credentials', 'bot.key'), 'utf8'))).toMatchObject({ key: created.secret });
     expect(t.keychain.calls).toEqual([]);
@@ -152,9 +152,7 @@ describe('keys create', () => {
     keychain.failure = new KeychainUnavailableError('locked', 'is locked');
     const t = setup({ keychain });
     await (await t.ctx.config()).saveProfile({ name: 'bot', baseUrl: BASE, environment: 'local' });
-    const error = (await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }, { keychain: () => keychain }).catch(
-      (e: unknown) => e,
-    )) as Error;
+    const error = (await runCreate(t.ctx, { name: 'bot', scope: ['api:read'], storeAs: 'bot' }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('the OS keychain is locked');
     const created = t.service.keys().find((key) => key.name === 'bot')!;
     expect(error).toBeInstanceOf(LocalEnvironmentError);

@@ -121,7 +121,7 @@ export class MockKeyRoutes {
       baseUrl: 'https://api.test',
       get: async <T>(path: string) => this.handle(secret, 'GET', path) as T,
       send: async <T>(method: HttpMethod, path: string, body?: unknown) => this.handle(secret, method, path, body) as T,
-      withSecret: (other: string) => this.client(other),
+      withCredential: (other) => this.client(other.secret),
       close: async () => {},
     };
     return client as ApiClient;

@@ -81,13 +81,13 @@ describe('profiles', () => {
 
   it('remove needs --yes off a terminal, shows the production banner, and deletes the stored key', async () => {
     const { env, keychain } = await twoProfiles();
-    const refused = contextWithConfig({ env });
-    await expect(runRemove(refused.ctx, 'prod', { keychain: () => keychain })).rejects.toThrow(/pass --yes/);
+    const refused = contextWithConfig({ env, keychain });
+    await expect(runRemove(refused.ctx, 'prod')).rejects.toThrow(/pass --yes/);
     expect(refused.stderr()).toMatch(/^!! PRODUCTION: profile prod at https:\/\/api.example.com, key apk_AAAAaaaa…/);
     expect(keychain.entries.size).toBe(1);
 
-    const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
-    await runRemove(ctx, 'prod', { keychain: () => keychain });
+    const { ctx, stderr } = contextWithConfig({ env, keychain, globals: { yes: true } });
+    await runRemove(ctx, 'prod');
     expect(keychain.entries.size).toBe(0);
     expect((await ctx.config()).getProfile('prod')).toBeUndefined();
     expect((await ctx.config()).activeProfileName()).toBe('default');
@@ -97,7 +97,7 @@ describe('profiles', () => {
   it('remove deletes an insecure key file, without a banner outside production', async () => {
     const { env, dir } = await twoProfiles();
     const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
-    await runRemove(ctx, 'local', { keychain: () => new FakeKeychain() });
+    await runRemove(ctx, 'local');
     expect(existsSync(join(dir, 'credentials', 'local.key'))).toBe(false);
     expect(stderr()).not.toContain('PRODUCTION');
   });

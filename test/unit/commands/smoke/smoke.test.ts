@@ -14,7 +14,7 @@ import {
   ServiceUnavailableError,
 } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
-import type { Session } from '../../../../src/core/session-types.js';
+import type { Session } from '../../../../src/core/session.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
 import { Reply, routeApi, type Handler } from '../api/request-fake.js';

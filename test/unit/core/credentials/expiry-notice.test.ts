@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ConfigStore } from '../../../../src/core/config.js';
 import type { Context } from '../../../../src/core/context.js';
 import { EXPIRY_STATE_FILE, noticeKeyExpiry, rememberKeyExpiry, warnKeyExpiry } from '../../../../src/core/credentials/expiry-notice.js';
-import type { Session } from '../../../../src/core/session-types.js';
+import type { Session } from '../../../../src/core/session.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { KEY_A, tempConfigDir } from './fakes.js';
 

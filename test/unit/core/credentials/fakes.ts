@@ -1,6 +1,7 @@
 // A Context over in-memory streams and a private config dir, and an in-memory keychain, for the
 // credential unit tests, and an in-memory key slot whose writes and reads can be made to fail (rotation).
 import { join } from 'node:path';
+import type { ApiClient, ClientTarget } from '../../../../src/core/api-client.js';
 import type { Context } from '../../../../src/core/context.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import type { Env } from '../../../../src/core/env.js';
@@ -39,6 +40,8 @@ export interface ConfigContextOptions {
   stdin?: string;
   tty?: boolean;
   keychain?: SecretStore;
+  /** Clients of their own (login's candidate key): the service as the test fakes it. */
+  clientFor?: (target: ClientTarget) => Promise<ApiClient>;
   now?: Date;
   /** Answers to io.confirm / io.promptSecret, in order. */
   answers?: string[];
@@ -74,7 +77,9 @@ export function contextWithConfig(options: ConfigContextOptions = {}): ConfigCon
     now: () => options.now ?? new Date(),
     answers: options.answers ?? [],
     config: () => import('../../../../src/core/config.js').then((m) => m.loadConfig(env)),
-    session: (ctx) => resolveSession(ctx, { keychain: () => keychain }),
+    session: (ctx) => resolveSession(ctx),
+    keychain,
+    clientFor: options.clientFor,
   });
   return { ctx: fake.ctx, configDir, stdout: fake.stdout, stderr: fake.stderr };
 }

@@ -17,6 +17,7 @@ import {
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { waitFor } from '../../../helpers/wait.js';
 import { KEY, PREFIX, type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { holdSecret } from '../../../../src/core/credentials/credential.js';
 
 const servers: TestServer[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -561,12 +562,12 @@ describe('proxies', () => {
   });
 });
 
-describe('withSecret and close', () => {
-  it('uses another key on the same settings, and registers it for redaction', async () => {
+describe('withCredential and close', () => {
+  it('uses another key, held (so registered for redaction) once by holdSecret, on the same settings', async () => {
     const server = await serve((_req, res) => json(res, 200, { id: 'me' }));
     const { client: api, io } = client(server.url);
     const other = 'apk_newkey99_AAAAbbbbCCCCddddEEEEffffGGGGhhhh';
-    const rotated = api.withSecret(other, 'api-key-file');
+    const rotated = api.withCredential(holdSecret(io.io, other, 'api-key-file'));
     await rotated.get('/api/keys/current');
     expect(server.requests[0]?.headers['x-api-key']).toBe(other);
     expect(rotated.credential).toEqual({ prefix: 'apk_newkey99', source: 'api-key-file', kind: 'api-key' });

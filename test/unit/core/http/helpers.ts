@@ -4,7 +4,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from '../../../../src/core/api-client.js';
 import type { IO } from '../../../../src/core/io.js';
-import { type ClientSettings, createApiClient } from '../../../../src/core/http/client.js';
+import type { ClientSettings } from '../../../../src/core/api-client.js';
+import { createApiClient } from '../../../../src/core/http/undici-api-client.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 
 export const KEY = 'apk_abcd1234_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe';

@@ -1,13 +1,13 @@
 // The ApiClient of src/core/api-client.ts over undici: one dispatcher (keep-alive, extra CA,
 // proxies) shared by every request, and the pieces of this folder composed behind the interface.
+// Made only by the context (core/factory.ts), from the one ClientSettings shape (api-client.ts).
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type {
   ApiClient,
   ApiRecord,
   ApiResponse,
-  CredentialInfo,
-  CredentialSource,
+  ClientSettings,
   DownloadResponse,
   HttpMethod,
   PaginateOptions,
@@ -17,48 +17,17 @@ import type {
   UploadOptions,
   UploadResult,
 } from '../api-client.js';
-import type { Env } from '../env.js';
-import type { IO } from '../io.js';
-import { DEFAULT_MIN_RATE, type MinRate } from '../min-rate.js';
-import { holdSecret } from '../credentials/credential.js';
+import type { CredentialInfo, ResolvedCredential } from '../credentials/credential.js';
+import { DEFAULT_MIN_RATE } from '../min-rate.js';
 import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
 import { paginate } from './paginate.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-body.js';
 import { retryPolicy } from './retry.js';
-import { type AnswerObserver, type ClientCredential, Transport } from './transport.js';
+import { Transport } from './transport.js';
 import { uploadFile } from './upload.js';
 import { parseBaseUrl } from './url-guard.js';
-
-export type { ClientCredential } from './transport.js';
-
-/** Assembled by clientSettings() in src/core/client-builder.ts, the one place that does it. */
-export interface ClientSettings {
-  baseUrl: string;
-  /** Made by holdSecret, so the redactor knows it already. */
-  credential?: ClientCredential | undefined;
-  profileName: string;
-  /** Extra trusted CA (PEM), added to the bundled roots. */
-  caFile?: string | undefined;
-  /** Per-request timeout. */
-  timeoutMs: number;
-  /** Retries for safe requests (`--retries`). */
-  retries: number;
-  /** `appraisal-cli/<version>`. */
-  userAgent: string;
-  /** The most a 2xx JSON answer may hold; default DEFAULT_MAX_RESPONSE_BYTES (64 MiB). */
-  maxResponseBytes?: number | undefined;
-  /** The floor under an upload's or a download's rate (--min-rate); 'off' for none; default DEFAULT_MIN_RATE. */
-  minRate?: MinRate | 'off' | undefined;
-  io: IO;
-  /** Proxy variables and APPRAISAL_RETRY_BASE_MS are read from here, never from process.env. */
-  env: Env;
-  /** Aborted on Ctrl-C. */
-  signal: AbortSignal;
-  /** Sees the headers of every answer (the context's client: a service-desc Link, description/announced.ts). */
-  onAnswer?: AnswerObserver | undefined;
-}
 
 export function createApiClient(settings: ClientSettings): ApiClient {
   const baseUrl = parseBaseUrl(settings.baseUrl);
@@ -88,7 +57,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
   return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
 }
 
-/** The dispatcher is owned by the first client; clients made by withSecret share it. */
+/** The dispatcher is owned by the first client; clients made by withCredential share it. */
 interface SharedDispatcher {
   dispatcher: Dispatcher;
   closed: boolean;
@@ -142,13 +111,12 @@ class HttpApiClient implements ApiClient {
     return startDownload(this.transport, path, signal, this.shared.downloads);
   }
 
-  withSecret(secret: string, source: CredentialSource): ApiClient {
-    const credential: ClientCredential = holdSecret(this.transport.config.io, secret, source);
+  withCredential(credential: ResolvedCredential): ApiClient {
     return new HttpApiClient(new Transport({ ...this.transport.config, credential }), this.shared, false);
   }
 
   async close(): Promise<void> {
-    // A derived client (withSecret) leaves the shared connections to the client that made them.
+    // A derived client (withCredential) leaves the shared connections to the client that made them.
     if (!this.ownsDispatcher || this.shared.closed) return;
     this.shared.closed = true;
     // Closing waits for every request in flight, and a download body nobody reads would hold it
