@@ -24,7 +24,7 @@ const verbs: readonly Verb[] = [
   ]),
   updateVerb(RESOURCES.assignments, [
     'appraisal assignments update ID -f status=accepted   # the service decides which changes are allowed',
-    'appraisal assignments update ID -f dueDate=2026-04-15 -F fee.amount=4200',
+    'appraisal assignments update ID -f dueDate=2026-04-15 -F fee.amount=4200 -f fee.currency=USD   # a fee is sent whole',
   ]),
   deleteVerb(RESOURCES.assignments, ['appraisal assignments delete ID', 'appraisal assignments delete ID --yes   # in scripts']),
   importVerb(RESOURCES.assignments, [

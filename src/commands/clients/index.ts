@@ -21,7 +21,7 @@ const verbs: readonly Verb[] = [
   ]),
   updateVerb(RESOURCES.clients, [
     'appraisal clients update ID -f phone=+1-617-555-0100',
-    'appraisal clients update ID -f address.city=Boston -f address.region=MA',
+    "appraisal clients update ID -f name='First Harbor Bank, N.A.' -f email=appraisals@firstharbor.example",
   ]),
   deleteVerb(RESOURCES.clients, ['appraisal clients delete ID', 'appraisal clients delete ID --yes   # in scripts']),
   importVerb(RESOURCES.clients, [
