@@ -1,5 +1,6 @@
 // Durations on the command line (watch --interval, smoke --wait-ready/--max-latency):
-// `30s | 5m | 1h | 1m30s | 1500ms | 90` (plain number = seconds).
+// `30s | 5m | 1h | 1m30s | 1500ms | 90` (plain number = seconds); and the one way a span of time is
+// said in words ("expires in 9 days"), so two messages about the same key never disagree.
 import { UsageError } from './errors.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -49,4 +50,29 @@ export function formatDuration(ms: number): string {
   if (minutes) parts.push(`${minutes}m`);
   if (seconds || parts.length === 0) parts.push(`${seconds}s`);
   return parts.join('');
+}
+
+export const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/** Whole days in a span by the same rule (nearest, half away from zero): `daysLeft` fields agree with the words. */
+export function wholeDays(ms: number): number {
+  return Math.sign(ms) * Math.round(Math.abs(ms) / DAY_MS) || 0;
+}
+
+const count = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/**
+ * A span in words, the one rounding rule for "expires in …", "… old", "unused for …": a day or
+ * more in days, else hours, else minutes, each to the nearest whole unit (half up), at least 1
+ * minute. Nearest, not down: a key made to last 30 days reads "30 days" a few seconds later; both
+ * messages about one key use this, so they never read 10 and 9 days. The sign is ignored: the
+ * caller says "in" or "ago". 9 d 11 h 59 m → "9 days"; 9 d 12 h → "10 days"; 23 h 40 m → "24 hours".
+ */
+export function spanInWords(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs >= DAY_MS) return count(Math.abs(wholeDays(abs)), 'day');
+  if (abs >= HOUR_MS) return count(Math.round(abs / HOUR_MS), 'hour');
+  return count(Math.max(1, Math.round(abs / MINUTE_MS)), 'minute');
 }

@@ -41,9 +41,16 @@ async function sessionTarget(ctx: Context): Promise<GuardTarget> {
 /**
  * Ask before a destructive action. `action` says what will happen ("delete property 1234").
  * The target defaults to the session (profile, environment, key prefix); commands acting on
- * something else (e.g. `profiles remove NAME`) pass it.
+ * something else (e.g. `profiles remove NAME`) pass it. `named`, read only when a person is asked
+ * (never with --yes or in a script), is what names the thing beside its id: the prompt reads
+ * `delete property 1234 (Franklin Apartments)?`; undefined leaves the id alone.
  */
-export async function confirmDestructive(ctx: Context, action: string, target?: GuardTarget): Promise<void> {
+export async function confirmDestructive(
+  ctx: Context,
+  action: string,
+  target?: GuardTarget,
+  named?: () => Promise<string | undefined>,
+): Promise<void> {
   const subject = target ?? (await sessionTarget(ctx));
   // Not quiet-able: it is there to be seen.
   if (isProductionLike(subject.environment)) ctx.io.writeErr(productionBanner(subject));
@@ -51,6 +58,7 @@ export async function confirmDestructive(ctx: Context, action: string, target?: 
   if (!ctx.io.canPrompt) {
     throw new UsageError(`${action}: confirmation needed; pass --yes to confirm without a prompt`);
   }
-  const confirmed = await ctx.io.confirm(`${action}?`);
+  const name = named ? await named() : undefined;
+  const confirmed = await ctx.io.confirm(`${action}${name === undefined ? '' : ` (${name})`}?`);
   if (!confirmed) throw new CancelledError('cancelled; nothing was changed');
 }

@@ -96,6 +96,19 @@ export class SecretRedactor {
  * other secret so little that it identifies nothing and never the whole: 4 characters of a long
  * token, 2 of a medium one, none of a short one (`APPRAISAL_TOKEN=abc`).
  */
+/** Whether a shown prefix is a documented key's (`apk_` and 8 characters). */
+export function isUsualKeyPrefix(prefix: string): boolean {
+  return /^apk_[A-Za-z0-9]{8}$/.test(prefix);
+}
+
+/**
+ * A key named in a sentence by what may be shown of it: `key apk_ab12cd34`; a key too short to
+ * show any of it is just `key` (never `key ` with nothing after it).
+ */
+export function namedKey(prefix: string, noun = 'key'): string {
+  return prefix === '' ? noun : `${noun} ${prefix}`;
+}
+
 export function keyPrefix(secret: string): string {
   const match = /^(apk_[A-Za-z0-9]{8})_/.exec(secret);
   if (match?.[1]) return match[1];

@@ -60,6 +60,8 @@ export interface ResourceFamily {
   singular: string;
   /** Collection path, e.g. `/api/properties`; records live at `{path}/{id}`. */
   path: string;
+  /** The fields that name a record to a person (joined by a space), shown beside its id when asking before a delete. */
+  nameFields: readonly string[];
   /** Plural label for messages and progress, and the default table/csv columns. */
   view: { label: string; singular: string; columns: readonly string[] };
   filters: readonly ListFilter[];
@@ -75,6 +77,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'props',
     command: 'props',
     singular: 'property',
+    nameFields: ['name'],
     path: '/api/properties',
     view: {
       label: 'properties',
@@ -99,6 +102,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'assignments',
     command: 'assignments',
     singular: 'assignment',
+    nameFields: ['number'],
     path: '/api/assignments',
     view: {
       label: 'assignments',
@@ -125,6 +129,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'clients',
     command: 'clients',
     singular: 'client',
+    nameFields: ['name'],
     path: '/api/clients',
     view: { label: 'clients', singular: 'client', columns: ['id', 'name', 'clientType', 'email', 'phone', 'address.city'] },
     filters: [
@@ -140,6 +145,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'contacts',
     command: 'contacts',
     singular: 'contact',
+    nameFields: ['firstName', 'lastName'],
     path: '/api/contacts',
     view: { label: 'contacts', singular: 'contact', columns: ['id', 'firstName', 'lastName', 'title', 'email', 'phone'] },
     filters: [UPDATED_SINCE],
@@ -157,6 +163,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'files',
     command: 'files',
     singular: 'file',
+    nameFields: ['name'],
     path: '/api/files',
     view: { label: 'files', singular: 'file', columns: ['id', 'name', 'contentType', 'size', 'sha256', 'createdAt'] },
     filters: [
@@ -173,6 +180,7 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     name: 'designations',
     command: 'ref designations',
     singular: 'designation',
+    nameFields: ['name'],
     path: '/api/reference/designations',
     view: { label: 'designations', singular: 'designation', columns: ['code', 'name'] },
     filters: [],

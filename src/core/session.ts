@@ -94,7 +94,7 @@ export async function resolveSession(ctx: SessionContext): Promise<Session> {
   );
   const credential = resolved && holdSecret(ctx.io, resolved.secret, resolved.source, resolved.kind);
   ctx.io.debug(
-    `* profile ${profileName} (${environment}) at ${baseUrl}; credential: ${credential ? `${credential.prefix}… from ${describeSource(credential, ctx.globals.apiKeyFile)}` : 'none'}`,
+    `* profile ${profileName} (${environment}) at ${baseUrl}; credential: ${credential ? `${credential.prefix === '' ? 'a key (too short to show any of it)' : `${credential.prefix}…`} from ${describeSource(credential, ctx.globals.apiKeyFile)}` : 'none'}`,
   );
 
   return { profileName, profile, baseUrl, environment, caFile, credential };

@@ -74,7 +74,7 @@ describe('keys rotate on a schedule', () => {
     const idle = await p.run(schedule);
     expect(idle.code, idle.stderr).toBe(0);
     expect(idle.stderr).toMatch(
-      new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 29 days, \\d+ hours? old$`, 'm'),
+      new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 30 days, \\d+ (minute|hour)s? old$`, 'm'),
     );
     expect(JSON.parse(idle.stdout)).toMatchObject({ rotated: false, oldPrefix: p.old.prefix });
     expect(p.stored()).toBe(p.old.secret);
@@ -92,7 +92,8 @@ describe('keys rotate on a schedule', () => {
 
     const due = await p.run(schedule);
     expect(due.code, due.stderr).toBe(0);
-    expect(due.stderr).toContain(`rotate: key ${p.old.prefix} is due: it expires in 2 days`);
+    // One rounding rule (issue 25 §5): the same key reads the same number of days in both messages.
+    expect(due.stderr).toContain(`rotate: key ${p.old.prefix} is due: it expires in 3 days`);
     const summary = JSON.parse(due.stdout);
     expect(summary).toMatchObject({ oldPrefix: p.old.prefix, oldKey: 'revoked' });
     expect(await statusWith(mock, p.old.secret)).toBe(401);
@@ -104,7 +105,7 @@ describe('keys rotate on a schedule', () => {
     // --if-older-than alone, on the new key: nothing to do.
     const again = await p.run(['keys', 'rotate', '--yes', '--if-older-than', '90d']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^nothing to do: key apk_\w+ of profile default \d+ hours? old$/m);
+    expect(again.stderr).toMatch(/^nothing to do: key apk_\w+ of profile default \d+ (minute|hour)s? old$/m);
     expectNoSecrets([p.old.secret, p.stored()], p.runs, [p.home], [join(p.configDir, 'credentials', 'default.key')]);
   });
 });
@@ -208,6 +209,7 @@ describe('keys rotate --grace', () => {
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ oldKey: 'pending', oldPrefix: p.old.prefix });
+    expect(result.stderr).toContain(`(${p.old.prefix} to be revoked at ${summary.oldKeyRevokedFrom})`);
     expect(Math.abs(Date.parse(summary.oldKeyRevokedFrom) - (Date.now() + DAY))).toBeLessThan(120_000);
     expect(await statusWith(mock, p.old.secret)).toBe(200);
     expect(JSON.parse(readFileSync(audit, 'utf8'))).toMatchObject({
@@ -270,7 +272,7 @@ describe('keys audit', () => {
     }>;
     const row = (key: CreatedKey) => rows.find((r) => r.prefix === key.prefix)!;
     expect(row(expired)).toMatchObject({ severity: 'critical', findings: ['critical: expired 2 days ago but not revoked'] });
-    expect(row(soon)).toMatchObject({ severity: 'warning', findings: ['warning: expires in 4 days'], daysLeft: 4 });
+    expect(row(soon)).toMatchObject({ severity: 'warning', findings: ['warning: expires in 5 days'], daysLeft: 5 });
     expect(row(forever).findings).toEqual(['warning: never expires', 'info: 2 active keys are named "audit twin"']);
     expect(row(twin)).toMatchObject({ severity: 'info', findings: ['info: 2 active keys are named "audit twin"'] });
     expect(row(idle)).toMatchObject({ severity: 'warning', findings: ['warning: unused for 120 days'] });

@@ -8,6 +8,7 @@ import { connect as tlsConnect, type PeerCertificate, type SecureContext } from 
 import { trustingAlso } from '../../core/http/agent.js';
 import { error, maskedUrl, ok, warning, within, type Item } from './finding.js';
 import type { ProxyFacts } from './proxy-ca-checks.js';
+import { DAY_MS, spanInWords } from '../../core/duration.js';
 
 const STEP_MS = 1500;
 
@@ -100,10 +101,11 @@ function tls(host: string, port: number, caFile: string | undefined, now: Date):
       }
       if (peer.valid_to) {
         const left = Date.parse(peer.valid_to) - now.getTime();
-        const days = Math.floor(left / 86_400_000);
         if (left <= 0) items.push(error('tls', `TLS: the certificate expired ${peer.valid_to}`, 'the service must renew its certificate'));
-        else if (days < 14)
-          items.push(warning('tls', `TLS: the certificate expires in ${days} days (${peer.valid_to})`, 'tell whoever runs the service'));
+        else if (left < 14 * DAY_MS)
+          items.push(
+            warning('tls', `TLS: the certificate expires in ${spanInWords(left)} (${peer.valid_to})`, 'tell whoever runs the service'),
+          );
         else items.push(ok('tls', `TLS: the certificate is valid until ${new Date(peer.valid_to).toISOString()}`));
       }
       done(items);

@@ -5,9 +5,11 @@
 import type { Context } from '../../core/context.js';
 import { readCache } from '../../core/description/cache.js';
 import { AppError, AuthenticationError, PermissionError } from '../../core/errors.js';
+import { namedKey } from '../../core/redact.js';
 import { isProductionLike } from '../../core/guards.js';
 import type { Session } from '../../core/session.js';
 import { error, info, ok, warning, type Item } from './finding.js';
+import { DAY_MS, spanInWords } from '../../core/duration.js';
 
 const SKEW_WARNING_MS = 30_000;
 const SKEW_ERROR_MS = 5 * 60_000;
@@ -40,8 +42,9 @@ function keyItems(record: KeyRecord, now: Date): Item[] {
   const items: Item[] = [ok('key', `accepted: ${record.prefix ?? 'key'} with ${(record.scopes ?? []).join(', ') || 'no scopes'}`)];
   if (typeof record.expiresAt === 'string') {
     const left = Date.parse(record.expiresAt) - now.getTime();
-    const days = Math.floor(left / 86_400_000);
-    if (days < 14) items.push(warning('key', `expires in ${days} days (${record.expiresAt})`, 'appraisal keys rotate'));
+    if (left <= 0) items.push(warning('key', `expired ${spanInWords(left)} ago (${record.expiresAt})`, 'appraisal keys create'));
+    else if (left < 14 * DAY_MS)
+      items.push(warning('key', `expires in ${spanInWords(left)} (${record.expiresAt})`, 'appraisal keys rotate'));
     else items.push(ok('key', `expires ${record.expiresAt}`));
   } else items.push(info('key', 'never expires'));
   return items;
@@ -88,13 +91,13 @@ export async function checkService(ctx: Context, session: Session): Promise<Item
       items.push(
         error(
           'key',
-          `the service rejects the key ${session.credential.prefix}: ${thrown.serviceMessage ?? thrown.message}`,
+          `the service rejects the ${namedKey(session.credential.prefix)}: ${thrown.serviceMessage ?? thrown.message}`,
           `appraisal auth login --profile ${session.profileName}`,
         ),
       );
     } else if (thrown instanceof PermissionError) {
       items.push(
-        warning('key', `the key ${session.credential.prefix} may not read its own record`, 'ask for a key with at least one scope'),
+        warning('key', `the ${namedKey(session.credential.prefix)} may not read its own record`, 'ask for a key with at least one scope'),
       );
     } else {
       items.push(

@@ -25,6 +25,7 @@ import { identityOf, listCommand, lockResults, propertyRelation } from './run-se
 import { RowSender } from './send-row.js';
 import { Tally } from './tally.js';
 import { RowReader } from './typed-row.js';
+import { refuseSharedStdin } from '../../core/record-input/index.js';
 
 interface Pass {
   shape: FieldShape;
@@ -34,6 +35,7 @@ interface Pass {
 
 export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
   const flags = await importFlags(family, file, options, ctx.cwd);
+  if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const session = await ctx.session();
   const production = !flags.dryRun && isProductionLike(session.environment);
   const action = `import ${file} into ${family.view.label}`;

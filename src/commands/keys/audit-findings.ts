@@ -1,11 +1,10 @@
 // What `keys audit` finds wrong with each key, ranked by severity. Pure: the keys, the time and
 // the thresholds in, the findings out — the command does the requests and the printing.
 import type { KeyRecord } from './records.js';
+import { spanInWords, wholeDays } from '../../core/duration.js';
 
 export const SEVERITIES = ['critical', 'warning', 'info', 'ok'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AuditThresholds {
   /** Expiring within this is a warning (--warn, default 14d). */
@@ -42,11 +41,6 @@ function time(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-function days(ms: number): string {
-  const n = Math.floor(Math.abs(ms) / DAY_MS);
-  return `${n} day${n === 1 ? '' : 's'}`;
-}
-
 function rank(severity: Severity): number {
   return SEVERITIES.indexOf(severity);
 }
@@ -57,9 +51,9 @@ export function findingsFor(key: KeyRecord, all: readonly KeyRecord[], now: Date
   const nowMs = now.getTime();
   const expires = time(key.expiresAt);
   if (expires !== undefined && expires <= nowMs) {
-    findings.push({ severity: 'critical', text: `expired ${days(nowMs - expires)} ago but not revoked` });
+    findings.push({ severity: 'critical', text: `expired ${spanInWords(nowMs - expires)} ago but not revoked` });
   } else if (expires !== undefined && expires - nowMs <= limits.warnMs) {
-    findings.push({ severity: 'warning', text: `expires in ${days(expires - nowMs)}` });
+    findings.push({ severity: 'warning', text: `expires in ${spanInWords(expires - nowMs)}` });
   } else if (expires === undefined) {
     findings.push({ severity: 'warning', text: 'never expires' });
   }
@@ -67,7 +61,10 @@ export function findingsFor(key: KeyRecord, all: readonly KeyRecord[], now: Date
   if (lastUsed !== undefined && nowMs - lastUsed >= limits.unusedMs) {
     findings.push({
       severity: 'warning',
-      text: time(key.lastUsedAt) === undefined ? `never used in ${days(nowMs - lastUsed)}` : `unused for ${days(nowMs - lastUsed)}`,
+      text:
+        time(key.lastUsedAt) === undefined
+          ? `never used in ${spanInWords(nowMs - lastUsed)}`
+          : `unused for ${spanInWords(nowMs - lastUsed)}`,
     });
   }
   if (Array.isArray(key.scopes) && key.scopes.includes('api:admin'))
@@ -92,7 +89,7 @@ export function auditKeys(keys: readonly KeyRecord[], now: Date, limits: AuditTh
       scopes: Array.isArray(key.scopes) ? key.scopes.map(String) : [],
       createdAt: typeof key.createdAt === 'string' ? key.createdAt : null,
       expiresAt: typeof key.expiresAt === 'string' ? key.expiresAt : null,
-      daysLeft: expires === undefined ? null : Math.floor((expires - now.getTime()) / DAY_MS),
+      daysLeft: expires === undefined ? null : wholeDays(expires - now.getTime()),
       lastUsedAt: typeof key.lastUsedAt === 'string' ? key.lastUsedAt : null,
       revokedAt: typeof key.revokedAt === 'string' ? key.revokedAt : null,
       inUse: inUsePrefix !== undefined && key.prefix === inUsePrefix,

@@ -198,7 +198,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
     const oldFate = keep
       ? ''
       : report.pending
-        ? ` (${report.oldPrefix} revoked from ${report.pending.dueAt})`
+        ? ` (${report.oldPrefix} to be revoked at ${report.pending.dueAt})`
         : ` (${report.oldPrefix} revoked)`;
     ctx.io.writeErr(`Rotated profile ${profile.name}: ${report.oldPrefix} → ${report.newPrefix}${oldFate}`);
     if (report.pending) {

@@ -5,6 +5,7 @@ import { ContractError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { requireUuid } from '../../core/ids.js';
 import { readRecordInput } from '../../core/record-input/index.js';
+import { recordName } from './record-name.js';
 import { writeRecord } from '../../output/index.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
@@ -133,7 +134,7 @@ export function deleteVerb(spec: ResourceFamily, examples: readonly string[]): V
     examples,
     async run(ctx, [id]) {
       const checked = requireUuid(id, `${spec.singular} id`);
-      await confirmDestructive(ctx, `delete ${spec.singular} ${checked}`);
+      await confirmDestructive(ctx, `delete ${spec.singular} ${checked}`, undefined, () => recordName(ctx, spec, checked));
       const api = await ctx.api();
       await api.send('DELETE', recordPath(spec, checked));
       ctx.io.notice(`Deleted ${spec.singular} ${checked}`);

@@ -1,8 +1,8 @@
 // "Your key expires soon": one function, so `auth status` and the once-a-day check of every command
 // word it the same way.
+import { DAY_MS, spanInWords } from '../duration.js';
 
 export const EXPIRY_WARNING_DAYS = 14;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface KeyExpiryFacts {
   prefix?: unknown;
@@ -34,15 +34,6 @@ function fix(record: KeyExpiryFacts, profileName: string | undefined): string {
   return `this key cannot rotate itself (scopes ${scopes.join(', ') || 'none'}, no keys:admin or api:admin): someone with such a key can replace it with appraisal keys create --name NAME ${scopes.map((scope) => `--scope ${scope}`).join(' ')}${target}`;
 }
 
-function when(ms: number): string {
-  if (ms < DAY_MS) {
-    const hours = Math.max(1, Math.ceil(ms / (60 * 60 * 1000)));
-    return `${hours} hour${hours === 1 ? '' : 's'}`;
-  }
-  const days = Math.round(ms / DAY_MS);
-  return `${days} day${days === 1 ? '' : 's'}`;
-}
-
 /**
  * The warning (without the `warning: ` lead) for a key that expires within `withinDays`, or that has
  * already expired; undefined when it does not expire soon, never expires, or the date is unreadable.
@@ -56,5 +47,5 @@ export function expiryWarning(record: KeyExpiryFacts, now: Date, options: Expiry
   const key = typeof record.prefix === 'string' && record.prefix ? `key ${record.prefix}…` : 'the key';
   if (left <= 0) return `${key} expired on ${expires.toISOString()}; create a new one (appraisal keys create) and log in with it`;
   if (left > withinDays * DAY_MS) return undefined;
-  return `${key} expires in ${when(left)} (${expires.toISOString()}); ${fix(record, options.profileName)}`;
+  return `${key} expires in ${spanInWords(left)} (${expires.toISOString()}); ${fix(record, options.profileName)}`;
 }

@@ -3,6 +3,7 @@
 // which credential was refused and what to do next, naming the key by its prefix only.
 import { STATUS_CODES } from 'node:http';
 import { describeSource, type CredentialInfo } from '../credentials/credential.js';
+import { isUsualKeyPrefix, namedKey } from '../redact.js';
 import { scopeFamilyOfPath } from '../resources.js';
 import {
   AuthenticationError,
@@ -130,7 +131,9 @@ function orList(items: readonly string[]): string {
 
 function credentialText(credential: CredentialInfo, profileName: string): string {
   const what = credential.kind === 'bearer' ? 'access token' : 'API key';
-  return `the ${what} ${credential.prefix} (profile "${profileName}", from ${describeSource(credential)})`;
+  // A key not in the documented form (a pasted token, a short test value) says so: it may be the wrong thing.
+  const unusual = credential.kind === 'api-key' && !isUsualKeyPrefix(credential.prefix) ? '; not in the usual apk_… form' : '';
+  return `the ${namedKey(credential.prefix, what)} (profile "${profileName}", from ${describeSource(credential)}${unusual})`;
 }
 
 /** What to do after a 401, depending on where the credential came from. */

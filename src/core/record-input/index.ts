@@ -7,10 +7,10 @@ import { quoteInput } from '../ids.js';
 import { parseAssignment, setPath, typedValue } from './field-assignments.js';
 import { parseJsonInput } from './json-errors.js';
 import { isObject, kindOf, refuseForbiddenKeys, type JsonObject } from './json-object.js';
-import { readDataFile, readStdin } from './read-input.js';
+import { readDataFile, readStdin, refuseSharedStdin } from './read-input.js';
 
 export { locateJsonError } from './json-errors.js';
-export { MAX_INPUT_BYTES } from './read-input.js';
+export { MAX_INPUT_BYTES, refuseSharedStdin } from './read-input.js';
 
 export interface RecordInputOptions {
   /** --data: JSON text, @file, or - (stdin). */
@@ -26,6 +26,7 @@ async function readData(ctx: Context, data: string): Promise<JsonObject> {
   let text: string;
   if (data === '-' || data === '@-') {
     source = `--data ${data}`;
+    refuseSharedStdin(ctx, source);
     text = await readStdin(ctx, ctx.io.stdin, source);
   } else if (data.startsWith('@')) {
     source = `--data ${quoteInput(data).slice(1, -1)}`;

@@ -20,6 +20,17 @@ function decode(bytes: Uint8Array, source: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * `--api-key-file -` reads the key from stdin; an input given as `-` (`--data -`, an import of `-`)
+ * would read the same stream: refused before either is read (exit 2), naming both.
+ */
+export function refuseSharedStdin(ctx: Pick<Context, 'globals'>, input: string): void {
+  if (ctx.globals.apiKeyFile !== '-') return;
+  throw new UsageError(`--api-key-file - and ${input} both read stdin; only one of them can`, {
+    hint: 'give the key from a file (--api-key-file PATH, APPRAISAL_API_KEY or a stored profile), or the input from a file',
+  });
+}
+
 export async function readStdin(ctx: Context, stdin: Readable, source: string): Promise<string> {
   if (ctx.io.stdinIsTTY) {
     throw new UsageError(`--data - reads stdin, but stdin is a terminal`, {

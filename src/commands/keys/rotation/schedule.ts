@@ -3,8 +3,7 @@
 // run the command daily. Either condition is enough; when none holds, one line says why not.
 import type { KeyRecord } from '../records.js';
 import { parseDuration } from '../expires.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { spanInWords } from '../../../core/duration.js';
 
 export interface ScheduleOptions {
   ifExpiringWithin?: string | undefined;
@@ -25,13 +24,6 @@ export function parseSchedule(options: ScheduleOptions): Schedule | undefined {
   };
 }
 
-function span(ms: number): string {
-  const days = Math.floor(Math.abs(ms) / DAY_MS);
-  if (days >= 1) return `${days} day${days === 1 ? '' : 's'}`;
-  const hours = Math.max(1, Math.floor(Math.abs(ms) / (60 * 60 * 1000)));
-  return `${hours} hour${hours === 1 ? '' : 's'}`;
-}
-
 export type Decision = { rotate: true; because: string } | { rotate: false; because: string };
 
 /** Whether the key's own record says it is time to rotate, and in words why (or why not). */
@@ -42,8 +34,9 @@ export function decide(schedule: Schedule, record: KeyRecord, now: Date): Decisi
     if (Number.isNaN(expires)) reasons.push('it never expires');
     else {
       const left = expires - now.getTime();
-      if (left <= schedule.expiringWithinMs) return { rotate: true, because: left <= 0 ? 'it has expired' : `it expires in ${span(left)}` };
-      reasons.push(`expires in ${span(left)}`);
+      if (left <= schedule.expiringWithinMs)
+        return { rotate: true, because: left <= 0 ? 'it has expired' : `it expires in ${spanInWords(left)}` };
+      reasons.push(`expires in ${spanInWords(left)}`);
     }
   }
   if (schedule.olderThanMs !== undefined) {
@@ -51,8 +44,8 @@ export function decide(schedule: Schedule, record: KeyRecord, now: Date): Decisi
     if (Number.isNaN(created)) reasons.push('the service does not say when it was created');
     else {
       const age = now.getTime() - created;
-      if (age >= schedule.olderThanMs) return { rotate: true, because: `it is ${span(age)} old` };
-      reasons.push(`${span(age)} old`);
+      if (age >= schedule.olderThanMs) return { rotate: true, because: `it is ${spanInWords(age)} old` };
+      reasons.push(`${spanInWords(age)} old`);
     }
   }
   return { rotate: false, because: reasons.join(', ') };

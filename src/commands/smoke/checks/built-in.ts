@@ -8,8 +8,8 @@ import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState }
 import { WRITE_CHECKS } from './write.js';
 import { SPEC_CHECK, schemaChecker } from './contract.js';
 import { CURRENT_KEY_PATH, ENUMS_PATH, KEYS_PATH, requirePublished } from './description.js';
+import { DAY_MS, spanInWords } from '../../../core/duration.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** One page of this many records is enough to prove a collection reads and parses. */
 const PAGE_SIZE = 10;
 /** Within this, a key is "about to expire": the check passes, with a warning. */
@@ -87,19 +87,15 @@ const keyExpiry: SmokeCheck = {
       });
     }
     if (left < EXPIRY_FAIL_HOURS * 60 * 60 * 1000) {
-      throw new MissingCredentialError(
-        `the key expires in ${plural(Math.max(1, Math.ceil(left / 3_600_000)), 'hour')} (${expires.toISOString()})`,
-        {
-          hint: 'rotate it now: appraisal keys rotate',
-        },
-      );
+      throw new MissingCredentialError(`the key expires in ${spanInWords(left)} (${expires.toISOString()})`, {
+        hint: 'rotate it now: appraisal keys rotate',
+      });
     }
-    const days = Math.floor(left / DAY_MS);
-    if (days < EXPIRY_WARNING_DAYS) {
-      ctx.io.warn(`the key expires in ${plural(days, 'day')} (${expires.toISOString()}); rotate it with appraisal keys rotate`);
-      return `expires in ${plural(days, 'day')} (${expires.toISOString()}): rotate it soon`;
+    if (left < EXPIRY_WARNING_DAYS * DAY_MS) {
+      ctx.io.warn(`the key expires in ${spanInWords(left)} (${expires.toISOString()}); rotate it with appraisal keys rotate`);
+      return `expires in ${spanInWords(left)} (${expires.toISOString()}): rotate it soon`;
     }
-    return `expires in ${plural(days, 'day')} (${expires.toISOString()})`;
+    return `expires in ${spanInWords(left)} (${expires.toISOString()})`;
   },
 };
 

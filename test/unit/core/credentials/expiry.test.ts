@@ -12,7 +12,7 @@ describe('expiryWarning', () => {
     // A few seconds of clock drift between creating the key and asking still reads "3 days".
     expect(expiryWarning({ prefix: 'apk_AAAAaaaa', expiresAt: inDays(3 - 10 / 86_400) }, now)).toMatch(/expires in 3 days/);
     expect(expiryWarning({ expiresAt: inDays(1) }, now)).toMatch(/^the key expires in 1 day /);
-    expect(expiryWarning({ expiresAt: inDays(0.1) }, now)).toMatch(/expires in 3 hours/);
+    expect(expiryWarning({ expiresAt: inDays(0.1) }, now)).toMatch(/expires in 2 hours/);
     expect(expiryWarning({ expiresAt: inDays(14) }, now)).toMatch(/expires in 14 days/);
   });
 
