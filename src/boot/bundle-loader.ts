@@ -14,17 +14,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { deferringRequire } from './deferred-builtins.js';
-
-/**
- * V8 flags set before the bundle is compiled, here and when the cache is produced: a cache carries
- * a hash of the flags in force and V8 rejects it under others. `--liftoff-only`: undici parses HTTP
- * in WebAssembly, and without it a finished command waits ~100-150 ms for V8's optimizing compiler
- * (core/http/agent.ts sets it too, for runs from the sources).
- */
-export const BUNDLE_V8_FLAGS = ['--liftoff-only'];
+import { setBundleFlags } from './v8-flags.js';
 
 const DIGEST_BYTES = 32;
 
@@ -78,7 +70,8 @@ export function runBundle({
   file: string;
   require: NodeJS.Require;
 }): LoadedBundle {
-  for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
+  // Before compiling: the code cache was made under the same flags (v8-flags.ts says why each).
+  setBundleFlags();
   // The CommonJS wrapper, as node:module's own (Module.wrap) writes it.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
   const wrapper = script.runInThisContext() as (

@@ -75,6 +75,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   }
   // Loaded before the signal handlers exist: a Ctrl-C this early has nothing to clean up yet.
   const { main, InterruptedError } = await import('../main.js');
+  // The V8 flags (v8-flags.ts) load with the command bundle, not for --version: node:v8 costs a start.
+  const { favourSmallHeap } = await import('./v8-flags.js');
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -104,6 +106,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     cwd: process.cwd(),
     signal: controller.signal,
     version: VERSION,
+    // What the application may ask of V8: a long export asks for a small heap (v8-flags.ts).
+    favourSmallHeap,
   });
   code = await finish(code);
   process.exitCode = code;

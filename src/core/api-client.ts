@@ -196,6 +196,11 @@ export interface ClientSettings {
   signal: AbortSignal;
   /** Sees the headers of every answer (the context's client: a service-desc Link, description/announced.ts). */
   onAnswer?: AnswerObserver | undefined;
+  /**
+   * Asked by paging before a long read (http/paginate.ts): the context's client passes on the one the
+   * process entry handed main() (ProcessDeps); absent in tests and for other clients.
+   */
+  favourSmallHeap?: (() => void) | undefined;
 }
 
 /**
@@ -203,7 +208,7 @@ export interface ClientSettings {
  * outlives Ctrl-C), answer observer, timeout or retries (doctor's quick checks). The rest comes from the context.
  */
 export type ClientTarget = Pick<ClientSettings, 'baseUrl' | 'profileName' | 'caFile' | 'credential'> &
-  Partial<Pick<ClientSettings, 'signal' | 'onAnswer' | 'timeoutMs' | 'retries'>>;
+  Partial<Pick<ClientSettings, 'signal' | 'onAnswer' | 'timeoutMs' | 'retries' | 'favourSmallHeap'>>;
 
 /** The parts of the Context a client is made from (named here, not imported: the Context names this module). */
 export interface ClientContext {
@@ -234,5 +239,6 @@ export function clientSettings(ctx: ClientContext, target: ClientTarget): Client
     env: ctx.env,
     signal: target.signal ?? ctx.signal,
     onAnswer: target.onAnswer,
+    favourSmallHeap: target.favourSmallHeap,
   };
 }

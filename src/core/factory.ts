@@ -34,6 +34,12 @@ export interface ProcessDeps {
   now?: () => Date;
   /** The keychain (default: the OS keychain, loaded on first use); the in-process test runner hands in its own. */
   keychain?: () => SecretStore;
+  /**
+   * Ask V8 to favour a small heap over speed: installed by the process entry (src/boot/cli.ts, which
+   * sets every V8 flag: the application never does), called by paging before a long read
+   * (core/http/paginate.ts). Absent when main() runs in a test: V8 stays as it is.
+   */
+  favourSmallHeap?: (() => void) | undefined;
   /** How Context.runCommand runs a nested command (main.ts sets it: core cannot import main). */
   runCommand?: (argv: readonly string[], streams: NestedStreams) => Promise<number>;
 }
@@ -152,7 +158,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         const resolved = await context.session();
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
-        const client = await newClient({ ...resolved, onAnswer });
+        const client = await newClient({ ...resolved, onAnswer, favourSmallHeap: deps.favourSmallHeap });
         // A command that declares its operations talks to them where the service publishes them,
         // or is refused before any request when it does not (description/operation-binding.ts).
         if (!command || command.operations.length === 0) return client;

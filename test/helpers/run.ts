@@ -34,6 +34,8 @@ export interface RunOptions {
   cwd?: string;
   /** Abort it, as Ctrl-C does in a real process (the command gets an InterruptedError). */
   signal?: AbortSignal;
+  /** What the process entry hands main() to ask V8 for a small heap (src/boot/v8-flags.ts); none by default. */
+  favourSmallHeap?: () => void;
 }
 
 export interface RunResult {
@@ -114,6 +116,7 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       signal: controller.signal,
       version: VERSION,
       now: options.now,
+      favourSmallHeap: options.favourSmallHeap,
     });
     // Writes still queued in the streams arrive before the result is read.
     await new Promise((resolve) => setImmediate(resolve));

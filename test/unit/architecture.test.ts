@@ -58,6 +58,14 @@ describe('one place for each concern', () => {
     expect(filesMatching(/osKeychain\(/)).toEqual(['src/core/credentials/keychain.ts', 'src/core/factory.ts'].sort());
   });
 
+  it('sets V8 flags only in the boot code (src/boot/v8-flags.ts); the application is handed what it may ask', () => {
+    expect(filesMatching(/setFlagsFromString|['"]node:v8['"]/)).toEqual(['src/boot/v8-flags.ts']);
+    // The entry hands the application its one V8 request, from there.
+    const entry = readFileSync(join(root, 'src', 'boot', 'cli.ts'), 'utf8');
+    expect(entry).toMatch(/const \{ favourSmallHeap \} = await import\('\.\/v8-flags\.js'\)/);
+    expect(entry).toMatch(/await main\(\{[^]*\bfavourSmallHeap,[^]*\}\);/);
+  });
+
   it('reads the envelopes only in the envelope and paging code', () => {
     // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
     expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual([

@@ -2,11 +2,13 @@
 // returns the exit code (never exits), writes only to the streams it is given, reads only the
 // environment it is given, and runs again in the same process with nothing left over from before.
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run } from '../helpers/run.js';
+import { pagesBy } from '../hostile/answers.js';
+import { startHostile, type HostileServer } from '../hostile/server.js';
 
 let mock: MockServer;
 
@@ -79,5 +81,51 @@ describe('main() in process', () => {
     const result = await run(['props', 'list'], { env: isolatedEnv(mock.env), signal: controller.signal });
     expect(result.code).toBe(130);
     expect(exitProblems(result, { interrupted: true })).toEqual([]);
+  });
+});
+
+describe('what the process entry hands main()', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostile();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const record = (id: string) => ({ id, name: id });
+  const env = () => isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: 'apk_Heap0001_HeapS3cretHeapS3cretHeapS3cret42' });
+
+  it('a read of 50,000 records or more asks for a small heap once, through favourSmallHeap (V8 flags are set by the entry alone)', async () => {
+    // The first page announces 60,000 records; page 2 comes back empty, which ends the read (exit 9).
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(
+        () => ({ limit: 1000, total: 60_000, pages: 60 }),
+        (page) => (page === 1 ? [record('first')] : []),
+      ),
+    );
+    const favourSmallHeap = vi.fn();
+    const result = await run(['props', 'list', '-o', 'ndjson', '--concurrency', '1', '--retries', '0'], { env: env(), favourSmallHeap });
+    expect(result.code, result.stderr).toBe(9);
+    expect(result.stderr).toContain('page 2 of 60 is empty');
+    expect(favourSmallHeap).toHaveBeenCalledTimes(1);
+  });
+
+  it('a short read keeps V8 as it is', async () => {
+    server.on(
+      'GET',
+      '/api/properties',
+      pagesBy(
+        () => ({ limit: 25, total: 1, pages: 1 }),
+        () => [record('only')],
+      ),
+    );
+    const favourSmallHeap = vi.fn();
+    const result = await run(['props', 'list', '-o', 'ndjson', '--retries', '0'], { env: env(), favourSmallHeap });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(record('only'));
+    expect(favourSmallHeap).not.toHaveBeenCalled();
   });
 });

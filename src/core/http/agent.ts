@@ -7,7 +7,6 @@
 // through a proxy it would (in clear text, the proxy resolving "localhost" on its own side).
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from './undici.js';
 import { isLoopbackHost } from '../loopback.js';
@@ -127,10 +126,8 @@ export function trustingAlso(pem: string): SecureContext {
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  // undici parses HTTP in WebAssembly. V8 would also optimise that code in the background and a
-  // finished command waits for it before it can exit (~100-150 ms); the baseline compiler is
-  // plenty for a command line (export and transfer throughput measured unchanged in bench/).
-  setFlagsFromString('--liftoff-only');
+  // undici parses HTTP in WebAssembly, compiled by V8's baseline compiler only: a flag of the
+  // process entry (src/boot/v8-flags.ts, --liftoff-only), which says why.
   // One secure context for every connection: given `ca` instead, each new socket would parse the
   // ~140 system roots again (tens of milliseconds per connection, 8 connections per export).
   const tls = options.caFile === undefined ? {} : { secureContext: trustingAlso(readCaFile(options.caFile)) };

@@ -22,7 +22,7 @@ import { DEFAULT_MIN_RATE } from '../min-rate.js';
 import { createDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
-import { paginate } from './paginate.js';
+import { paginate, type PagingRuntime } from './paginate.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-body.js';
 import { retryPolicy } from './retry.js';
 import { Transport } from './transport.js';
@@ -54,7 +54,12 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     proxyFor: proxyOf,
     onAnswer: settings.onAnswer,
   });
-  return new HttpApiClient(transport, { dispatcher, closed: false, downloads: new Set() });
+  return new HttpApiClient(transport, {
+    dispatcher,
+    closed: false,
+    downloads: new Set(),
+    paging: { favourSmallHeap: settings.favourSmallHeap },
+  });
 }
 
 /** The dispatcher is owned by the first client; clients made by withCredential share it. */
@@ -63,6 +68,8 @@ interface SharedDispatcher {
   closed: boolean;
   /** Download bodies handed out and still open. */
   downloads: Set<Readable>;
+  /** What paging may ask of the process (a small heap), for this client and those made by withCredential. */
+  paging: PagingRuntime;
 }
 
 class HttpApiClient implements ApiClient {
@@ -100,7 +107,7 @@ class HttpApiClient implements ApiClient {
       const query: Query = { ...options.query, page, limit };
       return (await this.transport.jsonDeferred({ method: 'GET', path, query, signal })).body;
     };
-    return paginate(fetchPage, path, options);
+    return paginate(fetchPage, path, options, this.shared.paging);
   }
 
   upload(options: UploadOptions): Promise<UploadResult> {

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiRecord, PaginateOptions, PaginateSummary } from '../../../../src/core/api-client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiRecord, ClientSettings, PaginateOptions, PaginateSummary } from '../../../../src/core/api-client.js';
 import { ContractError, InterruptedError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
+import { SMALL_HEAP_FROM_RECORDS } from '../../../../src/core/http/paginate.js';
 import { type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
 
 interface Served {
@@ -123,14 +124,14 @@ async function drain(
   }
 }
 
-function client(c: Collection, verbose = false) {
-  const made = makeClient(c.server.url, {}, { verbose });
+function client(c: Collection, verbose = false, settings: Partial<ClientSettings> = {}) {
+  const made = makeClient(c.server.url, settings, { verbose });
   closers.push(() => made.client.close());
   return made;
 }
 
-function list(c: Collection, options: PaginateOptions = {}) {
-  const made = client(c);
+function list(c: Collection, options: PaginateOptions = {}, settings: Partial<ClientSettings> = {}) {
+  const made = client(c, false, settings);
   return { ...made, generator: made.client.paginate('/api/things', options) };
 }
 
@@ -358,5 +359,26 @@ describe('paginate', () => {
     abort.abort();
     const error = await draining;
     expect(error).toBeInstanceOf(InterruptedError);
+  });
+
+  it('asks the process for a small heap once, before a read of 50,000 records or more, and not for a shorter one', async () => {
+    const c = await collection(SMALL_HEAP_FROM_RECORDS);
+    const firstRecord = async (options: PaginateOptions): Promise<number> => {
+      const favourSmallHeap = vi.fn();
+      const { generator } = list(c, options, { favourSmallHeap });
+      // Decided on the first page, before its first record is handed out.
+      expect((await generator.next()).done).toBe(false);
+      await generator.return(undefined as never);
+      return favourSmallHeap.mock.calls.length;
+    };
+    expect(SMALL_HEAP_FROM_RECORDS).toBe(50_000);
+    expect(await firstRecord({})).toBe(1);
+    expect(await firstRecord({ maxItems: SMALL_HEAP_FROM_RECORDS - 1 })).toBe(0);
+    c.records.pop();
+    expect(await firstRecord({})).toBe(0);
+    // A client given nothing to ask (a test, a nested run) reads a long collection all the same.
+    const { generator } = list(c);
+    expect((await generator.next()).done).toBe(false);
+    await generator.return(undefined as never);
   });
 });
