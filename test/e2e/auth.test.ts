@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { adminOf } from '../helpers/mock-admin.js';
 import { createKey, filesContaining, modeOf, revokeKey } from './credentials-support.js';
 
 let mock: MockServer;
@@ -63,7 +64,10 @@ describe('auth login', () => {
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toMatch(/warning: profile default: the key is stored in plain text in .*default\.key/);
     expect(login.stderr).toContain(`as profile default with key ${key.prefix} (insecure, api:read)`);
-    expect(login.stderr).toContain('environment: local (pass --environment development to change)');
+    // The loopback default says why development is offered (issue 25 §5).
+    expect(login.stderr).toContain(
+      `environment: local, as ${new URL(mock.baseUrl).hostname} is this machine (pass --environment development if it is a tunnel to a shared development service)`,
+    );
     expect(login.stderr).not.toContain(key.secret);
 
     const file = join(configDir, 'credentials', 'default.key');
@@ -107,6 +111,52 @@ describe('auth login', () => {
     expect(after.stderr).toContain('appraisal auth login --profile default');
   });
 });
+
+/** The words of a command line as a POSIX shell splits it (plain words and single quotes: what hints print). */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) =>
+    match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : match[2]!,
+  );
+}
+
+describe.runIf(process.platform === 'linux')(
+  `auth login without a usable keychain (issue 25 §5)${process.platform === 'linux' ? '' : ' [skipped: Linux only (D-Bus)]'}`,
+  () => {
+    const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', APPRAISAL_KEYRING_TIMEOUT: '2000' };
+
+    it('says so before asking for the key: no prompt, nothing read, no request', async () => {
+      const { env } = fresh();
+      const key = await createKey(mock);
+      await adminOf(mock).clearRequests();
+      const result = await run(['auth', 'login'], { env: { ...env, ...target(), ...noKeychain }, tty: true, stdin: `${key.secret}\n` });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^error: could not store the key in the OS keychain; nothing was stored: the OS keychain is not available/m,
+      );
+      expect(result.stderr).not.toContain('Paste the API key');
+      expect(await adminOf(mock).apiRequests()).toEqual([]);
+    });
+
+    it("its hint repeats the user's own flags with --insecure-storage added, and works when run as given", async () => {
+      const { env, configDir } = fresh();
+      const key = await createKey(mock, { name: 'hinted', scopes: ['api:read'] });
+      const flags = ['--profile', 'stage', '--base-url', mock.baseUrl, '--ca-file', mock.caFile!, '--environment', 'staging', '--with-key'];
+      const failed = await run(['auth', 'login', ...flags], { env: { ...env, ...noKeychain }, stdin: `${key.secret}\n` });
+      expect(failed.code).toBe(2);
+      const hint = /^hint: .*or run `([^`]+)`/m.exec(failed.stderr)?.[1];
+      expect(hint).toBe(`appraisal auth login ${flags.join(' ')} --insecure-storage`);
+      expect(failed.stderr).not.toContain(key.secret);
+      const [program, ...argv] = shellWords(hint!);
+      expect(program).toBe('appraisal');
+      const again = await run(argv, { env: { ...env, ...noKeychain }, stdin: `${key.secret}\n` });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(
+        `as profile stage with key ${key.prefix} (hinted, api:read); stored in a 0600 file (--insecure-storage)`,
+      );
+      expect(existsSync(join(configDir, 'credentials', 'stage.key'))).toBe(true);
+    });
+  },
+);
 
 describe('credential precedence', () => {
   it('APPRAISAL_API_KEY shadows a stored key, with one notice line', async () => {

@@ -6,11 +6,14 @@ import { ENVIRONMENTS, validateProfileName, type Environment } from '../../core/
 import type { Context } from '../../core/context.js';
 import { AuthenticationError, UsageError } from '../../core/errors.js';
 import { cleanKey, readApiKeyFile, readStream } from '../../core/credentials/key-file.js';
+import { KeychainUnavailableError, keychainAccount } from '../../core/credentials/keychain.js';
+import { keychainProblem } from '../../core/credentials/key-slot.js';
 import { defaultEnvironmentFor, displayOrigin, normalizeBaseUrl, originOf } from '../../core/credentials/origin.js';
 import type { KeyRecord } from '../../core/credentials/key-record.js';
 import { verifyKey } from './verify.js';
 import { holdSecret } from '../../core/credentials/credential.js';
-import { storeProfileKey } from '../../core/credentials/stored-key.js';
+import { KEYCHAIN_STORE_FAILED, storeProfileKey } from '../../core/credentials/stored-key.js';
+import { shellWord } from '../../core/shell-word.js';
 import { rememberKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { defineVerb } from '../../core/verb.js';
 
@@ -22,25 +25,54 @@ export interface LoginOptions {
   insecureStorage?: boolean;
 }
 
-/** The key, from exactly one of the ways we accept. Never from a flag value or the environment. */
-async function readCandidateKey(ctx: Context, options: LoginOptions): Promise<string> {
+/**
+ * How the key will be read, from exactly one of the ways we accept (never a flag value or the
+ * environment): chosen, and refused when there is none, before anything is read or asked.
+ */
+function candidateKeyReader(ctx: Context, options: LoginOptions): () => Promise<string> {
   const keyFile = ctx.globals.apiKeyFile;
   if (options.withKey && keyFile !== undefined) {
     throw new UsageError('give the key one way: --with-key (stdin) or --api-key-file, not both');
   }
-  if (keyFile !== undefined) return readApiKeyFile(keyFile, { stdin: ctx.io.stdin, cwd: ctx.cwd });
+  if (keyFile !== undefined) return () => readApiKeyFile(keyFile, { stdin: ctx.io.stdin, cwd: ctx.cwd });
   if (options.withKey) {
     // On a terminal, a hidden prompt rather than echoing what is typed.
-    if (ctx.io.stdinIsTTY && ctx.io.canPrompt) return cleanKey(await ctx.io.promptSecret('API key: '), 'the key');
-    return cleanKey(await readStream(ctx.io.stdin, 'stdin (--with-key)'), 'stdin (--with-key)');
+    if (ctx.io.stdinIsTTY && ctx.io.canPrompt) return async () => cleanKey(await ctx.io.promptSecret('API key: '), 'the key');
+    return async () => cleanKey(await readStream(ctx.io.stdin, 'stdin (--with-key)'), 'stdin (--with-key)');
   }
-  if (ctx.io.canPrompt) return cleanKey(await ctx.io.promptSecret('Paste the API key (input is hidden): '), 'the key');
+  if (ctx.io.canPrompt) return async () => cleanKey(await ctx.io.promptSecret('Paste the API key (input is hidden): '), 'the key');
   const variable = ctx.env.APPRAISAL_API_KEY ? 'APPRAISAL_API_KEY' : 'MY_KEY';
   throw new UsageError('no key given: pipe it with --with-key or use --api-key-file; keys are never accepted as flag values', {
     hint: `e.g. \`printenv ${variable} | appraisal auth login --with-key --base-url URL\`${
       variable === 'APPRAISAL_API_KEY' ? ' (APPRAISAL_API_KEY itself is used as it is, without logging in)' : ''
     }`,
   });
+}
+
+/**
+ * The user's own `auth login` with --insecure-storage added, for the hint when the keychain cannot be
+ * used: run as given, it works. Only flags and paths are repeated; a key is never a flag value.
+ */
+function insecureLoginLine(ctx: Context, options: LoginOptions, profileName: string): string {
+  const words = ['appraisal', 'auth', 'login', '--profile', profileName];
+  if (ctx.globals.baseUrl !== undefined) words.push('--base-url', ctx.globals.baseUrl);
+  if (ctx.globals.caFile !== undefined) words.push('--ca-file', ctx.globals.caFile);
+  if (options.environment !== undefined) words.push('--environment', options.environment);
+  if (options.specUrl !== undefined) words.push('--spec-url', options.specUrl);
+  if (ctx.globals.apiKeyFile !== undefined) words.push('--api-key-file', ctx.globals.apiKeyFile);
+  if (options.withKey) words.push('--with-key');
+  words.push('--insecure-storage');
+  return words.map(shellWord).join(' ');
+}
+
+/** Before the key is asked for: can the keychain be used at all? Fails as storing would, so no paste is wasted. */
+async function checkKeychainFirst(ctx: Context, profileName: string, origin: string, insecureLogin: string): Promise<void> {
+  try {
+    await ctx.keychain().get(keychainAccount(profileName, origin));
+  } catch (error) {
+    if (error instanceof KeychainUnavailableError) throw keychainProblem(error, KEYCHAIN_STORE_FAILED, profileName, insecureLogin);
+    throw error;
+  }
 }
 
 function describeKey(prefix: string, record: KeyRecord | undefined): string {
@@ -86,14 +118,22 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   else if (sameOrigin) environment = existing.environment;
   else {
     environment = defaultEnvironmentFor(baseUrl);
-    const other = environment === 'local' ? 'development' : 'staging';
-    ctx.io.notice(`environment: ${environment} (pass --environment ${other} to change)`);
+    // Local means a loopback host: say why, and when development is the better word (a tunnel).
+    ctx.io.notice(
+      environment === 'local'
+        ? `environment: local, as ${new URL(baseUrl).hostname} is this machine (pass --environment development if it is a tunnel to a shared development service)`
+        : `environment: ${environment} (pass --environment staging to change)`,
+    );
   }
   const caFlag = ctx.globals.caFile;
   const caFile = caFlag !== undefined ? resolve(ctx.cwd, caFlag) : sameOrigin ? existing.caFile : undefined;
 
   const specUrl = options.specUrl === undefined ? (sameOrigin ? existing.specUrl : undefined) : checkSpecUrl(ctx, options.specUrl);
-  const secret = await readCandidateKey(ctx, options);
+  const readKey = candidateKeyReader(ctx, options);
+  const insecureLogin = insecureLoginLine(ctx, options, profileName);
+  // Without a usable keychain, say so now, not after the key was pasted.
+  if (options.insecureStorage !== true) await checkKeychainFirst(ctx, profileName, origin, insecureLogin);
+  const secret = await readKey();
   // The one registration of the candidate with the redactor; the client that checks it takes it as it is.
   const credential = holdSecret(ctx.io, secret, 'keychain');
   const { prefix } = credential;
@@ -122,7 +162,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const stored = await storeProfileKey(
     config,
     () => ctx.keychain(),
-    { profileName, baseUrl, environment, caFile, secret, insecure: options.insecureStorage === true },
+    { profileName, baseUrl, environment, caFile, secret, insecure: options.insecureStorage === true, insecureLogin },
     (message) => ctx.io.warn(message),
   );
 

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { Context } from '../../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { defineNounCommand } from '../../core/verb.js';
+import { shellWord } from '../../core/shell-word.js';
 
 interface MockFlags {
   port: string;
@@ -45,11 +46,6 @@ function clockOffset(raw: string | undefined): number | undefined {
     );
   }
   return Number(text);
-}
-
-/** A value a POSIX shell reads back unchanged from `NAME=value` (single-quoted when needed). */
-export function shellValue(value: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {
@@ -151,9 +147,9 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     throw error;
   }
   try {
-    const lines = [`APPRAISAL_BASE_URL=${shellValue(server.baseUrl)}`];
-    if (server.caFile) lines.push(`APPRAISAL_CA_FILE=${shellValue(server.caFile)}`);
-    lines.push(`APPRAISAL_API_KEY=${shellValue(server.adminKey)}`);
+    const lines = [`APPRAISAL_BASE_URL=${shellWord(server.baseUrl)}`];
+    if (server.caFile) lines.push(`APPRAISAL_CA_FILE=${shellWord(server.caFile)}`);
+    lines.push(`APPRAISAL_API_KEY=${shellWord(server.adminKey)}`);
     // The file first: whoever waits on stdout may read the file as soon as stdout says ready.
     if (envFile !== undefined) await writeEnvFile(envFile, `${lines.join('\n')}\n`);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);

@@ -9,10 +9,19 @@ import { deleteInsecureKey, insecureKeyPath, readInsecureKey, writeInsecureKey }
 import { KeychainUnavailableError, keychainAccount, type SecretStore } from './keychain.js';
 import { originOf } from './origin.js';
 
-/** Keychain trouble while reading or writing a profile's key: exit 2 with the two ways forward. */
-export function keychainProblem(error: KeychainUnavailableError, doing: string, profileName: string): LocalEnvironmentError {
+/**
+ * Keychain trouble while reading or writing a profile's key: exit 2 with the two ways forward.
+ * `insecureLogin` is the `auth login` line the hint offers (login passes the user's own, with
+ * --insecure-storage added); by default `appraisal auth login --profile NAME --insecure-storage`.
+ */
+export function keychainProblem(
+  error: KeychainUnavailableError,
+  doing: string,
+  profileName: string,
+  insecureLogin = `appraisal auth login --profile ${profileName} --insecure-storage`,
+): LocalEnvironmentError {
   return new LocalEnvironmentError(`could not ${doing}: ${error.message}`, {
-    hint: `for automation set APPRAISAL_API_KEY; or run \`appraisal auth login --profile ${profileName} --insecure-storage\` to keep the key in a 0600 file in the config dir (a warning is printed on every use)`,
+    hint: `for automation set APPRAISAL_API_KEY; or run \`${insecureLogin}\` to keep the key in a 0600 file in the config dir (a warning is printed on every use)`,
     cause: error,
   });
 }

@@ -32,7 +32,12 @@ export interface StoreKeyRequest {
   secret: string;
   /** --insecure-storage: a 0600 file instead of the keychain. */
   insecure: boolean;
+  /** The `auth login … --insecure-storage` line a keychain failure's hint offers (default: by profile name). */
+  insecureLogin?: string | undefined;
 }
+
+/** What a keychain failure says when a key is to be stored (also before login asks for the key). */
+export const KEYCHAIN_STORE_FAILED = 'store the key in the OS keychain; nothing was stored';
 
 export interface StoredKey {
   profile: Profile;
@@ -73,7 +78,7 @@ export async function storeProfileKey(
     await slot.write(secret);
   } catch (error) {
     if (error instanceof KeyWriteError && error.cause instanceof KeychainUnavailableError) {
-      throw keychainProblem(error.cause, 'store the key in the OS keychain; nothing was stored', profileName);
+      throw keychainProblem(error.cause, KEYCHAIN_STORE_FAILED, profileName, request.insecureLogin);
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 // auth login / logout with an in-memory keychain and a fake service, both handed in on the context
 // (ctx.keychain(), ctx.clientFor()): no module is mocked.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient, ClientTarget } from '../../../../src/core/api-client.js';
@@ -94,6 +94,10 @@ describe('auth login', () => {
     const local = setup({ stdin: KEY_A, globals: { baseUrl: 'https://localhost:4000' } });
     await local.login();
     expect((await local.ctx.config()).getProfile('default')?.environment).toBe('local');
+    // Why development is offered on loopback, in one short reason (issue 25 §5).
+    expect(local.stderr()).toContain(
+      'environment: local, as localhost is this machine (pass --environment development if it is a tunnel to a shared development service)',
+    );
     const staging = setup({ stdin: KEY_A, globals: { baseUrl: 'https://staging.example.com', profile: 'staging' } });
     await staging.login({ withKey: true, environment: 'staging' });
     expect((await staging.ctx.config()).getProfile('staging')?.environment).toBe('staging');
@@ -128,7 +132,8 @@ describe('auth login', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(exitCodeFor(error)).toBe(4);
     expect((error as Error).message).toMatch(/refused key apk_AAAAaaaa… .*nothing was stored/);
-    expect(keychain.calls).toEqual([]);
+    // Looked at once, before the key was read (is it usable?); never written.
+    expect(keychain.calls).toEqual(['get default@https://api.example.com:443']);
     expect((await ctx.config()).listProfiles()).toEqual([]);
   });
 
@@ -152,6 +157,41 @@ describe('auth login', () => {
     expect(error.hint).toMatch(/APPRAISAL_API_KEY/);
     expect(error.hint).toMatch(/--insecure-storage/);
     expect((await ctx.config()).listProfiles()).toEqual([]);
+  });
+
+  it('checks the keychain before asking for the key: without one, no paste is asked for or wasted (issue 25 §5)', async () => {
+    const keychain = new FakeKeychain();
+    keychain.failure = new KeychainUnavailableError('unavailable', 'is not available (DBus error: no bus)');
+    const { ctx, login, stderr } = setup({ keychain, tty: true, answers: [KEY_A], globals: { baseUrl: 'https://api.example.com' } });
+    const prompt = vi.spyOn(ctx.io, 'promptSecret');
+    const error = (await login({}).catch((e: unknown) => e)) as LocalEnvironmentError;
+    expect(exitCodeFor(error)).toBe(2);
+    expect(error.message).toMatch(/^could not store the key in the OS keychain; nothing was stored: the OS keychain is not available/);
+    expect(prompt).not.toHaveBeenCalled();
+    expect(service.requests).toEqual([]);
+    expect(keychain.calls).toEqual(['get default@https://api.example.com:443']);
+    expect(stderr()).not.toContain('API key');
+  });
+
+  it("the keychain hint repeats the user's own flags with --insecure-storage added, never a key (issue 25 §5)", async () => {
+    const keychain = new FakeKeychain();
+    keychain.failure = new KeychainUnavailableError('unavailable', 'is not available (DBus error: no bus)');
+    const { login } = setup({
+      keychain,
+      stdin: KEY_A,
+      globals: { baseUrl: 'https://staging.example.com:8443/', caFile: 'certs/my ca.pem', profile: 'stage' },
+    });
+    const error = (await login({ withKey: true, environment: 'staging' }).catch((e: unknown) => e)) as LocalEnvironmentError;
+    expect(error.hint).toContain(
+      "run `appraisal auth login --profile stage --base-url https://staging.example.com:8443/ --ca-file 'certs/my ca.pem' --environment staging --with-key --insecure-storage`",
+    );
+    expect(error.hint).not.toContain(KEY_A);
+    // A key read from a file: the file's path is repeated, not what it holds.
+    const fromFile = setup({ keychain, globals: { baseUrl: 'https://api.example.com', apiKeyFile: 'ops.key' } });
+    const other = (await fromFile.login({}).catch((e: unknown) => e)) as LocalEnvironmentError;
+    expect(other.hint).toContain(
+      '`appraisal auth login --profile default --base-url https://api.example.com --api-key-file ops.key --insecure-storage`',
+    );
   });
 
   it('--insecure-storage writes a 0600 file and warns', async () => {
