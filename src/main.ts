@@ -3,10 +3,10 @@
 import { Command, CommanderError } from 'commander';
 import { Readable } from 'node:stream';
 import type { Context, NestedStreams } from './core/context.js';
-import { ChildExitError, InterruptedError, LeaseRevokeError, UsageError } from './core/errors.js';
+import { ChildExitError, InterruptedError, LeaseRevokeError, NetworkError, UsageError } from './core/errors.js';
 import { createContext, type ContextHandle, type Factory, type ProcessDeps } from './core/factory.js';
 import { nounCommand, verbCommand } from './core/verb-command.js';
-import { checkOptionsApply, commandWords, readGlobalOptions } from './core/global-options.js';
+import { checkOptionsApply, commandPath, commandWords, readGlobalOptions } from './core/global-options.js';
 import { SecretRedactor } from './core/redact.js';
 import { reportError } from './core/report-error.js';
 
@@ -109,7 +109,12 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
     }
   }
   // The root parses every global option wherever it stands; the command run says which it takes.
-  program.hook('preAction', (_root, actionCommand) => checkOptionsApply(program, actionCommand));
+  // The command run, as typed (`props list`): a failure to reach the service names it.
+  let ran: string | undefined;
+  program.hook('preAction', (_root, actionCommand) => {
+    ran = commandPath(actionCommand);
+    checkOptionsApply(program, actionCommand);
+  });
   program.addCommand(
     verbCommand(
       helpVerb(() => program),
@@ -141,7 +146,7 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
     // After Ctrl-C whatever failed failed because of it; keep the command's own account if it gave
     // one (`keys lease`: the child's own end, or the lease it could not revoke).
     const ownAccount = error instanceof InterruptedError || error instanceof ChildExitError || error instanceof LeaseRevokeError;
-    const interrupted = deps.signal.aborted && !ownAccount ? new InterruptedError() : error;
+    const interrupted = deps.signal.aborted && !ownAccount ? new InterruptedError() : withCommand(error, ran);
     return reportError(
       interrupted,
       deps.stderr,
@@ -151,4 +156,16 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   } finally {
     await handle?.dispose();
   }
+}
+
+/**
+ * A service that cannot be reached (refused, unresolvable, timed out, TLS) is reported with the
+ * command the user ran, not only the request it was making: `\`appraisal props list\`: GET
+ * /api/properties?page=1: cannot connect to …` (issue 25 §5).
+ */
+function withCommand(error: unknown, ran: string | undefined): unknown {
+  if (!(error instanceof NetworkError) || ran === undefined || ran === '') return error;
+  // Only a request's own failure (`GET /path: …`): a command that tells its failure itself (smoke) says it its way.
+  if (!/^(GET|HEAD|POST|PUT|PATCH|DELETE) /.test(error.message)) return error;
+  return new NetworkError(`\`appraisal ${ran}\`: ${error.message}`, { hint: error.hint, cause: error });
 }

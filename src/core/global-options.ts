@@ -204,7 +204,7 @@ export function takesOptions<C extends Command>(command: C, ...names: readonly s
 }
 
 /** The command path as typed (`props list`), for messages. */
-function pathOf(command: Command): string {
+export function commandPath(command: Command): string {
   const names: string[] = [];
   for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
   return names.join(' ');
@@ -220,7 +220,7 @@ export function checkOptionsApply(root: Command, command: Command): void {
   DEFINED.forEach((option, index) => {
     const name = option.attributeName();
     if (GLOBAL_OPTIONS[index]!.group === 'general' || allowed.has(name) || root.getOptionValueSource(name) !== 'cli') return;
-    const path = pathOf(command);
+    const path = commandPath(command);
     throw new UsageError(`${option.long ?? option.short} does not apply to \`appraisal ${path}\``, {
       hint: `run \`appraisal ${path} --help\` for the options it takes`,
     });

@@ -74,7 +74,7 @@ describe('files download', () => {
     expectFailure(result, 3);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: GET /api/files/${TRICKLED}/content: the answer arrived too slowly from http://127\\.0\\.0\\.1:\\d+ \\(\\d+ bytes received in the last 1s, below the minimum rate of 64 KiB per 1s\\); stopped$`,
+        `^error: \`appraisal files download\`: GET /api/files/${TRICKLED}/content: the answer arrived too slowly from http://127\\.0\\.0\\.1:\\d+ \\(\\d+ bytes received in the last 1s, below the minimum rate of 64 KiB per 1s\\); stopped$`,
         'm',
       ),
     );
@@ -87,7 +87,10 @@ describe('files download', () => {
     const result = await cli(['files', 'download', FAILING, '--out', join(empty, 'gone.txt')], { APPRAISAL_MIN_RATE: '64KiB/1s' });
     expectFailure(result, 3);
     expect(result.stderr).toMatch(
-      new RegExp(`^error: GET /api/files/${FAILING}/content: the answer arrived too slowly from .*; stopped$`, 'm'),
+      new RegExp(
+        `^error: \`appraisal files download\`: GET /api/files/${FAILING}/content: the answer arrived too slowly from .*; stopped$`,
+        'm',
+      ),
     );
     expect(readdirSync(empty)).toEqual([]);
   });
@@ -132,7 +135,7 @@ describe('files upload', () => {
     const result = await cli(['files', 'upload', upload, '-o', 'json', ...FLOOR]);
     expectFailure(result, 3);
     expect(result.stderr).toMatch(
-      /^error: POST \/api\/files: the request body went out too slowly to http:\/\/127\.0\.0\.1:\d+ \(.+ sent in the last 1s, below the minimum rate of 64 KiB per 1s\); stopped$/m,
+      /^error: `appraisal files upload`: POST \/api\/files: the request body went out too slowly to http:\/\/127\.0\.0\.1:\d+ \(.+ sent in the last 1s, below the minimum rate of 64 KiB per 1s\); stopped$/m,
     );
     expect(result.stderr).toMatch(/^hint: .*--min-rate/m);
     expect(read).toBe(0);
@@ -149,7 +152,7 @@ describe('files upload', () => {
     const result = await cli(['files', 'upload', upload, '-o', 'json', '--timeout', '3', '--min-rate', '4MiB/1s']);
     expectFailure(result, 3);
     expect(result.stderr).toMatch(
-      /^error: POST \/api\/files: the request body went out too slowly to .* below the minimum rate of 4 MiB per 1s\); stopped$/m,
+      /^error: `appraisal files upload`: POST \/api\/files: the request body went out too slowly to .* below the minimum rate of 4 MiB per 1s\); stopped$/m,
     );
   });
 
@@ -164,7 +167,7 @@ describe('files upload', () => {
     );
     const result = await cli(['files', 'upload', small, '-o', 'json', ...FLOOR]);
     expectFailure(result, 3);
-    expect(result.stderr).toMatch(/^error: POST \/api\/files: the answer arrived too slowly from .*; stopped$/m);
+    expect(result.stderr).toMatch(/^error: `appraisal files upload`: POST \/api\/files: the answer arrived too slowly from .*; stopped$/m);
     expect(result.stderr).toMatch(/^hint: .*--min-rate.*; POST may have taken effect: check before repeating it$/m);
   });
 
@@ -195,6 +198,8 @@ describe('pages', () => {
     server.on('GET', '/api/properties', paced(body, 1, 100, 200, 'application/json'));
     const result = await cli(['props', 'list', '-o', 'json', '--timeout', '1', '--min-rate', '0']);
     expectFailure(result, 3);
-    expect(result.stderr).toMatch(/^error: GET \/api\/properties.*: timed out after 1s waiting for http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(result.stderr).toMatch(
+      /^error: `appraisal props list`: GET \/api\/properties.*: timed out after 1s waiting for http:\/\/127\.0\.0\.1:\d+$/m,
+    );
   });
 });

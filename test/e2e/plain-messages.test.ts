@@ -3,6 +3,7 @@
 // names the record beside its id; an unreachable service names the command the user ran, not the
 // description's URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -110,5 +111,26 @@ describe('the delete prompt names the record beside its id', () => {
     const yes = await run(['props', 'delete', record.id, '--yes'], { env });
     expect(yes.code, yes.stderr).toBe(0);
     expect((await admin.apiRequests()).map((request) => request.method)).toEqual(['DELETE']);
+  });
+});
+
+describe('a service that cannot be reached', () => {
+  it('the description is skipped with a warning; the command fails on its own request, naming the command', async () => {
+    // A port that refuses: one a server of ours listened on and closed.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const result = await run(['props', 'list', '--retries', '0'], {
+      env: { ...env, APPRAISAL_BASE_URL: `http://127.0.0.1:${port}` },
+    });
+    expect(result.code).toBe(3);
+    expect(exitProblems(result)).toEqual([]);
+    expect(result.stderr.split('\n')).toEqual([
+      `warning: while reading the service description for \`appraisal props list\`: cannot connect to http://127.0.0.1:${port}: connection refused; going on with the CLI's own model (bundled openapi.json)`,
+      `error: \`appraisal props list\`: GET /api/properties?page=1: cannot connect to http://127.0.0.1:${port}: connection refused`,
+      'hint: is the service running at that address? check --base-url',
+      '',
+    ]);
   });
 });
