@@ -8,6 +8,7 @@ import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { adminOf } from '../helpers/mock-admin.js';
+import { parse } from 'shell-quote';
 import { createKey, filesContaining, modeOf, revokeKey } from './credentials-support.js';
 
 let mock: MockServer;
@@ -112,13 +113,6 @@ describe('auth login', () => {
   });
 });
 
-/** The words of a command line as a POSIX shell splits it (plain words and single quotes: what hints print). */
-function shellWords(line: string): string[] {
-  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) =>
-    match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : match[2]!,
-  );
-}
-
 describe.runIf(process.platform === 'linux')(
   `auth login without a usable keychain (issue 25 §5)${process.platform === 'linux' ? '' : ' [skipped: Linux only (D-Bus)]'}`,
   () => {
@@ -146,7 +140,7 @@ describe.runIf(process.platform === 'linux')(
       const hint = /^hint: .*or run `([^`]+)`/m.exec(failed.stderr)?.[1];
       expect(hint).toBe(`appraisal auth login ${flags.join(' ')} --insecure-storage`);
       expect(failed.stderr).not.toContain(key.secret);
-      const [program, ...argv] = shellWords(hint!);
+      const [program, ...argv] = parse(hint!) as string[];
       expect(program).toBe('appraisal');
       const again = await run(argv, { env: { ...env, ...noKeychain }, stdin: `${key.secret}\n` });
       expect(again.code, again.stderr).toBe(0);
