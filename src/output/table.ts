@@ -1,5 +1,6 @@
 // `-o table`, for people: a header row, long cells cut with … so rows stay on one line, nested
-// values as compact JSON, fitted to the terminal's width (trailing columns dropped with a note).
+// values as compact JSON, timestamps to the minute (`2026-11-27 13:45Z`), fitted to the terminal's
+// width (trailing columns dropped with a note).
 // A table must know its column widths before it prints, so it buffers its first CHUNK_ROWS rows to
 // choose them, then keeps them for the rest of the list: memory stays flat on any export. Control
 // characters from the data never reach the terminal.
@@ -32,6 +33,23 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/** An ISO 8601 date-time to the minute or finer, with its offset: what the service sends for times. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A timestamp as a list's cell shows it: `2026-11-27 13:45Z` (UTC, to the minute; 17 characters)
+ * instead of `2026-11-27T13:45:09.123Z` cut to `2026-11-27T13:45:0…` at 80 columns. Only tables:
+ * json, ndjson, csv and `get`'s key/value table keep the service's exact value. Any other text is
+ * returned as it is.
+ */
+export function tableTime(text: string): string {
+  if (!TIMESTAMP.test(text)) return text;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return text;
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+}
+
 /** For people: a list of plain values reads `api:read, api:write`, not a JSON array (CSV and JSON keep the array). */
 function humanText(value: unknown): string {
   if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')) {
@@ -41,7 +59,7 @@ function humanText(value: unknown): string {
 }
 
 export function tableCell(value: unknown, max = MAX_CELL_WIDTH): string {
-  return truncate(safeText(humanText(value)), max);
+  return truncate(safeText(typeof value === 'string' ? tableTime(value) : humanText(value)), max);
 }
 
 // cli-table3's own colours go through @colors/colors, which decides by itself whether the process
