@@ -1,9 +1,10 @@
 // Shared by the auth, keychain and profiles e2e tests: talk to the mock's key routes directly (as an
-// admin would), and look at what the CLI left on disk.
+// admin would, through the one admin client, test/helpers/mock-admin.ts), and look at what the CLI
+// left on disk.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, fetch } from 'undici';
 import type { MockServer } from '../helpers/mock.js';
+import { adminOf } from '../helpers/mock-admin.js';
 
 export interface CreatedKey {
   id: string;
@@ -12,24 +13,8 @@ export interface CreatedKey {
   expiresAt?: string | null;
 }
 
-function dispatcher(mock: MockServer): Agent {
-  return new Agent({ connect: mock.caFile ? { ca: readFileSync(mock.caFile) } : {} });
-}
-
-async function call(mock: MockServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const agent = dispatcher(mock);
-  try {
-    const response = await fetch(`${mock.baseUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': mock.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      dispatcher: agent,
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  } finally {
-    await agent.close();
-  }
+function call(mock: MockServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  return adminOf(mock).call(method, path, body);
 }
 
 /** A new key made by the mock's admin (POST /api/keys). */

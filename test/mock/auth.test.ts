@@ -1,7 +1,7 @@
 // Authentication and authorisation: 401 for missing, malformed, unknown, expired and revoked keys;
 // 403 when the scopes do not allow the operation (with the scopes that would); key management.
 import { describe, expect, it } from 'vitest';
-import { adminKey, call, useMock } from './client.js';
+import { adminKey, call, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 20 });
 

@@ -3,7 +3,7 @@
 // follow it, POST /__mock/clock moves it (timestamps go back too), and POST /__mock/reset returns to
 // the offset it was started with. The CLI's clock tests (export-clock, watch) rely on this.
 import { describe, expect, it } from 'vitest';
-import { call, useMock } from './client.js';
+import { call, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 5, seed: 4, clockOffsetSeconds: -600 });
 

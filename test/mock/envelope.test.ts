@@ -1,7 +1,7 @@
 // Collections: the envelope, page/limit rules (first page 1, default 25, clamped to 100), stable
 // order, filters, and bad query values (422, never a crash).
 import { describe, expect, it } from 'vitest';
-import { call, useMock } from './client.js';
+import { call, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 60, seed: 5 });
 

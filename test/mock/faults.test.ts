@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { waitFor } from '../helpers/wait.js';
-import { adminKey, attempt, call, useMock } from './client.js';
+import { adminKey, attempt, call, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 40, seed: 9 });
 

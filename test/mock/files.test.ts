@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
-import { call, UNKNOWN_ID, useMock } from './client.js';
+import { call, UNKNOWN_ID, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 10, seed: 4 });
 

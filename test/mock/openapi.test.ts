@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES, API_ROUTES, scopesAllowing } from '../../src/mock/index.js';
-import { call, useMock } from './client.js';
+import { call, useMock } from '../helpers/mock-admin.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const text = readFileSync(join(ROOT, 'openapi.json'), 'utf8');

@@ -1,7 +1,7 @@
 // `appraisal mock --prerender`: collection pages are served from the bytes rendered the first time —
 // the same bytes a mock without it sends — until a write changes the data.
 import { describe, expect, it } from 'vitest';
-import { call, useMock } from './client.js';
+import { call, useMock } from '../helpers/mock-admin.js';
 
 const plain = useMock({ records: 30, seed: 8 });
 const prerendered = useMock({ records: 30, seed: 8, prerender: true });

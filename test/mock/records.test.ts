@@ -1,7 +1,7 @@
 // Create, read, update (merge patch), delete for every family; validation (400/404/409/422, never a
 // crash); unknown fields kept; updatedAt strictly increasing; linked properties; contacts.
 import { describe, expect, it } from 'vitest';
-import { call, UNKNOWN_ID, useMock } from './client.js';
+import { call, UNKNOWN_ID, useMock } from '../helpers/mock-admin.js';
 
 const mock = useMock({ records: 30, seed: 2 });
 

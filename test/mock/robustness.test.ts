@@ -2,7 +2,7 @@
 // crashes and never hits an internal error.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { call, UNKNOWN_ID, useMock } from './client.js';
+import { call, UNKNOWN_ID, useMock } from '../helpers/mock-admin.js';
 
 const internalErrors: unknown[] = [];
 const mock = useMock({ records: 8, http: true, onInternalError: (error) => internalErrors.push(error) });
