@@ -147,6 +147,7 @@ function watchFields(
   ctx: Context,
   plan: OutputPlan,
   records: AsyncIterable<Record<string, unknown>>,
+  view: View,
 ): { records: AsyncIterable<Record<string, unknown>>; report(count: number): void } {
   const fields = plan.fields;
   if (!fields) return { records, report: () => undefined };
@@ -160,7 +161,8 @@ function watchFields(
   return {
     records: watched(),
     report(count) {
-      if (count > 0 && missing.size > 0) ctx.io.warn(`--fields: no record has ${[...missing.keys()].join(', ')}`);
+      // Named by the record's kind: an export of several families says whose field it is.
+      if (count > 0 && missing.size > 0) ctx.io.warn(`--fields: no ${view.singular ?? 'record'} has ${[...missing.keys()].join(', ')}`);
     },
   };
 }
@@ -216,7 +218,7 @@ export async function writeRecords(
     await target.destination?.discard();
     throw error;
   }
-  const fields = watchFields(ctx, plan, records);
+  const fields = watchFields(ctx, plan, records, view);
   let count: number;
   try {
     count = await pump(ctx, fields.records, sink, target.resumedCount);

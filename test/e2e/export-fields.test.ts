@@ -102,6 +102,24 @@ describe('export --fields FAMILY=list', () => {
     expect(manifestOf('slim-csv').families[1]!.fields).toEqual(['id', 'name']);
   });
 
+  it('a field no record of a family has is a warning naming the kind of record; the rest is exported', async () => {
+    const done = await cli([
+      'export',
+      '--dir',
+      'typo',
+      '--families',
+      'props,clients',
+      '--fields',
+      'props=id,nosuch',
+      '--fields',
+      'clients=id',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('warning: --fields: no property has nosuch\n');
+    expect(done.stderr).not.toContain('no client has');
+    expect(ndjson(join(scratch, 'typo', 'props.ndjson'))).toEqual(full.props!.map((record) => ({ id: record.id })));
+  });
+
   it('progress names the final path of each file, never the hidden sibling it is built in', async () => {
     const done = await cli(['export', '--dir', 'named', '--families', 'props,clients', '--split-rows', '5']);
     expect(done.code, done.stderr).toBe(0);

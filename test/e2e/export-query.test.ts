@@ -100,7 +100,7 @@ describe('tables that fit the terminal', () => {
   it('--fields naming a field no record has warns; --out with an unknown extension is exit 2 unless -o', async () => {
     const fields = await cli(['props', 'list', '-o', 'csv', '--max-items', '2', '--fields', 'id,nosuch']);
     expect(fields.code).toBe(0);
-    expect(fields.stderr).toBe('warning: --fields: no record has nosuch\n');
+    expect(fields.stderr).toBe('warning: --fields: no property has nosuch\n');
     const tsv = join(scratch, 'props.tsv');
     const refused = await cli(['props', 'list', '--out', tsv]);
     expect(refused.code).toBe(2);
