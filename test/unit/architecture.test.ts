@@ -66,6 +66,20 @@ describe('one place for each concern', () => {
     expect(entry).toMatch(/await main\(\{[^]*\bfavourSmallHeap,[^]*\}\);/);
   });
 
+  it('no test mocks a module: fakes are handed in on the context (ctx.keychain, ctx.clientFor, ctx.api)', () => {
+    const mocking: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts') && /\bvi\.(?:mock|doMock)\(/.test(readFileSync(path, 'utf8')))
+          mocking.push(relative(root, path));
+      }
+    };
+    walk(join(root, 'test'));
+    expect(mocking).toEqual([]);
+  });
+
   it('reads the envelopes only in the envelope and paging code', () => {
     // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
     expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual([
