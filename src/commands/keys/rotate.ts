@@ -25,6 +25,7 @@ import type { Session } from '../../core/session.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
+import { namedKey } from '../../core/redact.js';
 
 export interface RotateOptions {
   expiresIn?: string;
@@ -53,9 +54,12 @@ export const ROTATE_VIEW: View = {
 function refuseUnmanaged(credential: ResolvedCredential): void {
   if (credential.source === 'keychain' || credential.source === 'insecure-file') return;
   const from = credential.source === 'env' ? (credential.kind === 'bearer' ? 'APPRAISAL_TOKEN' : 'APPRAISAL_API_KEY') : '--api-key-file';
-  throw new UsageError(`the key in use (${credential.prefix}) comes from ${from}, which appraisal cannot update`, {
-    hint: `rotate it in your secret store: \`appraisal keys create --name N --scope S\` prints a new key once; put it where ${from} comes from, then \`appraisal keys revoke ${credential.prefix} --yes\``,
-  });
+  throw new UsageError(
+    `the key in use${credential.prefix === '' ? '' : ` (${credential.prefix})`} comes from ${from}, which appraisal cannot update`,
+    {
+      hint: `rotate it in your secret store: \`appraisal keys create --name N --scope S\` prints a new key once; put it where ${from} comes from, then \`appraisal keys revoke ${credential.prefix || 'ID'} --yes\``,
+    },
+  );
 }
 
 function auditEntry(report: RotationReport, session: Session, keepOld: boolean, at: Date) {
@@ -88,10 +92,10 @@ async function scheduledRotationIsDue(
   const record = withoutSecret(await client.get<KeyRecord>(CURRENT_KEY_PATH)) as KeyRecord;
   const decision = decide(schedule, record, ctx.now());
   if (decision.rotate) {
-    ctx.io.notice(`rotate: key ${credential.prefix} is due: ${decision.because}`);
+    ctx.io.notice(`rotate: ${namedKey(credential.prefix)} is due: ${decision.because}`);
     return true;
   }
-  ctx.io.writeErr(`nothing to do: key ${credential.prefix} of profile ${session.profileName} ${decision.because}`);
+  ctx.io.writeErr(`nothing to do: ${namedKey(credential.prefix)} of profile ${session.profileName} ${decision.because}`);
   if (ctx.output.formatExplicit) {
     await writeRecord(
       ctx,
@@ -148,7 +152,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
       : graceMs !== undefined
         ? `the old key is revoked after --grace ${options.grace}`
         : 'the old key is revoked at the end';
-    await confirmDestructive(ctx, `rotate key ${credential.prefix} of profile ${profile.name} (${end})`);
+    await confirmDestructive(ctx, `rotate ${namedKey(credential.prefix)} of profile ${profile.name} (${end})`);
     const started = ctx.now();
     const report = await rotateKey(
       {
