@@ -1,5 +1,5 @@
-// Every record of a collection, in order, from pages fetched with bounded concurrency. This is the
-// only code that knows the collection envelope. It reads the page count and page size from the
+// Every record of a collection, in order, from pages fetched with bounded concurrency. With
+// envelope.ts and collection-integrity.ts, the only code that knows the collection envelope. It reads the page count and page size from the
 // service's answers (never assumed) and ties two pieces that are tested alone: page-scheduler.ts
 // (which pages are on their way: in order, at most `concurrency` ahead of the consumer, none past the
 // count the first page announced or that --max-items makes unnecessary) and collection-integrity.ts
@@ -11,8 +11,6 @@ import { CollectionIntegrity } from './collection-integrity.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
 import { concurrencyWindow, PageScheduler } from './page-scheduler.js';
 import { DeferredJson } from './response-body.js';
-
-export { DEFAULT_CONCURRENCY } from './page-scheduler.js';
 
 /**
  * Fetch one page's body; `limit` undefined lets the service choose. A DeferredJson is parsed when the
