@@ -6,6 +6,8 @@
 // the bytes its checkpoint records. The partial, the checkpoint and the lock are created and opened
 // again through core/owned-file.ts: a planted link, FIFO or someone else's file at one of those names
 // is refused (exit 2, naming it), and a checkpoint the partial does not bear out is refused (exit 9).
+// Just over 300 lines: choosing between a fresh start, a resume and a replace, and the open/cut/lock
+// sequence each needs, read best as one file.
 import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
