@@ -5,6 +5,7 @@
 import { matchKey, type ExistingRecord, type MatchIndex } from './match-index.js';
 import type { JournalState } from './journal.js';
 import type { TypedRow } from './typed-row.js';
+import { setOwnField } from './own-field.js';
 
 export type RowPlan =
   | { kind: 'create'; row: number; body: Record<string, unknown>; key: string | undefined; parentId: string | undefined }
@@ -45,8 +46,7 @@ function isPlain(value: unknown): value is Record<string, unknown> {
 function overlay(current: unknown, wanted: unknown): unknown {
   if (!isPlain(current) || !isPlain(wanted)) return wanted;
   const out: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(wanted))
-    Object.defineProperty(out, key, { value: overlay(current[key], value), enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(wanted)) setOwnField(out, key, overlay(current[key], value));
   return out;
 }
 
@@ -67,8 +67,7 @@ export function changedFields(record: Record<string, unknown>, existing: Record<
   for (const [field, value] of Object.entries(record)) {
     const current = Object.hasOwn(existing, field) ? existing[field] : undefined;
     const wanted = overlay(current, value);
-    if (!sameValue(wanted, current))
-      Object.defineProperty(changed, field, { value: wanted, enumerable: true, writable: true, configurable: true });
+    if (!sameValue(wanted, current)) setOwnField(changed, field, wanted);
   }
   return changed;
 }

@@ -5,6 +5,7 @@
 // Columns starting with `_` (a results file's own) are not fields.
 import { cellValue, shapeAt, type FieldShape } from './field-shapes.js';
 import type { SourceRow } from './input.js';
+import { setOwnField } from './own-field.js';
 
 export interface TypedRow {
   row: number;
@@ -24,11 +25,6 @@ interface Column {
   skip: boolean;
 }
 
-/** Assign without ever touching a prototype (a field may be called `__proto__`). */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let node = target;
   for (let index = 0; index < path.length - 1; index++) {
@@ -36,13 +32,13 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
     const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (typeof next !== 'object' || next === null || Array.isArray(next)) {
       const created: Record<string, unknown> = {};
-      put(node, key, created);
+      setOwnField(node, key, created);
       node = created;
     } else {
       node = next as Record<string, unknown>;
     }
   }
-  put(node, path[path.length - 1]!, value);
+  setOwnField(node, path[path.length - 1]!, value);
 }
 
 export interface RowReaderOptions {

@@ -66,6 +66,25 @@ describe('import: the fields a row changes', () => {
   });
 });
 
+describe('import: a field named __proto__ never reaches a prototype', () => {
+  it('is an own field of the typed record and of the changed fields, and Object.prototype is untouched', () => {
+    const reader = new RowReader({ shape: propertyShape, readOnly: new Set(['id']), header: ['name', 'address.__proto__', 'constructor'] });
+    const typed = reader.read({ row: 2, cells: ['Harbor', 'yes', 'x'] });
+    const address = typed.record.address as Record<string, unknown>;
+    expect(Object.getPrototypeOf(address)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(address, '__proto__')?.value).toBe('yes');
+    expect(Object.getOwnPropertyDescriptor(typed.record, 'constructor')?.value).toBe('x');
+
+    // A JSON row's nested `__proto__` (JSON.parse makes it an own key) laid over the service's record.
+    const wanted = JSON.parse('{"address":{"__proto__":{"polluted":"yes"},"city":"Boston"}}') as Record<string, unknown>;
+    const changed = changedFields(wanted, { address: { city: 'Boston' } });
+    const sent = changed.address as Record<string, unknown>;
+    expect(Object.getPrototypeOf(sent)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(sent, '__proto__')?.value).toEqual({ polluted: 'yes' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
 describe('import: the journal', () => {
   const identity: ImportIdentity = {
     family: 'props',
