@@ -18,13 +18,6 @@ import { provideDeclarations } from './core/verb-list.js';
 // Commands that read every declaration (spec check, completion, MCP, lease scopes) get them through core.
 provideDeclarations(loadAllNouns);
 
-/** `props list`: the command's names below the program. */
-function commandName(command: Command): string {
-  const names: string[] = [];
-  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
-  return names.join(' ');
-}
-
 function applyToTree(command: Command, deps: ProcessDeps): void {
   command.exitOverride();
   command.configureOutput({
@@ -83,7 +76,7 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
     context(command: Command, operations): Context {
       if (!handle) {
         const globals = readGlobalOptions(command.optsWithGlobals(), deps.env);
-        handle = createContext(deps, globals, { name: commandName(command), operations });
+        handle = createContext(deps, globals, { name: commandPath(command), operations });
       }
       return handle.context;
     },
