@@ -7,6 +7,7 @@ import { readCache } from '../../core/description/cache.js';
 import { AppError, AuthenticationError, PermissionError } from '../../core/errors.js';
 import { namedKey } from '../../core/redact.js';
 import { isProductionLike } from '../../core/guards.js';
+import { parseHttpDate } from '../../core/service-clock.js';
 import type { Session } from '../../core/session.js';
 import { error, info, ok, warning, type Item } from './finding.js';
 import { DAY_MS, spanInWords } from '../../core/duration.js';
@@ -20,9 +21,10 @@ interface KeyRecord {
   expiresAt?: string | null;
 }
 
-function clockItem(date: string | undefined, now: Date): Item {
-  const stamp = date === undefined ? Number.NaN : Date.parse(date);
-  if (Number.isNaN(stamp)) return info('clock', 'the service sent no Date header: the clocks cannot be compared');
+export function clockItem(date: string | undefined, now: Date): Item {
+  // Read as the export watermark reads it (core/service-clock.ts): an IMF-fixdate or nothing.
+  const stamp = parseHttpDate(date);
+  if (stamp === undefined) return info('clock', 'the service sent no valid Date header: the clocks cannot be compared');
   const skew = now.getTime() - stamp;
   const seconds = Math.round(Math.abs(skew) / 1000);
   const which = skew > 0 ? 'ahead of' : 'behind';
