@@ -33,7 +33,7 @@ export function parseDuration(raw: string, flag: string, limits: DurationLimits)
   ms = Math.round(ms);
   if (ms < limits.minMs || ms > limits.maxMs) {
     throw new UsageError(
-      `${flag} must be between ${formatDuration(limits.minMs)} and ${formatDuration(limits.maxMs)}, got ${formatDuration(ms)}`,
+      `${flag} must be between ${formatDuration(limits.minMs)} and ${formatDuration(limits.maxMs)}, got "${raw.slice(0, 40)}"`,
     );
   }
   return ms;

@@ -25,7 +25,9 @@ describe('parseDuration', () => {
   });
 
   it('enforces the limits, naming them', () => {
-    expect(() => parseDuration('500ms', '--interval', limits)).toThrow('--interval must be between 1s and 168h, got 500ms');
+    expect(() => parseDuration('500ms', '--interval', limits)).toThrow('--interval must be between 1s and 168h, got "500ms"');
+    // Repeated as typed, not as normalised (`0s` used to come back as `0ms`).
+    expect(() => parseDuration('0s', '--interval', limits)).toThrow('--interval must be between 1s and 168h, got "0s"');
     expect(() => parseDuration('8d', '--interval', limits)).toThrow(UsageError);
     expect(() => parseDuration('200h', '--interval', limits)).toThrow(/between/);
     expect(parseDuration('1s', '--interval', limits)).toBe(1000);
