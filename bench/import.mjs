@@ -1,7 +1,7 @@
 // Section "import" (issue 27): `props import`, each figure a ratio against a floor measured in the
 // same run:
 //   - 10,000 new properties at --concurrency 8 against the mock with 20 ms latency, vs a bare undici
-//     client (bench/lib/import-floor.mjs) sending the same 10,000 POSTs at the same concurrency plus a
+//     client (bench/lib/floor.mjs import) sending the same 10,000 POSTs at the same concurrency plus a
 //     bare `node -e 0` start (target ≤ 1.3x);
 //   - the same file again with --match parcelNumber (nothing changed: no write) vs a full
 //     `props list` export of the same records (≤ 1.5x);
@@ -113,7 +113,7 @@ export default {
       ]);
       const floorRun = spawnSync(
         process.execPath,
-        [join(kit.ROOT, 'bench', 'lib', 'import-floor.mjs'), inputs.ndjson, String(CONCURRENCY)],
+        [join(kit.ROOT, 'bench', 'lib', 'floor.mjs'), 'import', inputs.ndjson, String(CONCURRENCY)],
         { env: { ...kit.ENV, ...floorMock.env }, encoding: 'utf8', maxBuffer: 1 << 20 },
       );
       if (floorRun.status !== 0) throw new Error(`import floor: ${floorRun.stderr}`);
@@ -133,7 +133,7 @@ export default {
       });
       table.push(
         [`\`props import\` of ${int(SIZE.importCreate)} new rows`, sec(create.ms), cpuText(create.cpuMs)],
-        ['bare undici POSTs, the requests alone (bench/lib/import-floor.mjs)', sec(floor.ms), cpuText(floor.cpuMs)],
+        ['bare undici POSTs, the requests alone (bench/lib/floor.mjs import)', sec(floor.ms), cpuText(floor.cpuMs)],
         ['`node -e 0` (median of 5)', ms(nodeMs), ''],
       );
 

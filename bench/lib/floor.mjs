@@ -5,6 +5,8 @@
 //
 //   node bench/lib/floor.mjs export CONCURRENCY PAGES LIMIT   every page of /api/properties
 //   node bench/lib/floor.mjs get PATH                          one request on a new connection
+//   node bench/lib/floor.mjs import FILE.ndjson CONCURRENCY    POST each line to /api/properties,
+//                                                              as `props import` sends them
 //   (env: APPRAISAL_BASE_URL, APPRAISAL_CA_FILE, APPRAISAL_API_KEY)
 // Prints {"ms": …, "cpuMs": …, "records": …} on stdout: wall and CPU time of the requests alone,
 // from the first request to the last answer parsed (process start-up and undici's load excluded).
@@ -27,6 +29,9 @@ async function get(path) {
   return response.body.json();
 }
 
+// Read before the clock starts: the floor is the requests alone.
+const bodies = mode === 'import' ? readFileSync(rest[0], 'utf8').split('\n').filter(Boolean) : [];
+
 let records = 0;
 const cpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
@@ -47,6 +52,23 @@ if (mode === 'export') {
 } else if (mode === 'get') {
   const record = await get(rest[0]);
   records = typeof record?.id === 'string' ? 1 : 0;
+} else if (mode === 'import') {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Number(rest[1]) }, async () => {
+      while (next < bodies.length) {
+        const response = await request(`${base}/api/properties`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'x-api-key': key, accept: 'application/json', 'content-type': 'application/json' },
+          body: bodies[next++],
+        });
+        const answer = await response.body.json();
+        if (response.statusCode !== 201 && response.statusCode !== 200) throw new Error(`POST: HTTP ${response.statusCode}`);
+        if (typeof (answer.data ?? answer).id === 'string') records++;
+      }
+    }),
+  );
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
