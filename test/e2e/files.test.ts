@@ -228,7 +228,7 @@ describe('a 50 MB file', () => {
       mock.process.kill('SIGSTOP');
       paused = true;
       child.kill('SIGINT');
-      expect(await exited).toBe(130);
+      expect(await exited, stderr).toBe(130);
     } finally {
       watcher.close();
       if (paused) mock.process.kill('SIGCONT');

@@ -3,7 +3,7 @@
 // dry run = real run row for row, 503s and a lost answer (no duplicate), the production guard, the
 // run lock, and the spreadsheet round trip (export → import --match id --dry-run) for every family.
 // In process (test/helpers/run.ts); `kill -9` in the middle of a run is in import-crash.test.ts (spawned).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
@@ -315,6 +315,17 @@ describe('import: relations and --stop-after-errors', () => {
 });
 
 describe('props import: guards', () => {
+  it('an input that is a directory is one error line, exit 2, before any request, in every format', async () => {
+    await admin.clearRequests();
+    for (const name of ['folder.csv', 'folder.ndjson', 'folder.json']) {
+      mkdirSync(join(dir, name));
+      const result = await cli(['props', 'import', name, '--match', 'parcelNumber']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(`error: cannot read ${name}: is a directory`);
+    }
+    expect(await admin.apiRequests()).toEqual([]);
+  });
+
   it('a production target without --yes on a pipe is refused naming --yes, before any request', async () => {
     writePropertiesCsv(dir, 'prod.csv', 'PROD', 2);
     await admin.clearRequests();

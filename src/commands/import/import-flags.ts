@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import type { ResourceFamily } from '../../core/resources.js';
-import { inputFormat, type InputFormat } from './input.js';
+import { checkReadable, inputFormat, type InputFormat } from './input.js';
 import { parseRename } from './typed-row.js';
 
 export interface ImportOptions {
@@ -56,6 +56,8 @@ function fieldPath(value: string, flag: string): string[] {
 export async function importFlags(family: ResourceFamily, file: string, options: ImportOptions, cwd: string): Promise<ImportFlags> {
   const format = inputFormat(file, options.format);
   const inputPath = file === '-' ? undefined : resolve(cwd, file);
+  // A missing, unreadable or directory input is found before the match index is read from the service.
+  if (inputPath !== undefined) await checkReadable(inputPath, file);
   const dryRun = options.dryRun === true;
   let stopAfterErrors: number | undefined;
   if (options.stopAfterErrors !== undefined) {

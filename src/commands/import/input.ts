@@ -3,10 +3,10 @@
 // a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are what big files
 // use). `row` is the data row's number, 1 = the first record, counted the same way for every format;
 // a line that is not a record stays a row (reported invalid), so numbers never shift.
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, createReadStream, fstatSync } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
@@ -48,10 +48,23 @@ export function inputFormat(file: string, given: string | undefined): InputForma
   throw new UsageError(`cannot tell the format of ${file} from its name`, { hint: 'pass --format csv, ndjson or json' });
 }
 
+const REASONS: Record<string, string> = { ENOENT: 'no such file or directory', EISDIR: 'is a directory', EACCES: 'permission denied' };
+
 function unreadable(display: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-  return new UsageError(`cannot read ${display}: ${reason}`);
+  return new UsageError(`cannot read ${display}: ${(code && REASONS[code]) ?? (error as Error).message}`);
+}
+
+const isDirectory = () => Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+
+/** The input file exists, is not a directory and may be read: asked before any request is sent. */
+export async function checkReadable(path: string, display: string): Promise<void> {
+  try {
+    if ((await stat(path)).isDirectory()) throw isDirectory();
+    await access(path, constants.R_OK);
+  } catch (error) {
+    throw unreadable(display, error);
+  }
 }
 
 /** A readable of the input's bytes; a file that cannot be opened is a usage error before any request. */
@@ -59,7 +72,13 @@ async function openBytes(path: string | undefined, stdin: Readable, display: str
   if (path === undefined) return stdin;
   const stream = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
+    stream.once('open', (fd: number) => {
+      // A directory opens like a file and fails only at the first read: say so before any request.
+      if (fstatSync(fd).isDirectory()) {
+        stream.destroy();
+        reject(unreadable(display, isDirectory()));
+      } else resolve();
+    });
     stream.once('error', (error) => reject(unreadable(display, error)));
   });
   return stream;
@@ -97,7 +116,10 @@ function checkHeader(header: string[], display: string): void {
 
 async function openCsv(bytes: Readable, display: string): Promise<InputSource> {
   const { parse } = await import('csv-parse');
-  const parser = bytes.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+  // pipeline, not pipe: a read that fails part-way (EIO, a vanished mount) must reach the reader of
+  // the rows as an error, not leave the parser waiting for bytes that never come.
+  pipeline(bytes, parser, () => {});
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let first: IteratorResult<string[]>;
   try {
@@ -113,7 +135,7 @@ async function openCsv(bytes: Readable, display: string): Promise<InputSource> {
   return { format: 'csv', display, header, rows: csvRows(bytes, display, header, rest) };
 }
 
-async function* ndjsonRows(bytes: Readable): AsyncGenerator<SourceRow> {
+async function* ndjsonRows(bytes: Readable, display: string): AsyncGenerator<SourceRow> {
   const lines = createInterface({ input: bytes, crlfDelay: Infinity });
   let row = 0;
   try {
@@ -121,12 +143,18 @@ async function* ndjsonRows(bytes: Readable): AsyncGenerator<SourceRow> {
       const line = raw.trim();
       if (line === '') continue;
       row++;
+      let value: unknown;
       try {
-        yield { row, value: JSON.parse(line), line };
+        value = JSON.parse(line);
       } catch (error) {
         yield { row, line, problem: `is not JSON: ${(error as Error).message}` };
+        continue;
       }
+      yield { row, value, line };
     }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${display} after row ${row}: ${(error as Error).message}`);
   } finally {
     lines.close();
     bytes.destroy();
@@ -156,8 +184,14 @@ export async function openInput(path: string | undefined, stdin: Readable, displ
   }
   const bytes = await openBytes(path, stdin, display);
   if (format === 'csv') return openCsv(bytes, display);
-  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes) };
-  return jsonSource(await readAll(bytes), display);
+  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, display) };
+  let text: string;
+  try {
+    text = await readAll(bytes);
+  } catch (error) {
+    throw unreadable(display, error);
+  }
+  return jsonSource(text, display);
 }
 
 function jsonSource(text: string, display: string): InputSource {

@@ -32,6 +32,9 @@ export function startDownload(
       scope.keep();
       const source = response.body;
       source.on('error', (error) => body.destroy(scope.classify(new BodyReadError(received, expected, error), site).error));
+      // A failure before the caller reads (Ctrl-C while it opens its temp file) would otherwise be an
+      // unhandled 'error' event, a crash: the stream keeps the error and hands it to its reader.
+      body.on('error', () => {});
       open.add(body);
       body.on('close', () => {
         open.delete(body);

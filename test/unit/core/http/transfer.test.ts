@@ -295,6 +295,22 @@ describe('download', () => {
     expect(await rejection(reading)).toBeInstanceOf(InterruptedError);
   });
 
+  it('keeps an abort that comes before the body is read for its reader (no unhandled error event)', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
+      res.write(Buffer.alloc(100));
+    });
+    const { client: api } = client(server.url);
+    const controller = new AbortController();
+    const response = await api.download('/api/files/1/content', controller.signal);
+    // Ctrl-C while the caller is still opening its temp file: nobody listens to the body yet. A
+    // plain listener for 'close' (events.once would add an 'error' listener and hide the crash).
+    const closed = new Promise<void>((resolve) => (response.body as unknown as Readable).on('close', () => resolve()));
+    controller.abort();
+    await closed;
+    expect(await rejection(collect(response))).toBeInstanceOf(InterruptedError);
+  });
+
   it('closes promptly even when a download body is left unread', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
