@@ -136,6 +136,11 @@ function connectOutput(
 
 /** Runs the command to its end; never throws for the child's own failure (see `reason`). */
 export function runChildCommand(options: ChildCommand): Promise<ChildOutcome> {
+  // Interrupted before it started: nothing to run. (Started anyway, the signal could reach the child
+  // before it leads its group and be lost, leaving it to the grace period's SIGKILL.)
+  if (options.signal?.aborted) {
+    return Promise.resolve({ ok: false, reason: 'was interrupted', code: null, signal: null, timedOut: false, interrupted: true });
+  }
   killRunningOnExit();
   return new Promise((resolve) => {
     const stdio: StdioOptions = [options.stdin === 'inherit' ? 'inherit' : 'pipe', 'pipe', 'pipe'];
@@ -179,8 +184,7 @@ export function runChildCommand(options: ChildCommand): Promise<ChildOutcome> {
       signalGroup(pid, forwardedSignal(options.signal));
       grace = setTimeout(() => signalGroup(pid, 'SIGKILL'), options.graceMs ?? INTERRUPT_GRACE_MS);
     };
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     if (child.stdin) {
       // A child that does not read its stdin must not crash us with EPIPE.
       child.stdin.on('error', () => undefined);

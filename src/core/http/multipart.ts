@@ -45,6 +45,9 @@ export function frameMultipart(plan: MultipartPlan): MultipartBody {
   // (a file that changed while it was sent must fail the request, not end it short).
   const stream = new PassThrough();
   form.on('error', (error: Error) => stream.destroy(error));
+  // A failure while undici is still connecting (nobody reads the body yet) must not be an unhandled
+  // 'error' event: the stream keeps the error, and undici fails the request with it when it reads.
+  stream.on('error', () => {});
   stream.on('close', () => {
     if (!stream.readableEnded) plan.file.destroy();
   });

@@ -1,6 +1,6 @@
 // The one runner for a user's command (watch --exec, keys rotate --deliver): real shells, real
 // process groups. Waits are on conditions (a line the command prints, a process gone), never on time.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INTERRUPT_GRACE_MS, runChildCommand, type ChildCommand } from '../../../src/core/child-command.js';
@@ -70,10 +70,12 @@ describe('runChildCommand', () => {
     expect(await outcome).toMatchObject({ ok: false, reason: 'was interrupted', signal: 'SIGKILL', interrupted: true });
   });
 
-  it('an already interrupted run stops its command at once', async () => {
+  it('an already interrupted run does not start its command', async () => {
     const controller = new AbortController();
     controller.abort();
-    const { outcome } = run('sleep 60', { signal: controller.signal });
-    expect(await outcome).toMatchObject({ ok: false, interrupted: true });
+    const marker = join(tempDir('appraisal-child-'), 'started');
+    const { outcome } = run(`touch ${marker}; sleep 60`, { signal: controller.signal });
+    expect(await outcome).toMatchObject({ ok: false, interrupted: true, reason: 'was interrupted' });
+    expect(existsSync(marker)).toBe(false);
   });
 });
