@@ -126,6 +126,7 @@ async function handleApi(
       if (fault.kind === 'hang') return;
       if (fault.kind === 'status') throw statusFault(fault);
       if (fault.kind === 'delay') await sleep(fault.ms, undefined, { signal: deps.signal });
+      if (fault.kind === 'hold') await deps.faults.hold(deps.signal);
       if (fault.kind === 'truncate' || fault.kind === 'reset-mid-body') transport = fault.kind;
       if (RESPONSE_FAULTS.has(fault.kind)) responseFault = fault;
     }

@@ -15,6 +15,7 @@ export const call = (mock: MockServer, method: string, path: string, options: { 
 export const statusWith = (mock: MockServer, key: string) => adminOf(mock).statusWith(key);
 export const queueFault = (mock: MockServer, rule: FaultRule) => adminOf(mock).queueFault(rule);
 export const clearFaults = (mock: MockServer) => adminOf(mock).clearFaults();
+export const releaseHeld = (mock: MockServer) => adminOf(mock).release();
 export const requestLog = (mock: MockServer) => adminOf(mock).apiRequests();
 export const clearRequestLog = (mock: MockServer) => adminOf(mock).clearRequests();
 export const waitForRequest = (mock: MockServer, match: (entry: RequestLogEntry) => boolean, timeoutMs?: number) =>

@@ -22,6 +22,7 @@ import {
   keyByPrefix,
   prefixesIn,
   queueFault,
+  releaseHeld,
   statusWith,
   waitForRequest,
 } from './keys-support.js';
@@ -302,14 +303,15 @@ describe('keys rotate, insecure-storage profile (no keychain needed)', () => {
     async () => {
       const s = await scenario('insecure-file');
       const credentials = join(s.configDir, 'credentials');
-      // Hold creation long enough to make the directory immutable between reading the key and storing the new one.
-      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
+      // Hold creation until the directory is immutable: between reading the key and storing the new one.
+      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'hold' });
       await clearRequestLog(mock);
       const rotation = s.rotate();
       let result: Outcome;
       try {
         await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
         execFileSync('chattr', ['+i', credentials]);
+        expect(await releaseHeld(mock)).toBe(1);
         result = await rotation;
       } finally {
         execFileSync('chattr', ['-i', credentials]);
@@ -361,14 +363,15 @@ describe.runIf(hasKeyring)(
 
     it('the keychain is locked half-way (a real lock): the write fails, the new key is revoked, the entry still holds the old key', async () => {
       const s = await scenario('keychain', keyring);
-      // Hold creation long enough to lock the keychain between reading the key and storing the new one.
-      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'delay=3000' });
+      // Hold creation until the keychain is locked: between reading the key and storing the new one.
+      await queueFault(mock, { path: '/api/keys', method: 'POST', fault: 'hold' });
       await clearRequestLog(mock);
       const rotation = s.rotate();
       let result: Outcome;
       try {
         await waitForRequest(mock, (entry) => entry.method === 'POST' && entry.path === '/api/keys');
         await keyring.lock();
+        expect(await releaseHeld(mock)).toBe(1);
         result = await rotation;
       } finally {
         await keyring.unlock();

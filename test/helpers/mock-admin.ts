@@ -196,6 +196,8 @@ export interface MockAdmin {
   queueFault(rule: FaultRule): Promise<void>;
   queueFaults(rules: readonly FaultRule[]): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Answers every request a `hold` fault holds; how many there were. */
+  release(): Promise<number>;
   /** Seeded data, keys, uploads, faults and rate buckets restored. */
   reset(): Promise<void>;
   createKey(scopes: string[], name?: string): Promise<MockKey>;
@@ -252,6 +254,9 @@ export function mockAdmin(mock: MockTarget): MockAdmin {
     },
     async clearFaults() {
       await expectOk('DELETE', '/__mock/faults');
+    },
+    async release() {
+      return ((await expectOk('POST', '/__mock/release')) as { released: number }).released;
     },
     async reset() {
       await expectOk('POST', '/__mock/reset');

@@ -12,6 +12,7 @@ describe('fault syntax', () => {
     ['lost-answer', { kind: 'lost-answer' }],
     ['hang', { kind: 'hang' }],
     ['delay=1500', { kind: 'delay', ms: 1500 }],
+    ['hold', { kind: 'hold' }],
     ['garbage', { kind: 'garbage' }],
     ['truncate', { kind: 'truncate' }],
     ['malformed-envelope', { kind: 'malformed-envelope', variant: 'no-pagination' }],

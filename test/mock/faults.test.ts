@@ -122,6 +122,36 @@ describe('x-mock-fault: connection faults', () => {
   });
 });
 
+describe('hold: answered once released', () => {
+  it('waits for POST /__mock/release, however long that takes, then answers normally', async () => {
+    let settled = false;
+    const held = answered('/api/properties', 'hold').finally(() => (settled = true));
+    const inFlight = async () =>
+      (
+        (await call(mock.server, 'GET', '/__mock/requests?limit=20')).json() as { items: Array<{ fault?: string; status: number | null }> }
+      ).items.some((entry) => entry.fault === 'hold' && entry.status === null);
+    await waitFor(inFlight, 'the held request to arrive');
+    // Other requests go on while one is held.
+    expect((await call(mock.server, 'GET', '/api/properties?limit=1')).status).toBe(200);
+    expect(settled).toBe(false);
+    expect((await call(mock.server, 'POST', '/__mock/release')).json()).toEqual({ released: 1 });
+    expect((await held).status).toBe(200);
+    expect((await call(mock.server, 'POST', '/__mock/release')).json()).toEqual({ released: 0 });
+  });
+
+  it('clearing the fault queue releases what it holds', async () => {
+    await call(mock.server, 'POST', '/__mock/faults', { body: { path: '/api/clients', fault: 'hold' } });
+    const held = call(mock.server, 'GET', '/api/clients');
+    const inFlight = async () =>
+      (
+        (await call(mock.server, 'GET', '/__mock/requests?limit=20')).json() as { items: Array<{ path: string; status: number | null }> }
+      ).items.some((entry) => entry.path === '/api/clients' && entry.status === null);
+    await waitFor(inFlight, 'the held request to arrive');
+    expect((await call(mock.server, 'DELETE', '/__mock/faults')).status).toBe(204);
+    expect((await held).status).toBe(200);
+  });
+});
+
 describe('x-mock-fault: body faults', () => {
   it('garbage answers 200 with a body that is not JSON', async () => {
     const reply = await answered('/api/properties', 'garbage');

@@ -5,7 +5,8 @@
 //                                       (or {faults: [rule, ...]} → 201 {items}; path defaults to /api/*, a
 //                                       trailing * matches a prefix; `status` + `retryAfter` may replace `fault`)
 //   GET    /__mock/faults              the queued rules
-//   DELETE /__mock/faults              clear the queue → 204
+//   DELETE /__mock/faults              clear the queue (and release held requests) → 204
+//   POST   /__mock/release             answer every request a `hold` fault holds → 200 {released: N}
 //   POST   /__mock/reset               restore the seeded state (keys, data, uploads, faults, rate buckets) → 204
 //   GET    /__mock/requests?limit=N    the last requests (method, path, query, status, key prefix)
 //   DELETE /__mock/requests            clear that log → 204
@@ -119,6 +120,8 @@ const clearFaults: AdminHandler = (ctx) => {
   return noContent();
 };
 
+const releaseHeld: AdminHandler = (ctx) => jsonResponse(200, { released: ctx.faults.release() });
+
 const reset: AdminHandler = (ctx) => {
   ctx.state.reset();
   ctx.state.clock.setOffset(ctx.state.clock.startOffsetMs);
@@ -213,6 +216,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: '/__mock/faults', handler: queueFault },
   { method: 'GET', path: '/__mock/faults', handler: listFaults },
   { method: 'DELETE', path: '/__mock/faults', handler: clearFaults },
+  { method: 'POST', path: '/__mock/release', handler: releaseHeld },
   { method: 'POST', path: '/__mock/reset', handler: reset },
   { method: 'POST', path: '/__mock/description', handler: switchDescription },
   { method: 'GET', path: '/__mock/requests', handler: listRequests },

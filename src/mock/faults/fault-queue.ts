@@ -1,5 +1,6 @@
 // Faults queued through POST /__mock/faults: the next `count` requests that match (path, optional
-// method, optional query subset), after skipping `skip` matching ones, get the fault.
+// method, optional query subset), after skipping `skip` matching ones, get the fault. Requests held
+// by a `hold` fault wait here until released (POST /__mock/release), or the queue is cleared.
 import { randomUUID } from 'node:crypto';
 import type { Fault } from './fault-syntax.js';
 
@@ -23,6 +24,7 @@ export interface FaultRule extends FaultRuleInput {
 
 export class FaultQueue {
   private rules: FaultRule[] = [];
+  private held = new Set<() => void>();
 
   add(input: FaultRuleInput): FaultRule {
     const rule: FaultRule = { ...input, id: randomUUID(), skipRemaining: input.skip, countRemaining: input.count };
@@ -34,8 +36,30 @@ export class FaultQueue {
     return this.rules;
   }
 
+  /** Clears the rules and lets every held request go on: nothing waits for a test that moved on. */
   clear(): void {
     this.rules = [];
+    this.release();
+  }
+
+  /** Waits until released (or `signal`, the server's shutdown, aborts). */
+  hold(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.held.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.held.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Lets every held request go on; the number released. */
+  release(): number {
+    const waiting = [...this.held];
+    for (const done of waiting) done();
+    return waiting.length;
   }
 
   /** The fault for this request, if a rule takes it (consuming one skip or one count of each matching rule). */

@@ -8,6 +8,9 @@
 //   lost-answer                     handle the request (a create is committed), then destroy the connection before any header
 //   hang                            never answer
 //   delay=MS                        answer normally, MS milliseconds late
+//   hold                            answer normally once released (POST /__mock/release, or the queue
+//                                   is cleared or reset): a test acts while a request waits, on a
+//                                   condition instead of a race against a delay
 //   garbage                         200 with a body that is not JSON
 //   truncate                        content-length promises more than is sent; then the connection ends
 //   malformed-envelope[=items]      200 JSON without `pagination` (=items: `items` is not an array)
@@ -24,6 +27,7 @@ export type Fault =
   | { kind: 'lost-answer' }
   | { kind: 'hang' }
   | { kind: 'delay'; ms: number }
+  | { kind: 'hold' }
   | { kind: 'garbage' }
   | { kind: 'truncate' }
   | { kind: 'malformed-envelope'; variant: 'no-pagination' | 'items-not-array' }
@@ -40,6 +44,7 @@ export const FAULT_NAMES = [
   'lost-answer',
   'hang',
   'delay',
+  'hold',
   'garbage',
   'truncate',
   'malformed-envelope',
@@ -54,8 +59,8 @@ const SIMPLE = new Set([
   'reset',
   'reset-mid-body',
   'lost-answer',
-  'lost-answer',
   'hang',
+  'hold',
   'garbage',
   'truncate',
   'missing-id',
