@@ -280,14 +280,18 @@ describe('download', () => {
     expect(error.message).toContain('got 300 of 1000 bytes');
   });
 
-  it('gives InterruptedError when aborted while streaming', async () => {
+  /** A download whose first 100 of 1,000 bytes arrive, the rest never; `controller` aborts it. */
+  async function stalledDownload(controller: AbortController): Promise<DownloadResponse> {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
       res.write(Buffer.alloc(100));
     });
-    const { client: api } = client(server.url);
+    return client(server.url).client.download('/api/files/1/content', controller.signal);
+  }
+
+  it('gives InterruptedError when aborted while streaming', async () => {
     const controller = new AbortController();
-    const response = await api.download('/api/files/1/content', controller.signal);
+    const response = await stalledDownload(controller);
     // Interrupted mid-stream: once the first bytes have arrived, with 900 still to come.
     const reading = (async () => {
       for await (const _chunk of response.body) controller.abort();
@@ -296,13 +300,8 @@ describe('download', () => {
   });
 
   it('keeps an abort that comes before the body is read for its reader (no unhandled error event)', async () => {
-    const server = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
-      res.write(Buffer.alloc(100));
-    });
-    const { client: api } = client(server.url);
     const controller = new AbortController();
-    const response = await api.download('/api/files/1/content', controller.signal);
+    const response = await stalledDownload(controller);
     // Ctrl-C while the caller is still opening its temp file: nobody listens to the body yet. A
     // plain listener for 'close' (events.once would add an 'error' listener and hide the crash).
     const closed = new Promise<void>((resolve) => (response.body as unknown as Readable).on('close', () => resolve()));
