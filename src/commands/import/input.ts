@@ -3,7 +3,7 @@
 // a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are what big files
 // use). `row` is the data row's number, 1 = the first record, counted the same way for every format;
 // a line that is not a record stays a row (reported invalid), so numbers never shift.
-import { constants, createReadStream, fstatSync } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pipeline, type Readable } from 'node:stream';
@@ -55,30 +55,25 @@ function unreadable(display: string, error: unknown): UsageError {
   return new UsageError(`cannot read ${display}: ${(code && REASONS[code]) ?? (error as Error).message}`);
 }
 
-const isDirectory = () => Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-
-/** The input file exists, is not a directory and may be read: asked before any request is sent. */
+/**
+ * The input file exists, is not a directory and may be read: asked before any request is sent (a
+ * directory opens like a file and fails only at its first read).
+ */
 export async function checkReadable(path: string, display: string): Promise<void> {
   try {
-    if ((await stat(path)).isDirectory()) throw isDirectory();
+    if ((await stat(path)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     await access(path, constants.R_OK);
   } catch (error) {
     throw unreadable(display, error);
   }
 }
 
-/** A readable of the input's bytes; a file that cannot be opened is a usage error before any request. */
+/** A readable of the input's bytes (checkReadable has vouched for the file); a failed open is a usage error. */
 async function openBytes(path: string | undefined, stdin: Readable, display: string): Promise<Readable> {
   if (path === undefined) return stdin;
   const stream = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
-    stream.once('open', (fd: number) => {
-      // A directory opens like a file and fails only at the first read: say so before any request.
-      if (fstatSync(fd).isDirectory()) {
-        stream.destroy();
-        reject(unreadable(display, isDirectory()));
-      } else resolve();
-    });
+    stream.once('open', () => resolve());
     stream.once('error', (error) => reject(unreadable(display, error)));
   });
   return stream;
