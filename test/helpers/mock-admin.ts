@@ -117,7 +117,7 @@ export function attempt(server: MockTarget, method: string, path: string, option
 const RESENDABLE = new Set(['GET', 'HEAD', 'DELETE', 'PUT']);
 
 /**
- * A request that must get an answer. A GET, DELETE or PUT whose fresh connection was reset before
+ * A request that must get an answer. A GET, HEAD, DELETE or PUT whose fresh connection was reset before
  * any answer is sent once more, as the CLI's own retry policy does: seen once in a full run at load
  * ~8 ("socket hang up" on DELETE /__mock/requests), where test plumbing, not the behaviour under
  * test, failed. Faults the test queued never apply to these admin routes (only to /api).
