@@ -2,7 +2,7 @@
 // (test/durations.json, written by `node scripts/test-durations.mjs REPORT` from a run's JSON report).
 // vitest orders by the durations in its own results cache, which a fresh clone (CI) does not have:
 // it then starts the largest files first, and a small but slow one (fuzz-bounded.test.ts) started
-// last kept two cores waiting on one file for its last 11 s. A file the table does not know yet starts
+// last kept the whole run waiting on that one file for 11 s. A file the table does not know yet starts
 // first, as vitest starts unknown files; the order decides nothing else.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
