@@ -2,6 +2,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { ApiClient } from '../../../../src/core/api-client.js';
 import type { IO } from '../../../../src/core/io.js';
 import type { ClientSettings } from '../../../../src/core/api-client.js';
@@ -114,6 +115,37 @@ export function makeClient(
     ...overrides,
   });
   return { client, io, abort };
+}
+
+/** What a test file starts, closed after each test: `serve` is startServer, `client` makeClient. */
+export interface ClosedAfterEach {
+  serve(...args: Parameters<typeof startServer>): Promise<TestServer>;
+  client(...args: Parameters<typeof makeClient>): TestClient;
+}
+
+/**
+ * The servers and clients of one test file, closed after each test: the clients first (closing a
+ * client waits for its connections), then the servers. Called once, at the top of the file.
+ */
+export function closedAfterEach(): ClosedAfterEach {
+  const servers: TestServer[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return {
+    async serve(...args) {
+      const server = await startServer(...args);
+      servers.push(server);
+      return server;
+    },
+    client(...args) {
+      const made = makeClient(...args);
+      closers.push(() => made.client.close());
+      return made;
+    },
+  };
 }
 
 /** The rejection of a promise, failing the test if it resolves. */

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiRecord, ClientSettings, PaginateOptions, PaginateSummary } from '../../../../src/core/api-client.js';
 import { ContractError, InterruptedError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { SMALL_HEAP_FROM_RECORDS } from '../../../../src/core/http/paginate.js';
-import { type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { type TestServer, closedAfterEach, json, rejection } from './helpers.js';
 
 interface Served {
   page: number;
@@ -39,12 +39,7 @@ interface Collection {
   roundTrip(): Promise<void>;
 }
 
-const servers: TestServer[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const started = closedAfterEach();
 
 function makeRecords(count: number): Array<Record<string, unknown>> {
   return Array.from({ length: count }, (_, i) => ({
@@ -62,7 +57,7 @@ async function collection(count: number, options: CollectionOptions = {}): Promi
   let answered = 0;
   const pages: number[] = [];
   const limits: Array<string | null> = [];
-  const server = await startServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = await started.serve(async (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/ping') return json(res, 200, {});
     active++;
     most = Math.max(most, active);
@@ -95,7 +90,6 @@ async function collection(count: number, options: CollectionOptions = {}): Promi
     res.once('finish', () => answered++);
     json(res, 200, body);
   });
-  servers.push(server);
   return {
     server,
     records,
@@ -125,8 +119,7 @@ async function drain(
 }
 
 function client(c: Collection, verbose = false, settings: Partial<ClientSettings> = {}) {
-  const made = makeClient(c.server.url, settings, { verbose });
-  closers.push(() => made.client.close());
+  const made = started.client(c.server.url, settings, { verbose });
   return made;
 }
 

@@ -1,34 +1,27 @@
 // Regressions found by the fault matrix and the property tests (issue 8): answers that used to crash
 // the formatter (exit 1) or pass silently, and advice that was wrong for requests never retried.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContractError, NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { proxyFor, proxySettings } from '../../../../src/core/http/agent.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../../src/core/http/response-body.js';
 import { writeRecord } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
-import { type TestServer, makeClient, rejection, startServer } from './helpers.js';
+import { type TestServer, closedAfterEach, makeClient, rejection } from './helpers.js';
 
-const servers: TestServer[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const started = closedAfterEach();
 
 async function serve(body: string | ((url: URL) => string), status = 200): Promise<TestServer> {
-  const server = await startServer((req, res) => {
+  const server = await started.serve((req, res) => {
     const text = typeof body === 'string' ? body : body(new URL(req.url ?? '/', 'http://x'));
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   });
-  servers.push(server);
   return server;
 }
 
 function clientFor(server: TestServer) {
-  const made = makeClient(server.url, { retries: 0 });
-  closers.push(() => made.client.close());
+  const made = started.client(server.url, { retries: 0 });
   return made.client;
 }
 
@@ -110,10 +103,8 @@ describe('single-resource answers', () => {
 
 describe('connection failures of requests that are never retried', () => {
   it('a POST whose connection breaks does not advise "try again": it may have taken effect', async () => {
-    const server = await startServer((_req, res) => void res.socket?.destroy());
-    servers.push(server);
-    const made = makeClient(server.url);
-    closers.push(() => made.client.close());
+    const server = await started.serve((_req, res) => void res.socket?.destroy());
+    const made = started.client(server.url);
     const error = await rejection(made.client.send('POST', '/api/properties', { name: 'x' }));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).hint).toMatch(/POST is not retried automatically.*check whether it took effect/);
@@ -121,10 +112,8 @@ describe('connection failures of requests that are never retried', () => {
   });
 
   it('a GET keeps its own advice after its retries', async () => {
-    const server = await startServer((_req, res) => void res.socket?.destroy());
-    servers.push(server);
-    const made = makeClient(server.url, { retries: 1 });
-    closers.push(() => made.client.close());
+    const server = await started.serve((_req, res) => void res.socket?.destroy());
+    const made = started.client(server.url, { retries: 1 });
     const error = await rejection(made.client.get('/api/properties/a'));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).hint ?? '').not.toContain('not retried');
@@ -138,13 +127,11 @@ describe('connection failures of requests that are never retried', () => {
 
 describe('rate limiting (429)', () => {
   it('a POST refused with 429 is safe to repeat: the hint says when, not "check whether it took effect"', async () => {
-    const server = await startServer((_req, res) => {
+    const server = await started.serve((_req, res) => {
       res.writeHead(429, { 'retry-after': '7', 'content-type': 'application/json' });
       res.end('{"error":{"message":"slow down"}}');
     });
-    servers.push(server);
-    const made = makeClient(server.url);
-    closers.push(() => made.client.close());
+    const made = started.client(server.url);
     const error = await rejection(made.client.send('POST', '/api/properties', { name: 'x' }));
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(exitCodeFor(error)).toBe(8);
@@ -155,13 +142,11 @@ describe('rate limiting (429)', () => {
   });
 
   it('a GET still rate-limited after its retries says how many attempts were made', async () => {
-    const server = await startServer((_req, res) => {
+    const server = await started.serve((_req, res) => {
       res.writeHead(429, { 'retry-after': '0' });
       res.end();
     });
-    servers.push(server);
-    const made = makeClient(server.url, { retries: 1 });
-    closers.push(() => made.client.close());
+    const made = started.client(server.url, { retries: 1 });
     const error = await rejection(made.client.get('/api/properties/a'));
     expect((error as ServiceUnavailableError).hint).toMatch(/^the service is rate-limiting this key after 2 attempts: run it again in 1 s/);
   });
@@ -169,13 +154,11 @@ describe('rate limiting (429)', () => {
 
 describe('long waits before a retry', () => {
   it('a Retry-After of a minute is announced without --verbose (it would look like a hang)', async () => {
-    const server = await startServer((_req, res) => {
+    const server = await started.serve((_req, res) => {
       res.writeHead(503, { 'retry-after': '60' });
       res.end();
     });
-    servers.push(server);
-    const made = makeClient(server.url);
-    closers.push(() => made.client.close());
+    const made = started.client(server.url);
     const pending = rejection(made.client.get('/api/properties/a'));
     while (!made.io.stderr().includes('retrying')) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(made.io.stderr()).toBe('retrying GET /api/properties/a after 503 (attempt 2/4) in 60.0s\n');
@@ -185,14 +168,12 @@ describe('long waits before a retry', () => {
 
   it('a short one stays quiet', async () => {
     let calls = 0;
-    const server = await startServer((_req, res) => {
+    const server = await started.serve((_req, res) => {
       calls++;
       res.writeHead(calls === 1 ? 503 : 200, { 'retry-after': '1', 'content-type': 'application/json' });
       res.end(calls === 1 ? '' : '{"id":"a"}');
     });
-    servers.push(server);
-    const made = makeClient(server.url);
-    closers.push(() => made.client.close());
+    const made = started.client(server.url);
     await made.client.get('/api/properties/a');
     expect(made.io.stderr()).toBe('');
   });
@@ -239,12 +220,11 @@ describe('failures through a proxy name the proxy', () => {
 
   it('a proxy that refuses connections is named (not the service, which was never reached)', async () => {
     // Loopback targets are never proxied: a remote one, without a credential (plain http).
-    const made = makeClient('http://service.invalid:9', {
+    const made = started.client('http://service.invalid:9', {
       retries: 0,
       credential: undefined,
       env: { HTTP_PROXY: 'http://user:secret@127.0.0.1:1' },
     });
-    closers.push(() => made.client.close());
     const error = await rejection(made.client.request({ method: 'GET', path: '/api/properties/a', auth: false }));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(

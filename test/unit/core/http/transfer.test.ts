@@ -4,7 +4,7 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadResponse } from '../../../../src/core/api-client.js';
 import {
   AuthenticationError,
@@ -16,25 +16,10 @@ import {
   UsageError,
 } from '../../../../src/core/errors.js';
 import { frameMultipart } from '../../../../src/core/http/multipart.js';
-import { KEY, type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { KEY, closedAfterEach, json, makeClient, rejection } from './helpers.js';
 import { tempDir } from '../../../helpers/temp.js';
 
-const servers: TestServer[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function serve(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const server = await startServer(...args);
-  servers.push(server);
-  return server;
-}
-function client(...args: Parameters<typeof makeClient>): ReturnType<typeof makeClient> {
-  const made = makeClient(...args);
-  closers.push(() => made.client.close());
-  return made;
-}
+const { serve, client } = closedAfterEach();
 
 let dir: string;
 let bigFile: string;

@@ -1,6 +1,6 @@
 import { createServer as createNetServer, Socket as NetSocket, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ContractError,
@@ -16,25 +16,10 @@ import {
 } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { waitFor } from '../../../helpers/wait.js';
-import { KEY, PREFIX, type TestServer, json, makeClient, rejection, startServer } from './helpers.js';
+import { KEY, PREFIX, closedAfterEach, json, makeClient, rejection } from './helpers.js';
 import { holdSecret } from '../../../../src/core/credentials/credential.js';
 
-const servers: TestServer[] = [];
-const closers: Array<() => Promise<void>> = [];
-async function serve(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const server = await startServer(...args);
-  servers.push(server);
-  return server;
-}
-function client(...args: Parameters<typeof makeClient>): ReturnType<typeof makeClient> {
-  const made = makeClient(...args);
-  closers.push(() => made.client.close());
-  return made;
-}
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const { serve, client } = closedAfterEach();
 
 describe('request headers and trace', () => {
   it('sends x-api-key, user-agent and accept, and JSON bodies with content-type', async () => {
