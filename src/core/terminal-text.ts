@@ -1,26 +1,45 @@
-// The one sanitising step for text that reaches a person's terminal: stderr lines (errors, hints,
-// warnings, notices, prompts), table cells, csv written to a terminal. Service text can carry ESC /
-// OSC sequences (clear the screen, set the clipboard with OSC 52), BEL, a bare CR that overwrites
-// what the line said, C1 controls, and bidi overrides that disguise text: each becomes a visible
-// U+FFFD. Data written to a file or a pipe in json/ndjson is never touched (JSON escapes it).
+// The one sanitising step for service text a person (or an assistant) is shown: stderr lines (errors,
+// hints, warnings, notices, prompts), table cells, csv written to a terminal, MCP tool results and
+// errors (commands/mcp/sanitise.ts). Two kinds of character are neutralised, each one becoming a
+// visible U+FFFD so that the reader sees something was there:
+//  - controls: ESC / OSC sequences (clear the screen, set the clipboard with OSC 52), BEL, a bare CR
+//    that overwrites what the line said, C1 controls;
+//  - invisible text: characters that render as nothing yet are read by a program or a model — Unicode
+//    tag characters (U+E0000–E007F, "ASCII smuggling": a whole hidden sentence), zero-width and
+//    direction marks (U+200B–U+200F, U+2060–U+2064, U+FEFF), bidi embeddings/overrides/isolates that
+//    disguise text (U+202A–U+202E, U+2066–U+2069), the line and paragraph separators U+2028/U+2029,
+//    and a run of two or more variation selectors (one may style the character before it; a run is
+//    how bytes are hidden behind an emoji).
+// Ordinary text is kept: é, 東京, emoji. Two emoji sequences need an invisible character and keep it:
+// U+200D (zero-width joiner) between two emoji (👩‍💻, 👨‍👩‍👧), and the tag characters of the three
+// subdivision flags Unicode recommends (England, Scotland, Wales); a joiner anywhere else is removed
+// like the rest, so an unusual joined sequence shows as its emoji side by side.
+// Data written to a file or a pipe in json/ndjson is never touched (JSON escapes controls).
 import type { SecretRedactor } from './redact.js';
 
-// C0 controls but \t and \n, DEL, C1 controls, bidi embeddings/overrides/isolates.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls but \t and \n, DEL, C1 controls.
+const CONTROL = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f';
+// Zero-width, direction marks, bidi embeddings/overrides/isolates, separators, invisible operators, BOM, tags.
+const INVISIBLE = '\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+const VARIATION_SELECTOR = '[\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}]';
+const EMOJI = '\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]?';
+// England, Scotland, Wales: U+1F3F4, the region's letters as tags, CANCEL TAG.
+const TAG = (letters: string) => [...letters].map((letter) => `\\u{${(0xe0000 + letter.charCodeAt(0)).toString(16)}}`).join('');
+const SUBDIVISION_FLAG = `\\u{1f3f4}(?:${['gbeng', 'gbsct', 'gbwls'].map(TAG).join('|')})\\u{e007f}`;
+
+/** Kept sequences first (returned whole by the replacer), then what is neutralised. */
+const UNSAFE = new RegExp(
+  `(${SUBDIVISION_FLAG}|${EMOJI}\\u200d(?=\\p{Extended_Pictographic}))|${VARIATION_SELECTOR}{2,}|[${CONTROL}${INVISIBLE}]`,
+  'gu',
+);
 
 export const REPLACEMENT = '\uFFFD';
 
-/** Text safe to print on a terminal: CRLF becomes LF, every other control character U+FFFD. */
-export function terminalSafe(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(UNSAFE, REPLACEMENT);
-}
+const neutralise = (found: string, kept: string | undefined): string => kept ?? REPLACEMENT.repeat(Array.from(found).length);
 
-/** True when `text` holds something terminalSafe would replace. */
-export function hasUnsafeControl(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
-  return found;
+/** Text safe to show: CRLF becomes LF, every control or invisible character U+FFFD (see the header). */
+export function terminalSafe(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE, neutralise);
 }
 
 /** What every stderr line goes through: redacted first (a split secret is still whole), then made terminal-safe. */

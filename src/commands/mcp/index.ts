@@ -16,7 +16,7 @@ export default defineNounCommand<McpFlags>({
     {
       flags: '--ttl <duration>',
       description: 'with --lease: the key expires after this long even if the server is killed',
-      defaultValue: '8h',
+      defaultValue: '1h',
     },
     { flags: '--audit-log <path>', description: 'append one JSON line per tool call (time, tool, arguments, outcome, request ids)' },
   ],

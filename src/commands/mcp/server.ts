@@ -10,7 +10,7 @@ import type { Env } from '../../core/env.js';
 import type { AuditLog } from '../keys/rotation/audit-log.js';
 import { callTool, DEFAULT_LIMITS, ToolInputError, type CallOutcome } from './call.js';
 import type { Tool } from './catalogue.js';
-import { sanitiseJson } from './sanitise.js';
+import { sanitiseJson, sanitiseText } from './sanitise.js';
 
 export interface ServeOptions {
   tools: readonly Tool[];
@@ -20,8 +20,13 @@ export interface ServeOptions {
   audit: AuditLog | undefined;
 }
 
+/** A tool error: its text quotes the service (and the tool's input), so it is sanitised as results are. */
+function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: sanitiseText(text) }] };
+}
+
 function resultOf(tool: Tool, outcome: CallOutcome): CallToolResult {
-  if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error ?? 'the call failed' }] };
+  if (!outcome.ok) return toolError(outcome.error ?? 'the call failed');
   const result = sanitiseJson(outcome.result);
   const structured: Record<string, unknown> = tool.isList
     ? {
@@ -54,7 +59,7 @@ export async function serve(ctx: Context, options: ServeOptions): Promise<void> 
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${request.params.name}` }] };
+    if (!tool) return toolError(`no tool ${request.params.name}`);
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
     let outcome: CallOutcome;
     try {
