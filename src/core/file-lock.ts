@@ -7,7 +7,7 @@
 import { closeSync, lstatSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InterruptedError, LocalEnvironmentError } from './errors.js';
+import { InterruptedError, LocalEnvironmentError, UsageError } from './errors.js';
 import { createOwned, createOwnedSync, ownedFileProblem, readOwnedSync, UnsafeFileError } from './owned-file.js';
 
 /** A lock older than this was left by a process that died holding it. */
@@ -173,4 +173,40 @@ export async function takeRunLock(lockPath: string): Promise<(() => Promise<void
       await rm(lockPath, { force: true });
     }
   }
+}
+
+/** How a run names the lock it could not take: as its command line names the target. */
+export interface RunLockWords {
+  /** The target as the user gave it, for a lock that cannot be created: `--out x.csv`, `--dir snap`. */
+  target: string;
+  /** What a live holder is doing to it: `--out x.csv is being written by another appraisal export`. */
+  busy: string;
+}
+
+/**
+ * takeRunLock for a command: a live holder is exit 2 at once (its pid named, the lock to remove if
+ * none runs), a lock that cannot be created is exit 2 naming why; the release it resolves to may be
+ * called more than once. The one wrapper every export-like run takes its lock with.
+ */
+export async function holdRunLock(lockPath: string, words: RunLockWords): Promise<() => Promise<void>> {
+  let taken;
+  try {
+    taken = await takeRunLock(lockPath);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new UsageError(
+      `${words.target}: cannot create the lock ${lockPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  if (typeof taken === 'number') {
+    throw new UsageError(`${words.busy}${taken > 0 ? ` (pid ${taken})` : ''}`, {
+      hint: `wait for it to finish; if none is running, remove ${lockPath}`,
+    });
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await taken().catch(() => undefined);
+  };
 }

@@ -4,17 +4,7 @@
 // JSON text. A field a record carries that the columns leave out is never dropped silently: it is
 // noted and named in a warning at the end, with the --fields that gets it.
 import type { FieldPath, FieldSelection } from '../core/output-plan.js';
-import { fieldSelection } from './fields.js';
-
-interface ColumnTrie {
-  /** A column ends here: everything below is inside its cell. */
-  leaf: boolean;
-  children: Map<string, ColumnTrie>;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { fieldSelection, isPlainObject, pathTrie, type PathTrie } from './fields.js';
 
 /** A record's fields as paths: nested objects flattened, arrays and empty objects one field each. */
 export function recordPaths(record: Record<string, unknown>, prefix: readonly string[] = []): FieldPath[] {
@@ -25,20 +15,6 @@ export function recordPaths(record: Record<string, unknown>, prefix: readonly st
     else paths.push(path);
   }
   return paths;
-}
-
-function trieOf(paths: readonly FieldPath[]): ColumnTrie {
-  const root: ColumnTrie = { leaf: false, children: new Map() };
-  for (const path of paths) {
-    let node = root;
-    for (const key of path) {
-      let next = node.children.get(key);
-      if (!next) node.children.set(key, (next = { leaf: false, children: new Map() }));
-      node = next;
-    }
-    node.leaf = true;
-  }
-  return root;
 }
 
 export interface CsvColumns {
@@ -62,16 +38,16 @@ export function csvColumns(
   fallback: readonly string[],
 ): CsvColumns {
   let columns: FieldSelection | undefined = fields ?? (published ? fieldSelection(published) : undefined);
-  let trie = columns && !fields ? trieOf(columns.paths) : undefined;
+  let trie = columns && !fields ? pathTrie(columns.paths) : undefined;
   const left = new Map<string, true>();
-  const note = (value: unknown, node: ColumnTrie, prefix: string): void => {
+  const note = (value: unknown, node: PathTrie, prefix: string): void => {
     if (!isPlainObject(value)) return;
     for (const [key, child] of Object.entries(value)) {
       const name = prefix === '' ? key : `${prefix}.${key}`;
       const next = node.children.get(key);
       if (next === undefined) {
         if (child !== undefined && !left.has(name)) left.set(name, true);
-      } else if (!next.leaf) note(child, next, name);
+      } else if (!next.whole) note(child, next, name);
     }
   };
   return {
@@ -80,7 +56,7 @@ export function csvColumns(
       if (!columns) {
         const paths = recordPaths(record);
         columns = { names: paths.map((path) => path.join('.')), paths };
-        trie = trieOf(paths);
+        trie = pathTrie(paths);
       }
       if (trie) note(record, trie, '');
       return columns;

@@ -6,7 +6,7 @@ import type { FieldPath } from '../core/output-plan.js';
 
 export { fieldSelection, parseFieldPath, type FieldPath, type FieldSelection } from '../core/output-plan.js';
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -26,13 +26,14 @@ export function getField(record: unknown, path: FieldPath): unknown {
   return value;
 }
 
-interface PathTrie {
-  /** The whole value at this node was asked for: copy it, ignore deeper paths. */
+/** Field paths as a tree: what --fields projects (pickFields) and which fields csv columns hold (csv-columns.ts). */
+export interface PathTrie {
+  /** A path ends here: the whole value at this node is meant (copied, or one cell); deeper paths add nothing. */
   whole: boolean;
   children: Map<string, PathTrie>;
 }
 
-function buildTrie(paths: readonly FieldPath[]): PathTrie {
+export function pathTrie(paths: readonly FieldPath[]): PathTrie {
   const root: PathTrie = { whole: false, children: new Map() };
   for (const path of paths) {
     let node = root;
@@ -66,7 +67,7 @@ function project(source: unknown, node: PathTrie): unknown {
  * `pickFields(r, [['id'], ['address','city']])` → `{ id, address: { city } }`. Missing paths are left out.
  */
 export function pickFields(record: Record<string, unknown>, paths: readonly FieldPath[]): Record<string, unknown> {
-  return (project(record, buildTrie(paths)) as Record<string, unknown> | undefined) ?? {};
+  return (project(record, pathTrie(paths)) as Record<string, unknown> | undefined) ?? {};
 }
 
 /**

@@ -12,7 +12,7 @@ import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
-import { takeRunLock } from '../core/file-lock.js';
+import { holdRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
 import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
 import { UsageError } from '../core/errors.js';
@@ -58,27 +58,8 @@ export function partialPaths(target: string): { partial: string; checkpoint: str
  * the first one's partial file (or, split, mix its parts with the first one's). A live holder is
  * exit 2 at once; a killed run's lock is taken over.
  */
-export async function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
-  let taken;
-  try {
-    taken = await takeRunLock(lock);
-  } catch (error) {
-    if (error instanceof UnsafeFileError) throw error;
-    throw new UsageError(
-      `--out ${out}: cannot create the lock ${lock} beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  if (typeof taken === 'number') {
-    throw new UsageError(`--out ${out} is being written by another appraisal export${taken > 0 ? ` (pid ${taken})` : ''}`, {
-      hint: `wait for it to finish; if none is running, remove ${lock}`,
-    });
-  }
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    await taken().catch(() => undefined);
-  };
+export function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
+  return holdRunLock(lock, { target: `--out ${out}`, busy: `--out ${out} is being written by another appraisal export` });
 }
 
 /** Whether something is at `path` (a link is not followed). */

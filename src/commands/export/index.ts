@@ -48,15 +48,12 @@ Incremental runs:
 export default defineNounCommand<ExportFlags>({
   options: [
     { flags: '--dir <dir>', description: 'the directory to create (required); it appears only once every family is complete' },
-    { flags: '--families <list>', description: `comma-separated families (default: all but designations)` },
+    { flags: '--families <list>', description: 'comma-separated (default: every one but designations)' },
     { flags: '--since-last <dir>', description: 'incremental: only records updated since the snapshot in DIR started (less --overlap)' },
     { flags: '--since <timestamp>', description: 'incremental: only records updated since this ISO 8601 time (less --overlap)' },
-    {
-      flags: '--overlap <duration>',
-      description: `how far before the previous start to read again (default ${DEFAULT_OVERLAP}; 0 for none)`,
-    },
-    { flags: '--resume', description: 'continue an interrupted export to DIR: finished families are not fetched again' },
-    { flags: '--restart', description: 'throw away an interrupted export to DIR and start from the beginning' },
+    { flags: '--overlap <duration>', description: `how far back to read again (default ${DEFAULT_OVERLAP}; 0 for none)` },
+    { flags: '--resume', description: 'continue an interrupted run (finished families kept)' },
+    { flags: '--restart', description: 'discard an interrupted run and start again' },
     { flags: '--replace', description: 'replace the previous snapshot at DIR (only a directory holding an export manifest)' },
     {
       flags: '--split-rows <n>',

@@ -5,9 +5,8 @@
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
-import { takeRunLock } from '../../core/file-lock.js';
-import { LocalEnvironmentError, UnpublishedOperationError, UsageError } from '../../core/errors.js';
-import { UnsafeFileError } from '../../core/owned-file.js';
+import { holdRunLock } from '../../core/file-lock.js';
+import { UnpublishedOperationError } from '../../core/errors.js';
 import { countOf, formatCount } from '../../output/index.js';
 import { join } from 'node:path';
 import { exportFamily, fileName } from './family-file.js';
@@ -46,7 +45,11 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
   const target = await checkTarget(plan);
   const names = plan.families.map((family) => family.name);
   await bindFamilies(ctx, names);
-  const release = await lockRun(target.lock, plan.dirGiven);
+  // One run at a time per DIR: a second one would take the first one's partial directory for its own.
+  const release = await holdRunLock(target.lock, {
+    target: `--dir ${plan.dirGiven}`,
+    busy: `another \`appraisal export\` to ${plan.dirGiven} is running`,
+  });
   try {
     const time = await serviceTime(ctx, plan);
     const incremental = start ? resolveIncremental(ctx, plan, start, time) : null;
@@ -76,26 +79,6 @@ async function serviceTime(ctx: Context, plan: ExportPlan): Promise<ServiceTime>
     return { now: ctx.now().getTime(), offsetMs: undefined };
   }
   return { now, offsetMs: ctx.serviceClock.offsetMs };
-}
-
-/** One run at a time per DIR: a second one would take the first one's partial directory for its own. */
-async function lockRun(lock: string, dirGiven: string): Promise<() => Promise<void>> {
-  let taken;
-  try {
-    taken = await takeRunLock(lock);
-  } catch (error) {
-    if (error instanceof UnsafeFileError) throw error;
-    throw new LocalEnvironmentError(
-      `--dir ${dirGiven}: cannot create the lock ${lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      { cause: error },
-    );
-  }
-  if (typeof taken === 'number') {
-    throw new UsageError(`another \`appraisal export\` to ${dirGiven} is running${taken > 0 ? ` (pid ${taken})` : ''}`, {
-      hint: `wait for it to finish; if none is running, remove ${lock}`,
-    });
-  }
-  return taken;
 }
 
 interface RunSession {

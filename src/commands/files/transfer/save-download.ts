@@ -4,13 +4,14 @@
 // leaves no file at the target and no temp file; an existing file there stays as it was.
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DownloadResponse } from '../../../core/api-client.js';
 import { AppError, ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../../../core/errors.js';
 import { contentMismatch, type Content, type ExpectedContent } from './content.js';
 import { trackTempFile, untrackTempFile } from '../../../core/temp-files.js';
+import { createOwned, defaultFileMode } from '../../../core/owned-file.js';
 
 export type ByteBody = DownloadResponse['body'];
 
@@ -130,7 +131,9 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
   const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.part`);
   let handle: FileHandle;
   try {
-    handle = await open(temp, 'wx', 0o666);
+    // Private while it is written (or the replaced file's mode, never wider): created through the one
+    // safe opener, O_EXCL|O_NOFOLLOW; the final mode is given once it is complete.
+    handle = await createOwned(temp, { mode: target.mode ?? 0o600 });
   } catch (error) {
     body.destroy();
     throw localFailure(target.shown, error);
@@ -149,7 +152,7 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
     if (mismatch) throw new ContractError(`${options.what} arrived with ${mismatch}; nothing was written to ${target.shown}`);
     try {
       await handle.sync();
-      if (target.mode !== undefined) await handle.chmod(target.mode);
+      await handle.chmod(target.mode ?? defaultFileMode());
       await handle.close();
       await rename(temp, target.path);
     } catch (error) {

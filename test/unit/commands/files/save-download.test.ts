@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,41 @@ describe('receiveToFile', () => {
     );
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('the .part file is never wider than the 0600 file it replaces, nor than 0600 for a new one (#37 §5)', async () => {
+    const dir = tempDir();
+    const partModes = () =>
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.part'))
+        .map((name) => (statSync(join(dir, name)).mode & 0o777).toString(8));
+    for (const [name, existing] of [
+      ['secret.bin', 0o600],
+      ['new.bin', undefined],
+    ] as const) {
+      const target = join(dir, name);
+      if (existing !== undefined) {
+        writeFileSync(target, 'old');
+        chmodSync(target, existing);
+      }
+      const controller = new AbortController();
+      let seen: string[] = [];
+      const pending = receiveToFile(
+        stalledBody(Buffer.from('abc')),
+        { path: target, shown: name, mode: existing },
+        {
+          expected: {},
+          what: 'file x',
+          signal: controller.signal,
+          onProgress: () => {
+            seen = partModes();
+            controller.abort();
+          },
+        },
+      );
+      await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+      expect(seen).toEqual(['600']);
+    }
   });
 
   it('says so when the directory cannot take the temp file', async () => {
