@@ -82,7 +82,7 @@ describe('the npm package', () => {
     );
   });
 
-  it('installs a handful of packages: itself and the keychain binding', () => {
+  it('installs a handful of packages: itself, the keychain binding and DuckDB', () => {
     // Every package folder under the prefix, nested node_modules included (`@scope/name` as one).
     const packagesUnder = (nodeModules: string): string[] =>
       readdirSync(nodeModules)
@@ -95,9 +95,13 @@ describe('the npm package', () => {
     const names = packagesUnder(join(prefix, 'lib', 'node_modules'));
     expect(names).toContain('appraisal-cli');
     expect(names).toContain('@napi-rs/keyring');
-    // The keyring's platform binding(s); nothing the bundles already hold (commander, undici, zod…).
-    expect(names.filter((name) => !name.startsWith('@napi-rs/keyring') && name !== 'appraisal-cli')).toEqual([]);
-    expect(names.length).toBeLessThanOrEqual(4);
+    expect(names).toContain('@duckdb/node-api');
+    // The keyring's and DuckDB's platform binding(s) (DuckDB picks its glibc/musl binding with detect-libc);
+    // nothing the bundles already hold (commander, undici, zod…).
+    const native = (name: string): boolean =>
+      name.startsWith('@napi-rs/keyring') || name.startsWith('@duckdb/node-') || name === 'detect-libc';
+    expect(names.filter((name) => !native(name) && name !== 'appraisal-cli')).toEqual([]);
+    expect(names.length).toBeLessThanOrEqual(8);
   });
 
   it('its code cache is accepted by V8 at the install location', () => {

@@ -20,8 +20,9 @@ describe('package.json', () => {
     expect(pkg.engines.node).toBe(`>=${minimum![1]}.${minimum![2]}`);
   });
 
-  it('has one runtime dependency: the native keychain binding (everything else is bundled)', () => {
-    expect(Object.keys(pkg.dependencies)).toEqual(['@napi-rs/keyring']);
+  it('has two runtime dependencies, the native ones: the keychain binding and DuckDB (everything else is bundled)', () => {
+    // DuckDB's engine is a native addon per platform (sync's embedded database, Parquet export): it cannot be bundled.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@duckdb/node-api', '@napi-rs/keyring']);
   });
 
   it('is MIT with the licence text shipped', () => {
