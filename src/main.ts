@@ -13,10 +13,6 @@ import { reportError } from './core/report-error.js';
 export { InterruptedError };
 import { findNoun, loadAllNouns, NOUNS } from './commands/registry.js';
 import { helpVerb, rootCommand } from './commands/root.js';
-import { provideDeclarations } from './core/verb-list.js';
-
-// Commands that read every declaration (spec check, completion, MCP, lease scopes) get them through core.
-provideDeclarations(loadAllNouns);
 
 function applyToTree(command: Command, deps: ProcessDeps): void {
   command.exitOverride();
@@ -70,6 +66,8 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   // would create process.stdin for every command (start-up reads no stdin it does not need).
   const deps = Object.defineProperties({}, Object.getOwnPropertyDescriptors(processDeps)) as ProcessDeps;
   deps.runCommand = (argv, streams) => main(nestedDeps(processDeps, argv, streams));
+  // Commands that read every declaration (spec check, completion, MCP, lease scopes) get them from the context.
+  deps.declarations = loadAllNouns;
   const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {

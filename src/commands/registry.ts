@@ -2,7 +2,7 @@
 // list --help` loads the props module alone and `--help` loads none.
 // The noun's summary is written here and nowhere else: the root help lists it without loading the
 // noun, and the noun's own help reads it from here too.
-import { verbsOf, type DeclaredVerb, type NounHeading, type NounModule } from '../core/verb.js';
+import type { DeclaredNoun, NounHeading, NounModule } from '../core/verb.js';
 
 export interface NounEntry extends NounHeading {
   aliases?: string[];
@@ -61,12 +61,11 @@ export function findNoun(token: string | undefined): NounEntry | undefined {
   return NOUNS.find((noun) => noun.name === token || noun.aliases?.includes(token));
 }
 
-/** Every noun with its module loaded: for what reads the whole tree (completion, spec check, MCP). */
-export async function loadAllNouns(): Promise<{ noun: NounEntry; module: NounModule }[]> {
+/**
+ * Every noun with its module loaded, in registry order: the one list of declarations. main.ts hands it
+ * to the context (ctx.declarations(): completion, spec check, MCP, lease scopes), help.json is rendered
+ * from it, and tests read it; `verbsOf` (core/verb.ts) flattens it into verbs.
+ */
+export async function loadAllNouns(): Promise<DeclaredNoun<NounEntry>[]> {
   return Promise.all(NOUNS.map(async (noun) => ({ noun, module: (await noun.load()).default })));
-}
-
-/** Every verb declared, in help order: what help, completion, `spec check` and the example tests read. */
-export async function declaredVerbs(): Promise<DeclaredVerb<NounEntry>[]> {
-  return verbsOf(await loadAllNouns());
 }

@@ -48,6 +48,24 @@ export interface Context {
    * Resolves to its exit code.
    */
   runCommand(argv: readonly string[], streams: NestedStreams): Promise<number>;
+  /**
+   * Every noun of this CLI with its declarations loaded, in registry order: for the commands that read
+   * them all (`spec check`, completion, the MCP tools, lease scopes). The registry imports every
+   * command, so no command imports it: main.ts hands its loader to the context. Read it typed through
+   * `declaredNouns(ctx)` / `declaredVerbs(ctx)` (core/verb.ts): the declarations name Context, so
+   * this file cannot name them back without an import cycle.
+   */
+  declarations(): Promise<readonly unknown[]>;
+  /** What this run learnt about the service description it is bound to (description/load.ts, announced.ts). */
+  readonly description: DescriptionUse;
+}
+
+/** The description a run uses, kept on its context: an answer's service-desc Link is compared with it. */
+export interface DescriptionUse {
+  /** The discovered (or bundled) description this run uses; unset when the user named one (--spec, --spec-url) or none was loaded. */
+  inUse?: { baseUrl: string; url: string | undefined };
+  /** service-desc Links already handled: a paged export sees the same header on every page. */
+  readonly announced: Set<string>;
 }
 
 /** Where a nested command writes, what it may read, and what ends it early. */

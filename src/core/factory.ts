@@ -13,6 +13,7 @@ import type { SecretStore } from './credentials/keychain.js';
 import type { Session } from './session.js';
 import type { Operation } from './description/operations.js';
 import { ServiceClock } from './service-clock.js';
+import type { DeclaredNoun } from './verb.js';
 
 /** Builds the context for the command being run, bound to the operations it declares it calls. */
 export interface Factory {
@@ -40,6 +41,8 @@ export interface ProcessDeps {
    * (core/http/paginate.ts). Absent when main() runs in a test: V8 stays as it is.
    */
   favourSmallHeap?: (() => void) | undefined;
+  /** Every noun's declarations (main.ts hands the registry's loader in: core cannot import the registry). */
+  declarations?: () => Promise<readonly DeclaredNoun[]>;
   /** How Context.runCommand runs a nested command (main.ts sets it: core cannot import main). */
   runCommand?: (argv: readonly string[], streams: NestedStreams) => Promise<number>;
 }
@@ -142,6 +145,11 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
       if (!deps.runCommand) throw new Error('this run cannot start nested commands');
       return deps.runCommand(argv, streams);
     },
+    declarations: () => {
+      if (!deps.declarations) throw new Error('this run was given no declarations (main.ts gives them)');
+      return deps.declarations();
+    },
+    description: { announced: new Set() },
     config: () =>
       (config ??= import('./config.js').then((m) =>
         m.loadConfig(deps.env, {

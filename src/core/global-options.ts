@@ -177,7 +177,9 @@ export const OUTPUT_OPTIONS = namesOf('output');
 export const PAGING_OPTIONS = namesOf('paging');
 export const CONFIRM_OPTIONS = namesOf('confirm');
 
-const taken = new WeakMap<Command, ReadonlySet<string>>();
+/** The global options a command takes, kept on the command itself (takesOptions writes it, checkOptionsApply reads it). */
+const TAKES = Symbol('appraisal.takes');
+const takenBy = (command: Command) => (command as Command & { [TAKES]?: ReadonlySet<string> })[TAKES];
 
 /**
  * Declare the global options a command uses, by attribute name (`...OUTPUT_OPTIONS`, `'pageSize'`).
@@ -187,7 +189,7 @@ const taken = new WeakMap<Command, ReadonlySet<string>>();
 export function takesOptions<C extends Command>(command: C, ...names: readonly string[]): C {
   const unknown = names.filter((name) => !DEFINED.some((option) => option.attributeName() === name));
   if (unknown.length > 0) throw new Error(`takesOptions: no global option ${unknown.join(', ')}`);
-  const declared = new Set<string>(taken.get(command));
+  const declared = new Set<string>(takenBy(command));
   GLOBAL_OPTIONS.forEach((definition, index) => {
     const name = DEFINED[index]!.attributeName();
     if (definition.group === 'general' || !names.includes(name) || declared.has(name)) return;
@@ -199,7 +201,7 @@ export function takesOptions<C extends Command>(command: C, ...names: readonly s
     if (definition.defaultValue !== undefined) listed.default(definition.defaultValue);
     command.addOption(listed);
   });
-  taken.set(command, declared);
+  Object.assign(command, { [TAKES]: declared });
   return command;
 }
 
@@ -215,7 +217,7 @@ export function commandPath(command: Command): string {
  * that declared nothing (none should: a unit test checks every command) takes them all.
  */
 export function checkOptionsApply(root: Command, command: Command): void {
-  const allowed = taken.get(command);
+  const allowed = takenBy(command);
   if (!allowed) return;
   DEFINED.forEach((option, index) => {
     const name = option.attributeName();
@@ -229,7 +231,7 @@ export function checkOptionsApply(root: Command, command: Command): void {
 
 /** Whether a command declared its options (for the test that every command does). */
 export function declaresOptions(command: Command): boolean {
-  return taken.has(command);
+  return takenBy(command) !== undefined;
 }
 
 function integer(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {

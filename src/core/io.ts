@@ -32,6 +32,8 @@ export class IO {
   readonly verbose: boolean;
   readonly noInput: boolean;
   readonly redactor = new SecretRedactor();
+  /** Warnings already given by this run, by key (warnOnce). */
+  private readonly warnedKeys = new Set<string>();
   private readonly signal: AbortSignal | undefined;
   private readonly options: IOOptions;
 
@@ -79,6 +81,17 @@ export class IO {
   /** Warning on stderr; shown even with --quiet, because it asks for attention. */
   warn(message: string): void {
     this.writeErr(`warning: ${message}`);
+  }
+
+  /**
+   * A warning given at most once per run for `key` (the expiry of key apk_…: the command-wide notice
+   * and `auth status` must not both say it). Returns whether it was written.
+   */
+  warnOnce(key: string, message: string): boolean {
+    if (this.warnedKeys.has(key)) return false;
+    this.warnedKeys.add(key);
+    this.warn(message);
+    return true;
   }
 
   /** Request/response trace for -v/--verbose. */

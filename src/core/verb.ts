@@ -127,6 +127,16 @@ export interface DeclaredVerb<N extends NounHeading = NounHeading> {
 }
 
 /** Every verb of these nouns, in help order; a one-command noun's verb under the noun's name and summary. */
+/** Every noun with its declarations, from the context (main.ts hands in the registry's loader). */
+export async function declaredNouns(ctx: Pick<Context, 'declarations'>): Promise<readonly DeclaredNoun[]> {
+  return (await ctx.declarations()) as readonly DeclaredNoun[];
+}
+
+/** Every verb, in help order; a one-command noun's under the noun's name and summary. */
+export async function declaredVerbs(ctx: Pick<Context, 'declarations'>): Promise<readonly DeclaredVerb[]> {
+  return verbsOf(await declaredNouns(ctx));
+}
+
 export function verbsOf<N extends NounHeading>(nouns: readonly DeclaredNoun<N>[]): DeclaredVerb<N>[] {
   return nouns.flatMap(({ noun, module }) =>
     Array.isArray(module)

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
 import { ROOT_EXAMPLES, helpVerb } from '../../src/commands/root.js';
-import { declaredVerbs } from '../../src/core/verb-list.js';
+import { loadAllNouns } from '../../src/commands/registry.js';
+import { verbsOf } from '../../src/core/verb.js';
 import { ROOT } from '../helpers/env.js';
 
 /** One command line as shown, with every place it is shown. */
@@ -24,7 +25,7 @@ function add(examples: Map<string, Example>, text: string, source: string, helpO
 
 /** Every example of every --help: each declared verb's, the root's and the `help` verb's. */
 async function helpExamples(examples: Map<string, Example>): Promise<void> {
-  for (const { path, verb } of await declaredVerbs()) for (const text of verb.examples) add(examples, text, `${path} --help`, path);
+  for (const { path, verb } of verbsOf(await loadAllNouns())) for (const text of verb.examples) add(examples, text, `${path} --help`, path);
   for (const text of ROOT_EXAMPLES) add(examples, text, 'appraisal --help');
   const help = helpVerb(() => {
     throw new Error('read, not run');
@@ -109,7 +110,7 @@ export function jsonBlockOf(file: string, marker: string): string {
 
 /** The checks file smoke --help shows (`--checks FILE: {…}` in its notes), as a file. */
 export async function checksFileOfHelp(): Promise<string> {
-  const smoke = (await declaredVerbs()).find((declared) => declared.path === 'smoke');
+  const smoke = verbsOf(await loadAllNouns()).find((declared) => declared.path === 'smoke');
   const shown = /--checks FILE: (\{[\s\S]*?\]\})/.exec(smoke?.verb.notes ?? '')?.[1];
   if (shown === undefined) throw new Error('smoke --help shows no checks file');
   return shown.replace(/\n\s*/g, ' ');

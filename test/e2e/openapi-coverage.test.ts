@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContract } from '../../src/core/description/document.js';
-import { declaredVerbs } from '../../src/commands/registry.js';
-import { operationsOf } from '../../src/core/verb.js';
+import { loadAllNouns } from '../../src/commands/registry.js';
+import { operationsOf, verbsOf } from '../../src/core/verb.js';
 import { ROOT } from '../helpers/env.js';
 
 /** Nouns whose every command talks to the service and declares its operations. */
@@ -14,7 +14,7 @@ const SERVICE_NOUNS = ['props', 'assignments', 'clients', 'contacts', 'files', '
 
 /** The declared verbs of those nouns (commands/registry.ts: the one list of commands). */
 async function serviceCommands() {
-  return (await declaredVerbs())
+  return verbsOf(await loadAllNouns())
     .filter(({ noun }) => SERVICE_NOUNS.includes(noun.name))
     .map(({ path, verb }) => ({ name: path, operations: operationsOf(verb) }));
 }

@@ -147,6 +147,9 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     },
     runUntilInterrupted: () => {},
     runCommand: () => Promise.reject(new Error('fake contexts run no nested command')),
+    // The registry's declarations, as main.ts hands them in.
+    declarations: () => import('../../src/commands/registry.js').then((m) => m.loadAllNouns()),
+    description: { announced: new Set() },
   };
   return {
     ctx,

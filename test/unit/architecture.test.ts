@@ -109,3 +109,46 @@ describe('small files with one job', () => {
     expect(long).toEqual([]);
   });
 });
+
+describe('no hidden module state', () => {
+  /**
+   * A module-level `let`, WeakMap/WeakSet, or empty Map/Set holds state beside the objects it is
+   * about: a fact of a run belongs on its context (or the object it describes), or two runs in one
+   * process (the tests, MCP's nested commands) see each other's. The few left are caches of what
+   * cannot differ between runs, or facts of the process itself, each with its reason.
+   */
+  const ALLOWED: Record<string, string> = {
+    'src/core/description/loaded.ts bundledContract': 'the bundled openapi.json parsed once: the same file for every run',
+    'src/core/description/validate.ts validators': 'compiled schemas per description object (a pure function of it); the object keys it',
+    'src/core/description/document.ts templateCache': 'a path template as a RegExp: a pure function of the string',
+    'src/core/credentials/keychain.ts keyringModule': 'the native addon imported once per process',
+    'src/core/owned-file.ts umaskCache': "the process's umask: a fact of the process, not of a run",
+    'src/core/temp-files.ts live': 'temporary files the process removes when it exits, whichever run made them',
+    'src/core/child-command.ts running': 'child processes the process signals when it exits, whichever run started them',
+    'src/core/child-command.ts exitHookInstalled': 'the one exit hook of the process for those children',
+  };
+  const STATE =
+    /^(?:export )?(?:(?:let|var) (\w+)|const (\w+)(?:: [^=]+)? = new (?:WeakMap|WeakSet|WeakRef|(?:Map|Set)(?:<[^>]*>)?\(\s*\)))/gm;
+
+  function moduleState(): string[] {
+    const found: string[] = [];
+    for (const { file, text } of cliSources()) {
+      if (!file.startsWith('src/core/') && !file.startsWith('src/commands/') && file !== 'src/main.ts') continue;
+      for (const match of text.matchAll(STATE)) found.push(`${file} ${match[1] ?? match[2]}`);
+    }
+    return found.sort();
+  }
+
+  it('keeps no run state at module level in src/core, src/commands and main.ts (the allowed few say why)', () => {
+    const found = moduleState();
+    expect(found.filter((entry) => !(entry in ALLOWED))).toEqual([]);
+    // The list stays honest: an allowed entry that no longer exists is taken off it.
+    expect(Object.keys(ALLOWED).filter((entry) => !found.includes(entry))).toEqual([]);
+  });
+
+  it('notices a module-level let, WeakMap or empty Map', () => {
+    const sample =
+      'let source: X | undefined;\nconst seen = new WeakMap<A, B>();\nconst byName = new Map<string, number>();\nconst TABLE = new Set([1, 2]);\n';
+    expect([...sample.matchAll(STATE)].map((match) => match[1] ?? match[2])).toEqual(['source', 'seen', 'byName']);
+  });
+});

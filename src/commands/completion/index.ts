@@ -7,8 +7,7 @@ import { fishScript } from './fish.js';
 import { describeTree } from './tree.js';
 import { declaredTree } from '../root.js';
 import { zshScript } from './zsh.js';
-import { declaredNouns } from '../../core/verb-list.js';
-import { defineVerb, type NounVerbs } from '../../core/verb.js';
+import { declaredNouns, defineVerb, type NounVerbs } from '../../core/verb.js';
 
 type Generator = typeof bashScript;
 
@@ -54,7 +53,7 @@ const verbs: NounVerbs = [
       examples: shell.usage,
       notes: 'The script completes commands, sub-commands, flags, profile names and output formats.',
       async run(ctx) {
-        const tree = describeTree(declaredTree(ctx.version, await declaredNouns()));
+        const tree = describeTree(declaredTree(ctx.version, await declaredNouns(ctx)));
         ctx.io.stdout.write(shell.generate(tree, { program: 'appraisal', version: ctx.version }));
       },
     }),

@@ -1,9 +1,9 @@
 // One `appraisal mcp` session: decide which tools to serve (the profile's environment and the flags,
 // never the key's scopes: a 403 comes back as a tool error naming the scopes), give write tools the
 // published request schema, open the audit log, lease a key when asked, serve, and clean up.
+import { declaredVerbs } from '../../core/verb.js';
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
-import { declaredVerbs } from '../../core/verb-list.js';
 import { minRateSetting } from '../../core/min-rate.js';
 import { openAuditLog } from '../keys/rotation/audit-log.js';
 import { catalogue, type Tool } from './catalogue.js';
@@ -80,7 +80,7 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
   ctx.runUntilInterrupted();
   const session = await ctx.session();
   const production = session.environment === 'production';
-  const tools = catalogue(await declaredVerbs(), { allowWrite: flags.allowWrite === true, production });
+  const tools = catalogue(await declaredVerbs(ctx), { allowWrite: flags.allowWrite === true, production });
   await publishRequestSchemas(ctx, tools);
   if (production && flags.allowWrite) ctx.io.warn(`profile ${session.profileName} is production: serving read-only tools only`);
   // The one audit-log opener (keys rotate's): created 0600 without following a link, or an existing

@@ -3,8 +3,7 @@
 // The noun's summary is the registry's (commands/registry.ts); its verbs are these declarations.
 import { loadDescription } from '../../core/description/load.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
-import { defineVerb, type NounVerbs } from '../../core/verb.js';
-import { declaredVerbs } from '../../core/verb-list.js';
+import { declaredVerbs, defineVerb, type NounVerbs } from '../../core/verb.js';
 import { printDescription, reportSync } from './show.js';
 
 // Each reads the description itself (its own request, cached or not), not one bound operation.
@@ -38,7 +37,7 @@ const verbs: NounVerbs = [
     takes,
     calls: 'per-request',
     examples: ['appraisal spec check', 'appraisal spec check --all -o csv'],
-    run: async (ctx, _args, options) => (await import('./check.js')).runCheck(ctx, await declaredVerbs(), options.all === true),
+    run: async (ctx, _args, options) => (await import('./check.js')).runCheck(ctx, await declaredVerbs(ctx), options.all === true),
   }),
   defineVerb({
     name: 'diff',

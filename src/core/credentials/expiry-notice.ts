@@ -30,9 +30,6 @@ interface Entry {
 
 type State = Record<string, Entry>;
 
-/** Prefixes already warned about by this process (auth status must not repeat the command-wide notice). */
-const warnedThisRun = new WeakMap<IO, Set<string>>();
-
 function statePath(configDir: string): string {
   return join(configDir, EXPIRY_STATE_FILE);
 }
@@ -101,13 +98,8 @@ export function forgetKeyExpiry(configDir: string, profileName: string): void {
   writeState(configDir, state);
 }
 
-function markWarned(io: IO, prefix: string): boolean {
-  let seen = warnedThisRun.get(io);
-  if (!seen) warnedThisRun.set(io, (seen = new Set()));
-  if (seen.has(prefix)) return false;
-  seen.add(prefix);
-  return true;
-}
+/** Once per run per key (auth status must not repeat the command-wide notice): the run's IO keeps count. */
+const expiryKey = (prefix: string) => `key-expiry:${prefix}`;
 
 /**
  * The once-a-day notice every command gets (called where the API client is created): the cached
@@ -126,7 +118,7 @@ export async function noticeKeyExpiry(ctx: Pick<Context, 'io' | 'now' | 'config'
     const warning = expiryWarning(entry, now, { profileName: session.profileName });
     const today = localDay(now);
     if (!warning || entry.warnedOn === today) return;
-    if (markWarned(ctx.io, entry.prefix)) ctx.io.warn(warning);
+    ctx.io.warnOnce(expiryKey(entry.prefix), warning);
     state[session.profileName] = { ...entry, warnedOn: today };
     writeState(dir, state);
   } catch {
@@ -141,7 +133,7 @@ export async function noticeKeyExpiry(ctx: Pick<Context, 'io' | 'now' | 'config'
  */
 export function warnKeyExpiry(io: IO, now: Date, facts: KeyExpiryFacts, stored?: { configDir: string; profileName: string }): void {
   const warning = expiryWarning(facts, now, { profileName: stored?.profileName });
-  if (warning && markWarned(io, facts.prefix)) io.warn(warning);
+  if (warning) io.warnOnce(expiryKey(facts.prefix), warning);
   if (!stored) return;
   try {
     rememberKeyExpiry(stored.configDir, stored.profileName, facts);

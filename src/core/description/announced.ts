@@ -8,19 +8,15 @@
 import type { Context } from '../context.js';
 import { readCache, writeCache } from './cache.js';
 import { serviceDescLink } from './fetch.js';
-import { descriptionInUse } from './load.js';
-
-/** Links already handled in this run: a paged export sees the same header on every page. */
-const handled = new WeakMap<Context, Set<string>>();
 
 export async function rememberAnnounced(ctx: Context, link: string, answered: URL): Promise<void> {
   // Nothing loaded yet (discovery's own answers are discovery's business), or a named description.
-  const inUse = descriptionInUse(ctx);
+  const inUse = ctx.description.inUse;
   if (!inUse) return;
   const target = serviceDescLink({ link }, answered);
   if (!target || target.href === inUse.url) return;
-  const seen = handled.get(ctx) ?? new Set<string>();
-  handled.set(ctx, seen);
+  // Links already handled in this run (on the context): a paged export sees the same header on every page.
+  const seen = ctx.description.announced;
   if (seen.has(target.href)) return;
   seen.add(target.href);
   const entry = await readCache(ctx, inUse.baseUrl);

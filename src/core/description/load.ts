@@ -121,27 +121,14 @@ function readFetched(fetched: Fetched): { contract: PublishedContract } | { unus
   }
 }
 
-/** The description a run of a command uses, per context: an answer's service-desc Link is compared with it (announced.ts). */
-export interface InUse {
-  baseUrl: string;
-  /** The discovered document's URL; undefined for the bundled model. */
-  url: string | undefined;
-}
-
-const inUse = new WeakMap<Context, InUse>();
-
-/** The discovered (or bundled) description this run uses; undefined when the user named one (--spec, --spec-url) or none was loaded. */
-export function descriptionInUse(ctx: Context): InUse | undefined {
-  return inUse.get(ctx);
-}
-
 export async function loadDescription(ctx: Context, options: LoadOptions = {}): Promise<LoadedDescription> {
   const loaded = await load(ctx, options);
   ctx.io.debug(
     `service description: ${loaded.source}${loaded.fromCache ? ` (cached copy of ${loaded.fetchedAt ?? 'an unknown date'})` : ''}`,
   );
   if (loaded.kind === 'service' || loaded.kind === 'bundled') {
-    inUse.set(ctx, { baseUrl: (await ctx.session()).baseUrl, url: loaded.kind === 'service' ? loaded.source : undefined });
+    // Kept on the context: an answer's service-desc Link is compared with it (announced.ts).
+    ctx.description.inUse = { baseUrl: (await ctx.session()).baseUrl, url: loaded.kind === 'service' ? loaded.source : undefined };
   }
   return loaded;
 }

@@ -19,11 +19,9 @@ import { listRecordsOf, unwrapObject } from '../http/envelope.js';
 import type { Binding, Route } from './operation-binding.js';
 import { answersInOnePiece, onePieceQuery, type PagingAsked } from './one-piece.js';
 
-const bindings = new WeakMap<ApiClient, Binding>();
-
 /** The binding behind a client, when the command's operations were bound (commands use it for --param, --validate). */
 export function bindingOf(api: ApiClient): Binding | undefined {
-  return bindings.get(api);
+  return api instanceof BoundApiClient ? api.binding : undefined;
 }
 
 /** Whether the service answers the list at `path` in one piece (no pages to ask for): smoke reads it whole. */
@@ -41,7 +39,8 @@ export function checkOnePiecePaging(api: ApiClient, path: string, asked: PagingA
 class BoundApiClient implements ApiClient {
   constructor(
     private readonly inner: ApiClient,
-    private readonly binding: Binding,
+    /** The operations bound for the command: the client carries its own binding. */
+    readonly binding: Binding,
   ) {}
 
   get baseUrl() {
@@ -131,7 +130,5 @@ class BoundApiClient implements ApiClient {
 }
 
 export function bindClient(inner: ApiClient, binding: Binding): ApiClient {
-  const client = new BoundApiClient(inner, binding);
-  bindings.set(client, binding);
-  return client;
+  return new BoundApiClient(inner, binding);
 }

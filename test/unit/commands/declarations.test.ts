@@ -1,14 +1,14 @@
 // Every verb is declared once, as data (core/verb.ts). These checks read every declaration the
 // registry lists, so a verb that forgets what it calls, or its examples, fails here.
 import { describe, expect, it } from 'vitest';
-import { declaredVerbs, loadAllNouns } from '../../../src/commands/registry.js';
+import { loadAllNouns } from '../../../src/commands/registry.js';
 import { nounCommand } from '../../../src/core/verb-command.js';
 import { SERVICE_OPTIONS } from '../../../src/core/global-options.js';
-import { operationsOf } from '../../../src/core/verb.js';
+import { operationsOf, verbsOf } from '../../../src/core/verb.js';
 
 describe('verb declarations', () => {
   it('a verb that takes the service options declares the operations it calls', async () => {
-    const silent = (await declaredVerbs())
+    const silent = verbsOf(await loadAllNouns())
       // --profile alone names a profile (`auth logout`); the other service options mean a request.
       .filter(({ verb }) => verb.takes.some((name) => name !== 'profile' && SERVICE_OPTIONS.includes(name)))
       .filter(({ verb }) => verb.calls === 'none' || (Array.isArray(verb.calls) && operationsOf(verb).length === 0))
@@ -17,7 +17,7 @@ describe('verb declarations', () => {
   });
 
   it('every declared verb has a one-line summary and at least one example of itself', async () => {
-    const verbs = await declaredVerbs();
+    const verbs = verbsOf(await loadAllNouns());
     expect(verbs.length).toBeGreaterThan(20);
     for (const { path, verb } of verbs) {
       expect(verb.summary, path).toMatch(/^[^\n]+$/);

@@ -3,13 +3,14 @@
 // stands for the shared ones with one line; no leaf over 60 lines, the median at most 40.
 import { describe, expect, it } from 'vitest';
 import { renderHelp } from '../../../src/boot/help-render.js';
-import { declaredVerbs } from '../../../src/commands/registry.js';
+import { loadAllNouns } from '../../../src/commands/registry.js';
+import { verbsOf } from '../../../src/core/verb.js';
 import { run } from '../../helpers/run.js';
 
 describe('help that fits', () => {
   it('no leaf help is over 60 lines, the median is at most 40, and each points at `help options`', async () => {
     const lengths: Array<[string, number]> = [];
-    for (const { path, verb } of await declaredVerbs()) {
+    for (const { path, verb } of verbsOf(await loadAllNouns())) {
       if (verb.hidden) continue;
       const text = await renderHelp(path, '0.0.0');
       expect(text, path).toMatch(/^Shared options \(.*\): appraisal help options$/m);

@@ -1,7 +1,6 @@
 // `appraisal keys lease`: its flags, help and the operations it calls (the lease logic is run-lease.ts).
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../../core/global-options.js';
-import { defineVerb } from '../../../core/verb.js';
-import { declaredVerbs } from '../../../core/verb-list.js';
+import { declaredVerbs, defineVerb } from '../../../core/verb.js';
 import { CURRENT_KEY_PATH, KEY_PATH_TEMPLATE, KEYS_PATH } from '../records.js';
 import { KEY_SCOPES } from '../scopes.js';
 import { runLease, type LeaseOptions } from './run-lease.js';
@@ -32,5 +31,5 @@ export default defineVerb<LeaseOptions>({
   ],
   notes: `CMD gets the leased key in APPRAISAL_API_KEY (never this command's own key), with APPRAISAL_BASE_URL and\nAPPRAISAL_CA_FILE of this run. Ctrl-C and SIGTERM are passed on; a CMD still running 5s later is killed.\nThe key is revoked when CMD ends; if that fails the exit is 23 with the command that revokes it.\nScopes: ${KEY_SCOPES.join(', ')}`,
   // Without --scope it reads the declarations to derive the scopes of an appraisal CMD.
-  run: async (ctx, argv, options) => runLease(ctx, argv, options, await declaredVerbs()),
+  run: async (ctx, argv, options) => runLease(ctx, argv, options, await declaredVerbs(ctx)),
 });

@@ -1,14 +1,15 @@
 // The MCP catalogue and command lines, from the real declarations: which verbs are tools, what
 // their inputs are, and that no input can become a flag the tool does not declare.
 import { describe, expect, it } from 'vitest';
-import { declaredVerbs } from '../../../../src/commands/registry.js';
+import { loadAllNouns } from '../../../../src/commands/registry.js';
+import { verbsOf } from '../../../../src/core/verb.js';
 import { catalogue, toolOf, type Tool } from '../../../../src/commands/mcp/catalogue.js';
 import { commandLine, ToolInputError } from '../../../../src/commands/mcp/call.js';
 import { inlineSchema } from '../../../../src/commands/mcp/inline-schema.js';
 import { scopesForTools } from '../../../../src/commands/mcp/lease.js';
 
 async function tools(allowWrite: boolean, production = false): Promise<Tool[]> {
-  return catalogue(await declaredVerbs(), { allowWrite, production });
+  return catalogue(verbsOf(await loadAllNouns()), { allowWrite, production });
 }
 
 describe('the MCP catalogue', () => {
