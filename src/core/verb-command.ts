@@ -13,7 +13,7 @@ import { operationsOf, type NounCommand, type NounHeading, type NounModule, type
 const collect = (value: string, previous: readonly string[] = []) => [...previous, value];
 
 export function toOption(definition: VerbOption): Option {
-  const option = new Option(definition.flags, definition.description);
+  const option = new Option(definition.flags, definition.required ? `${definition.description} (required)` : definition.description);
   if (definition.repeatable) option.argParser(collect);
   if (definition.defaultValue !== undefined) option.default(definition.defaultValue);
   if (definition.choices) option.choices(definition.choices);

@@ -29,6 +29,11 @@ export interface VerbOption {
   hidden?: boolean;
   /** The help heading it is listed under (default "Options:"). */
   group?: string;
+  /**
+   * The verb refuses to run without it (it checks that itself, with its own message): help says
+   * "(required)" after the description, and an MCP tool's input schema lists it as required.
+   */
+  required?: boolean;
 }
 
 /**
@@ -69,6 +74,8 @@ export interface Verb<O extends object = Record<string, unknown>> {
    * (delete, key changes, local files, long runs) is never a tool.
    */
   tool?: 'read' | 'write';
+  /** It streams a collection, every page (the list verbs): an MCP tool caps its records and says when there are more. */
+  lists?: boolean;
   /** Left out of help and completion (`completion __profiles`). */
   hidden?: boolean;
   /**

@@ -80,6 +80,14 @@ describe('one place for each concern', () => {
     expect(mocking).toEqual([]);
   });
 
+  it('mcp uses keys through its one public entry (commands/keys/public.ts)', () => {
+    const inner = cliSources()
+      .filter(({ file }) => file.startsWith('src/commands/mcp/'))
+      .flatMap(({ file, text }) => [...text.matchAll(/from '(\.\.\/keys\/[^']+)'/g)].map((match) => `${file}: ${match[1]}`))
+      .filter((entry) => !entry.endsWith(': ../keys/public.js'));
+    expect(inner).toEqual([]);
+  });
+
   it('reads the envelopes only in the envelope and paging code', () => {
     // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
     expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual([

@@ -47,7 +47,7 @@ Incremental runs:
 
 export default defineNounCommand<ExportFlags>({
   options: [
-    { flags: '--dir <dir>', description: 'the directory to create (required); it appears only once every family is complete' },
+    { flags: '--dir <dir>', description: 'the directory to create; it appears only once every family is complete', required: true },
     { flags: '--families <list>', description: 'comma-separated (default: every one but designations)' },
     { flags: '--since-last <dir>', description: 'incremental: only records updated since the snapshot in DIR started (less --overlap)' },
     { flags: '--since <timestamp>', description: 'incremental: only records updated since this ISO 8601 time (less --overlap)' },

@@ -179,11 +179,12 @@ export default defineVerb<CreateOptions>({
   name: 'create',
   summary: 'create an API key; its secret is printed once (alone on stdout), or stored with --store-as',
   options: [
-    { flags: '--name <name>', description: 'what the key is for (required)' },
+    { flags: '--name <name>', description: 'what the key is for', required: true },
     {
       flags: '--scope <scope>',
-      description: 'a scope to grant; repeat (or separate with commas) for several (required)',
+      description: 'a scope to grant; repeat (or separate with commas) for several',
       repeatable: true,
+      required: true,
     },
     { flags: '--expires-in <duration>', description: 'expire after 12h, 90d, 2w … (default: never)' },
     { flags: '--expires-at <timestamp>', description: 'expire at this ISO 8601 time (default: never)' },

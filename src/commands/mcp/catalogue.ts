@@ -99,7 +99,7 @@ export function toolOf(path: string, verb: Verb): Tool | undefined {
     if (!tool) continue;
     options.push(tool);
     properties[tool.property] = optionSchema(option, tool);
-    if (/\(required\)/.test(option.description)) required.push(tool.property);
+    if (option.required) required.push(tool.property);
   }
   if (properties.data) {
     // The record itself; the server replaces this with the published request schema when it has one.
@@ -107,8 +107,8 @@ export function toolOf(path: string, verb: Verb): Tool | undefined {
     required.push('data');
   }
   const operations = operationsOf(verb);
-  // Lists are the verbs that stream a collection (they take --query): the server caps them.
-  const isList = verb.options?.some((option) => option.flags.startsWith('--query ')) === true;
+  // Lists stream a collection (declared `lists`): the server caps them.
+  const isList = verb.lists === true;
   if (isList) {
     properties.max_items = {
       type: 'integer',

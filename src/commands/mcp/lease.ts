@@ -4,12 +4,7 @@
 // --ttl is the backstop: a killed server leaves a key that dies by itself.
 import type { Context } from '../../core/context.js';
 import { ownProcess } from '../../core/process-facts.js';
-import { scopesForOperations } from '../keys/lease/derived-scopes.js';
-import { leaseClient } from '../keys/lease/lease-client.js';
-import { leaseName } from '../keys/lease/lease-name.js';
-import { mintLease } from '../keys/lease/mint.js';
-import { revokeCommand, revokeLease } from '../keys/lease/revoke-lease.js';
-import { parseTtl } from '../keys/lease/ttl.js';
+import { leaseClient, leaseName, mintLease, parseTtl, revokeCommand, revokeLease, scopesForOperations } from '../keys/public.js';
 import type { Tool } from './catalogue.js';
 
 export interface ToolLease {

@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
-import type { AuditLog } from '../keys/rotation/audit-log.js';
+import type { AuditLog } from '../keys/public.js';
 import { callTool, DEFAULT_LIMITS, ToolInputError, type CallOutcome } from './call.js';
 import type { Tool } from './catalogue.js';
 import { sanitiseJson, sanitiseText } from './sanitise.js';

@@ -5,7 +5,7 @@ import { declaredVerbs } from '../../core/verb.js';
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
 import { minRateSetting } from '../../core/min-rate.js';
-import { openAuditLog } from '../keys/rotation/audit-log.js';
+import { openAuditLog } from '../keys/public.js';
 import { catalogue, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
 

@@ -86,7 +86,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
     summary: `create a ${spec.singular}`,
     options: [
       ...RECORD_INPUT_OPTIONS,
-      ...(parent ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} to create it for (required)` }] : []),
+      ...(parent ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} to create it for`, required: true }] : []),
     ],
     takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
     calls: [{ method: 'POST', path: collectionTemplate(spec) }],

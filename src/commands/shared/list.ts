@@ -221,10 +221,11 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
   return defineVerb<Record<string, unknown>>({
     name: 'list',
     tool: 'read',
+    lists: true,
     summary: `list ${spec.view.label} (every page, streamed)`,
     options: [
       ...(parent
-        ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list (required)` }]
+        ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list`, required: true }]
         : []),
       ...spec.filters.flatMap((filter) => [
         { flags: filter.flags, description: filter.description },
@@ -268,6 +269,7 @@ export function collectionVerb(spec: CollectionVerbSpec, examples: readonly stri
   return defineVerb<ListFlags>({
     name: spec.name,
     tool: 'read',
+    lists: true,
     summary: spec.description,
     arguments: spec.parent ? [{ name: 'id', description: `${spec.parent} id (UUID)`, required: true }] : [],
     options: LIST_OPTIONS,

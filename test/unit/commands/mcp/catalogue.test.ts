@@ -55,6 +55,42 @@ describe('the MCP catalogue', () => {
     expect(write.some((scope) => scope.endsWith(':delete'))).toBe(false);
   });
 
+  it('reads required options and lists from the declaration, not from its words', async () => {
+    const all = await tools(true);
+    expect(all.find((tool) => tool.name === 'contacts_create')!.inputSchema.required).toEqual(expect.arrayContaining(['client', 'data']));
+    expect(all.find((tool) => tool.name === 'contacts_list')!.inputSchema.required).toEqual(['client']);
+    expect(all.filter((tool) => tool.isList).map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['props_list', 'contacts_list', 'ref_designations', 'assignments_properties']),
+    );
+    expect(all.find((tool) => tool.name === 'props_get')!.isList).toBe(false);
+    const run = async () => {};
+    const option = { flags: '--name <name>', description: 'says (required) but is not' };
+    const worded = toolOf('x y', {
+      name: 'y',
+      summary: 's',
+      takes: [],
+      calls: 'none',
+      examples: [],
+      tool: 'read',
+      options: [option],
+      run,
+    })!;
+    expect(worded.inputSchema.required).toBeUndefined();
+    const declared = toolOf('x y', {
+      name: 'y',
+      summary: 's',
+      takes: [],
+      calls: 'none',
+      examples: [],
+      tool: 'read',
+      lists: true,
+      options: [{ ...option, description: 'the name', required: true }],
+      run,
+    })!;
+    expect(declared.inputSchema.required).toEqual(['name']);
+    expect(declared.isList).toBe(true);
+  });
+
   it('a verb without a tool kind is not a tool', () => {
     expect(toolOf('x y', { name: 'y', summary: 's', takes: [], calls: 'none', examples: [], run: async () => {} })).toBeUndefined();
   });
