@@ -6,7 +6,7 @@
 // cannot be loaded.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/spawn.js';
@@ -16,6 +16,9 @@ import { waitFor } from '../helpers/wait.js';
 import { createKey } from './credentials-support.js';
 
 const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
+/** The addon race needs a second user to play the attacker (CI runs the suite as root). */
+const asRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
 const NAME = `appraisal-${process.platform}-${process.arch}`;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
@@ -44,6 +47,16 @@ const only = (vars: Record<string, string | undefined>) => ({
 });
 const runExe = (args: string[], vars = env(), input?: string) =>
   runCli(args, { program: [exe], cwd: tempDir('appraisal-sea-cwd-'), env: only(vars), ...(input === undefined ? {} : { stdin: input }) });
+
+/** `vars` with a profile whose key is in the keychain, so `auth status` loads the keychain's addon. */
+function withKeychainProfile(vars: Record<string, string | undefined>): Record<string, string | undefined> {
+  const dir = join(vars.XDG_CONFIG_HOME!, 'appraisal-cli');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const origin = 'https://127.0.0.1:9';
+  const profile = { baseUrl: origin, environment: 'local', keyStorage: 'keychain', keyOrigin: origin };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+  return vars;
+}
 
 beforeAll(async () => {
   built = tempDir('appraisal-sea-build-');
@@ -207,6 +220,81 @@ describe('the single executable', () => {
       const again = await runExe(['auth', 'status', '-o', 'json'], vars);
       expect(again.code, again.stderr).toBe(0);
       expect((await runExe(['auth', 'logout'], vars)).code).toBe(0);
+    });
+
+    it('refuses a cache path others can write, in one line naming the fallback, and writes nothing there', async () => {
+      const shared = tempDir('appraisal-sea-shared-cache-');
+      chmodSync(shared, 0o775);
+      const status = await runExe(['auth', 'status'], withKeychainProfile(env({ XDG_CACHE_HOME: shared })));
+      expect(status.stderr).toContain(
+        `the keyring module did not load: refusing the cache ${shared} can be written by other users (mode 0775): ` +
+          'set XDG_CACHE_HOME to a directory only you can write, or install the npm package)',
+      );
+      expect(status.stderr).not.toMatch(/^\s+at /m);
+      expect(readdirSync(shared)).toEqual([]);
+    });
+
+    describe.runIf(asRoot)(`another user${asRoot ? '' : ' [skipped: needs root to run a second user]'}`, () => {
+      it('never loads their file while they swap the cache directory between check and load (10 runs)', async () => {
+        // A cache directory shared with another user: the first run made native/ there (ours, 0700) with
+        // the addon; then the other user owns appraisal-cli/ (a shared cache, or one made before our
+        // first run), and swaps native/ with their own directory holding their file under the addon's name.
+        const base = tempDir('appraisal-sea-race-');
+        chmodSync(base, 0o755);
+        mkdirSync(join(base, 'cache'), { mode: 0o755 });
+        const vars = withKeychainProfile(env({ XDG_CACHE_HOME: join(base, 'cache') }));
+        const shared = join(base, 'cache', 'appraisal-cli');
+        await runExe(['auth', 'status'], vars);
+        const [addon] = readdirSync(join(shared, 'native'));
+        expect(addon).toMatch(/^keyring-[0-9a-f]{16}\.node$/);
+        const theirs = join(shared, 'theirs');
+        mkdirSync(theirs, { mode: 0o755 });
+        const planted = 'planted by another user';
+        writeFileSync(join(theirs, addon!), planted);
+        for (const path of [shared, theirs, join(theirs, addon!)]) chownSync(path, NOBODY, NOBODY);
+        chmodSync(shared, 0o755);
+        const swapper = join(base, 'swapper.py');
+        copyFileSync(join(ROOT, 'test', 'hostile', 'exchange-swapper.py'), swapper);
+        chmodSync(swapper, 0o644);
+        const attacker = spawn(
+          'setpriv',
+          [
+            `--reuid=${NOBODY}`,
+            `--regid=${NOBODY}`,
+            '--clear-groups',
+            '/usr/bin/python3',
+            swapper,
+            shared,
+            'native',
+            'theirs',
+            addon!,
+            planted,
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let said = '';
+        attacker.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+        attacker.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+        const runs: string[] = [];
+        try {
+          await waitFor(() => said.includes('ready') || attacker.exitCode !== null, 'the other user to start swapping');
+          expect(said).toBe('ready\n');
+          for (let run = 0; run < 10; run += 1) runs.push((await runExe(['auth', 'status'], vars)).stderr);
+          // Still swapping when the last run ended.
+          expect(attacker.exitCode).toBeNull();
+        } finally {
+          attacker.kill('SIGKILL');
+        }
+        // Their file never reached the loader (it is not an ELF file: the loader would say so)...
+        for (const stderr of runs) expect(stderr).not.toMatch(/invalid ELF header|file too short/);
+        // ...because a cache path another user owns is refused, in one line naming the fallback.
+        for (const stderr of runs) {
+          expect(stderr).toContain(
+            `the keyring module did not load: refusing the cache ${shared} is owned by another user (uid ${NOBODY}): ` +
+              'set XDG_CACHE_HOME to a directory only you can write, or install the npm package)',
+          );
+        }
+      });
     });
 
     it('where the addon cannot be written, login says so and names --insecure-storage and APPRAISAL_API_KEY', async () => {

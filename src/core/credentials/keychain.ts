@@ -95,8 +95,9 @@ async function bounded<T>(timeoutMs: number, call: (signal: AbortSignal) => Prom
     try {
       await loadKeyring();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new KeychainUnavailableError('unavailable', `is not available (the keyring module did not load: ${message.slice(0, 120)})`, {
+      // One line, long enough for a refused cache path and the fallback it names (boot/sea-native.ts).
+      const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+      throw new KeychainUnavailableError('unavailable', `is not available (the keyring module did not load: ${message.slice(0, 400)})`, {
         cause: error,
       });
     }
