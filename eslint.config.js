@@ -10,7 +10,9 @@ const CORE_MESSAGE =
 const BOOT = '(^|/)boot/';
 const BOOT_MESSAGE =
   'src/boot (process entry, bundle loader, build-time help) stands apart from the application: nothing in it is imported back.';
-const MOCK_MESSAGE = 'src/mock stands apart: it never imports the CLI (anything outside src/mock).';
+const MOCK_MESSAGE =
+  'src/mock stands apart: it never imports the CLI (anything outside src/mock but the service model, src/model, and openapi.json).';
+const MODEL_MESSAGE = 'src/model is the service model the CLI and the mock both read: pure data, it imports nothing outside src/model.';
 
 /** Static and dynamic imports whose specifier matches `regex` are errors with `message`. */
 function forbidImports(regex, message) {
@@ -20,9 +22,12 @@ function forbidImports(regex, message) {
   };
 }
 
-/** From a file `depth` folders below src/mock, a relative path leaving src/mock (openapi.json, the published contract the mock serves, excepted). */
+/**
+ * From a file `depth` folders below src/mock, a relative path leaving src/mock: openapi.json (the
+ * published contract the mock serves) and the service model (src/model, shared with the CLI) excepted.
+ */
 function mockEscape(depth) {
-  return `^(\\.\\./){${depth + 1},}(?!\\.\\./)(?!openapi\\.json$)`;
+  return `^(\\.\\./){${depth + 1},}(?!\\.\\./)(?!openapi\\.json$)(?!model/)`;
 }
 
 export default tseslint.config(
@@ -45,6 +50,7 @@ export default tseslint.config(
   },
   { files: ['src/core/**/*.ts'], rules: forbidImports(`${CORE_UP}|${BOOT}`, `${CORE_MESSAGE} ${BOOT_MESSAGE}`) },
   { files: ['src/main.ts', 'src/commands/**/*.ts', 'src/output/**/*.ts'], rules: forbidImports(BOOT, BOOT_MESSAGE) },
+  { files: ['src/model/*.ts'], rules: forbidImports('^\\.\\./', MODEL_MESSAGE) },
   { files: ['src/mock/*.ts'], rules: forbidImports(mockEscape(0), MOCK_MESSAGE) },
   { files: ['src/mock/*/*.ts'], rules: forbidImports(mockEscape(1), MOCK_MESSAGE) },
   { files: ['src/mock/*/*/*.ts'], rules: forbidImports(mockEscape(2), MOCK_MESSAGE) },

@@ -1,24 +1,14 @@
 // The scope rules of API.md "Scopes", once for the CLI: which scope names exist and what a key with
 // a set of scopes may do. `keys create` checks names against them, `smoke` decides what to skip,
-// and 403 hints name what was missing. (The mock keeps its own model: it stands in for the service.)
+// and 403 hints name what was missing. The names are the service model's (src/model/scopes.ts, which
+// the mock reads too).
 //   api:read / api:write / api:delete   every resource family at that level (not key management)
 //   api:admin                            everything, key management included
 //   <family>:read|write|delete           one family; write implies read, delete implies write
 //   keys:admin                           key management
-import { SCOPE_FAMILIES, type ScopeFamily } from './resources.js';
+import { SCOPE_LEVELS, type ScopeFamily, type ScopeLevel } from '../model/scopes.js';
 
-export { SCOPE_FAMILIES, type ScopeFamily };
-
-export const API_SCOPES = ['api:read', 'api:write', 'api:delete', 'api:admin'] as const;
-export const SCOPE_LEVELS = ['read', 'write', 'delete'] as const;
-export type ScopeLevel = (typeof SCOPE_LEVELS)[number];
-
-/** Every scope a key can be created with, in a stable order. */
-export const KEY_SCOPES: readonly string[] = [
-  ...API_SCOPES,
-  ...SCOPE_FAMILIES.flatMap((family) => SCOPE_LEVELS.map((level) => `${family}:${level}`)),
-  'keys:admin',
-];
+export { API_SCOPES, KEY_SCOPES, SCOPE_FAMILIES, SCOPE_LEVELS, type ScopeFamily, type ScopeLevel } from '../model/scopes.js';
 
 /** The scopes that allow key management (list, create, get, revoke). */
 export const KEY_ADMIN_SCOPES: readonly string[] = ['api:admin', 'keys:admin'];

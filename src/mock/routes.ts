@@ -1,6 +1,9 @@
 // Every operation the mock serves under /api: method, path template, operationId (as in
-// openapi.json), what the caller needs, and the handler. The OpenAPI test compares this table with
-// openapi.json in both directions.
+// openapi.json), what the caller needs, and the handler. A family's standard operations (list, get,
+// create, update, delete) come from the service model (src/model/families.ts: path, operationId,
+// scope) with the handler FAMILY_HANDLERS names; the others are listed here. The OpenAPI test
+// compares this table with openapi.json in both directions.
+import { FAMILIES, familyOperations, type FamilyName, type StandardVerb } from '../model/families.js';
 import type { Permission } from './auth/scopes.js';
 import {
   createAssignment,
@@ -43,20 +46,31 @@ const route = (method: HttpMethod, path: string, operationId: string, access: Ac
   handler,
 });
 
+/** The handler of each family's standard operations (the model says which a family has). */
+const FAMILY_HANDLERS: Readonly<Record<FamilyName, Partial<Record<StandardVerb, Handler>>>> = {
+  props: { list: listProperties, get: getProperty, create: createProperty, update: updateProperty, delete: deleteProperty },
+  assignments: { list: listAssignments, get: getAssignment, create: createAssignment, update: updateAssignment, delete: deleteAssignment },
+  clients: { list: listClients, get: getClient, create: createClient, update: updateClient, delete: deleteClient },
+  contacts: { list: listClientContacts, get: getContact, create: createClientContact, update: updateContact, delete: deleteContact },
+  files: { list: listFiles, get: getFile, create: uploadFile, delete: deleteFile },
+  designations: { list: listDesignations },
+};
+
+/** The standard operations of every family of the model, with their handlers. */
+function familyRoutes(): MockRoute[] {
+  return FAMILIES.flatMap((family) =>
+    familyOperations(family).map((operation) => {
+      const handler = FAMILY_HANDLERS[family.name][operation.verb];
+      if (!handler) throw new Error(`the mock has no handler for ${family.name} ${operation.verb}`);
+      return route(operation.method, operation.path, operation.operationId, `${family.scope}:${operation.level}`, handler);
+    }),
+  );
+}
+
 export const API_ROUTES: readonly MockRoute[] = [
   route('GET', '/api/openapi.json', 'getOpenApiDocument', 'public', getOpenApiDocument),
+  ...familyRoutes(),
 
-  route('GET', '/api/properties', 'listProperties', 'properties:read', listProperties),
-  route('POST', '/api/properties', 'createProperty', 'properties:write', createProperty),
-  route('GET', '/api/properties/{id}', 'getProperty', 'properties:read', getProperty),
-  route('PATCH', '/api/properties/{id}', 'updateProperty', 'properties:write', updateProperty),
-  route('DELETE', '/api/properties/{id}', 'deleteProperty', 'properties:delete', deleteProperty),
-
-  route('GET', '/api/assignments', 'listAssignments', 'assignments:read', listAssignments),
-  route('POST', '/api/assignments', 'createAssignment', 'assignments:write', createAssignment),
-  route('GET', '/api/assignments/{id}', 'getAssignment', 'assignments:read', getAssignment),
-  route('PATCH', '/api/assignments/{id}', 'updateAssignment', 'assignments:write', updateAssignment),
-  route('DELETE', '/api/assignments/{id}', 'deleteAssignment', 'assignments:delete', deleteAssignment),
   route('GET', '/api/assignments/{id}/properties', 'listAssignmentProperties', 'assignments:read', listAssignmentProperties),
   route('PUT', '/api/assignments/{id}/properties/{propertyId}', 'linkAssignmentProperty', 'assignments:write', linkAssignmentProperty),
   route(
@@ -67,26 +81,10 @@ export const API_ROUTES: readonly MockRoute[] = [
     unlinkAssignmentProperty,
   ),
 
-  route('GET', '/api/clients', 'listClients', 'clients:read', listClients),
-  route('POST', '/api/clients', 'createClient', 'clients:write', createClient),
-  route('GET', '/api/clients/{id}', 'getClient', 'clients:read', getClient),
-  route('PATCH', '/api/clients/{id}', 'updateClient', 'clients:write', updateClient),
-  route('DELETE', '/api/clients/{id}', 'deleteClient', 'clients:delete', deleteClient),
-  route('GET', '/api/clients/{id}/contacts', 'listClientContacts', 'clients:read', listClientContacts),
-  route('POST', '/api/clients/{id}/contacts', 'createClientContact', 'clients:write', createClientContact),
-  route('GET', '/api/contacts/{id}', 'getContact', 'clients:read', getContact),
-  route('PATCH', '/api/contacts/{id}', 'updateContact', 'clients:write', updateContact),
-  route('DELETE', '/api/contacts/{id}', 'deleteContact', 'clients:delete', deleteContact),
-
-  route('POST', '/api/files', 'uploadFile', 'files:write', uploadFile),
-  route('GET', '/api/files', 'listFiles', 'files:read', listFiles),
-  route('GET', '/api/files/{id}', 'getFile', 'files:read', getFile),
   route('GET', '/api/files/{id}/content', 'downloadFile', 'files:read', downloadFile),
   route('POST', '/api/files/{id}/attachments', 'attachFile', 'files:write', attachFile),
-  route('DELETE', '/api/files/{id}', 'deleteFile', 'files:delete', deleteFile),
 
   route('GET', '/api/reference/enums', 'getReferenceEnums', 'reference:read', getReferenceEnums),
-  route('GET', '/api/reference/designations', 'listDesignations', 'reference:read', listDesignations),
 
   route('GET', '/api/keys', 'listApiKeys', 'keys:admin', listKeys),
   route('POST', '/api/keys', 'createApiKey', 'keys:admin', createApiKey),

@@ -39,6 +39,36 @@ describe('module graph', () => {
   });
 });
 
+describe('the service model (src/model) is what the CLI and the mock share', () => {
+  /** Every relative import of the .ts files under `dir`, resolved against the repository root. */
+  function importsLeaving(dir: string): string[] {
+    const out: string[] = [];
+    const walk = (at: string): void => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        const path = join(at, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts'))
+          for (const match of readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+            const target = relative(root, join(at, match[1]!));
+            if (!target.startsWith(relative(root, dir) + '/')) out.push(target);
+          }
+      }
+    };
+    walk(dir);
+    return [...new Set(out)].sort();
+  }
+
+  it('the mock imports nothing of the CLI: outside src/mock only the model and openapi.json', () => {
+    const outside = importsLeaving(join(root, 'src', 'mock'));
+    expect(outside.filter((target) => !target.startsWith('src/model/') && target !== 'openapi.json')).toEqual([]);
+    expect(outside.some((target) => target.startsWith('src/model/'))).toBe(true);
+  });
+
+  it('the model imports nothing outside src/model', () => {
+    expect(importsLeaving(join(root, 'src', 'model'))).toEqual([]);
+  });
+});
+
 describe('one place for each concern', () => {
   it('registers secrets with the redactor in one function (core/credentials/credential.ts)', () => {
     expect(cliSources().length).toBeGreaterThan(150);

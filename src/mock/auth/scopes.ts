@@ -3,24 +3,20 @@
 //   api:admin                            everything, key management included
 //   <family>:read|write|delete           one family; write implies read, delete implies write
 //   keys:admin                           key management
-// A permission is what one operation needs, e.g. "properties:write" or "keys:admin".
-
-export const RESOURCE_FAMILIES = ['properties', 'assignments', 'clients', 'files', 'reference'] as const;
-export type ResourceFamily = (typeof RESOURCE_FAMILIES)[number];
-
-export const LEVELS = ['read', 'write', 'delete'] as const;
-export type Level = (typeof LEVELS)[number];
+// A permission is what one operation needs, e.g. "properties:write" or "keys:admin". The names are
+// the service model's (src/model/scopes.ts), which the CLI reads too.
+import {
+  KEY_SCOPES,
+  SCOPE_FAMILIES as RESOURCE_FAMILIES,
+  SCOPE_LEVELS as LEVELS,
+  type ScopeFamily as ResourceFamily,
+  type ScopeLevel as Level,
+} from '../../model/scopes.js';
 
 export type Permission = `${ResourceFamily}:${Level}` | 'keys:admin';
 
-export const API_SCOPES = ['api:read', 'api:write', 'api:delete', 'api:admin'] as const;
-
 /** Every scope name the mock accepts, in a stable order. */
-export const ALL_SCOPES: readonly string[] = [
-  ...API_SCOPES,
-  ...RESOURCE_FAMILIES.flatMap((family) => LEVELS.map((level) => `${family}:${level}`)),
-  'keys:admin',
-];
+export const ALL_SCOPES: readonly string[] = KEY_SCOPES;
 
 const KNOWN = new Set(ALL_SCOPES);
 
