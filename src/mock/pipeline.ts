@@ -11,7 +11,7 @@ import { authenticate, credentialOf } from './auth/authenticate.js';
 import { keyPrefixOf } from './auth/key-secret.js';
 import { isAllowed, scopesAllowing } from './auth/scopes.js';
 import type { FaultQueue } from './faults/fault-queue.js';
-import { FaultSyntaxError, parseFault, type Fault } from './faults/fault-syntax.js';
+import { changesResponse, FaultSyntaxError, parseFault, type Fault } from './faults/fault-syntax.js';
 import { applyResponseFault } from './faults/response-faults.js';
 import { errorResponse } from './http/error-response.js';
 import { codeForStatus, MockHttpError } from './http/http-error.js';
@@ -45,16 +45,6 @@ export interface PipelineDeps {
   /** --prerender: collection pages served from their cached bytes. */
   pages?: PageCache | undefined;
 }
-
-const RESPONSE_FAULTS = new Set([
-  'garbage',
-  'malformed-envelope',
-  'missing-id',
-  'wrong-page',
-  'total-change',
-  'duplicate',
-  'schema-violation',
-]);
 
 function newRequestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;
@@ -128,7 +118,7 @@ async function handleApi(
       if (fault.kind === 'delay') await sleep(fault.ms, undefined, { signal: deps.signal });
       if (fault.kind === 'hold') await deps.faults.hold(deps.signal);
       if (fault.kind === 'truncate' || fault.kind === 'reset-mid-body') transport = fault.kind;
-      if (RESPONSE_FAULTS.has(fault.kind)) responseFault = fault;
+      if (changesResponse(fault)) responseFault = fault;
     }
     response = await routeApi(req, url, method, requestId, entry, deps, injected === undefined ? deps.pages : undefined);
     // The request took effect (a create is committed); its answer never reaches the client.

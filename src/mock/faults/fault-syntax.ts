@@ -37,38 +37,35 @@ export type Fault =
   | { kind: 'duplicate' }
   | { kind: 'schema-violation' };
 
-export const FAULT_NAMES = [
-  'status',
-  'reset',
-  'reset-mid-body',
-  'lost-answer',
-  'hang',
-  'delay',
-  'hold',
-  'garbage',
-  'truncate',
-  'malformed-envelope',
-  'missing-id',
-  'wrong-page',
-  'total-change',
-  'duplicate',
-  'schema-violation',
-] as const;
+/**
+ * Every fault once: whether it takes a value, and when it acts — `instead` of handling the request
+ * (nothing changes), `before` it (then it runs normally), on the `transport` of the answer, `after`
+ * the request was handled (the answer is lost), or on the `response` body. The names, the syntax
+ * check and the pipeline (pipeline.ts) all read this table.
+ */
+const FAULTS = {
+  status: { value: 'required', acts: 'instead' },
+  reset: { value: 'none', acts: 'instead' },
+  'reset-mid-body': { value: 'none', acts: 'transport' },
+  'lost-answer': { value: 'none', acts: 'after' },
+  hang: { value: 'none', acts: 'instead' },
+  delay: { value: 'required', acts: 'before' },
+  hold: { value: 'none', acts: 'before' },
+  garbage: { value: 'none', acts: 'response' },
+  truncate: { value: 'none', acts: 'transport' },
+  'malformed-envelope': { value: 'optional', acts: 'response' },
+  'missing-id': { value: 'none', acts: 'response' },
+  'wrong-page': { value: 'none', acts: 'response' },
+  'total-change': { value: 'none', acts: 'response' },
+  duplicate: { value: 'none', acts: 'response' },
+  'schema-violation': { value: 'none', acts: 'response' },
+} as const satisfies Record<Fault['kind'], { value: 'none' | 'optional' | 'required'; acts: string }>;
 
-const SIMPLE = new Set([
-  'reset',
-  'reset-mid-body',
-  'lost-answer',
-  'hang',
-  'hold',
-  'garbage',
-  'truncate',
-  'missing-id',
-  'wrong-page',
-  'total-change',
-  'duplicate',
-  'schema-violation',
-]);
+type FaultName = keyof typeof FAULTS;
+
+export const FAULT_NAMES = Object.keys(FAULTS) as readonly FaultName[];
+
+const isFaultName = (name: string): name is FaultName => Object.hasOwn(FAULTS, name);
 
 export class FaultSyntaxError extends Error {}
 
@@ -110,14 +107,14 @@ export function parseFault(text: string): Fault {
     if (value === 'items') return { kind: 'malformed-envelope', variant: 'items-not-array' };
     throw new FaultSyntaxError(`malformed-envelope takes no value or "items", got "${value}"`);
   }
-  if (SIMPLE.has(name)) {
+  if (isFaultName(name) && FAULTS[name].value === 'none') {
     if (value !== undefined) throw new FaultSyntaxError(`fault ${name} takes no value`);
     return { kind: name } as Fault;
   }
   throw new FaultSyntaxError(`unknown fault "${text}"; ${known}`);
 }
 
-/** Faults that replace the whole answer, so the request is never handled. */
-export function preventsHandling(fault: Fault): boolean {
-  return fault.kind === 'status' || fault.kind === 'reset' || fault.kind === 'hang';
+/** Faults that corrupt the answer's body (response-faults.ts). */
+export function changesResponse(fault: Fault): boolean {
+  return FAULTS[fault.kind].acts === 'response';
 }
