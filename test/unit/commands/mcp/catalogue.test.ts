@@ -63,30 +63,10 @@ describe('the MCP catalogue', () => {
       expect.arrayContaining(['props_list', 'contacts_list', 'ref_designations', 'assignments_properties']),
     );
     expect(all.find((tool) => tool.name === 'props_get')!.isList).toBe(false);
-    const run = async () => {};
     const option = { flags: '--name <name>', description: 'says (required) but is not' };
-    const worded = toolOf('x y', {
-      name: 'y',
-      summary: 's',
-      takes: [],
-      calls: 'none',
-      examples: [],
-      tool: 'read',
-      options: [option],
-      run,
-    })!;
-    expect(worded.inputSchema.required).toBeUndefined();
-    const declared = toolOf('x y', {
-      name: 'y',
-      summary: 's',
-      takes: [],
-      calls: 'none',
-      examples: [],
-      tool: 'read',
-      lists: true,
-      options: [{ ...option, description: 'the name', required: true }],
-      run,
-    })!;
+    const verb = { name: 'y', summary: 's', takes: [], calls: 'none' as const, examples: [], tool: 'read' as const, run: async () => {} };
+    expect(toolOf('x y', { ...verb, options: [option] })!.inputSchema.required).toBeUndefined();
+    const declared = toolOf('x y', { ...verb, lists: true, options: [{ ...option, description: 'the name', required: true }] })!;
     expect(declared.inputSchema.required).toEqual(['name']);
     expect(declared.isList).toBe(true);
   });
