@@ -1,7 +1,9 @@
 // Process entry. Kept tiny: `--version` answers without loading commander; everything else loads
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
 import { isatty } from 'node:tty';
+import { CREDENTIAL_VARIABLES } from '../core/child-env.js';
 import { readDistText } from './dist-files.js';
+import { ownEnvironment } from './own-environment.js';
 
 declare const __APPRAISAL_VERSION__: string;
 const VERSION = typeof __APPRAISAL_VERSION__ === 'string' ? __APPRAISAL_VERSION__ : '0.0.0-dev';
@@ -92,7 +94,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   for (const name of STOP_SIGNALS) process.on(name, onSignal);
   let code = await main({
     argv,
-    env: process.env,
+    // A copy: the key is then cleared from process.env and from what /proc/PID/environ shows (own-environment.ts).
+    env: ownEnvironment(CREDENTIAL_VARIABLES),
     // Read on first use: process.stdin loads Node's file-stream modules, and most commands never read it.
     get stdin() {
       return process.stdin;

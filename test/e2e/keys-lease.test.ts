@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { run } from '../helpers/run.js';
-import { runCli, startCli, type CliResult } from '../helpers/spawn.js';
+import { BIN, runCli, startCli, type CliResult } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { processGone } from '../helpers/processes.js';
@@ -236,6 +236,46 @@ describe('keys lease: the child process', () => {
     expect(environ.some((entry) => entry.startsWith('MY_COPY_OF_THE_KEY='))).toBe(false);
     expect(environ).toContain(`APPRAISAL_BASE_URL=${mock.baseUrl}`);
     expect(environ).toContain(`APPRAISAL_CA_FILE=${mock.caFile}`);
+  });
+
+  // What the child finds in its parent's (the CLI's) initial environment block, and the parent's pid.
+  const readParentEnviron = (out: string) =>
+    `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ ppid: process.ppid, environ: fs.readFileSync('/proc/' + process.ppid + '/environ', 'latin1') }));`;
+  const parentSeen = (out: string) => JSON.parse(readFileSync(out, 'utf8')) as { ppid: number; environ: string };
+
+  it("a child reading /proc/$PPID/environ (the CLI's own) does not find the pipeline's key: the CLI cleared it", async () => {
+    const out = join(tempDir('lease-ppid-'), 'seen.json');
+    const result = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node(readParentEnviron(out))], {
+      env: leaseEnv(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const { ppid, environ } = parentSeen(out);
+    // The parent is the CLI that minted the lease (its key is named after its pid)...
+    expect((await leaseRecord(leasePrefix(result.stderr))).name).toMatch(new RegExp(`, pid ${ppid}$`));
+    // ...its block was read (the base URL is there), and the key's value is gone from it.
+    expect(environ.split('\0')).toContain(`APPRAISAL_BASE_URL=${mock.baseUrl}`);
+    expect(environ).not.toContain(mock.adminKey);
+    expect(environ).not.toContain(mock.adminKey.slice(13));
+  });
+
+  it('--api-key-file /dev/fd/3: the pipeline key comes through a pipe and is in no environment at all', async () => {
+    const out = join(tempDir('lease-fd3-'), 'seen.json');
+    // As a CI step would: `appraisal --api-key-file /dev/fd/3 … 3< <(read-the-secret)`; here the secret is
+    // read from the shell's stdin, so it is in no argument and no environment either.
+    const result = await runCli(
+      ['--api-key-file', '/dev/fd/3', 'keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node(readParentEnviron(out))],
+      {
+        env: leaseEnv({ APPRAISAL_API_KEY: undefined }),
+        program: ['bash', '-c', 'exec "$0" "$@" 3< <(head -n 1)', process.execPath, BIN],
+        stdin: `${mock.adminKey}\n`,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect((await leaseRecord(leasePrefix(result.stderr))).revokedAt).not.toBeNull();
+    const { environ } = parentSeen(out);
+    expect(environ.split('\0')).toContain(`APPRAISAL_BASE_URL=${mock.baseUrl}`);
+    expect(environ).not.toContain('APPRAISAL_API_KEY=');
+    expect(environ).not.toContain(mock.adminKey.slice(13));
   });
 
   it('masks the secret split across many small writes, keeping the rest of the line; --no-mask passes it through', async () => {
