@@ -118,6 +118,14 @@ describe('one place for each concern', () => {
     expect(inner).toEqual([]);
   });
 
+  it("places verbs one way: a noun's index.ts lists its verbs, each declared in its own file or by a shared builder", () => {
+    const declaring = cliSources()
+      .filter(({ file }) => /^src\/commands\/[^/]+\/index\.ts$/.test(file))
+      .filter(({ text }) => /\bdefineVerb\s*[<(]/.test(text))
+      .map(({ file }) => file);
+    expect(declaring).toEqual([]);
+  });
+
   it('reads the envelopes only in the envelope and paging code', () => {
     // `{success, data}` compared and `pagination` read: API.md's envelopes (zod's `result.success` is not compared).
     expect(filesMatching(/\.pagination\b|\.success\s*===/).sort()).toEqual([

@@ -1,74 +1,14 @@
-// `spec check`: every operation a command of this CLI uses, against the service's description:
-// published as modelled, published under another path (found by operationId), missing, or changed
-// (request/response schema, query parameters). Exit 12 when a command's operation is missing.
-import type { Context } from '../../core/context.js';
-import { findByOperationId, findByTemplate } from '../../core/description/document.js';
-import { bundledDescription, loadDescription } from '../../core/description/load.js';
-import { UnpublishedOperationError } from '../../core/errors.js';
-import { operationsOf, type DeclaredVerb } from '../../core/verb.js';
-import { writeRecords, type View } from '../../output/index.js';
-import { compareOperations, describeChanges, hasChanges, operationLabel } from './compare.js';
+// `appraisal spec check`: every operation this CLI's commands use, against the description (the
+// comparison, run-check.ts, is loaded only when it runs). It reads every declaration from the context.
+import { declaredVerbs, defineVerb } from '../../core/verb.js';
+import { SPEC_TAKES } from './takes.js';
 
-const VIEW: View = { label: 'operations', singular: 'operation', columns: ['command', 'operation', 'status', 'publishedAs', 'changes'] };
-
-export type CheckStatus = 'as modelled' | 'moved' | 'missing' | 'changed';
-
-export type CheckRow = {
-  id: string;
-  command: string;
-  operation: string;
-  operationId: string | null;
-  status: CheckStatus;
-  publishedAs: string | null;
-  changes: string | null;
-};
-
-export async function runCheck(ctx: Context, verbs: readonly DeclaredVerb[], all: boolean): Promise<void> {
-  const loaded = await loadDescription(ctx);
-  const model = await bundledDescription();
-  const rows: CheckRow[] = [];
-  // Every declared verb (commands/registry.ts): the same list help and completion read.
-  for (const { path: name, verb } of verbs) {
-    for (const declared of operationsOf(verb)) {
-      const modelled = findByTemplate(model, declared.method, declared.path);
-      const operationId = modelled?.operationId ?? null;
-      let published = findByTemplate(loaded.contract, declared.method, declared.path);
-      let status: CheckStatus = 'as modelled';
-      if (!published && operationId) {
-        published = findByOperationId(loaded.contract, operationId);
-        if (published) status = 'moved';
-      }
-      if (!published) status = 'missing';
-      const changes = published && modelled ? compareOperations(modelled, model, published, loaded.contract) : undefined;
-      if (status === 'as modelled' && changes && hasChanges(changes)) status = 'changed';
-      rows.push({
-        id: `${name}: ${operationLabel(declared)}`,
-        command: name,
-        operation: operationLabel(declared),
-        operationId,
-        status,
-        publishedAs: published && status === 'moved' ? operationLabel(published) : null,
-        changes: changes && hasChanges(changes) ? describeChanges(changes) : null,
-      });
-    }
-  }
-  const differences = rows.filter((row) => row.status !== 'as modelled');
-  async function* shown() {
-    yield* all ? rows : differences;
-  }
-  await writeRecords(ctx, shown(), VIEW);
-  const count = (status: CheckStatus) => rows.filter((row) => row.status === status).length;
-  ctx.io.notice(
-    `${rows.length} operations used by this CLI, against ${loaded.source}: ${count('as modelled')} as modelled, ${count('moved')} under another path, ${count('changed')} changed, ${count('missing')} missing`,
-  );
-  const missing = rows.filter((row) => row.status === 'missing');
-  if (missing.length > 0) {
-    const commands = [...new Set(missing.map((row) => row.command))];
-    throw new UnpublishedOperationError(
-      `${commands.length} command${commands.length === 1 ? '' : 's'} cannot run against this service: ${commands.join(', ')}`,
-      {
-        hint: 'their operations are missing from its description; `appraisal api --list` shows what it publishes',
-      },
-    );
-  }
-}
+export default defineVerb<{ all?: boolean }>({
+  name: 'check',
+  summary: "every operation this CLI's commands use, against the description: moved, changed or missing (exit 12 when missing)",
+  options: [{ flags: '--all', description: 'list the operations published as modelled too' }],
+  takes: SPEC_TAKES,
+  calls: 'per-request',
+  examples: ['appraisal spec check', 'appraisal spec check --all -o csv'],
+  run: async (ctx, _args, options) => (await import('./run-check.js')).runCheck(ctx, await declaredVerbs(ctx), options.all === true),
+});
