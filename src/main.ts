@@ -71,10 +71,10 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
   let handle: ContextHandle | undefined;
   const factory: Factory = {
-    context(command: Command, operations): Context {
+    context(command: Command, operations, outputFlags): Context {
       if (!handle) {
         const globals = readGlobalOptions(command.optsWithGlobals(), deps.env);
-        handle = createContext(deps, globals, { name: commandPath(command), operations });
+        handle = createContext(deps, globals, { name: commandPath(command), operations, outputFlags });
       }
       return handle.context;
     },

@@ -7,6 +7,7 @@ import type { ConfigStore } from './config.js';
 import type { Context, NestedStreams } from './context.js';
 import type { GlobalOptions } from './global-options.js';
 import { OutputPlan } from './output-plan.js';
+import type { OutputFlags } from './sink-plan.js';
 import type { Env } from './env.js';
 import { IO } from './io.js';
 import type { SecretStore } from './credentials/keychain.js';
@@ -17,7 +18,8 @@ import type { DeclaredNoun } from './verb.js';
 
 /** Builds the context for the command being run, bound to the operations it declares it calls. */
 export interface Factory {
-  context(command: Command, operations: readonly Operation[]): Context;
+  /** `outputFlags`: the list's own output options, when the verb declares them (output-flags.ts). */
+  context(command: Command, operations: readonly Operation[], outputFlags?: OutputFlags): Context;
 }
 
 export interface ProcessDeps {
@@ -60,12 +62,19 @@ export interface CommandOperations {
   /** `props list`, for messages. */
   name: string;
   operations: readonly Operation[];
+  /** Its own output options (--resume, --split-rows, --wide…), read by the output plan. */
+  outputFlags?: OutputFlags | undefined;
 }
 
 /** The run's one output plan (format, fields, destination, colour, width): writers read it, never the globals. */
-export function planOutput(deps: Pick<ProcessDeps, 'cwd' | 'env' | 'stdout' | 'stdoutIsTTY'>, globals: GlobalOptions): OutputPlan {
+export function planOutput(
+  deps: Pick<ProcessDeps, 'cwd' | 'env' | 'stdout' | 'stdoutIsTTY'>,
+  globals: GlobalOptions,
+  flags?: OutputFlags,
+): OutputPlan {
   return OutputPlan.from({
     globals,
+    flags,
     cwd: deps.cwd,
     stdoutIsTTY: deps.stdoutIsTTY,
     color: globals.color,
@@ -132,7 +141,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     io,
     env: deps.env,
     globals,
-    output: planOutput(deps, globals),
+    output: planOutput(deps, globals, command?.outputFlags),
     signal: deps.signal,
     version: deps.version,
     cwd: deps.cwd,

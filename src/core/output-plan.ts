@@ -1,9 +1,10 @@
 // The output plan: how this run writes its records, resolved once where the context is made
 // (factory.ts) and handed to every writer on `ctx.output`. The format (-o, else the `--out` file's
 // extension, else the terminal default: table on a terminal, json otherwise), the fields (--fields), the
-// destination (stdout, one file, or numbered parts), whether the file export is resumable, colour and
-// the width to fit. Nothing after it reads the global options to decide a format or a destination;
-// the `--out` path is checked (lstat, stat) at most once, by target().
+// one sink records go to (sink-plan.ts: stdout, one file, a resumable file export, or numbered parts,
+// from the global flags and the list's own, output-flags.ts), colour and the width to fit. Nothing
+// after it reads the flags to decide a format or a sink; the `--out` path is checked (lstat, stat) at
+// most once, by target().
 //
 // The plan never throws while it is made (a command such as `files download --out x.pdf` or `api
 // --out body.bin` uses --out for bytes, not records): an extension that names no format is kept and
@@ -12,6 +13,7 @@ import { extname, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import type { GlobalOptions, OutputFormat } from './global-options.js';
 import { checkOutPath, type OutTarget } from './out-path.js';
+import { planSink, type OutputFlags, type ResumeMode, type SinkPlan, type SplitLimits } from './sink-plan.js';
 
 export type FieldPath = readonly string[];
 
@@ -21,23 +23,7 @@ export interface FieldSelection {
   paths: readonly FieldPath[];
 }
 
-/** When a part is full; either or both (`--split-rows`, `--split-size`). */
-export interface SplitLimits {
-  /** At most this many records per part. */
-  rows: number | undefined;
-  /** At most this many bytes per part (a single larger record goes alone). */
-  bytes: number | undefined;
-}
-
-export type ResumeMode = 'resume' | 'restart' | 'auto';
-
-/** Where the records go. */
-export type PlannedDestination =
-  | { kind: 'stdout' }
-  /** `--out PATH`: `given` as typed (for messages), `path` absolute. */
-  | { kind: 'file'; given: string; path: string }
-  /** `--out PATH --split-rows/--split-size`: numbered parts beside PATH and a manifest. */
-  | { kind: 'parts'; given: string; path: string; split: SplitLimits };
+export type { ResumeMode, SinkPlan, SplitLimits } from './sink-plan.js';
 
 const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.json': 'json',
@@ -62,7 +48,9 @@ export function fieldSelection(names: readonly string[]): FieldSelection {
 
 /** What the plan is made from: the global options and the facts about stdout. */
 export interface OutputPlanInput {
-  globals: Pick<GlobalOptions, 'output' | 'out' | 'fields'>;
+  globals: Pick<GlobalOptions, 'output' | 'out' | 'fields' | 'page'>;
+  /** The list's own output flags (--resume, --split-rows, --wide…), when its verb declares them (output-flags.ts). */
+  flags?: OutputFlags | undefined;
   cwd: string;
   stdoutIsTTY: boolean;
   /** Colour enabled (--no-color, NO_COLOR). */
@@ -77,12 +65,15 @@ interface PlanParts {
   format: OutputFormat | UsageError;
   formatExplicit: boolean;
   fields: FieldSelection | undefined | UsageError;
-  destination: PlannedDestination;
-  resume: ResumeMode | undefined;
+  /** `--out` as given and resolved; undefined for stdout. */
+  out: { given: string; path: string } | undefined;
+  sink: SinkPlan | UsageError;
+  /** --wide: a table keeps every column; undefined for a verb that has no --wide. */
+  wide: boolean | undefined;
   color: boolean;
   width: number | undefined;
   terminal: boolean;
-  /** The one check of the --out path, shared by every plan derived from this one for the same path. */
+  /** The one check of the --out path (run at most once). */
   target: (() => Promise<OutTarget>) | undefined;
 }
 
@@ -130,13 +121,15 @@ export class OutputPlan {
           : Number.isInteger(columns) && columns >= 20
             ? columns
             : undefined;
-    const path = out === undefined ? undefined : resolve(input.cwd, out);
+    const file = out === undefined ? undefined : { given: out, path: resolve(input.cwd, out) };
+    const format = formatFor(input.globals.output, out, input.stdoutIsTTY);
     return new OutputPlan({
-      format: formatFor(input.globals.output, out, input.stdoutIsTTY),
+      format,
       formatExplicit: input.globals.output !== undefined,
       fields: selection,
-      destination: out === undefined ? { kind: 'stdout' } : { kind: 'file', given: out, path: path! },
-      resume: undefined,
+      out: file,
+      sink: planSink({ out: file, format, flags: input.flags, page: input.globals.page }),
+      wide: input.flags === undefined ? undefined : input.flags.wide === true,
       color: input.color && input.stdoutIsTTY && out === undefined,
       width,
       terminal: input.stdoutIsTTY && out === undefined,
@@ -163,19 +156,24 @@ export class OutputPlan {
     return fields;
   }
 
-  get destination(): PlannedDestination {
-    return this.#parts.destination;
+  /**
+   * The one sink records go to (stdout, an atomic file, a resumable file export, parts), chosen when
+   * the plan was made. Throws the usage error its flags earned (see sink-plan.ts).
+   */
+  get sink(): SinkPlan {
+    const sink = this.#parts.sink;
+    if (sink instanceof UsageError) throw sink;
+    return sink;
   }
 
   /** The file `--out` names (as given); undefined for stdout. */
   get outPath(): string | undefined {
-    const destination = this.#parts.destination;
-    return destination.kind === 'stdout' ? undefined : destination.given;
+    return this.#parts.out?.given;
   }
 
-  /** For a resumable file export: how to treat a partial one (--resume, --restart, else auto). */
-  get resume(): ResumeMode | undefined {
-    return this.#parts.resume;
+  /** --wide: a table keeps every column whatever the terminal's width (undefined: the verb has no --wide). */
+  get wide(): boolean | undefined {
+    return this.#parts.wide;
   }
 
   /** Colour only for a person: colour enabled, a terminal, and not writing to a file. */
@@ -198,30 +196,40 @@ export class OutputPlan {
     return this.#parts.target?.() ?? Promise.resolve(undefined);
   }
 
-  /** This plan split into numbered parts (`--split-rows`/`--split-size`); needs a file destination. */
-  inParts(split: SplitLimits): OutputPlan {
-    const destination = this.#parts.destination;
-    if (destination.kind === 'stdout') throw new Error('inParts: the plan writes to stdout');
-    return new OutputPlan({ ...this.#parts, destination: { kind: 'parts', given: destination.given, path: destination.path, split } });
-  }
-
-  /** This plan writing a resumable file export. */
-  resumable(mode: ResumeMode): OutputPlan {
-    return new OutputPlan({ ...this.#parts, resume: mode });
+  /**
+   * Check everything about the output before any request: the flags' rules (the sink), the --out
+   * path (once per run) and the format. UsageError (exit 2) for the first problem.
+   */
+  async ready(): Promise<void> {
+    void this.sink;
+    await this.target();
+    void this.format;
   }
 
   /**
    * The plan of one file of a snapshot (`export --dir`): the snapshot's format, whole records unless
    * `fields` are given, no terminal. `given` is the path as notices show it (where the snapshot will
-   * put the file); `path` is where it is written, and what is checked.
+   * put the file); `path` is where it is written, and what is checked. `how`: in parts, or a
+   * resumable export (a partial file and checkpoint), else one file written atomically.
    */
-  forFile(path: string, given: string, format: OutputFormat, cwd: string, fields?: readonly string[]): OutputPlan {
+  forFile(
+    file: { path: string; given: string; format: OutputFormat; fields?: readonly string[] | undefined },
+    cwd: string,
+    how: { split?: SplitLimits | undefined; resume?: ResumeMode | undefined } = {},
+  ): OutputPlan {
+    const { path, given, format, fields } = file;
+    const out = { given, path };
     return new OutputPlan({
       format,
       formatExplicit: true,
       fields: fields === undefined || fields.length === 0 ? undefined : fieldSelection(fields),
-      destination: { kind: 'file', given, path },
-      resume: undefined,
+      out,
+      sink: how.split
+        ? { kind: 'parts', ...out, split: how.split }
+        : how.resume
+          ? { kind: 'resumable', ...out, mode: how.resume }
+          : { kind: 'file', ...out },
+      wide: undefined,
       color: false,
       width: undefined,
       terminal: false,

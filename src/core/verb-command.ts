@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import { Command, Option } from 'commander';
 import type { Factory } from './factory.js';
 import { SERVICE_OPTIONS, takesOptions } from './global-options.js';
+import { outputFlagsOf } from './output-flags.js';
 import { operationsOf, type NounCommand, type NounHeading, type NounModule, type Verb, type VerbOption } from './verb.js';
 
 const collect = (value: string, previous: readonly string[] = []) => [...previous, value];
@@ -91,7 +92,7 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
     const options = invoked.opts();
     const keep = verb.narrowCalls?.(options);
     const operations = keep ? operationsOf(verb).filter(keep) : operationsOf(verb);
-    const ctx = factory.context(invoked, operations);
+    const ctx = factory.context(invoked, operations, outputFlagsOf(verb.options, options));
     const args = positionalOf(invoked);
     if (verb.help && options.help === true) {
       ctx.io.stdout.write((await verb.help(ctx, args)) ?? fullHelp(invoked));

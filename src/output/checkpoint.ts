@@ -7,7 +7,11 @@
 // The journal is created and re-opened through core/owned-file.ts: never through a planted link, and
 // only when it is a regular file of ours with one link (else exit 2, naming it).
 import { rm, type FileHandle } from 'node:fs/promises';
+import type { Query } from '../core/api-client.js';
+import type { Context } from '../core/context.js';
+import { originOf } from '../core/credentials/origin.js';
 import { UsageError } from '../core/errors.js';
+import type { OutputPlan } from '../core/output-plan.js';
 import { createOwned, openOwned, UnsafeFileError } from '../core/owned-file.js';
 
 export const CHECKPOINT_KIND = 'appraisal-export-checkpoint';
@@ -28,6 +32,37 @@ export interface ExportIdentity {
   query: string | null;
   origin: string;
   profile: string;
+}
+
+/** The collection a list exports, as the list runner knows it: what a resumed run must match, with the plan's format and fields. */
+export interface ExportedCollection {
+  /** The collection path read, e.g. `/api/properties`. */
+  collection: string;
+  /** The filters sent as query parameters. */
+  filters: Query;
+  /** --query, when given. */
+  query: string | null;
+}
+
+/** The identity a checkpoint records: the collection, the plan's format and fields, the session's origin and profile. */
+export async function exportIdentity(ctx: Context, plan: OutputPlan, exported: ExportedCollection): Promise<ExportIdentity> {
+  const session = await ctx.session();
+  const filters: Record<string, string> = {};
+  for (const name of Object.keys(exported.filters).sort()) {
+    const value = exported.filters[name];
+    if (value === undefined || value === null) continue;
+    filters[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return {
+    collection: exported.collection,
+    filters,
+    pageSize: ctx.globals.pageSize ?? null,
+    fields: plan.fields ? [...plan.fields.names] : null,
+    format: plan.format,
+    query: exported.query,
+    origin: originOf(session.baseUrl),
+    profile: session.profileName,
+  };
 }
 
 export interface CheckpointHeader {

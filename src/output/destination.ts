@@ -1,8 +1,8 @@
-// Where the text of an output goes: the interface every writer implements. stdout
+// Where the text of an encoder goes, beneath a sink (sink.ts encoderSink): stdout
 // (stdout-destination.ts), the atomic `--out` file (atomic-out-file.ts), a resumable export's partial
-// file (resumable.ts); files in numbered parts (split.ts) are a RecordSink of their own (sink.ts).
-// The file writers share one buffered writer (buffered-writer.ts); which one a run uses is the output
-// plan's choice (core/output-plan.ts), made by openDestination (record-writer.ts) and the list runner.
+// file (resumable.ts); files in numbered parts (split.ts) are a sink of their own. The file writers
+// share one buffered writer (buffered-writer.ts); which one a run uses is the output plan's choice
+// (core/sink-plan.ts), opened by sinks.ts (and openDestination for one record or a text output).
 
 export interface Destination {
   /** Write text; resolves once accepted. False when the reader has gone away: stop producing. */

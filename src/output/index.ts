@@ -1,15 +1,9 @@
-// The output API, the one module commands import from: writers of records (record-writer.ts), the
-// destinations and --out writers, progress, and the export files. No logic lives here.
-export {
-  countOf,
-  droppedNotice,
-  openDestination,
-  prepareDestination,
-  writeRecord,
-  writeRecords,
-  type View,
-  type WriteOptions,
-} from './record-writer.js';
+// The output API, the one module commands import from: the pipe of records to the plan's one sink
+// (record-writer.ts, sinks.ts), the --out writers, progress, and the export files. No logic lives here.
+export { openDestination, openPipe, writeRecord, writeRecords, type RecordPipe } from './record-writer.js';
+export { countOf, droppedNotice, type View } from './list-encoder.js';
+export type { RecordSink } from './sink.js';
+export type { ExportedCollection } from './checkpoint.js';
 export type { Destination } from './destination.js';
 export { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
 export { BufferedFileWriter, writeFailure } from './buffered-writer.js';
@@ -19,6 +13,6 @@ export { cellText, getField } from './fields.js';
 export { createProgress, formatCount, type Progress } from './progress.js';
 export { jsonDocument } from './json.js';
 export { safeText } from './table.js';
-export { manifestPath, partPath, type FilePart, type FilesTarget, type SplitLimits } from './split.js';
-export { lockOut, openResumableExport, partialPaths, type ResumableExport } from './resumable.js';
+export { manifestPath, partPath, type FilePart, type SplitLimits } from './split.js';
+export { partialPaths } from './resumable.js';
 export type { ExportIdentity } from './checkpoint.js';

@@ -14,15 +14,11 @@ export function abortReason(signal: AbortSignal): Error {
  * goes away; in that case and on any failure the records' iterator is closed (return()), so the
  * producer stops fetching. An abort (Ctrl-C) fails at once even while a record is still awaited.
  */
-export async function pump(
-  ctx: Context,
-  records: AsyncIterable<Record<string, unknown>>,
-  sink: RecordSink,
-  resumedCount: number | undefined,
-): Promise<number> {
+export async function pump(ctx: Context, records: AsyncIterable<Record<string, unknown>>, sink: RecordSink): Promise<number> {
   const signal = ctx.signal;
   const iterator = records[Symbol.asyncIterator]();
-  let count = resumedCount ?? 0;
+  // A resumed export counts the records its interrupted run wrote.
+  let count = sink.resumed?.written ?? 0;
   let exhausted = false;
   let nextPending = false;
   // One abort listener for the whole pump (not one per record): it rejects the record being awaited.
@@ -54,9 +50,7 @@ export async function pump(
   };
 
   try {
-    if (resumedCount === undefined) {
-      if (!(await sink.begin())) return count;
-    } else sink.resume(resumedCount);
+    if (!(await sink.begin())) return count;
     for (;;) {
       const step = await next();
       if (step.done) break;

@@ -6,7 +6,7 @@
 // the bytes its checkpoint records. The partial, the checkpoint and the lock are created and opened
 // again through core/owned-file.ts: a planted link, FIFO or someone else's file at one of those names
 // is refused (exit 2, naming it), and a checkpoint the partial does not bear out is refused (exit 9).
-// Just over 300 lines: choosing between a fresh start, a resume and a replace, and the open/cut/lock
+// Near 300 lines: choosing between a fresh start, a resume and a replace, and the open/cut/lock
 // sequence each needs, read best as one file.
 import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -136,11 +136,10 @@ async function existingCheckpoint(
  * --resume and a matching checkpoint) the existing ones cut back to their last complete page.
  */
 export async function openResumableExport(ctx: Context, plan: OutputPlan, identity: ExportIdentity): Promise<ResumableExport> {
+  const sink = plan.sink;
   const target = await plan.target();
-  const out = plan.outPath;
-  const mode = plan.resume;
-  if (target === undefined || out === undefined || mode === undefined)
-    throw new Error('openResumableExport: the plan is no resumable file export');
+  if (sink.kind !== 'resumable' || target === undefined) throw new Error('openResumableExport: the plan is no resumable file export');
+  const { given: out, mode } = sink;
   const paths = partialPaths(target.path);
   const release = await lockOut(out, paths.lock);
   let resumable: Resumable | undefined;

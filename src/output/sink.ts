@@ -1,13 +1,32 @@
-// Where the record pump (record-pump.ts) puts records: a format's text into one destination (stdout,
-// --out, a resumable partial), or a set of files that may be split into parts (split.ts).
+// The one interface every sink implements: where the record pump (record-pump.ts) puts records. The
+// output plan (core/sink-plan.ts) names one per run and sinks.ts opens it: stdout, one file written
+// atomically, a resumable file export, numbered parts (split.ts). A sink that takes rows elsewhere (a
+// database table, a Parquet file) implements the same few methods: begin, record, end, then finish
+// (make it durable and visible) or discard (leave nothing half-written).
+import type { PageDone, PaginateResume } from '../core/api-client.js';
 import type { ListEncoder } from './encoder.js';
 import type { Destination } from './destination.js';
 
+/** One file written, as a manifest lists it. */
+export interface FilePart {
+  /** Base name, relative to the directory of `path`. */
+  file: string;
+  records: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** What an interrupted export had written, where its source continues (--resume). */
+export interface Resumed {
+  /** Records already in the output. */
+  written: number;
+  /** The page after which paging continues. */
+  from: PaginateResume;
+}
+
 export interface RecordSink {
-  /** Start the output (a csv header…). False when the reader has gone away: stop producing. */
+  /** Start the output (a csv header…), or continue a resumed one. False when the reader has gone away: stop producing. */
   begin(): Promise<boolean>;
-  /** Continue an output whose first `count` records are already written (--resume). */
-  resume(count: number): void;
   record(record: Record<string, unknown>): Promise<boolean>;
   /** After the last record, given how many there were in all. */
   end(count: number): Promise<void>;
@@ -15,16 +34,26 @@ export interface RecordSink {
   finish(): Promise<void>;
   /** Something failed: drop what was written. Never throws. */
   discard(): Promise<void>;
-  /** For the "Wrote N records to …" notice; undefined for stdout. */
-  readonly displayPath: string | undefined;
+  /** What the "Wrote N records to …" notice names; undefined for stdout. */
+  describe(): string | undefined;
+  /** A resumable export continued (--resume): where its source picks up. */
+  readonly resumed?: Resumed | undefined;
+  /** A page of the source is complete, every record of it handed over (`written` in all): a resumable export checkpoints it. */
+  pageDone?(done: PageDone, written: number): Promise<void>;
+  /** The files written, once finish() resolved (parts: name, records, bytes, sha256). */
+  files?(): FilePart[];
 }
 
-/** One encoder writing into one destination. */
-export function encoderSink(encoder: ListEncoder, destination: Destination): RecordSink {
+/** One encoder writing into one destination; `resumed`: the destination already holds the start of the output. */
+export function encoderSink(encoder: ListEncoder, destination: Destination, resumed?: Resumed): RecordSink {
   return {
-    displayPath: destination.displayPath,
-    begin: () => destination.write(encoder.begin()),
-    resume: (count) => encoder.resume?.(count),
+    resumed,
+    describe: () => destination.displayPath,
+    begin: async () => {
+      if (!resumed) return destination.write(encoder.begin());
+      encoder.resume?.(resumed.written);
+      return true;
+    },
     record: (record) => destination.write(encoder.record(record)),
     end: async (count) => {
       await destination.write(encoder.end(count));

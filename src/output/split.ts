@@ -1,22 +1,13 @@
-// Export files with checksums, optionally split into numbered parts: the destination behind
-// `--split-rows N` / `--split-size 500MiB` on list commands, and what `appraisal export` calls once
-// per family. API:
-//
-//   const { count, files } = await writeRecords(ctx, records, view, {
-//     files: { path: '/abs/dir/props.ndjson', displayPath: 'dir/props.ndjson', format: 'ndjson',
-//              split: { rows: 100_000, bytes: undefined } /* or undefined: one file */, manifest: true },
-//   });
-//   // files: [{ file: 'props-0001.ndjson', records, bytes, sha256 }, …]
-//
-// A list command gets it from `--split-rows`/`--split-size` (commands/shared/split-export.ts:
-// addSplitOptions, splitLimits, splitExport), and listCollection returns the same `files`.
+// Export files with checksums, optionally split into numbered parts: the sink of a plan in parts
+// (`--split-rows N` / `--split-size 500MiB` on list commands, core/sink-plan.ts), and of each family
+// of `appraisal export --dir --split-*` (its plan per file). sinks.ts opens it from the plan;
+// `files()` lists what was written: [{ file: 'props-0001.ndjson', records, bytes, sha256 }, …].
 //
 // With `split`, records go to `props-0001.ndjson`, `props-0002.ndjson`, … beside `path` (4 digits,
 // more past 9999), each complete in itself: csv parts repeat the header, json parts are each one
 // array, ndjson parts end on a record boundary. A part ends before the record that would take it past
 // `rows` records or `bytes` bytes (header and closing bracket included); a record is never cut, and a
-// record larger than `bytes` goes alone in its part. No records still give one (empty) part. Without
-// `split`, `path` itself is written, still with its sha256 (a snapshot's manifest needs it).
+// record larger than `bytes` goes alone in its part. No records still give one (empty) part.
 //
 // Atomic like --out: every part is written to a hidden temp file and fsynced; only when the whole
 // export succeeded are they renamed into place, then stale parts of a previous run (from its
@@ -28,13 +19,14 @@ import { basename, dirname, extname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import type { OutputFormat } from '../core/global-options.js';
 import type { SplitLimits } from '../core/output-plan.js';
-import { UsageError } from '../core/errors.js';
 import { readOwned } from '../core/owned-file.js';
 import { writeFailure } from './buffered-writer.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { lockOut, partialPaths } from './resumable.js';
 import type { ListEncoder } from './encoder.js';
-import type { RecordSink } from './sink.js';
+import type { FilePart, RecordSink } from './sink.js';
+
+export type { FilePart } from './sink.js';
 
 export const SPLIT_MANIFEST_KIND = 'appraisal-split-manifest';
 /** Far more than the manifest of 100,000 parts. */
@@ -42,26 +34,17 @@ const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 export type { SplitLimits } from '../core/output-plan.js';
 
-/** One file written, as a manifest lists it. */
-export interface FilePart {
-  /** Base name, relative to the directory of `path`. */
-  file: string;
-  records: number;
-  bytes: number;
-  sha256: string;
-}
-
 export interface FilesTarget {
   /** Absolute path of the export: the file itself, or what the parts are named after. */
   path: string;
   /** The path as the user gave it, for messages. */
   displayPath: string;
   format: OutputFormat;
-  /** Undefined: one file at `path`. */
-  split: SplitLimits | undefined;
-  /** Write `NAME.EXT.manifest.json` beside the parts (ignored without `split`). */
-  manifest: boolean;
-  /** Mode for the file(s); default 0644 less the umask. */
+  split: SplitLimits;
+  /**
+   * Mode for the file(s): the mode of the file at `path` when there is one (a part is never wider
+   * than the file it stands beside), else 0644 less the umask. Private (0600, or narrower) while written.
+   */
   mode?: number | undefined;
 }
 
@@ -137,7 +120,7 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   let release: (() => Promise<void>) | undefined;
 
   const openPart = async (): Promise<OpenPart> => {
-    const path = split ? partPath(target.path, done.length + 1) : target.path;
+    const path = partPath(target.path, done.length + 1);
     encoder = await newEncoder();
     const temp = await createTempBeside(path, target.displayPath, { hash: true, mode: target.mode });
     current = { temp, path, records: 0 };
@@ -156,7 +139,7 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
   };
   /** Whether `text` (one record) would take `part` past a limit. A part's first record always fits. */
   const overflows = (part: OpenPart, text: string): boolean => {
-    if (!split || part.records === 0) return false;
+    if (part.records === 0) return false;
     if (split.rows !== undefined && part.records >= split.rows) return true;
     if (split.bytes === undefined) return false;
     const closing = Buffer.byteLength(encoder!.end(part.records + 1), 'utf8');
@@ -171,23 +154,18 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
       format: target.format,
       records: files.reduce((sum, part) => sum + part.records, 0),
       bytes: files.reduce((sum, part) => sum + part.bytes, 0),
-      splitRows: split?.rows ?? null,
-      splitSize: split?.bytes ?? null,
+      splitRows: split.rows ?? null,
+      splitSize: split.bytes ?? null,
       parts: files,
     };
     await writeFileAtomic(manifestPath(target.path), `${JSON.stringify(manifest, null, 2)}\n`, { mode: finalMode(target) });
   };
 
   return {
-    displayPath: target.displayPath,
     async begin() {
       release = await lockOut(target.displayPath, partialPaths(target.path).lock);
       await openPart();
       return true;
-    },
-    resume() {
-      // Callers refuse --resume with split output before opening one (split-export.ts).
-      throw new UsageError('a split export cannot be resumed');
     },
     async record(record) {
       let part = current ?? (await openPart());
@@ -206,12 +184,12 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
       await closePart(current ?? (await openPart()));
     },
     async finish() {
-      const manifest = split && target.manifest ? manifestPath(target.path) : undefined;
+      const manifest = manifestPath(target.path);
       try {
-        const stale = manifest ? await previousParts(manifest, target.path) : [];
+        const stale = await previousParts(manifest, target.path);
         // The old manifest goes first: from here until the new one is written, no manifest claims
         // a set of parts that is half old, half new.
-        if (manifest) await rm(manifest, { force: true });
+        await rm(manifest, { force: true });
         for (const part of done) {
           await rename(part.temp.path, part.path);
           part.temp.placed();
@@ -220,9 +198,9 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
         const current = new Set(done.map((part) => part.summary.file));
         for (const name of stale) if (!current.has(name)) await rm(join(dir, name), { force: true });
         await syncDirectory(dir);
-        if (manifest) await writeManifest();
+        await writeManifest();
       } catch (error) {
-        throw writeFailure(manifest ? shown(basename(manifest)) : target.displayPath, error);
+        throw writeFailure(shown(basename(manifest)), error);
       }
       await release?.();
     },
@@ -235,10 +213,9 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
     },
     files: () => done.map((part) => part.summary),
     describe() {
-      if (!split) return target.displayPath;
       const first = shown(done[0]?.summary.file ?? basename(partPath(target.path, 1)));
       const range = done.length > 1 ? `${first} … ${done.at(-1)!.summary.file}` : first;
-      const manifest = target.manifest ? `, manifest ${shown(basename(manifestPath(target.path)))}` : '';
+      const manifest = `, manifest ${shown(basename(manifestPath(target.path)))}`;
       return `${range} (${done.length} ${done.length === 1 ? 'part' : 'parts'}${manifest})`;
     },
   };

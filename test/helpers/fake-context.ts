@@ -8,6 +8,7 @@ import type { ConfigStore } from '../../src/core/config.js';
 import type { Context } from '../../src/core/context.js';
 import type { GlobalOptions } from '../../src/core/global-options.js';
 import { planOutput } from '../../src/core/factory.js';
+import type { OutputFlags } from '../../src/core/sink-plan.js';
 import type { Env } from '../../src/core/env.js';
 import { IO } from '../../src/core/io.js';
 import { ServiceClock } from '../../src/core/service-clock.js';
@@ -39,6 +40,8 @@ export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
 
 export interface FakeContextOptions {
   globals?: Partial<GlobalOptions>;
+  /** A list verb's own output options (--resume, --split-rows, --wide…): the output plan reads them. */
+  outputFlags?: OutputFlags;
   /** Content of stdin, which then ends. Without it (and without `stdin`) stdin is empty and ended. */
   stdinText?: string;
   /** A stdin stream of the test's own (e.g. one that never ends). */
@@ -126,7 +129,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     io,
     env,
     globals,
-    output: planOutput({ cwd, env, stdout, stdoutIsTTY: options.stdoutIsTTY ?? false }, globals),
+    output: planOutput({ cwd, env, stdout, stdoutIsTTY: options.stdoutIsTTY ?? false }, globals, options.outputFlags),
     signal: options.signal ?? controller.signal,
     version: '0.0.0-test',
     cwd,

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { readRecordInput } from '../../core/record-input/index.js';
-import { createProgress, openDestination, prepareDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
+import { createProgress, openDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
 import { paginateWithGlobals } from '../shared/list.js';
 import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
@@ -175,7 +175,7 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
     const hasInput = options.data !== undefined || (options.field?.length ?? 0) > 0 || (options.typedField?.length ?? 0) > 0;
     if (hasInput) body = await readRecordInput(ctx, { data: options.data, fields: options.field, typedFields: options.typedField });
   }
-  await prepareDestination(ctx);
+  await ctx.output.ready();
 
   const published = await checkPublicContract(ctx, method, target.path, { strict: options.strict });
   if (body !== undefined && options.validate !== false && published?.operation.requestSchema !== undefined) {

@@ -1,16 +1,16 @@
-// One family of a snapshot written to its file: through the same list runner as `<family> list
-// --out FILE` (the bound operation, paginate's integrity checks, the resumable partial and
-// checkpoint), with the updatedSince watermark when the operation publishes it. Contacts, listed
-// per client, have their own reader (contacts.ts).
+// One family of a snapshot written to its file: through the same list runner and sinks as `<family>
+// list --out FILE` (the bound operation, paginate's integrity checks), its output plan made here per
+// file: numbered parts with --split-*, else a resumable file (partial and checkpoint) continued with
+// --resume, with the updatedSince watermark when the operation publishes it. Contacts, listed per
+// client, have their own reader (contacts.ts) and one file written atomically (they are not resumed).
 import type { Query } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { OutputFormat } from '../../core/global-options.js';
+import type { ResumeMode, SplitLimits } from '../../core/output-plan.js';
 import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
-import { partialPaths } from '../../output/index.js';
+import { partialPaths, type FilePart } from '../../output/index.js';
 import { existsSync } from 'node:fs';
 import { listCollection } from '../shared/list.js';
-import type { SplitFlags } from '../shared/split-export.js';
-import type { FilePart, SplitLimits } from '../../output/index.js';
 import { exportContacts } from './contacts.js';
 import { updatedSincePublished } from './incremental.js';
 import type { FamilyDone } from './snapshot-dir.js';
@@ -34,13 +34,9 @@ export interface FileTarget {
  * records unless --fields names this family's; notices name the file where the snapshot puts it
  * (`snap/props.ndjson`, not the hidden sibling it is built in); every page is read.
  */
-export function fileContext(ctx: Context, file: FileTarget, split?: SplitLimits): Context {
-  const plan = ctx.output.forFile(file.path, file.shown, file.format, ctx.cwd, file.fields);
-  return {
-    ...ctx,
-    globals: { ...ctx.globals, page: undefined, maxItems: undefined },
-    output: split ? plan.inParts(split) : plan,
-  };
+export function fileContext(ctx: Context, file: FileTarget, how: { split?: SplitLimits | undefined; resume?: ResumeMode }): Context {
+  const plan = ctx.output.forFile({ path: file.path, given: file.shown, format: file.format, fields: file.fields }, ctx.cwd, how);
+  return { ...ctx, globals: { ...ctx.globals, page: undefined, maxItems: undefined }, output: plan };
 }
 
 export interface FamilyRun extends FileTarget {
@@ -50,8 +46,8 @@ export interface FamilyRun extends FileTarget {
   watermark: string | null;
   /** Continue the family's partial file when one was kept (--resume). */
   resume: boolean;
-  /** --split-rows/--split-size as given (a split family is not resumed: it starts over). */
-  split: SplitFlags & { limits: SplitLimits | undefined };
+  /** --split-rows/--split-size (a split family is not resumed: it starts over). */
+  split: SplitLimits | undefined;
 }
 
 export async function exportFamily(ctx: Context, run: FamilyRun): Promise<FamilyDone> {
@@ -66,17 +62,15 @@ export async function exportFamily(ctx: Context, run: FamilyRun): Promise<Family
       ctx.io.notice(`${family.view.label}: ${full}`);
     }
   }
-  const fileCtx = fileContext(ctx, run);
-  const { limits, splitRows, splitSize } = run.split;
+  const limits = run.split;
   let result: { written: number; total: number | undefined; warnings: readonly string[]; files?: FilePart[] };
   if (family.parent !== undefined) {
-    result = await exportContacts(fileContext(ctx, run, limits), family, query as Query);
-  } else if (limits) {
-    result = await listCollection(fileCtx, family.path, query, family.view, { splitRows, splitSize });
+    result = await exportContacts(fileContext(ctx, run, { split: limits }), family, query as Query);
   } else {
     // Resumed only when this family's checkpoint is there: the others start without a notice.
-    const resume = run.resume && existsSync(partialPaths(run.path).checkpoint);
-    result = await listCollection(fileCtx, family.path, query, family.view, resume ? { resume: true } : { restart: true });
+    const resume = !limits && run.resume && existsSync(partialPaths(run.path).checkpoint);
+    const how = limits ? { split: limits } : { resume: resume ? ('resume' as const) : ('restart' as const) };
+    result = await listCollection(fileContext(ctx, run, how), family.path, query, family.view, { resume });
   }
   return {
     family: family.name,

@@ -10,8 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { fieldSelection } from '../../core/output-plan.js';
 import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
 import { requireTimestamp } from '../shared/query.js';
-import { splitLimits, type SplitFlags } from '../shared/split-export.js';
-import type { SplitLimits } from '../../output/index.js';
+import { splitLimits, type SplitLimits } from '../../core/sink-plan.js';
 
 /** What a snapshot holds when --families is not given (the organization's own data). */
 export const DEFAULT_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
@@ -19,7 +18,9 @@ export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json']
 export const DEFAULT_OVERLAP = '5m';
 const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;
 
-export interface ExportFlags extends SplitFlags {
+export interface ExportFlags {
+  splitRows?: string;
+  splitSize?: string;
   dir?: string;
   families?: string;
   resume?: boolean;
@@ -47,7 +48,6 @@ export interface ExportPlan {
   overlapGiven: string;
   /** --split-rows/--split-size: each family in numbered parts. */
   split: SplitLimits | undefined;
-  splitFlags: SplitFlags;
   /** --fields per family (`props` → `['id', 'address.city']`); a family not named here keeps every field. */
   fields: Readonly<Partial<Record<FamilyName, readonly string[]>>>;
 }
@@ -148,7 +148,6 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     overlapMs,
     overlapGiven,
     split: splitLimits(flags),
-    splitFlags: { splitRows: flags.splitRows, splitSize: flags.splitSize },
     fields: parseExportFields(ctx.globals.fields, families),
   };
 }

@@ -128,7 +128,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
           fields: plan.fields[family.name],
           watermark,
           resume: plan.mode === 'resume',
-          split: { ...plan.splitFlags, limits: plan.split },
+          split: plan.split,
         });
         entry = await withDigests(snapshot, done, path);
         await snapshot.markFinished(entry);

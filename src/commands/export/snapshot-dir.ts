@@ -1,7 +1,7 @@
 // The snapshot directory appears only when every family is complete: the run builds it under a
 // hidden sibling (`.NAME.export-partial`), which holds what the run is (`.export-run.json`), each
 // finished family's file with a marker (`.FAMILY.done.json`), and the partial of the family being
-// read (the resumable-export pair). At the end manifest.json is written, the markers go, the
+// read (the resumable export pair: partial and checkpoint). At the end manifest.json is written, the markers go, the
 // directory is fsynced and renamed to DIR. A failed run keeps the sibling for `--resume`.
 // An existing DIR is refused (exit 2) unless --replace names a previous snapshot there.
 // The sibling sits where others may write (issue 26 §2): it is created 0700 and, before a run takes

@@ -8,7 +8,7 @@ import { contentMismatch, expectedContent } from './transfer/content.js';
 import { contentTypeFor, isMediaType, OCTET_STREAM } from './transfer/content-type.js';
 import { checkReadableFile } from './transfer/local-file.js';
 import { quoteInput, requireUuid } from '../../core/ids.js';
-import { createProgress, prepareDestination, writeRecord } from '../../output/index.js';
+import { createProgress, writeRecord } from '../../output/index.js';
 import { RESOURCES } from '../../core/resources.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
@@ -34,7 +34,7 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
   if (fileName.trim() === '' || CONTROL.test(fileName))
     throw new UsageError(`--name must be a file name without control characters, got ${quoteInput(fileName)}`);
   const local = await checkReadableFile(resolve(ctx.cwd, shownPath), shownPath);
-  await prepareDestination(ctx);
+  await ctx.output.ready();
   const contentType = flags.contentType ?? contentTypeFor(fileName) ?? contentTypeFor(local.path) ?? OCTET_STREAM;
 
   const api = await ctx.api();

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.js';
 import { ContractError, SafetyError, UsageError } from '../../core/errors.js';
 import { isProductionLike } from '../../core/guards.js';
 import { writeJUnitReport } from './report/junit.js';
-import { jsonDocument, openDestination, prepareDestination, writeRecords } from '../../output/index.js';
+import { jsonDocument, openDestination, writeRecords } from '../../output/index.js';
 import { Binding } from '../../core/description/operation-binding.js';
 import type { CheckResult, SmokeCheck, SmokeDescription, SmokeState } from './checks/check.js';
 import { selectChecks } from './checks/built-in.js';
@@ -139,7 +139,7 @@ export async function runSmoke(ctx: Context, options: SmokeCommandOptions): Prom
   const waitReadyMs = durationOption(options.waitReady, '--wait-ready', { minMs: 1_000, maxMs: 3_600_000 });
   const maxLatencyMs = durationOption(options.maxLatency, '--max-latency', { minMs: 1, maxMs: 600_000 });
   const checksFile = options.checks === undefined ? undefined : await loadChecksFile(ctx, options.checks);
-  await prepareDestination(ctx);
+  await ctx.output.ready();
   const session = await ctx.session();
   const facts = (): RunFacts => ({
     environment: session.environment,

@@ -1,5 +1,5 @@
 // The output plan: resolved once per run where the context is made; the format (-o, the --out
-// extension, the terminal default), fields, destination, colour and width; the --out path checked once.
+// extension, the terminal default), fields, the sink, colour and width; the --out path checked once.
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -12,7 +12,7 @@ import { tempDir } from '../../helpers/temp.js';
 
 function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit<OutputPlanInput, 'globals'>> = {}): OutputPlanInput {
   return {
-    globals: { output: undefined, out: undefined, fields: undefined, ...globals },
+    globals: { output: undefined, out: undefined, fields: undefined, page: undefined, ...globals },
     cwd: '/home/ops/reports',
     stdoutIsTTY: false,
     color: true,
@@ -32,7 +32,7 @@ describe('the output plan', () => {
     // `--out -` is stdout: the terminal default stands.
     const dash = OutputPlan.from(input({ out: '-' }, terminal));
     expect(dash.format).toBe('table');
-    expect(dash.destination).toEqual({ kind: 'stdout' });
+    expect(dash.sink).toEqual({ kind: 'stdout' });
   });
 
   it('is the one place the terminal default is decided: table on a terminal, json otherwise', () => {
@@ -47,7 +47,7 @@ describe('the output plan', () => {
 
   it('keeps an --out extension that names no format until a writer asks for the format', () => {
     const plan = OutputPlan.from(input({ out: 'body.bin' }));
-    expect(plan.destination).toEqual({ kind: 'file', given: 'body.bin', path: '/home/ops/reports/body.bin' });
+    expect(plan.sink).toEqual({ kind: 'file', given: 'body.bin', path: '/home/ops/reports/body.bin' });
     expect(() => plan.format).toThrow(UsageError);
     expect(() => plan.format).toThrow('--out body.bin: unknown extension .bin to tell the format from');
   });
@@ -75,9 +75,6 @@ describe('the output plan', () => {
     const first = plan.target();
     expect(plan.target()).toBe(first);
     expect(await first).toEqual({ path: join(dir, 'x.csv'), mode: undefined });
-    // A refined plan (parts, resumable) shares the one check.
-    expect(plan.inParts({ rows: 10, bytes: undefined }).target()).toBe(first);
-    expect(plan.resumable('auto').target()).toBe(first);
     await writeFile(join(dir, 'real.csv'), '');
     await symlink(join(dir, 'real.csv'), join(dir, 'link.csv'));
     await expect(OutputPlan.from(input({ out: 'link.csv' }, { cwd: dir })).target()).rejects.toThrow(/is a symbolic link/);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../../src/core/global-options.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
-import { prepareDestination, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
+import { writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { fakeContext } from '../../helpers/fake-context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -101,18 +101,18 @@ describe('--out', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/^--out nope\/props\.json: directory .*nope does not exist$/);
     expect(pulled).toBe(false);
-    await expect(prepareDestination(fake.ctx)).rejects.toThrow(UsageError);
+    await expect(fake.ctx.output.ready()).rejects.toThrow(UsageError);
   });
 
   it('refuses a directory, and a path under a file', async () => {
     await mkdir(join(dir, 'sub'));
     await writeFile(join(dir, 'file'), '');
-    await expect(prepareDestination(context({ out: 'sub' }).ctx)).rejects.toThrow('--out sub is a directory; give a file path');
-    await expect(prepareDestination(context({ out: 'sub/' }).ctx)).rejects.toThrow(UsageError);
-    await expect(prepareDestination(context({ out: 'file/x.json' }).ctx)).rejects.toThrow(UsageError);
-    await expect(prepareDestination(context({ out: '' }).ctx)).rejects.toThrow(UsageError);
-    await expect(prepareDestination(context({ out: 'fine.json' }).ctx)).resolves.toBeUndefined();
-    await expect(prepareDestination(context({}).ctx)).resolves.toBeUndefined();
+    await expect(context({ out: 'sub' }).ctx.output.ready()).rejects.toThrow('--out sub is a directory; give a file path');
+    await expect(context({ out: 'sub/' }).ctx.output.ready()).rejects.toThrow(UsageError);
+    await expect(context({ out: 'file/x.json' }).ctx.output.ready()).rejects.toThrow(UsageError);
+    await expect(context({ out: '' }).ctx.output.ready()).rejects.toThrow(UsageError);
+    await expect(context({ out: 'fine.json' }).ctx.output.ready()).resolves.toBeUndefined();
+    await expect(context({}).ctx.output.ready()).resolves.toBeUndefined();
   });
 
   const asRoot = process.getuid?.() === 0;

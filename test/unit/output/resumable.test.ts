@@ -35,10 +35,11 @@ function setUp() {
   const out = join(dir, 'out.ndjson');
   const paths = partialPaths(out);
   const open = (mode: ResumeMode, identity: ExportIdentity = IDENTITY) => {
-    const made = fakeContext({ globals: { out: 'out.ndjson' }, cwd: dir });
+    const flags = { resume: mode === 'resume', restart: mode === 'restart' };
+    const made = fakeContext({ globals: { out: 'out.ndjson' }, outputFlags: flags, cwd: dir });
     return {
       made,
-      exported: openResumableExport(made.ctx, made.ctx.output.resumable(mode), identity),
+      exported: openResumableExport(made.ctx, made.ctx.output, identity),
     };
   };
   return { dir, out, paths, open };

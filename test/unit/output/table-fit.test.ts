@@ -16,8 +16,9 @@ async function* from<T>(items: readonly T[]): AsyncGenerator<T> {
 }
 
 async function table(view: View, records: readonly Record<string, unknown>[], columns = 80) {
-  const fake = fakeContext({ globals: { output: 'table' }, env: { COLUMNS: String(columns) } });
-  await writeRecords(fake.ctx, from(records), view, { wide: false });
+  // A list verb's plan: it has --wide (not given), so the notice names it.
+  const fake = fakeContext({ globals: { output: 'table' }, outputFlags: { wide: false }, env: { COLUMNS: String(columns) } });
+  await writeRecords(fake.ctx, from(records), view);
   return { lines: fake.stdout().trimEnd().split('\n'), err: fake.stderr() };
 }
 

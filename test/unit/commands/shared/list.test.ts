@@ -12,6 +12,7 @@ import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import type { Session } from '../../../../src/core/session.js';
 import { listCollection } from '../../../../src/commands/shared/list.js';
+import type { OutputFlags } from '../../../../src/core/sink-plan.js';
 import type { View } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { tempDir } from '../../../helpers/temp.js';
@@ -86,8 +87,9 @@ const SESSION: Session = {
   credential: undefined,
 };
 
-function context(api: ApiClient, globals: Partial<GlobalOptions> = {}, cwd?: string) {
-  return fakeContext({ api, globals: { output: 'ndjson', ...globals }, session: SESSION, ...(cwd ? { cwd } : {}) });
+/** A list verb's context: its own output flags (none given unless `outputFlags`) are in the plan. */
+function context(api: ApiClient, globals: Partial<GlobalOptions> = {}, cwd?: string, outputFlags: OutputFlags = {}) {
+  return fakeContext({ api, globals: { output: 'ndjson', ...globals }, outputFlags, session: SESSION, ...(cwd ? { cwd } : {}) });
 }
 
 const ndjson = (records: readonly unknown[]): string => records.map((record) => `${JSON.stringify(record)}\n`).join('');
@@ -152,7 +154,7 @@ describe('the list runner', () => {
   it('--resume or --restart without --out is a usage error before any request', async () => {
     for (const flags of [{ resume: true }, { restart: true }]) {
       const { api, calls } = pager();
-      const made = context(api);
+      const made = context(api, {}, undefined, flags);
       const error = await listCollection(made.ctx, PATH, {}, VIEW, flags).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(UsageError);
       expect(exitCodeFor(error)).toBe(2);
@@ -174,7 +176,7 @@ describe('the list runner', () => {
     expect(first.stderr()).toContain('Kept the 6 records exported before the failure beside things.ndjson');
 
     const resumed = pager();
-    const second = context(resumed.api, { out: 'things.ndjson' }, dir);
+    const second = context(resumed.api, { out: 'things.ndjson' }, dir, { resume: true });
     const result = await listCollection(second.ctx, PATH, {}, VIEW, { resume: true });
     // paginate was told where the kept pages end, with their ids for duplicate detection.
     expect(resumed.calls[0]!.resume).toEqual({ afterPage: 2, limit: LIMIT, total: 9, count: 6, ids: RECORDS.slice(0, 6).map((r) => r.id) });

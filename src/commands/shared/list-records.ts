@@ -1,0 +1,116 @@
+// The transforms between a list's pager and its sink: --validate (every record against the published
+// record schema, violations reported after the output, exit 9), --query (JMESPath record by record;
+// --max-items counts its results; csv and table put a non-object result in one `value` column) and
+// the csv view (every published field a column, known before the first record).
+import type { ApiRecord, PaginateSummary } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import type { View } from '../../output/index.js';
+import { compileRecordQuery, queryView } from './record-query.js';
+import type { RecordChecker } from './validation.js';
+
+/**
+ * Every field of a record of `GET path`, as csv columns, from the bound operation's published record
+ * schema (flattened dotted paths, schema order); undefined when nothing is published.
+ */
+export async function publishedColumns(ctx: Context, path: string): Promise<readonly string[] | undefined> {
+  const { bindingOf } = await import('../../core/description/routed-client.js');
+  const binding = bindingOf(await ctx.api());
+  const route = binding?.route('GET', path);
+  if (!binding || !route) return undefined;
+  const { recordColumns, recordSchemaOf } = await import('../../core/description/schema.js');
+  const { published } = route.bound;
+  const document = binding.description.contract.document;
+  return recordColumns(document, recordSchemaOf(document, published.responseSchema, published.envelope));
+}
+
+/** The view a csv is written with: every published field, or the query's own columns. */
+async function csvView(ctx: Context, path: string, view: View, keepsRecords: boolean): Promise<View> {
+  if (!keepsRecords) return { ...view, recordColumns: view.columns };
+  const published = await publishedColumns(ctx, path);
+  if (!published) return view;
+  // Then the view's columns the schema does not hold: fields the CLI adds itself (a key's `lease`).
+  const covered = (column: string) => published.some((p) => p === column || column.startsWith(`${p}.`) || p.startsWith(`${column}.`));
+  return { ...view, recordColumns: [...published, ...view.columns.filter((column) => !covered(column))] };
+}
+
+export interface ListRecords {
+  /** The view records are written with (the query's columns, every published field for a csv). */
+  view: View;
+  /** --query as given (a resumed export must have the same), null without one. */
+  expression: string | null;
+  /** With --query, --max-items counts its results: paging itself is then not bounded. */
+  pagingMaxItems: boolean;
+  /**
+   * The records to write, from the pager's: `written` already (a resumed export), `onEnd` told the
+   * pager's summary when it ends (before the sink is finished).
+   */
+  apply(
+    pages: AsyncGenerator<ApiRecord, PaginateSummary, undefined>,
+    written: number,
+    onEnd: (summary: PaginateSummary) => void,
+  ): AsyncGenerator<Record<string, unknown>>;
+  /** After the output: --validate reports what it found (exit 9). */
+  finish(): Promise<void>;
+}
+
+export async function listRecords(
+  ctx: Context,
+  path: string,
+  view: View,
+  flags: { query?: string; validate?: boolean },
+): Promise<ListRecords> {
+  // --validate: loading ajv and compiling the schema (~60 ms of CPU) runs while the first page is on
+  // its way; the checker is awaited at the first record, not before the first request.
+  const checkerReady = flags.validate ? import('./validation.js').then((validation) => validation.recordChecker(ctx, path)) : undefined;
+  checkerReady?.catch(() => undefined); // awaited below; only keeps an early failure from counting as unhandled
+  let checker: RecordChecker | undefined;
+  let checkerAwaited = checkerReady === undefined;
+  const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
+  const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
+  const plan = ctx.output;
+  const wrap = shaped.wrap && ['csv', 'table'].includes(plan.format);
+  const writeView =
+    plan.format === 'csv' && !plan.fields ? await csvView(ctx, path, shaped.view, recordQuery?.keepsRecords ?? true) : shaped.view;
+  const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
+  return {
+    view: writeView,
+    expression: recordQuery?.expression ?? null,
+    pagingMaxItems: recordQuery === undefined,
+    async finish() {
+      (checker ?? (await checkerReady))?.finish();
+    },
+    async *apply(source, resumed, onEnd) {
+      let finished = false;
+      let written = resumed;
+      try {
+        for (;;) {
+          const next = source.next();
+          if (!checkerAwaited) {
+            next.catch(() => undefined); // awaited just below, once the checker is ready
+            checker = await checkerReady;
+            checkerAwaited = true;
+          }
+          const step = await next;
+          if (step.done) {
+            finished = true;
+            onEnd(step.value);
+            return;
+          }
+          checker?.check(step.value);
+          if (!recordQuery) {
+            yield step.value;
+            continue;
+          }
+          for (const value of recordQuery.apply(step.value)) {
+            if (maxItems !== undefined && written >= maxItems) return;
+            written++;
+            yield (wrap ? { value } : value) as Record<string, unknown>;
+          }
+          if (maxItems !== undefined && written >= maxItems) return;
+        }
+      } finally {
+        if (!finished) await source.return(undefined as never).catch(() => undefined);
+      }
+    },
+  };
+}

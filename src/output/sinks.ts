@@ -1,0 +1,51 @@
+// The sinks as parts: one opener per kind of sink the output plan can name (core/sink-plan.ts), each
+// behind the one RecordSink interface (sink.ts). The plan chose the kind when the context was made;
+// this table only finds its opener: nothing here weighs flags or formats.
+import type { Context } from '../core/context.js';
+import type { SinkPlan } from '../core/output-plan.js';
+import { atomicOutFile } from './atomic-out-file.js';
+import { exportIdentity, type ExportedCollection } from './checkpoint.js';
+import type { CsvColumns } from './csv-columns.js';
+import { listEncoder, type View } from './list-encoder.js';
+import { openResumableExport } from './resumable.js';
+import { encoderSink, type RecordSink } from './sink.js';
+import { openFilesSink } from './split.js';
+import { stdoutDestination } from './stdout-destination.js';
+
+/** What an opener is given: the run, the view, the csv columns (one set for every file), the exported collection. */
+interface SinkInput<K extends SinkPlan['kind']> {
+  ctx: Context;
+  plan: Extract<SinkPlan, { kind: K }>;
+  view: View;
+  csv: CsvColumns | undefined;
+  exported: ExportedCollection | undefined;
+}
+
+type Openers = { [K in SinkPlan['kind']]: (input: SinkInput<K>) => Promise<RecordSink> };
+
+const OPENERS: Openers = {
+  // A collection's pages arrive whole: stdout gets one write per page, not one per record.
+  stdout: async ({ ctx, view, csv, exported }) =>
+    encoderSink(await listEncoder(ctx, view, csv), stdoutDestination(ctx.io.stdout, { batch: exported !== undefined })),
+  file: async ({ ctx, view, csv }) => encoderSink(await listEncoder(ctx, view, csv), await atomicOutFile(ctx.output)),
+  resumable: async ({ ctx, view, csv, exported }) => {
+    if (!exported) throw new Error('a resumable export needs the collection it exports');
+    const encoder = await listEncoder(ctx, view, csv);
+    const opened = await openResumableExport(ctx, ctx.output, await exportIdentity(ctx, ctx.output, exported));
+    const sink = encoderSink(encoder, opened.destination, opened.resumeFrom && { written: opened.resumedWritten, from: opened.resumeFrom });
+    return { ...sink, pageDone: opened.pageDone };
+  },
+  parts: async ({ ctx, plan, view, csv }) => {
+    const target = (await ctx.output.target())!;
+    return openFilesSink(
+      { path: plan.path, displayPath: plan.given, format: ctx.output.format, split: plan.split, mode: target.mode },
+      () => listEncoder(ctx, view, csv),
+    );
+  },
+};
+
+/** The plan's one sink, opened. `exported`: the collection a list exports (what a resumable export's checkpoint records). */
+export function openSink(ctx: Context, view: View, csv: CsvColumns | undefined, exported?: ExportedCollection): Promise<RecordSink> {
+  const plan = ctx.output.sink;
+  return (OPENERS[plan.kind] as (input: SinkInput<typeof plan.kind>) => Promise<RecordSink>)({ ctx, plan, view, csv, exported });
+}
