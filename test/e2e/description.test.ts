@@ -20,7 +20,7 @@ const apiRequests = async (): Promise<RequestLogEntry[]> => (await admin.request
 const descriptionRequests = (log: RequestLogEntry[]) => log.filter((r) => r.path.endsWith('openapi.json'));
 
 beforeAll(async () => {
-  mock = await startMock({ records: 12, extraArgs: ['--description', 'alternative'] });
+  mock = await startMock({ records: 12, description: 'alternative' });
   admin = mockAdmin(mock);
   env = { ...isolatedEnv(), ...mock.env };
 });

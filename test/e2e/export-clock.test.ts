@@ -53,7 +53,7 @@ async function baseThenChange(dir: string): Promise<{ base: Manifest; id: string
 }
 
 beforeAll(async () => {
-  mock = await startMock({ records: 40, seed: 5, http: true, extraArgs: ['--clock-offset', '-600'] });
+  mock = await startMock({ records: 40, seed: 5, http: true, clockOffsetSeconds: -600 });
   admin = mockAdmin(mock);
   env = { ...isolatedEnv(), ...mock.env };
   scratch = tempDir('export-clock-');

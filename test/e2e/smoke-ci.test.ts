@@ -163,7 +163,7 @@ describe('smoke in CI', () => {
     const smoke = startCli(['smoke', '--wait-ready', '60s', '--verbose', '-o', 'json'], { env });
     // Start the service only once smoke has seen it missing (a condition, not a sleep).
     await waitFor(() => smoke.stderr().includes('smoke: not ready yet'), 'smoke to find the service not ready');
-    const late = await startMock({ records: 5, http: true, adminKey, extraArgs: ['--port', String(port)] });
+    const late = await startMock({ records: 5, http: true, adminKey, port });
     try {
       const result = await smoke.result;
       expect(result.code, result.stderr).toBe(0);

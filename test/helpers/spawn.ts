@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, ROOT } from './env.js';
+import { spawnMock, type MockOptions, type MockServer } from './mock.js';
 
 export { cleanEnv, isolatedEnv, ROOT } from './env.js';
 export const BIN = join(ROOT, 'bin', 'appraisal.js');
@@ -99,6 +100,12 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
 /** Run `appraisal ARGS` as a process to its end. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliOutcome> {
   return startCli(args, options).result;
+}
+
+/** `appraisal mock` as its own process through bin/appraisal.js, for a test that needs the mock out of
+ *  its own process (to stop it with a signal); the same MockServer as test/helpers/mock.ts's. */
+export function startMockProcess(options: Omit<MockOptions, 'program'> = {}): Promise<MockServer> {
+  return spawnMock([process.execPath, BIN], options);
 }
 
 /** Run at most `size` tasks at once; each gets one of the `resources` for itself while it runs. */
