@@ -64,11 +64,14 @@ describe('appraisal doctor', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(spawned.code, spawned.stderr).toBe(0);
     expect(spawned.stdout).toBe('[]\n');
+    // On a terminal: a list, each check on its own line with its status and its whole result.
     const table = await run(['doctor', '-o', 'table'], { env });
     expect(table.code, table.stderr).toBe(0);
     for (const check of ['config', 'key source', 'proxy', 'ca file', 'network', 'tls', 'key', 'clock', 'description', 'guard']) {
-      expect(table.stdout, check).toMatch(new RegExp(`│ \\w+ +│ ${check} `));
+      expect(table.stdout, check).toMatch(new RegExp(`^\\[(ok|info)\\] +${check}: \\S`, 'm'));
     }
+    expect(table.stdout).not.toMatch(/[│┌└]/);
+    expect(table.stdout).toContain(`ca file: ${mock.caFile}: `);
   });
 
   it('a broken config is a finding, not a failure: doctor still runs every other check (exit 20)', async () => {
@@ -128,6 +131,45 @@ describe('appraisal doctor', () => {
     expect(proxy.result).toContain('bypasses it');
     const table = await run(['doctor', '-o', 'table'], { env });
     expect(table.stdout).not.toContain('hunter2');
+    // The finding, its whole result on one line, and its next step on the line below.
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^\\[warning\\] proxy: the proxy http://ops:\\*\\*\\*@127\\.0\\.0\\.1:${port} does not answer .*bypasses it.*\\n {10}next: fix or unset HTTPS_PROXY/HTTP_PROXY$`,
+        'm',
+      ),
+    );
+  });
+
+  it('a proxy variable without a scheme (user:password@host:port): its password is masked everywhere, and it is a finding', async () => {
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', HTTPS_PROXY: 'ops:hunter2@proxy.invalid:3128' });
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(20);
+    expect(result.findings.find((finding) => finding.check === 'proxy')).toMatchObject({ severity: 'error' });
+    const table = await run(['doctor', '-o', 'table'], { env });
+    expect(table.code).toBe(20);
+    expect(table.stdout).toContain('[info]    proxy: HTTPS_PROXY=ops:***@proxy.invalid:3128\n');
+    expect(table.stdout + table.stderr).not.toContain('hunter2');
+  });
+
+  it('a CA file that is not PEM: a finding, and doctor runs every other check (every other command refuses it, exit 2)', async () => {
+    const caFile = join(tempDir('doctor-not-pem-'), 'ca.der');
+    writeFileSync(caFile, Buffer.from([0x30, 0x82, 0x01, 0x0a]));
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', APPRAISAL_CA_FILE: caFile });
+    expect((await run(['props', 'list'], { env })).code).toBe(2);
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(20);
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ check: 'ca file', severity: 'error', result: `${caFile} holds no PEM certificate` }),
+    );
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({
+        check: 'service',
+        severity: 'error',
+        result: expect.stringMatching(/^the service checks could not run: the CA file .* holds no PEM certificate/),
+      }),
+    );
+    // The network checks ran all the same: without a CA it trusts, the mock's certificate is not accepted.
+    expect(result.findings).toContainEqual(expect.objectContaining({ check: 'tls', severity: 'error' }));
   });
 
   it('an expired CA file: an error naming it', async () => {
@@ -167,6 +209,6 @@ describe('appraisal doctor', () => {
     const offline = await run(['doctor', '--offline', '-o', 'table'], { env });
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stdout).toContain('--offline: network checks skipped');
-    expect(offline.stdout).not.toMatch(/│ tls /);
+    expect(offline.stdout).not.toMatch(/^\[\w+\] +tls:/m);
   });
 });

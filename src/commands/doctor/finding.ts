@@ -25,13 +25,23 @@ export const error = (check: string, result: string, next: string): Item => ({ c
 
 /** A URL as it may be shown: any password replaced. */
 export function maskedUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.password !== '') url.password = '***';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return value.includes('@') ? `…@${value.slice(value.lastIndexOf('@') + 1)}` : value;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0];
+  if (scheme !== undefined) {
+    try {
+      const url = new URL(value);
+      if (url.password !== '') url.password = '***';
+      return url.toString().replace(/\/$/, '');
+    } catch {
+      // Not a URL after all: masked by hand below.
+    }
   }
+  // Without "//" (`alice:pw@proxy:3128`) a URL parser reads `alice:` as the scheme and finds no
+  // password: whatever stands before the last "@" may hold one.
+  const at = value.lastIndexOf('@');
+  if (at < 0) return value;
+  const user = value.slice(scheme?.length ?? 0, at);
+  const shown = user.includes(':') ? `${user.slice(0, user.indexOf(':'))}:***` : user;
+  return `${scheme ?? ''}${shown}@${value.slice(at + 1)}`;
 }
 
 /** Run `work`, giving up after `ms` with undefined (a check never hangs doctor). */

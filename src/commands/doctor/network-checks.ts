@@ -124,6 +124,8 @@ export async function checkNetwork(baseUrl: string, caFile: string | undefined, 
     } catch {
       continue;
     }
+    // Not a proxy URL (`alice:pw@proxy:3128` reads as scheme `alice:`): already an error of its own.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') continue;
     const { host, port } = hostPort(target);
     const reached = await tcp('proxy', host, port);
     const inUse = proxy.used === configured;

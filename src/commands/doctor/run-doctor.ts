@@ -5,12 +5,13 @@
 import type { Context } from '../../core/context.js';
 import { AppError, FindingsError } from '../../core/errors.js';
 import type { Session } from '../../core/session.js';
-import { writeRecords, type View } from '../../output/index.js';
+import { openDestination, writeRecords, type View } from '../../output/index.js';
 import { checkConfig } from './config-checks.js';
 import { error, info, isFinding, type Item } from './finding.js';
 import { checkKeychain } from './keychain-check.js';
 import { checkNetwork } from './network-checks.js';
 import { checkCaFile, checkProxy } from './proxy-ca-checks.js';
+import { doctorList } from './report.js';
 import { checkService } from './service-checks.js';
 
 export interface DoctorOptions {
@@ -19,6 +20,38 @@ export interface DoctorOptions {
 }
 
 const VIEW: View = { label: 'checks', columns: ['severity', 'check', 'result', 'next'] };
+
+/** A check group that throws (a CA file or proxy variable every command refuses) is one more finding:
+ *  doctor runs when everything else refuses. */
+async function settled(check: string, work: () => Promise<Item[]>): Promise<Item[]> {
+  try {
+    return await work();
+  } catch (thrown) {
+    if (!(thrown instanceof AppError)) throw thrown;
+    return [
+      error(check, `the ${check} checks could not run: ${thrown.message}`, thrown.hint ?? 'fix the findings above, then run doctor again'),
+    ];
+  }
+}
+
+/** Every item as a list on a terminal (report.ts); the findings as records in any other format. */
+async function writeReport(ctx: Context, items: readonly Item[], findings: readonly Item[]): Promise<void> {
+  if (ctx.output.format === 'table') {
+    const destination = await openDestination(ctx);
+    try {
+      await destination.write(ctx.io.redactor.redact(doctorList(items)));
+      await destination.finish();
+    } catch (thrown) {
+      await destination.discard();
+      throw thrown;
+    }
+    return;
+  }
+  async function* records() {
+    for (const item of findings) yield { check: item.check, severity: item.severity, result: item.result, next: item.next ?? null };
+  }
+  await writeRecords(ctx, records(), VIEW);
+}
 
 async function sessionOrFinding(ctx: Context, items: Item[], skip: boolean): Promise<Session | undefined> {
   if (skip) return undefined;
@@ -36,7 +69,7 @@ export async function runDoctor(ctx: Context, options: DoctorOptions): Promise<v
   const items: Item[] = [];
   const config = checkConfig(ctx);
   items.push(...config.items);
-  const keychain = await checkKeychain(ctx, config.facts);
+  const keychain = await settled('keychain', () => checkKeychain(ctx, config.facts));
   items.push(...keychain);
   // A broken config or keychain has been said; resolving a session would only fail (and wait) again.
   const broken = !config.facts.readable || keychain.some(isFinding);
@@ -50,16 +83,12 @@ export async function runDoctor(ctx: Context, options: DoctorOptions): Promise<v
   if (options.offline) items.push(info('network', '--offline: network checks skipped'));
   else if (baseUrl === undefined) items.push(info('network', 'no base URL (no profile, no APPRAISAL_BASE_URL): network checks skipped'));
   if (network && baseUrl !== undefined) {
-    items.push(...(await checkNetwork(baseUrl, caFile, proxy.facts, ctx.now())));
-    if (session) items.push(...(await checkService(ctx, session)));
+    items.push(...(await settled('network', () => checkNetwork(baseUrl, caFile, proxy.facts, ctx.now()))));
+    if (session) items.push(...(await settled('service', () => checkService(ctx, session))));
   }
 
   const findings = items.filter(isFinding);
-  const shown = ctx.output.format === 'table' ? items : findings;
-  async function* records() {
-    for (const item of shown) yield { check: item.check, severity: item.severity, result: item.result, next: item.next ?? null };
-  }
-  await writeRecords(ctx, records(), VIEW);
+  await writeReport(ctx, items, findings);
   if (findings.length > 0) {
     const errors = findings.filter((item) => item.severity === 'error').length;
     throw new FindingsError(
