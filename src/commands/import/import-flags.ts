@@ -8,10 +8,12 @@ import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { checkReadable, inputFormat, type InputFormat } from './input.js';
+import { INPUT_ENCODINGS, type InputEncoding } from './input-text.js';
 import { parseRename } from './typed-row.js';
 
 export interface ImportOptions {
   format?: string;
+  encoding?: string;
   match?: string;
   dryRun?: boolean;
   results?: string;
@@ -27,6 +29,7 @@ export interface ImportFlags {
   /** Absolute path; undefined for stdin. */
   inputPath: string | undefined;
   format: InputFormat;
+  encoding: InputEncoding;
   match: string[] | undefined;
   dryRun: boolean;
   results: { path: string; display: string; journal: string; lock: string } | undefined;
@@ -55,6 +58,9 @@ function fieldPath(value: string, flag: string): string[] {
 
 export async function importFlags(family: ResourceFamily, file: string, options: ImportOptions, cwd: string): Promise<ImportFlags> {
   const format = inputFormat(file, options.format);
+  const encoding = (options.encoding ?? 'utf-8') as InputEncoding;
+  if (!INPUT_ENCODINGS.includes(encoding))
+    throw new UsageError(`--encoding ${options.encoding}: expected one of ${INPUT_ENCODINGS.join(', ')}`);
   const inputPath = file === '-' ? undefined : resolve(cwd, file);
   // A missing, unreadable or directory input is found before the match index is read from the service.
   if (inputPath !== undefined) await checkReadable(inputPath, file);
@@ -108,6 +114,7 @@ export async function importFlags(family: ResourceFamily, file: string, options:
     file,
     inputPath,
     format,
+    encoding,
     match: options.match === undefined ? undefined : fieldPath(options.match, '--match'),
     dryRun,
     results,

@@ -8,6 +8,7 @@ import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { collectionTemplate, parentFamily, recordTemplate, RESOURCES, type ResourceFamily } from '../../core/resources.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import type { ImportOptions } from './import-flags.js';
+import { INPUT_ENCODINGS } from './input-text.js';
 
 export const IMPORT_ENUMS_PATH = '/api/reference/enums';
 
@@ -31,6 +32,11 @@ function importOptions(family: ResourceFamily): VerbOption[] {
       flags: '--format <format>',
       description: 'csv, ndjson or json (default: from the file name; needed with -)',
       choices: ['csv', 'ndjson', 'json'],
+    },
+    {
+      flags: '--encoding <name>',
+      description: 'the input\'s text encoding: utf-8 (default), or windows-1252 / latin1 (Excel\'s plain "CSV" on Windows)',
+      choices: [...INPUT_ENCODINGS],
     },
     {
       flags: '--match <field>',

@@ -1,13 +1,27 @@
 // The rows of an import file, streamed: CSV (csv-parse, loaded on first use; the header is dotted
-// field paths, as `list -o csv` writes them), NDJSON (one object a line) or a JSON array (read whole:
-// a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are what big files
-// use). `row` is the data row's number, 1 = the first record, counted the same way for every format;
-// a line that is not a record stays a row (reported invalid), so numbers never shift.
+// field paths, as `list -o csv` writes them), NDJSON (one object a line) or a JSON array (read whole,
+// up to a bound: a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are
+// what big files use). Text is decoded in the input's encoding and every row is bounded
+// (input-text.ts). `row` is the data row's number, 1 = the first record, counted the same way for
+// every format; blank lines (and CSV rows of empty cells, a spreadsheet's ",,,") are skipped, as every
+// CSV reader does; a line that is not a record stays a row (reported invalid), so numbers never shift.
 import { constants, createReadStream } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { access, stat } from 'node:fs/promises';
 import { pipeline, type Readable } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
+import { formatBytes } from '../../core/size.js';
+import { formatCount } from '../../output/index.js';
+import {
+  boundedLines,
+  INPUT_LIMITS,
+  InputText,
+  LineTooLong,
+  OVERFLOW_MARK,
+  RecordGuard,
+  rowTooLarge,
+  tooManyColumns,
+  type InputEncoding,
+} from './input-text.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export const INPUT_FORMATS: readonly InputFormat[] = ['csv', 'ndjson', 'json'];
@@ -79,11 +93,31 @@ async function openBytes(path: string | undefined, stdin: Readable, display: str
   return stream;
 }
 
-async function* csvRows(bytes: Readable, display: string, header: string[], records: AsyncIterable<string[]>): AsyncGenerator<SourceRow> {
+/** A CSV record of blank cells only: a blank line, or a spreadsheet's row of empty cells. */
+const isBlank = (cells: readonly string[]) => cells.every((cell) => /^[ \t\r\n]*$/.test(cell));
+
+/** The record RecordGuard cut short, as the one line that says why. */
+function overflowOf(guard: RecordGuard, raw: readonly string[], what: string): UsageError | undefined {
+  if (guard.overflow === undefined || raw[raw.length - 1] !== OVERFLOW_MARK) return undefined;
+  return guard.overflow === 'cells' ? tooManyColumns(guard.display, what) : rowTooLarge(guard.display, what);
+}
+
+async function* csvRows(
+  bytes: Readable,
+  guard: RecordGuard,
+  text: InputText,
+  header: string[],
+  records: AsyncIterable<string[]>,
+): AsyncGenerator<SourceRow> {
+  const { display } = text;
   let row = 0;
   try {
-    for await (const cells of records) {
+    for await (const raw of records) {
+      const overflow = overflowOf(guard, raw, `row ${formatCount(row + 1)}`);
+      if (overflow) throw overflow;
+      if (isBlank(raw)) continue;
       row++;
+      const cells = raw.map((cell, index) => text.cell(cell, () => `row ${formatCount(row)}, column ${header[index] ?? index + 1}`));
       if (cells.length !== header.length) {
         yield { row, cells, problem: `has ${cells.length} cells where the header has ${header.length}` };
         continue;
@@ -91,6 +125,7 @@ async function* csvRows(bytes: Readable, display: string, header: string[], reco
       yield { row, cells };
     }
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${display}: not readable as CSV after row ${row}: ${(error as Error).message}`);
   } finally {
     bytes.destroy();
@@ -109,12 +144,34 @@ function checkHeader(header: string[], display: string): void {
   }
 }
 
-async function openCsv(bytes: Readable, display: string): Promise<InputSource> {
+/** The header record, decoded and checked. */
+function csvHeader(first: IteratorResult<string[]>, guard: RecordGuard, text: InputText): string[] {
+  if (guard.starts !== undefined) text.refuseUtf8Bom(guard.starts);
+  if (first.done) throw new UsageError(`${text.display}: the CSV has no header row`);
+  const overflow = overflowOf(guard, first.value, 'the CSV header');
+  if (overflow) throw overflow;
+  const header = first.value.map((name, index) => text.cell(name, () => `the CSV header, column ${index + 1}`).trim());
+  checkHeader(header, text.display);
+  return header;
+}
+
+async function openCsv(bytes: Readable, text: InputText): Promise<InputSource> {
+  const { display } = text;
   const { parse } = await import('csv-parse');
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+  const parser = parse({
+    // No `bom`: finding one, csv-parse would decode the cells as UTF-8 itself (RecordGuard drops it).
+    // One character per byte: the cells' bytes reach InputText as they are in the file, decoded there.
+    encoding: 'latin1',
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // Any of the three line ends, mixed: a file saved with CRLF and a final LF added by an editor.
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
+  // The bounds on a record are counted on the bytes, before the parser builds it (input-text.ts).
+  const guard = new RecordGuard(text.display);
   // pipeline, not pipe: a read that fails part-way (EIO, a vanished mount) must reach the reader of
   // the rows as an error, not leave the parser waiting for bytes that never come.
-  pipeline(bytes, parser, () => {});
+  pipeline(bytes, guard, parser, () => {});
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let first: IteratorResult<string[]>;
   try {
@@ -123,19 +180,23 @@ async function openCsv(bytes: Readable, display: string): Promise<InputSource> {
     bytes.destroy();
     throw new UsageError(`${display}: not readable as CSV: ${(error as Error).message}`);
   }
-  if (first.done) throw new UsageError(`${display}: the CSV has no header row`);
-  const header = first.value.map((name) => name.trim());
-  checkHeader(header, display);
+  let header: string[];
+  try {
+    header = csvHeader(first, guard, text);
+  } catch (error) {
+    bytes.destroy();
+    throw error;
+  }
   const rest = { [Symbol.asyncIterator]: () => records };
-  return { format: 'csv', display, header, rows: csvRows(bytes, display, header, rest) };
+  return { format: 'csv', display, header, rows: csvRows(bytes, guard, text, header, rest) };
 }
 
-async function* ndjsonRows(bytes: Readable, display: string): AsyncGenerator<SourceRow> {
-  const lines = createInterface({ input: bytes, crlfDelay: Infinity });
+async function* ndjsonRows(bytes: Readable, text: InputText): AsyncGenerator<SourceRow> {
+  const { display } = text;
   let row = 0;
   try {
-    for await (const raw of lines) {
-      const line = raw.trim();
+    for await (const raw of boundedLines(bytes, INPUT_LIMITS.rowBytes)) {
+      const line = text.text(raw, (_line, column) => `row ${formatCount(row + 1)}, column ${column}`).trim();
       if (line === '') continue;
       row++;
       let value: unknown;
@@ -149,9 +210,9 @@ async function* ndjsonRows(bytes: Readable, display: string): AsyncGenerator<Sou
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if (error instanceof LineTooLong) throw rowTooLarge(display, `row ${formatCount(row + 1)}`);
     throw new UsageError(`cannot read ${display} after row ${row}: ${(error as Error).message}`);
   } finally {
-    lines.close();
     bytes.destroy();
   }
 }
@@ -160,39 +221,51 @@ async function* arrayRows(values: unknown[]): AsyncGenerator<SourceRow> {
   for (let index = 0; index < values.length; index++) yield { row: index + 1, value: values[index] };
 }
 
-async function readAll(bytes: Readable): Promise<string> {
+/** A JSON array's bytes, read whole up to its bound. */
+async function readJson(bytes: Readable, display: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of bytes) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  try {
+    for await (const chunk of bytes) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > INPUT_LIMITS.jsonBytes)
+        throw new UsageError(`${display}: a JSON array over ${formatBytes(INPUT_LIMITS.jsonBytes)} is not read whole`, {
+          hint: 'one record a line (--format ndjson) or CSV streams a file of any size',
+        });
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw unreadable(display, error);
+  } finally {
+    bytes.destroy();
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Open the input: `path` undefined reads `stdin`. Errors in the file's framing are usage errors. */
-export async function openInput(path: string | undefined, stdin: Readable, display: string, format: InputFormat): Promise<InputSource> {
-  if (path !== undefined && format === 'json') {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      throw unreadable(display, error);
-    }
-    return jsonSource(text, display);
-  }
+export async function openInput(
+  path: string | undefined,
+  stdin: Readable,
+  display: string,
+  format: InputFormat,
+  encoding: InputEncoding = 'utf-8',
+): Promise<InputSource> {
+  const text = new InputText(encoding, display);
   const bytes = await openBytes(path, stdin, display);
-  if (format === 'csv') return openCsv(bytes, display);
-  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, display) };
-  let text: string;
-  try {
-    text = await readAll(bytes);
-  } catch (error) {
-    throw unreadable(display, error);
-  }
-  return jsonSource(text, display);
+  if (format === 'csv') return openCsv(bytes, text);
+  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, text) };
+  return jsonSource(
+    text.text(await readJson(bytes, display), (line, column) => `line ${line}, column ${column}`),
+    display,
+  );
 }
 
 function jsonSource(text: string, display: string): InputSource {
   let values: unknown;
   try {
-    values = JSON.parse(text.replace(/^\uFEFF/, ''));
+    values = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${display}: not JSON: ${(error as Error).message}`, { hint: 'one record a line is --format ndjson' });
   }

@@ -5,8 +5,13 @@
 // keep from being sent twice (no --match), a `sent` line before the request leaves. Lines are made
 // durable in groups (group commit: one fsync for every line that arrived meanwhile), through the
 // same buffered writer as export checkpoints; a line cut short by a crash is ignored and cut off.
+// A journal is a file anyone who can write beside the results can edit: its ids must be record ids,
+// and on resume the rows it calls done are checked against the service (confirmDone) — a row whose
+// record the service does not hold is reported failed, never counted as done.
 import { rm } from 'node:fs/promises';
+import type { ApiRecord } from '../../core/api-client.js';
 import { UsageError } from '../../core/errors.js';
+import { isUuid, quoteInput } from '../../core/ids.js';
 import { createOwned, openOwned, readAtMost } from '../../core/owned-file.js';
 import { BufferedFileWriter } from '../../output/index.js';
 
@@ -24,6 +29,8 @@ export interface ImportIdentity {
   inputSize: number | null;
   inputMtimeMs: number | null;
   format: string;
+  /** Absent for utf-8. */
+  encoding?: string;
   match: string | null;
   map: string | null;
   origin: string;
@@ -36,14 +43,21 @@ interface Entry {
   id?: string;
 }
 
-export interface JournalState {
-  /** Rows a write finished for. */
-  done: Map<number, { status: 'created' | 'updated'; id: string }>;
-  /** Creates sent whose outcome the journal does not hold. */
-  sent: Set<number>;
+export interface JournalDone {
+  status: 'created' | 'updated';
+  id: string;
 }
 
-export const EMPTY_JOURNAL: JournalState = { done: new Map(), sent: new Set() };
+export interface JournalState {
+  /** Rows a write finished for. */
+  done: Map<number, JournalDone>;
+  /** Creates sent whose outcome the journal does not hold. */
+  sent: Set<number>;
+  /** Rows the journal calls done whose record the service does not hold (confirmDone). */
+  gone: Map<number, JournalDone>;
+}
+
+export const EMPTY_JOURNAL: JournalState = { done: new Map(), sent: new Set(), gone: new Map() };
 
 function isEntry(value: unknown): value is Entry {
   const entry = value as Entry | null;
@@ -56,7 +70,7 @@ function isEntry(value: unknown): value is Entry {
 }
 
 function identityMismatch(was: ImportIdentity, now: ImportIdentity): string | undefined {
-  for (const key of Object.keys(now) as Array<keyof ImportIdentity>) {
+  for (const key of new Set([...Object.keys(was), ...Object.keys(now)]) as Set<keyof ImportIdentity>) {
     if (JSON.stringify(was[key]) !== JSON.stringify(now[key]))
       return `${key} was ${JSON.stringify(was[key])}, now ${JSON.stringify(now[key])}`;
   }
@@ -80,13 +94,15 @@ export async function readJournal(
   } finally {
     await handle.close().catch(() => undefined);
   }
-  const state: JournalState = { done: new Map(), sent: new Set() };
+  const state: JournalState = { done: new Map(), sent: new Set(), gone: new Map() };
   let offset = 0;
   let validBytes = 0;
   let header = false;
+  let line = 0;
   while (offset < bytes.length) {
     const end = bytes.indexOf(0x0a, offset);
     if (end < 0) break;
+    line++;
     let value: unknown;
     try {
       value = JSON.parse(bytes.subarray(offset, end).toString('utf8'));
@@ -105,6 +121,14 @@ export async function readJournal(
       header = true;
     } else {
       if (!isEntry(value)) break;
+      // A whole line whose id is not a record id was not written by an import: refused, not skipped past.
+      if (value.id !== undefined && !isUuid(value.id))
+        throw new UsageError(
+          `${display}, line ${line}: ${quoteInput(value.id)} is not a record id: the journal was not written by an import`,
+          {
+            hint: 'remove it to start over (rows already created are then matched again with --match, or created again without it)',
+          },
+        );
       if (value.status === 'sent') state.sent.add(value.row);
       else {
         state.done.set(value.row, { status: value.status, id: value.id! });
@@ -116,6 +140,20 @@ export async function readJournal(
   }
   if (!header) return undefined;
   return { state, validBytes };
+}
+
+/**
+ * The journal's done rows checked against the service's records: a row whose record is not among
+ * them (deleted since, or a journal edited to skip rows) moves to `gone`.
+ */
+export async function confirmDone(state: JournalState, records: AsyncIterable<ApiRecord>): Promise<JournalState> {
+  if (state.done.size === 0) return state;
+  const held = new Set<string>();
+  for await (const record of records) held.add(record.id);
+  const done = new Map<number, JournalDone>();
+  const gone = new Map<number, JournalDone>();
+  for (const [row, entry] of state.done) (held.has(entry.id) ? done : gone).set(row, entry);
+  return { done, sent: state.sent, gone };
 }
 
 /** Appends entries; `record` resolves once its line is on disk. */

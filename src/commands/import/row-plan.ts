@@ -15,7 +15,9 @@ export type RowPlan =
   /** Finished by an earlier run of the same command (the journal). */
   | { kind: 'done'; row: number; status: 'created' | 'updated'; id: string }
   /** A create an earlier run sent without --match whose answer never came: not sent again. */
-  | { kind: 'unconfirmed'; row: number; error: string };
+  | { kind: 'unconfirmed'; row: number; error: string }
+  /** Done by the journal's word, but the service does not hold its record: to check and import again. */
+  | { kind: 'gone'; row: number; error: string };
 
 /** Checks of a body against the published request schema and the live enums: "column: reason" each. */
 export interface BodyChecks {
@@ -98,6 +100,13 @@ export class RowPlanner {
     }
     const journaled = options.journal.done.get(row);
     if (journaled) return { kind: 'done', row, status: journaled.status, id: journaled.id };
+    const gone = options.journal.gone.get(row);
+    if (gone)
+      return {
+        kind: 'gone',
+        row,
+        error: `the journal says an earlier run ${gone.status} this row as ${gone.id}, but the service holds no such record: check, then import this row again`,
+      };
     if (matchField === undefined && typed.id === undefined && options.journal.sent.has(row)) {
       return {
         kind: 'unconfirmed',

@@ -49,6 +49,8 @@ export function plannedResult(plan: RowPlan): RowResult {
       return { row: plan.row, status: 'invalid', id: undefined, error: plan.error, toFix: true };
     case 'unconfirmed':
       return { row: plan.row, status: 'failed', id: undefined, error: plan.error, toFix: false };
+    case 'gone':
+      return { row: plan.row, status: 'failed', id: undefined, error: plan.error, toFix: true };
   }
 }
 
@@ -92,6 +94,8 @@ export async function runPass(options: PassOptions): Promise<void> {
         settle(slot, plannedResult(plan));
       } else {
         while (inFlight >= options.concurrency) await new Promise<void>((resolve) => (wake = resolve));
+        // A write that ended the pass (401/403) while this row waited for its turn: this row is not sent.
+        if (fatal !== undefined) break;
         inFlight++;
         const sending = plan.kind === 'create' ? sender.create(plan) : sender.update(plan);
         slot.settled = sending.then(

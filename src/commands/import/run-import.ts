@@ -1,4 +1,6 @@
-// `appraisal <family> import FILE|-`: the flags are checked; a production target is refused without
+// `appraisal <family> import FILE|-`: the flags are checked; a file is read through once (its text
+// in its encoding, the bounds on a row: input-text.ts), so a bad one is refused (exit 2) before
+// anything is asked or sent — stdin, read once, stops at the bad row; a production target is refused without
 // --yes when nobody can be asked; the results path's lock is taken and its journal read (resume);
 // the description gives the request's types and checks; the match index is read; on a production
 // target a person is asked with the plan's counts; then one pass sends every row (row-runner.ts) and the
@@ -6,6 +8,7 @@
 // code (RowsNotImportedError), after everything is reported.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
+import { InterruptedError } from '../../core/errors.js';
 import { confirmDestructive, isProductionLike } from '../../core/guards.js';
 import { retryPolicy } from '../../core/http/retry.js';
 import type { ResourceFamily } from '../../core/resources.js';
@@ -15,7 +18,7 @@ import { familyReader } from './family-records.js';
 import type { FieldShape } from './field-shapes.js';
 import { importFlags, type ImportFlags, type ImportOptions } from './import-flags.js';
 import { openInput } from './input.js';
-import { EMPTY_JOURNAL, ImportJournal, readJournal, removeJournal, type JournalState } from './journal.js';
+import { confirmDone, EMPTY_JOURNAL, ImportJournal, readJournal, removeJournal, type JournalState } from './journal.js';
 import { buildIndex, type MatchIndex } from './match-index.js';
 import { FailedFile, ResultsFile } from './report-files.js';
 import { runPass } from './row-runner.js';
@@ -36,6 +39,7 @@ interface Pass {
 export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
   const flags = await importFlags(family, file, options, ctx.cwd);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
+  const rowCount = flags.inputPath !== undefined && !flags.dryRun ? await countRows(ctx, flags) : undefined;
   const session = await ctx.session();
   const production = !flags.dryRun && isProductionLike(session.environment);
   const action = `import ${file} into ${family.view.label}`;
@@ -56,13 +60,20 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
       if (previous) {
         state = previous.state;
         validBytes = previous.validBytes;
-        ctx.io.notice(`resuming the import journaled beside ${flags.results.display}: ${formatCount(state.done.size)} rows already done`);
       }
     }
 
     const api = await ctx.api();
     const contract = await familyContract(ctx, api, family);
     const reader = familyReader(api, family, ctx.globals.concurrency, flags.client);
+    if (validBytes !== undefined && flags.results) {
+      // The journal's word is checked against the service's records: what it calls done must exist.
+      state = await confirmDone(state, reader.all(ctx.signal));
+      const gone = state.gone.size > 0 ? ` (${formatCount(state.gone.size)} more the service no longer holds: reported failed)` : '';
+      ctx.io.notice(
+        `resuming the import journaled beside ${flags.results.display}: ${formatCount(state.done.size)} rows already done${gone}`,
+      );
+    }
     let index: Promise<MatchIndex> | undefined;
     const loadIndex = () => (index ??= buildIndex(flags.match ?? ['id'], reader.all(ctx.signal)));
     // With --match every row needs it: read it before the first row (a failure ends the run before any write).
@@ -84,11 +95,10 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
         }),
     };
 
-    // A person is asked with the plan's counts (one pass without writes), and a terminal's progress
-    // bar needs the total: both read a file twice; stdin is read once.
+    // A person is asked with the plan's counts (one more pass without writes); stdin is read once.
     let planned: Tally | undefined;
     const asks = production && !ctx.globals.yes;
-    if (!flags.dryRun && flags.inputPath && (asks || ctx.io.showProgress)) planned = await planOnly(ctx, flags, pass);
+    if (!flags.dryRun && flags.inputPath && asks) planned = await planOnly(ctx, flags, pass);
     if (production) {
       const counts = planned
         ? `: create ${formatCount(planned.counts.created)}, update ${formatCount(planned.counts.updated)} (unchanged ${formatCount(planned.counts.unchanged)}, invalid ${formatCount(planned.counts.invalid)})`
@@ -112,7 +122,7 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
           now: () => ctx.now(),
           checkCommand: (since) => listCommand(family, since, flags.client),
         });
-    const tally = await sendAll(ctx, family, flags, pass, sender, planned?.total);
+    const tally = await sendAll(ctx, family, flags, pass, sender, rowCount);
     await journal?.close();
     journal = undefined;
     if (!flags.dryRun && flags.results) await removeJournal(flags.results.journal);
@@ -127,8 +137,19 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   }
 }
 
+/** The rows of a file, read through before anything is sent: what cannot be read is refused now. */
+async function countRows(ctx: Context, flags: ImportFlags): Promise<number> {
+  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+  let rows = 0;
+  for await (const _row of input.rows) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    rows++;
+  }
+  return rows;
+}
+
 async function planOnly(ctx: Context, flags: ImportFlags, pass: Pass): Promise<Tally> {
-  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format);
+  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
   const tally = new Tally();
   await runPass({
     rows: input.rows,
@@ -154,7 +175,7 @@ async function sendAll(
   sender: RowSender | undefined,
   total: number | undefined,
 ): Promise<Tally> {
-  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format);
+  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
   const results = flags.results ? await ResultsFile.create(flags.results.path, flags.results.display, input.header, pass.shape) : undefined;
   const failed = flags.failed
     ? await FailedFile.create(flags.failed.path, flags.failed.display, flags.format, input.header).catch(async (error: unknown) => {

@@ -42,6 +42,8 @@ export async function identityOf(ctx: Context, family: ResourceFamily, flags: Im
     inputSize: info?.size ?? null,
     inputMtimeMs: info ? Math.floor(info.mtimeMs) : null,
     format: flags.format,
+    // Only when not the default, so a journal written before --encoding existed still resumes.
+    ...(flags.encoding !== 'utf-8' ? { encoding: flags.encoding } : {}),
     match: flags.match?.join('.') ?? null,
     map: flags.mapDisplay ?? null,
     origin: originOf(session.baseUrl),

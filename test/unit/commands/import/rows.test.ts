@@ -1,16 +1,19 @@
 // The pure parts of `import`: typing CSV cells by the request schema, the fields a row changes, and
-// the journal read back after a crash (a line cut short is ignored; another run's journal is refused).
+// the journal read back after a crash (a line cut short is ignored; another run's journal, or one whose
+// ids are not record ids, is refused; done rows the service does not hold are set apart).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellValue, shapeAt, shapeOf } from '../../../../src/commands/import/field-shapes.js';
-import { ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
+import { confirmDone, ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
 import { changedFields } from '../../../../src/commands/import/row-plan.js';
 import { RowReader } from '../../../../src/commands/import/typed-row.js';
 import { tempDir } from '../../../helpers/temp.js';
 
 const document = JSON.parse(readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const propertyShape = shapeOf(document, { $ref: '#/components/schemas/PropertyCreate' });
+const ID_1 = '3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f';
+const ID_3 = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 describe('import: cells typed by the request schema', () => {
   it('keeps a ZIP or parcel number as text and makes yearBuilt and areas numbers', () => {
@@ -101,15 +104,38 @@ describe('import: the journal', () => {
   it('reads back what was recorded, ignores a line cut short, and refuses another run', async () => {
     const path = join(tempDir('appraisal-journal-'), '.r.csv.journal');
     const journal = await ImportJournal.open(path, path, identity);
-    await Promise.all([journal.record(1, 'created', 'id-1'), journal.record(2, 'sent'), journal.record(3, 'updated', 'id-3')]);
+    await Promise.all([journal.record(1, 'created', ID_1), journal.record(2, 'sent'), journal.record(3, 'updated', ID_3)]);
     await journal.close();
     writeFileSync(path, '{"row":4,"status":"crea', { flag: 'a' });
     const read = await readJournal(path, path, identity);
     expect([...read!.state.done.entries()]).toEqual([
-      [1, { status: 'created', id: 'id-1' }],
-      [3, { status: 'updated', id: 'id-3' }],
+      [1, { status: 'created', id: ID_1 }],
+      [3, { status: 'updated', id: ID_3 }],
     ]);
     expect([...read!.state.sent]).toEqual([2]);
     await expect(readJournal(path, path, { ...identity, match: 'id' })).rejects.toThrow(/belongs to another import \(match was/);
+    await expect(readJournal(path, path, { ...identity, encoding: 'windows-1252' })).rejects.toThrow(
+      /belongs to another import \(encoding was undefined, now "windows-1252"\)/,
+    );
+  });
+
+  it('refuses a journal whose ids are not record ids, and moves done rows the service does not hold to gone', async () => {
+    const path = join(tempDir('appraisal-journal-'), '.r.csv.journal');
+    const journal = await ImportJournal.open(path, path, identity);
+    await Promise.all([journal.record(1, 'created', ID_1), journal.record(2, 'created', ID_3), journal.record(3, 'updated', ID_3)]);
+    await journal.close();
+    const { state } = (await readJournal(path, path, identity))!;
+    async function* held() {
+      yield { id: ID_1 };
+    }
+    const checked = await confirmDone(state, held());
+    expect([...checked.done.keys()]).toEqual([1]);
+    expect([...checked.gone.entries()]).toEqual([
+      [2, { status: 'created', id: ID_3 }],
+      [3, { status: 'updated', id: ID_3 }],
+    ]);
+
+    writeFileSync(path, `${JSON.stringify({ row: 4, status: 'created', id: '../../keys' })}\n`, { flag: 'a' });
+    await expect(readJournal(path, path, identity)).rejects.toThrow(/line 5: "\.\.\/\.\.\/keys" is not a record id/);
   });
 });

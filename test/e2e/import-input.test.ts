@@ -1,0 +1,130 @@
+// `props import` against input an attacker, or Excel, wrote (issue 37 §4), in process against one
+// mock: a Windows-1252 CSV is refused naming the row and column until --encoding says what it is,
+// then imported with its accents; a NUL byte and a row over the bounds are refused before any write;
+// a trailing blank line is no row; and a journal edited to say rows were done is not trusted: ids
+// that are not record ids are refused, and rows whose records the service does not hold are
+// reported failed (in --failed), never counted as created.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/env.js';
+import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { run } from '../helpers/run.js';
+import { tempDir } from '../helpers/temp.js';
+import { PROPERTY_HEADER, csvText, parcelCounts, propertyCells, readCsv, summaryCounts, writePropertiesCsv } from './import-support.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+let env: Record<string, string | undefined>;
+let dir: string;
+const cli = (args: string[]) => run(args, { env, cwd: dir, tty: { stderr: false } });
+const writes = async () => (await admin.apiRequests()).filter((entry) => entry.method !== 'GET');
+
+beforeAll(async () => {
+  mock = await startMock({ records: 5 });
+  admin = adminOf(mock);
+  env = { ...isolatedEnv(), ...mock.env, APPRAISAL_RETRY_BASE_MS: '1' };
+  dir = tempDir('appraisal-import-input-');
+});
+afterAll(() => mock?.stop());
+
+/** Properties as Excel's plain "CSV" saves them on Windows: windows-1252 bytes, CRLF. */
+function excelCsv(name: string, tag: string): string {
+  const rows = [propertyCells(tag, 1), propertyCells(tag, 2)];
+  rows[1]![5] = 'Montréal';
+  rows[1]![0] = `${tag} “Le Château”`;
+  writeFileSync(join(dir, name), Buffer.from(csvText(PROPERTY_HEADER, rows).replace('“', '\x93').replace('”', '\x94'), 'latin1'));
+  return name;
+}
+
+describe('props import: text in its encoding', () => {
+  it('refuses a Windows-1252 CSV naming the row and column, before any write; imports it with --encoding windows-1252', async () => {
+    const file = excelCsv('excel.csv', 'W1252');
+    await admin.clearRequests();
+    const refused = await cli(['props', 'import', file, '--match', 'parcelNumber']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'error: excel.csv: row 2, column name: not UTF-8 text\n' +
+        'hint: a file Excel saved as plain "CSV" on Windows is --encoding windows-1252 (or save it as "CSV UTF-8")\n',
+    );
+    // Row 1 is valid UTF-8 too, and still not created: the file is read through before anything is sent.
+    expect(await writes()).toEqual([]);
+    expect(existsSync(join(dir, 'excel.results.csv'))).toBe(false);
+
+    const imported = await cli(['props', 'import', file, '--match', 'parcelNumber', '--encoding', 'windows-1252']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(summaryCounts(imported.stdout)).toMatchObject({ created: 2, invalid: 0 });
+    const id = readCsv(readFileSync(join(dir, 'excel.results.csv'), 'utf8'))[1]!._id!;
+    const body = (await admin.call('GET', `/api/properties/${id}`)).body as { data?: unknown };
+    expect(body.data ?? body).toMatchObject({ name: 'W1252 “Le Château”', address: { city: 'Montréal' } });
+  });
+
+  it('refuses a NUL byte and a row over the bounds with one line, before any write', async () => {
+    const rows = [propertyCells('NUL', 1), propertyCells('NUL', 2)];
+    rows[1]![4] = '1 Pier\0Rd';
+    writeFileSync(join(dir, 'nul.csv'), csvText(PROPERTY_HEADER, rows));
+    await admin.clearRequests();
+    const nul = await cli(['props', 'import', 'nul.csv']);
+    expect(nul.code).toBe(2);
+    expect(nul.stderr).toMatch(/^error: nul\.csv: row 2, column address\.line1: holds a NUL byte, which is never text\nhint: /);
+
+    const big = [propertyCells('BIG', 1)];
+    big[0]![0] = 'x'.repeat(2 * 1024 * 1024);
+    writeFileSync(join(dir, 'big-row.csv'), csvText(PROPERTY_HEADER, [propertyCells('BIG', 0), ...big]));
+    const over = await cli(['props', 'import', 'big-row.csv']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toBe('error: big-row.csv: row 2 is over 1 MiB (the most one row may hold)\n');
+    expect(await writes()).toEqual([]);
+  });
+
+  it('skips a trailing blank line (and a row of empty cells) instead of calling it an invalid row', async () => {
+    const path = writePropertiesCsv(dir, 'blank.csv', 'BLANK', 2);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}${','.repeat(PROPERTY_HEADER.length - 1)}\r\n\n`);
+    const result = await cli(['props', 'import', 'blank.csv', '--match', 'parcelNumber']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(summaryCounts(result.stdout)).toMatchObject({ created: 2, invalid: 0 });
+  });
+});
+
+describe('props import: a journal edited to say rows were done', () => {
+  it('refuses ids that are not record ids, and reports rows whose records the service does not hold, never as created', async () => {
+    writePropertiesCsv(dir, 'edited.csv', 'EDIT', 6);
+    // The run ends after two creates (a 401 ends any import, and no row after it is sent), leaving its journal.
+    await admin.queueFault({ path: '/api/properties', method: 'POST', fault: 'status=401', count: 1, skip: 2 });
+    const first = await cli(['props', 'import', 'edited.csv', '--concurrency', '1']);
+    expect(first.code).toBe(4);
+    await admin.clearFaults();
+    const journal = join(dir, '.edited.results.csv.journal');
+    const kept = readFileSync(journal, 'utf8');
+    expect(
+      kept
+        .trim()
+        .split('\n')
+        .filter((line) => line.includes('"created"')),
+    ).toHaveLength(2);
+
+    const line = (row: number, id: string) => `${JSON.stringify({ row, status: 'created', id })}\n`;
+    writeFileSync(journal, kept + line(3, '../../keys') + line(4, '../../keys'));
+    const traversal = await cli(['props', 'import', 'edited.csv', '--concurrency', '1']);
+    expect(traversal.code).toBe(2);
+    expect(traversal.stderr).toMatch(/^error: .*\.edited\.results\.csv\.journal, line \d+: "\.\.\/\.\.\/keys" is not a record id/);
+
+    writeFileSync(journal, kept + line(3, '00000000-0000-4000-8000-00000000000a') + line(4, '00000000-0000-4000-8000-00000000000b'));
+    const resumed = await cli(['props', 'import', 'edited.csv', '--concurrency', '1']);
+    expect(resumed.code, resumed.stderr).toBe(22);
+    expect(resumed.stderr).toMatch(/2 rows already done \(2 more the service no longer holds: reported failed\)/);
+    expect(summaryCounts(resumed.stdout)).toMatchObject({ created: 4, failed: 2 });
+    const results = readCsv(readFileSync(join(dir, 'edited.results.csv'), 'utf8'));
+    expect(results.filter((row) => row._status === 'failed').map((row) => row._row)).toEqual(['3', '4']);
+    expect(results[2]!._error).toMatch(
+      /the journal says an earlier run created this row as 00000000-.*, but the service holds no such record/,
+    );
+    expect([...(await parcelCounts(admin, 'EDIT')).keys()].sort()).toEqual(['EDIT-1', 'EDIT-2', 'EDIT-5', 'EDIT-6']);
+
+    // The rows to check are in the failed file, which imports as it is.
+    const again = await cli(['props', 'import', 'edited.failed.csv', '--match', 'parcelNumber']);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await parcelCounts(admin, 'EDIT')).size).toBe(6);
+  });
+});
