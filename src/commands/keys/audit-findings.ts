@@ -1,5 +1,6 @@
 // What `keys audit` finds wrong with each key, ranked by severity. Pure: the keys, the time and
 // the thresholds in, the findings out — the command does the requests and the printing.
+import { isLeaseName } from './lease/lease-name.js';
 import type { KeyRecord } from './records.js';
 import { spanInWords, wholeDays } from '../../core/duration.js';
 
@@ -53,7 +54,8 @@ export function findingsFor(key: KeyRecord, all: readonly KeyRecord[], now: Date
   if (expires !== undefined && expires <= nowMs) {
     findings.push({ severity: 'critical', text: `expired ${spanInWords(nowMs - expires)} ago but not revoked` });
   } else if (expires !== undefined && expires - nowMs <= limits.warnMs) {
-    findings.push({ severity: 'warning', text: `expires in ${spanInWords(expires - nowMs)}` });
+    // A lease is short on purpose: it is a finding only once it outlived its process (lease/lease-marks.ts).
+    if (!isLeaseName(key.name)) findings.push({ severity: 'warning', text: `expires in ${spanInWords(expires - nowMs)}` });
   } else if (expires === undefined) {
     findings.push({ severity: 'warning', text: 'never expires' });
   }

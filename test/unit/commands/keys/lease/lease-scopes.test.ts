@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { scopesBeyond, scopesForOperations } from '../../../../../src/commands/keys/lease/derived-scopes.js';
 import { isLeaseName, leaseHolder, leaseName } from '../../../../../src/commands/keys/lease/lease-name.js';
 import { withLeaseFindings } from '../../../../../src/commands/keys/lease/lease-marks.js';
-import type { AuditedKey } from '../../../../../src/commands/keys/audit-findings.js';
+import { auditKeys, type AuditedKey } from '../../../../../src/commands/keys/audit-findings.js';
+import type { KeyRecord } from '../../../../../src/commands/keys/records.js';
 
 describe('scopesForOperations', () => {
   it('takes each family at the highest level its operations need, keys:admin for key management, nothing for the caller’s own key', () => {
@@ -82,5 +83,31 @@ describe('withLeaseFindings', () => {
     expect(revoked!.findings).toEqual([]);
     const [expired] = withLeaseFindings([key('lease: job, host here, pid 2')], new Date('2026-01-01T02:00:00.000Z'), facts);
     expect(expired!.findings).toEqual([]);
+  });
+
+  it('a live lease expiring in 10 minutes is no warning (it is short on purpose); the same lease whose process is gone is one', () => {
+    const record = (name: string): KeyRecord =>
+      ({
+        id: 'k1',
+        prefix: 'apk_AbCd1234',
+        name,
+        scopes: ['api:read'],
+        createdAt: '2026-01-01T00:20:00.000Z',
+        expiresAt: '2026-01-01T00:40:00.000Z',
+        lastUsedAt: null,
+        revokedAt: null,
+      }) as KeyRecord;
+    const limits = { warnMs: 14 * 86_400_000, unusedMs: 90 * 86_400_000 };
+    const audit = (name: string) => withLeaseFindings(auditKeys([record(name)], now, limits, undefined), now, facts)[0]!;
+    const live = audit('lease: job, host here, pid 1');
+    expect(live.severity).toBe('ok');
+    expect(live.findings).toEqual(['info: lease held by pid 1 on here (running)']);
+    const gone = audit('lease: job, host here, pid 2');
+    expect(gone.severity).toBe('warning');
+    expect(gone.findings).toEqual([
+      'warning: lease outlived its process (pid 2 on here is gone); revoke it: appraisal keys revoke apk_AbCd1234 --yes',
+    ]);
+    // Any other key that expires this soon is still a warning.
+    expect(audit('ci deploy').findings).toEqual(['warning: expires in 10 minutes']);
   });
 });
