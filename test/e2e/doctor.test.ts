@@ -1,5 +1,5 @@
 // `appraisal doctor` against `appraisal mock`, in process (test/helpers/run.ts): a healthy setup
-// (exit 0; the built binary in under 3 s), and each thing it must find without falling over — a broken config, a keychain that
+// (exit 0; the built binary in under 3 s: bench/doctor.mjs), and each thing it must find without falling over — a broken config, a keychain that
 // is not there, a dead proxy (password masked), an expired CA file (made here with node:crypto and
 // selfsigned), a service whose clock is off (the mock's clock offset). Never a secret in the report.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,6 @@ import { isolatedEnv } from '../helpers/env.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run } from '../helpers/run.js';
-import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
@@ -53,17 +52,15 @@ async function deadPort(): Promise<number> {
 }
 
 describe('appraisal doctor', () => {
-  it('a healthy env-only setup: exit 0, no findings, in under 3 seconds; the table shows every check', async () => {
+  it('a healthy env-only setup: exit 0, no findings; the table shows every check', async () => {
     const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local' });
     const result = await doctor(env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.findings).toEqual([]);
-    // The built binary, as a user runs it: the whole report in under 3 seconds.
-    const started = Date.now();
-    const spawned = await runCli(['doctor', '-o', 'json'], { env });
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(spawned.code, spawned.stderr).toBe(0);
-    expect(spawned.stdout).toBe('[]\n');
+    // The report as JSON: no findings (how long the built binary takes: bench/doctor.mjs).
+    const json = await run(['doctor', '-o', 'json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe('[]\n');
     // On a terminal: a list, each check on its own line with its status and its whole result.
     const table = await run(['doctor', '-o', 'table'], { env });
     expect(table.code, table.stderr).toBe(0);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { run, type RunResult } from '../helpers/run.js';
-import { Pool } from '../helpers/spawn.js';
+import { Pool } from '../helpers/pool.js';
 import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, waitFor, type FaultRule, type MockAdmin, type MockKey } from '../helpers/mock-admin.js';

@@ -1,29 +1,32 @@
 // Under a permissive umask (000) the files that hold configuration or a key are still created 0600,
 // and their directories 0700: the config dir, config.json, the --insecure-storage key files, the
-// OpenAPI cache — every file the CLI leaves in its config dir.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+// OpenAPI cache — every file the CLI leaves in its config dir. In process: this test file's process
+// (its own vitest worker) runs under umask 000 while the commands run.
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type CliResult } from '../helpers/spawn.js';
+import { run, type RunResult } from '../helpers/run.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { tempDir } from '../helpers/temp.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
+let umask: number;
 
 beforeAll(async () => {
   mock = await startMock({ records: 5 });
+  umask = process.umask(0o000);
 });
 
 afterAll(async () => {
+  if (umask !== undefined) process.umask(umask);
   await mock?.stop();
 });
 
-/** `appraisal ARGS` started as `bash -c 'umask 000; exec node bin/appraisal.js ARGS'`. */
-function runUnderUmask000(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
-  return startCli(args, { env, umask: '000', stdin: input ?? '' }).result;
+/** `appraisal ARGS` in this process, under its umask 000. */
+function runUnderUmask000(args: string[], env: Record<string, string | undefined>, input?: string): Promise<RunResult> {
+  return run(args, { env, stdin: input ?? '' });
 }
 
 /** Every file and directory under `root` with its permission bits, e.g. `config.json 600`. */
@@ -50,19 +53,15 @@ function expectPrivate(root: string): Record<string, string> {
   return found;
 }
 
-function expectOk(result: CliResult): void {
+function expectOk(result: RunResult): void {
   expect(exitProblems(result), result.stderr).toEqual([]);
   expect(result.code, result.stderr).toBe(0);
 }
 
 describe('file modes under umask 000', () => {
-  it('the umask really is 000 in the child (a file it creates without a mode is 0666)', async () => {
+  it('the umask really is 000 here (a file made without a mode is 0666)', () => {
     const dir = tempDir('appraisal-umask-');
-    const probe = await new Promise<number | null>((resolve) => {
-      const child = spawn('bash', ['-c', `umask 000; : > ${join(dir, 'probe')}`]);
-      child.on('close', resolve);
-    });
-    expect(probe).toBe(0);
+    writeFileSync(join(dir, 'probe'), '');
     expect((statSync(join(dir, 'probe')).mode & 0o777).toString(8)).toBe('666');
   });
 

@@ -30,4 +30,8 @@ describe('pre-rendered help', () => {
       expect(slow[i]!.stdout).toBe(fast[i]!.stdout);
     });
   });
+
+  it('the binary prints the version of package.json', async () => {
+    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
 });

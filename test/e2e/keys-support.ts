@@ -1,7 +1,7 @@
 // Shared by the keys and rotate e2e tests: short names for the mock's admin client, and the secret canary.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { type CliResult } from '../helpers/spawn.js';
+import type { CliResult } from '../helpers/spawn.js';
 import { adminOf, type FaultRule, type RequestLogEntry } from '../helpers/mock-admin.js';
 import type { MockServer } from '../helpers/mock.js';
 import { filesUnder } from './credentials-support.js';

@@ -108,23 +108,5 @@ export function startMockProcess(options: Omit<MockOptions, 'program'> = {}): Pr
   return spawnMock([process.execPath, BIN], options);
 }
 
-/** Run at most `size` tasks at once; each gets one of the `resources` for itself while it runs. */
-export class Pool<R> {
-  private readonly idle: R[];
-  private readonly waiting: Array<(resource: R) => void> = [];
-
-  constructor(resources: readonly R[]) {
-    this.idle = [...resources];
-  }
-
-  async use<T>(task: (resource: R) => Promise<T>): Promise<T> {
-    const resource = this.idle.pop() ?? (await new Promise<R>((resolve) => this.waiting.push(resolve)));
-    try {
-      return await task(resource);
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next(resource);
-      else this.idle.push(resource);
-    }
-  }
-}
+// Pool moved to pool.ts (nothing spawned needs it); here for the tests that import it from this file.
+export { Pool } from './pool.js';

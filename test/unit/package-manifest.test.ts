@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/spawn.js';
+import { ROOT } from '../helpers/env.js';
+
+// The launcher alone: it checks the Node version before it loads anything from dist/.
+const BIN = join(ROOT, 'bin', 'appraisal.js');
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
