@@ -1,6 +1,6 @@
 // `props import` against input an attacker, or Excel, wrote (issue 37 §4), in process against one
 // mock: a Windows-1252 CSV is refused naming the row and column until --encoding says what it is,
-// then imported with its accents; a NUL byte and a row over the bounds are refused before any write;
+// then imported with its accents (its rows to fix written back in UTF-8, marked); a NUL byte and a row over the bounds are refused before any write;
 // a trailing blank line is no row; and a journal edited to say rows were done is not trusted: ids
 // that are not record ids are refused, and rows whose records the service does not hold are
 // reported failed (in --failed), never counted as created.
@@ -58,6 +58,21 @@ describe('props import: text in its encoding', () => {
     const id = readCsv(readFileSync(join(dir, 'excel.results.csv'), 'utf8'))[1]!._id!;
     const body = (await admin.call('GET', `/api/properties/${id}`)).body as { data?: unknown };
     expect(body.data ?? body).toMatchObject({ name: 'W1252 “Le Château”', address: { city: 'Montréal' } });
+  });
+
+  it('writes the rows to fix of a windows-1252 input in UTF-8 with a BOM: read back as UTF-8, refused with --encoding', async () => {
+    const rows = [propertyCells('W1252F', 1)];
+    rows[0]![0] = 'Château';
+    rows[0]![1] = 'castle';
+    writeFileSync(join(dir, 'excel-bad.csv'), Buffer.from(csvText(PROPERTY_HEADER, rows), 'latin1'));
+    const result = await cli(['props', 'import', 'excel-bad.csv', '--encoding', 'windows-1252']);
+    expect(result.code, result.stderr).toBe(22);
+    const failed = readFileSync(join(dir, 'excel-bad.failed.csv'), 'utf8');
+    expect(failed.startsWith('\uFEFFname,')).toBe(true);
+    expect(failed).toContain('Château,castle');
+    const again = await cli(['props', 'import', 'excel-bad.failed.csv', '--encoding', 'windows-1252']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^error: excel-bad\.failed\.csv: starts with a UTF-8 byte-order mark, so it is UTF-8, not windows-1252\n/);
   });
 
   it('refuses a NUL byte and a row over the bounds with one line, before any write', async () => {

@@ -82,8 +82,20 @@ export class FailedFile {
     private readonly format: InputFormat,
   ) {}
 
-  static async create(target: string, display: string, format: InputFormat, header: readonly string[] | undefined): Promise<FailedFile> {
+  /**
+   * `utf8Bom`: the input was in another encoding (--encoding); the rows are written in UTF-8 with a
+   * byte-order mark, which Excel reads as UTF-8 and which makes a re-import with --encoding refuse it
+   * rather than garble it.
+   */
+  static async create(
+    target: string,
+    display: string,
+    format: InputFormat,
+    header: readonly string[] | undefined,
+    utf8Bom = false,
+  ): Promise<FailedFile> {
     const temp = await createTempBeside(target, display);
+    if (utf8Bom) await temp.writer.write('\uFEFF');
     if (format === 'csv') await temp.writer.write(csvRow(header ?? []));
     if (format === 'json') await temp.writer.write('[\n');
     return new FailedFile({ temp, target }, format);

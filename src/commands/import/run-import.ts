@@ -178,10 +178,12 @@ async function sendAll(
   const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
   const results = flags.results ? await ResultsFile.create(flags.results.path, flags.results.display, input.header, pass.shape) : undefined;
   const failed = flags.failed
-    ? await FailedFile.create(flags.failed.path, flags.failed.display, flags.format, input.header).catch(async (error: unknown) => {
-        await results?.discard();
-        throw error;
-      })
+    ? await FailedFile.create(flags.failed.path, flags.failed.display, flags.format, input.header, flags.encoding !== 'utf-8').catch(
+        async (error: unknown) => {
+          await results?.discard();
+          throw error;
+        },
+      )
     : undefined;
   const tally = new Tally();
   const progress = flags.dryRun ? undefined : createProgress(ctx, family.view.label);
