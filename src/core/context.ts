@@ -4,6 +4,7 @@
 import type { Writable } from 'node:stream';
 import type { ApiClient, ClientTarget } from './api-client.js';
 import type { IO } from './io.js';
+import type { OutboundClient, OutboundSettings } from './http/outbound.js';
 import type { ConfigStore } from './config.js';
 import type { Env } from './env.js';
 import type { GlobalOptions } from './global-options.js';
@@ -38,6 +39,11 @@ export interface Context {
    * The caller closes it.
    */
   clientFor(target: ClientTarget): Promise<ApiClient>;
+  /**
+   * A client for a URL outside the service (a webhook receiver): no API key, no redirects followed,
+   * its own CA and timeout, the run's proxy settings. The caller closes it.
+   */
+  outbound(settings: OutboundSettings): Promise<OutboundClient>;
   /** The OS keychain (login, logout, the session's stored key, keys create/rotate, profiles remove, doctor), opened on first use. */
   keychain(): SecretStore;
   /** For commands that run until Ctrl-C (the mock): an interrupt is their normal end, exit 0. */

@@ -192,6 +192,14 @@ export class LeaseRevokeError extends AppError {
 }
 
 /**
+ * `watch --forward-to`: an event could not be delivered to the webhook receiver (it is in the
+ * dead-letter file), or the receiver answered 410 Gone and the watch stopped. Exit 24.
+ */
+export class UndeliveredEventsError extends AppError {
+  override readonly name: string = 'UndeliveredEventsError';
+}
+
+/**
  * `keys lease -- CMD`: CMD ended with a non-zero status, and the CLI exits with that status (128+N
  * when signal N ended it), as if CMD had been run directly. Not a row of the table: the code is CMD's.
  */

@@ -20,6 +20,7 @@ import {
   RowsNotImportedError,
   SafetyError,
   ServiceUnavailableError,
+  UndeliveredEventsError,
   UnpublishedOperationError,
   UsageError,
 } from './errors.js';
@@ -86,6 +87,12 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     code: 23,
     meaning: 'keys lease: the leased key could not be revoked after CMD ended (the line names its prefix and the command that revokes it)',
     classes: [LeaseRevokeError],
+  },
+  {
+    code: 24,
+    meaning:
+      'watch --forward-to: an event could not be delivered (written to the dead-letter file), or the receiver answered 410 Gone and the watch stopped',
+    classes: [UndeliveredEventsError],
   },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
 ];

@@ -2,7 +2,7 @@
 // first use through dynamic imports, so `--help` and simple commands never load undici or conf.
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { clientSettings, type ApiClient, type ClientTarget } from './api-client.js';
+import { clientSettings, userAgent, type ApiClient, type ClientTarget } from './api-client.js';
 import type { ConfigStore } from './config.js';
 import type { Context, NestedStreams } from './context.js';
 import type { GlobalOptions } from './global-options.js';
@@ -170,6 +170,9 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     session: () => (session ??= import('./session.js').then((m) => m.resolveSession(context))),
     keychain: () => (keychain ??= deps.keychain?.() ?? osKeychainOnFirstUse(deps.env)),
     clientFor: newClient,
+    // Never the session's client: nothing of the API key's is within its reach.
+    outbound: async (settings) =>
+      (await import('./http/outbound.js')).createOutboundClient(settings, { env: deps.env, userAgent: userAgent(deps.version) }),
     api: () =>
       (api ??= (async () => {
         const resolved = await context.session();

@@ -144,6 +144,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
       : unavailable('session'),
     api: options.api ? () => Promise.resolve(options.api!) : unavailable('api client'),
     clientFor: options.clientFor ?? unavailable('clientFor'),
+    outbound: unavailable('outbound'),
     keychain: () => {
       if (!options.keychain) throw new Error('fakeContext: no keychain was given to this test context');
       return options.keychain;

@@ -16,8 +16,16 @@ export interface WatchEvent {
   observedAt: string;
 }
 
+/** Which change an event is, beyond what it says: --forward-to derives the event's webhook-id from it. */
+export interface ChangeFacts {
+  /** The poll that found it. */
+  poll: number;
+  /** The version it is about: the record's new one, or for a deletion the last one seen. */
+  version: string;
+}
+
 /** Delivers one event; resolves once it is handled, throws to stop the watch before the state moves past it. */
-export type EventSink = (event: WatchEvent) => Promise<void>;
+export type EventSink = (event: WatchEvent, change?: ChangeFacts) => Promise<void>;
 
 /** Write one line, waiting for the stream to drain when its buffer is full. */
 export function writeLine(stream: Writable, line: string, signal: AbortSignal): Promise<void> {

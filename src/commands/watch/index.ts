@@ -3,7 +3,7 @@
 // in this folder. The one-line summary is the registry's (commands/registry.ts).
 import { isAbsolute, resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { systemClock } from './clock.js';
 import { formatDuration, parseDuration } from '../../core/duration.js';
@@ -17,8 +17,11 @@ import { fileStateStore, loadState, lockStateFile, newState } from './state.js';
 import { requireTimestamp } from '../shared/query.js';
 import { SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineNounCommand } from '../../core/verb.js';
+import { forwardPlan, FORWARD_DEFAULTS, type ForwardFlags } from './forward/plan.js';
+import { startForwarding, type Forwarding } from './forward/start.js';
+import { shownTarget } from './forward/target.js';
 
-interface WatchFlags {
+interface WatchFlags extends ForwardFlags {
   interval: string;
   stateFile?: string;
   since?: string;
@@ -72,6 +75,7 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
   const statePath =
     flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
   const scope = scopeOf(family, parentId);
+  const plan = forwardPlan(flags, statePath, ctx.cwd, flags.exec);
   // One watch per state file (overlapping cron runs would both run --exec for one event): exit 2 while held.
   const release = statePath === undefined ? undefined : await lockStateFile(statePath);
   try {
@@ -109,10 +113,26 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
     });
     if (!flags.once) {
       ctx.io.notice(
-        `watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}; Ctrl-C stops`,
+        `watching ${family.label} every ${formatDuration(intervalMs)}${statePath ? ` (state file ${statePath})` : ''}${plan ? `, forwarding to ${shownTarget(plan.url)}` : ''}; Ctrl-C stops`,
       );
     }
+    // --forward-to: a fatal delivery error (410 Gone, a file that cannot be written) stops the watch too.
+    const stop = new AbortController();
+    const signal = plan ? AbortSignal.any([ctx.signal, stop.signal]) : ctx.signal;
+    let forwarding: Forwarding | undefined;
     try {
+      if (plan) {
+        forwarding = await startForwarding(ctx, plan, {
+          family: family.name,
+          scope,
+          signal,
+          stop: () => stop.abort(),
+          // With --once the run ends with one summary (finish()).
+          summariseEachPoll: !flags.once,
+          beforeMessage: () => status.clear(),
+        });
+      }
+      const store = statePath === undefined ? undefined : fileStateStore(statePath);
       await runWatch(
         state,
         {
@@ -134,9 +154,10 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
             now: () => ctx.serviceClock.now(),
             measure: () => ctx.serviceClock.measure(api, family.listPath(parentId), ctx.signal),
           },
-          signal: ctx.signal,
-          sink,
-          store: statePath === undefined ? undefined : fileStateStore(statePath),
+          signal,
+          sink: forwarding?.sink ?? sink,
+          store: store && forwarding ? forwarding.store(store) : store,
+          afterPoll: forwarding?.afterPoll,
           log: {
             warn: (message) => {
               status.clear();
@@ -155,58 +176,65 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
           onStatus: (current) => status.show(current),
         },
       );
+      await forwarding?.finish();
+      if (forwarding?.fatal !== undefined) throw forwarding.fatal;
+      if (ctx.signal.aborted) throw new InterruptedError();
+    } catch (error) {
+      if (forwarding?.fatal !== undefined) throw forwarding.fatal;
+      throw error;
     } finally {
       status.clear();
+      await forwarding?.close();
     }
   } finally {
     await release?.();
   }
 }
 
+const FORWARDING = 'Forwarding Options (docs/WATCH.md):';
+
 const HOW_IT_WORKS = `
 Events (one JSON object per line):
   {"type":"created"|"updated"|"deleted","family":"props","id":"…","record":{…},"observedAt":"…"}
-  ("record": null when deleted). With --exec, an event is written after the command handled it.
+  ("record": null when deleted), written once handled (by --exec, or delivered by --forward-to).
 
-How it polls:
-  The first poll records what exists (a baseline) and reports nothing, unless --emit-existing or --since.
-  Later polls ask for records with updatedAt at or after the high-water mark (updatedSince) and compare
-  id and updatedAt with what was seen; every --full-every polls the whole collection is read and records
-  that are gone (confirmed with a GET) are reported deleted.
-  --state-file keeps ids, updatedAt values and the mark; it is replaced atomically after every poll
-  (and after every handled event with --exec), so a restart neither repeats nor misses a change; a mark
-  later than the service's clock (its Date header) is dropped with a warning and that poll reads all.
-  Polls start at least --interval apart. On 429, 5xx or network failures it waits (Retry-After, else
-  exponential backoff up to 5m) and carries on; 401 and 403 stop it (exit 4, 5); Ctrl-C saves and
-  exits 130; a failing --exec command stops it (exit 2) before the state moves past that event.
-  Ctrl-C (or SIGTERM) while an --exec command runs sends it and whatever it started SIGINT, kills
-  them if they are still running 5 s later, and leaves the state before that event.`;
+The first poll is a silent baseline unless --emit-existing or --since; later ones ask what changed since
+the mark. 429, 5xx and network failures are waited out; 401/403 stop it (exit 4, 5); Ctrl-C saves and
+exits 130. --forward-to: signed (Standard Webhooks), retried, kept in an outbox beside the state file
+until delivered or dead-lettered; --once then exits 24 if one was dead-lettered. More: docs/WATCH.md`;
 
 export default defineNounCommand<WatchFlags>({
   arguments: [{ name: 'family', description: 'what to watch', required: true, choices: [...FAMILY_NAMES, 'properties'] }],
   options: [
-    {
-      flags: '--interval <duration>',
-      description: 'minimum time from one poll to the next: 30s, 5m, 1h, 1m30s or seconds (at least 1s)',
-      defaultValue: '60s',
-    },
-    { flags: '--state-file <path>', description: 'remember what was seen in PATH: a restart resumes without missing or repeating events' },
-    {
-      flags: '--since <timestamp>',
-      description: 'first poll: emit records updated at or after this ISO 8601 time ("created" if also created since, else "updated")',
-    },
-    { flags: '--emit-existing', description: 'first poll: emit every existing record as "created" instead of recording a silent baseline' },
-    { flags: '--once', description: 'poll once and exit (cron, CI); a failed poll exits with its error code' },
+    { flags: '--interval <duration>', description: 'minimum time between poll starts (at least 1s)', defaultValue: '60s' },
+    { flags: '--state-file <path>', description: 'remember what was seen: restarts resume exactly' },
+    { flags: '--since <timestamp>', description: 'first poll: emit changes since an ISO 8601 time' },
+    { flags: '--emit-existing', description: 'first poll: emit every record as "created"' },
+    { flags: '--once', description: 'poll once and exit (cron, CI)' },
     { flags: '--max-polls <n>', description: 'exit after N polls' },
-    { flags: '--full-every <n>', description: 'read the whole collection every N polls to find deletions', defaultValue: '10' },
+    { flags: '--full-every <n>', description: 'read all every N polls to find deletions', defaultValue: '10' },
     {
       flags: '--exec <command>',
-      description:
-        'run COMMAND through the shell for each event, the event JSON on its stdin; stop, without moving past the event, if it fails',
+      description: 'run COMMAND (shell) per event, the event on its stdin; a failure stops before that event',
     },
-    { flags: '--client <id>', description: 'the client whose contacts to watch (required for contacts)' },
+    { flags: '--client <id>', description: 'the client whose contacts to watch' },
     // The global -o, which takes one value here.
     { flags: '-o, --output <format>', description: 'ndjson only: watch always writes NDJSON events' },
+    { flags: '--forward-to <url>', description: 'POST each event to URL as a signed webhook', group: FORWARDING },
+    {
+      flags: '--forward-secret-file <path>',
+      description: 'whsec_ secrets, one a line; made if missing (default: STATE-FILE.webhook-secret)',
+      group: FORWARDING,
+    },
+    {
+      flags: '--forward-timeout <duration>',
+      description: `limit of one attempt (default: ${FORWARD_DEFAULTS.timeout})`,
+      group: FORWARDING,
+    },
+    { flags: '--retry-for <duration>', description: `retry for this long (default: ${FORWARD_DEFAULTS.retryFor})`, group: FORWARDING },
+    { flags: '--dead-letter <path>', description: 'undeliverable events (default: STATE-FILE.dead-letter.ndjson)', group: FORWARDING },
+    { flags: '--forward-ca-file <path>', description: "a CA to trust for the receiver's certificate", group: FORWARDING },
+    { flags: '--forward-concurrency <n>', description: "requests at once; a record's events stay in order", group: FORWARDING },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency'],
   // The family is an argument: each run lists (and reads back) that family's records.
@@ -216,6 +244,7 @@ export default defineNounCommand<WatchFlags>({
     "appraisal watch assignments --interval 5m --state-file assignments.state --exec './sync-assignment.sh'",
     'appraisal watch contacts --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --interval 30s | jq -c \'select(.type=="deleted")\'',
     'appraisal watch props --since 2026-01-01T00:00:00Z --once   # what changed since then',
+    'appraisal watch props --state-file props.state --forward-to https://hooks.example.com/appraisal --once',
   ],
   notes: HOW_IT_WORKS,
   run: watchRun,

@@ -65,6 +65,8 @@ export interface WatchDeps {
   log: WatchLog;
   onStatus?: ((status: WatchStatus) => void) | undefined;
   random?: (() => number) | undefined;
+  /** After each completed poll (--forward-to's summary line). */
+  afterPoll?: (() => void) | undefined;
   /** The service's clock: `now()` from the answers seen so far; `measure()` asks the service when none was. */
   serviceTime?: { now(): number | undefined; measure(): Promise<number | undefined> } | undefined;
 }
@@ -152,7 +154,11 @@ export async function pollOnce(
   let events = 0;
 
   const emit = async (type: ChangeType, id: string, record: ApiRecord | null) => {
-    await deps.sink({ type, family: family.name, id, record, observedAt: new Date(deps.clock.now()).toISOString() });
+    const version = record ? versionOf(record) : (state.seen.get(id) ?? '');
+    await deps.sink(
+      { type, family: family.name, id, record, observedAt: new Date(deps.clock.now()).toISOString() },
+      { poll: number, version },
+    );
     if (record) remember(state, record, ceiling);
     else state.seen.delete(id);
     events++;
@@ -262,6 +268,7 @@ export async function runWatch(state: WatchState, options: WatchOptions, deps: W
       polls++;
       failures = 0;
       lastPollAt = startedAt;
+      deps.afterPoll?.();
       if (wasBaseline && result.events === 0) {
         deps.log.notice(`first poll: ${result.records} ${options.family.label} recorded as the baseline; changes after it are emitted`);
       }

@@ -1,0 +1,234 @@
+// Delivery of the outbox's events to the webhook receiver, running beside the polls: in order, one
+// request in flight (or --forward-concurrency of them, never two of one record at once nor out of
+// order), each signed afresh at its attempt, retried on the schedule of schedule.ts, marked done in
+// the outbox once delivered or dead-lettered. A 410 Gone, or a file that cannot be written, is fatal:
+// onFatal stops the watch, and what was not delivered stays in the outbox for the next run.
+import { UndeliveredEventsError } from '../../../core/errors.js';
+import type { OutboundClient } from '../../../core/http/outbound.js';
+import type { DeadLetterFile } from './dead-letter.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
+import { describeAnswer, retryDelay, verdictOf } from './schedule.js';
+import { webhookHeaders } from './signature.js';
+import { shownTarget } from './target.js';
+
+export interface ForwardReport {
+  delivered(entry: OutboxEntry, body: string, status: number): void;
+  retrying(entry: OutboxEntry, why: string, delayMs: number): void;
+  deadLettered(entry: OutboxEntry, body: string, why: string): void;
+}
+
+export interface ForwarderDeps {
+  outbox: Outbox;
+  deadLetters: DeadLetterFile;
+  client: OutboundClient;
+  url: URL;
+  keys: readonly Buffer[];
+  retryForMs: number;
+  concurrency: number;
+  now(): number;
+  random?: (() => number) | undefined;
+  /** Aborted on Ctrl-C (and by onFatal): requests in flight are cut, their events stay in the outbox. */
+  signal: AbortSignal;
+  report: ForwardReport;
+  /** After an event is delivered: its line on stdout. */
+  onDelivered(body: string): Promise<void>;
+  onFatal(error: unknown): void;
+}
+
+export class Forwarder {
+  /** Since the last summary. */
+  private forwarded = 0;
+  private deadLettered = 0;
+  /** In this run, for the exit code. */
+  deadLetteredInRun = 0;
+  fatal: unknown;
+  private readonly inFlight = new Set<string>();
+  private readonly notBefore = new Map<string, number>();
+  private readonly retrying = new Set<string>();
+  private readonly tasks = new Set<Promise<void>>();
+  private stopped = false;
+  private wakeUp: (() => void) | undefined;
+  private idleWaiters: Array<() => void> = [];
+  private flushScheduled = false;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly deps: ForwarderDeps) {}
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /** A new event (appended to the outbox unless that webhook-id waits already or was just done). */
+  enqueue(id: string, key: string, body: string): void {
+    if (this.deps.outbox.add(id, key, body)) this.wake();
+  }
+
+  /** Resolves once nothing waits and nothing is in flight, or the forwarder stopped. */
+  drain(): Promise<void> {
+    if (this.idle() || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.wake();
+    });
+  }
+
+  /** Stop sending; requests in flight end (cut by the signal when it is aborted). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.running;
+    this.releaseWaiters();
+  }
+
+  /** `forwarded 3, retrying 1, dead-lettered 0` since the last summary; undefined when nothing happened. */
+  summary(): string | undefined {
+    if (this.forwarded === 0 && this.deadLettered === 0 && this.retrying.size === 0) return undefined;
+    const waiting = this.deps.outbox.count - this.retrying.size;
+    const line = `forwarded ${this.forwarded}, retrying ${this.retrying.size}, dead-lettered ${this.deadLettered}${waiting > 0 ? ` (${waiting} more waiting)` : ''}`;
+    this.forwarded = 0;
+    this.deadLettered = 0;
+    return line;
+  }
+
+  private idle(): boolean {
+    return this.deps.outbox.count === 0 && this.tasks.size === 0;
+  }
+
+  private wake(): void {
+    const wake = this.wakeUp;
+    this.wakeUp = undefined;
+    wake?.();
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private fail(error: unknown): void {
+    if (this.fatal === undefined && !this.deps.signal.aborted) {
+      this.fatal = error;
+      this.deps.onFatal(error);
+    }
+    this.stopped = true;
+    this.wake();
+  }
+
+  /** The outbox's lines reach the file soon, in one write for many events. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.deps.outbox.flush(false).catch((error: unknown) => this.fail(error));
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { concurrency, signal } = this.deps;
+    while (!this.stopped && !signal.aborted) {
+      const now = this.deps.now();
+      let nextAt = Infinity;
+      // Records with an earlier event still waiting: their later events wait behind it.
+      const blocked = new Set<string>();
+      for (const entry of this.deps.outbox.entries()) {
+        if (this.tasks.size >= concurrency) break;
+        const behind = blocked.has(entry.key);
+        blocked.add(entry.key);
+        const at = this.notBefore.get(entry.id) ?? 0;
+        const ready = !behind && !this.inFlight.has(entry.id) && at <= now;
+        if (!ready && !behind && !this.inFlight.has(entry.id)) nextAt = Math.min(nextAt, at);
+        if (ready) this.launch(entry);
+        // One at a time, in order: nothing passes the oldest event.
+        else if (concurrency === 1) break;
+      }
+      if (this.idle()) this.releaseWaiters();
+      // Until something changes: an event added, an attempt ended, a retry due, or Ctrl-C.
+      await new Promise<void>((resolve) => {
+        const timer = Number.isFinite(nextAt) ? setTimeout(() => this.wake(), Math.max(0, nextAt - now)) : undefined;
+        const onAbort = () => this.wake();
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.wakeUp = () => {
+          if (timer) clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+      });
+    }
+    await Promise.allSettled([...this.tasks]);
+    this.releaseWaiters();
+  }
+
+  private launch(entry: OutboxEntry): void {
+    this.inFlight.add(entry.id);
+    const task: Promise<void> = this.attempt(entry)
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => {
+        this.inFlight.delete(entry.id);
+        this.tasks.delete(task);
+        this.wake();
+      });
+    this.tasks.add(task);
+  }
+
+  private async attempt(entry: OutboxEntry): Promise<void> {
+    const { deps } = this;
+    const body = await deps.outbox.body(entry);
+    const at = deps.now();
+    entry.firstAttemptAt ??= at;
+    entry.attempts++;
+    const answer = await deps.client.post(deps.url, body, webhookHeaders(deps.keys, entry.id, at, body), deps.signal);
+    const verdict = verdictOf(answer);
+    if (verdict === 'delivered') {
+      this.finish(entry);
+      this.forwarded++;
+      deps.report.delivered(entry, body, answer.kind === 'answer' ? answer.status : 0);
+      await deps.onDelivered(body);
+      return;
+    }
+    if (verdict === 'gone') {
+      throw new UndeliveredEventsError(
+        `the webhook receiver ${shownTarget(deps.url)} answered 410 Gone (it takes no more events): the watch stopped`,
+        {
+          hint: `${entry.id} and every event after it wait in ${deps.outbox.path}: run the same watch again once the receiver is back, or point --forward-to elsewhere`,
+        },
+      );
+    }
+    const why = describeAnswer(answer);
+    if (verdict === 'retry') {
+      const delay = retryDelay(entry.attempts, answer.kind === 'answer' ? answer.retryAfterMs : undefined, deps.retryForMs, deps.random);
+      if (at + delay < entry.firstAttemptAt + deps.retryForMs) {
+        this.notBefore.set(entry.id, at + delay);
+        this.retrying.add(entry.id);
+        deps.outbox.tried(entry);
+        this.scheduleFlush();
+        deps.report.retrying(entry, why, delay);
+        return;
+      }
+    }
+    const error = verdict === 'retry' ? `${why} (still failing when --retry-for ran out)` : why;
+    await deps.deadLetters.write(
+      {
+        webhookId: entry.id,
+        status: answer.kind === 'answer' ? answer.status : null,
+        error,
+        attempts: entry.attempts,
+        firstAttemptAt: new Date(entry.firstAttemptAt).toISOString(),
+        deadLetteredAt: new Date(deps.now()).toISOString(),
+      },
+      body,
+    );
+    this.finish(entry);
+    this.deadLettered++;
+    this.deadLetteredInRun++;
+    deps.report.deadLettered(entry, body, error);
+  }
+
+  private finish(entry: OutboxEntry): void {
+    this.notBefore.delete(entry.id);
+    this.retrying.delete(entry.id);
+    this.deps.outbox.done(entry);
+    this.scheduleFlush();
+  }
+}

@@ -1,0 +1,304 @@
+// The events waiting for the webhook receiver, on disk beside the state file (`<state-file>.outbox`),
+// so that neither a receiver that is down for a day nor a kill -9 loses one. An append-only log of
+// lines, one job each:
+//   appraisal-watch-outbox 1          the header
+//   A <webhook-id> <key> <body>       an event to deliver (<key>: its record id, URI-encoded)
+//   T <webhook-id> <first-ms> <n>     n attempts failed so far, the first at <first-ms>
+//   D <webhook-id>                    delivered or dead-lettered: done with it
+//   S                                 the state file was saved: nothing before it can be found again
+// An event is appended (and fsynced, flush(true)) before the state file moves past its change, and
+// marked done only once delivered or dead-lettered, so every event the state has passed is either
+// done or still here. The ids marked done since the last S are remembered: a poll cut short by a
+// crash finds those changes again, and they are not sent a second time. A torn last line (a crash in
+// the middle of a write) is dropped when the log is read; it is then rewritten with only what is
+// still waiting (compacted), and emptied whenever nothing waits and the state is saved. Bodies stay
+// on disk: memory holds ~100 bytes per waiting event (the first thousand keep their body at hand).
+import { rename, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { syncDirectory } from '../../../core/atomic-file.js';
+import { LocalEnvironmentError, UsageError } from '../../../core/errors.js';
+import { createOwned, openOwned, UnsafeFileError } from '../../../core/owned-file.js';
+
+const HEADER = 'appraisal-watch-outbox 1\n';
+const HEADER_BYTES = Buffer.byteLength(HEADER);
+/** Waiting events whose body is kept in memory; the rest are read back from the file when sent. */
+const BODIES_IN_MEMORY = 1_000;
+const READ_CHUNK = 1024 * 1024;
+
+export interface OutboxEntry {
+  readonly id: string;
+  /** Events with the same key (one record) are delivered in order, never side by side. */
+  readonly key: string;
+  readonly offset: number;
+  readonly length: number;
+  body: string | undefined;
+  /** When the first attempt was made (ms since the epoch), across restarts. */
+  firstAttemptAt: number | undefined;
+  attempts: number;
+}
+
+function damaged(path: string, line: number, why: string): UsageError {
+  return new UsageError(`the outbox ${path} is damaged at line ${line}: ${why}`, {
+    hint: 'it holds the events not yet delivered: restore it, or remove it (and those events with it) to go on',
+  });
+}
+
+/** Read a log, line by line, dropping a torn last line. Bodies are kept (they are written again). */
+async function load(path: string): Promise<{ entries: Map<string, { entry: OutboxEntry; body: string }>; recent: Set<string> }> {
+  const entries = new Map<string, { entry: OutboxEntry; body: string }>();
+  const recent = new Set<string>();
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openOwned(path, 'read');
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new LocalEnvironmentError(`cannot read the outbox ${path}: ${(error as Error).message}`);
+  }
+  if (handle === undefined) return { entries, recent };
+  try {
+    let carry = Buffer.alloc(0);
+    let number = 0;
+    const chunk = Buffer.alloc(READ_CHUNK);
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      let data = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      let newline: number;
+      while ((newline = data.indexOf(10)) >= 0) {
+        number++;
+        readLine(data.subarray(0, newline).toString('utf8'), number, path, entries, recent);
+        data = data.subarray(newline + 1);
+      }
+      carry = Buffer.from(data);
+    }
+    // What is left after the last newline is a write a crash cut short: the event was not yet
+    // appended (its poll's state was not saved either, so the poll finds it again).
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  return { entries, recent };
+}
+
+function readLine(
+  line: string,
+  number: number,
+  path: string,
+  entries: Map<string, { entry: OutboxEntry; body: string }>,
+  recent: Set<string>,
+): void {
+  if (number === 1) {
+    if (`${line}\n` !== HEADER) throw damaged(path, 1, 'it is not an appraisal watch outbox (no header)');
+    return;
+  }
+  const kind = line[0];
+  const rest = line.slice(2);
+  if (kind === 'A' && line[1] === ' ') {
+    const first = rest.indexOf(' ');
+    const second = rest.indexOf(' ', first + 1);
+    if (first <= 0 || second <= first + 1) throw damaged(path, number, 'an event line without id, key and body');
+    const id = rest.slice(0, first);
+    let key: string;
+    try {
+      key = decodeURIComponent(rest.slice(first + 1, second));
+    } catch {
+      throw damaged(path, number, 'an event line with an unreadable key');
+    }
+    const body = rest.slice(second + 1);
+    entries.set(id, { entry: { id, key, offset: 0, length: 0, body: undefined, firstAttemptAt: undefined, attempts: 0 }, body });
+    return;
+  }
+  if (kind === 'T' && line[1] === ' ') {
+    const [id = '', first = '', attempts = ''] = rest.split(' ');
+    const found = entries.get(id);
+    if (!/^\d+$/.test(first) || !/^\d+$/.test(attempts)) throw damaged(path, number, 'an attempt line without a time and a count');
+    if (found) {
+      found.entry.firstAttemptAt = Number(first);
+      found.entry.attempts = Number(attempts);
+    }
+    return;
+  }
+  if (kind === 'D' && line[1] === ' ') {
+    entries.delete(rest);
+    recent.add(rest);
+    return;
+  }
+  if (line === 'S') {
+    recent.clear();
+    return;
+  }
+  throw damaged(path, number, `unknown line "${line.slice(0, 20)}"`);
+}
+
+export class Outbox {
+  private buffered: string[] = [];
+  private bufferedBytes = 0;
+  /** Bytes in the file, written or buffered before `buffered`. */
+  private size: number;
+  private writing: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+
+  private constructor(
+    readonly path: string,
+    private handle: FileHandle,
+    size: number,
+    private readonly waiting: Map<string, OutboxEntry>,
+    private readonly recent: Set<string>,
+  ) {
+    this.size = size;
+  }
+
+  /** Open (or create) the outbox at `path`, compacted to what still waits. */
+  static async open(path: string): Promise<Outbox> {
+    const { entries, recent } = await load(path);
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+    const waiting = new Map<string, OutboxEntry>();
+    let size = 0;
+    try {
+      const handle = await createOwned(temp, { mode: 0o600 });
+      try {
+        const lines: string[] = [HEADER];
+        size = HEADER_BYTES;
+        for (const { entry, body } of entries.values()) {
+          const prefix = `A ${entry.id} ${encodeURIComponent(entry.key)} `;
+          const offset = size + Buffer.byteLength(prefix);
+          const length = Buffer.byteLength(body);
+          const kept: OutboxEntry = { ...entry, offset, length, body: waiting.size < BODIES_IN_MEMORY ? body : undefined };
+          waiting.set(entry.id, kept);
+          lines.push(`${prefix}${body}\n`);
+          size = offset + length + 1;
+          if (entry.firstAttemptAt !== undefined) {
+            const tried = `T ${entry.id} ${entry.firstAttemptAt} ${entry.attempts}\n`;
+            lines.push(tried);
+            size += Buffer.byteLength(tried);
+          }
+          if (lines.length >= 1024) await handle.write(lines.splice(0).join(''));
+        }
+        for (const id of recent) {
+          const done = `D ${id}\n`;
+          lines.push(done);
+          size += Buffer.byteLength(done);
+        }
+        await handle.write(lines.join(''));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+      await syncDirectory(dirname(path));
+    } catch (error) {
+      await rm(temp, { force: true });
+      if (error instanceof UnsafeFileError) throw error;
+      throw new LocalEnvironmentError(`cannot write the outbox ${path}: ${(error as Error).message}`);
+    }
+    const handle = await openOwned(path, 'append');
+    if (handle === undefined) throw new LocalEnvironmentError(`the outbox ${path} disappeared while it was being opened`);
+    return new Outbox(path, handle, size, waiting, recent);
+  }
+
+  /** What waits, in order. */
+  entries(): IterableIterator<OutboxEntry> {
+    return this.waiting.values();
+  }
+
+  get count(): number {
+    return this.waiting.size;
+  }
+
+  /** Append an event; false (nothing appended) when that webhook-id waits already or was just done. */
+  add(id: string, key: string, body: string): OutboxEntry | undefined {
+    if (this.waiting.has(id) || this.recent.has(id)) return undefined;
+    const prefix = `A ${id} ${encodeURIComponent(key)} `;
+    const offset = this.size + this.bufferedBytes + Buffer.byteLength(prefix);
+    const length = Buffer.byteLength(body);
+    const entry: OutboxEntry = {
+      id,
+      key,
+      offset,
+      length,
+      body: this.waiting.size < BODIES_IN_MEMORY ? body : undefined,
+      firstAttemptAt: undefined,
+      attempts: 0,
+    };
+    this.waiting.set(id, entry);
+    this.append(`${prefix}${body}\n`);
+    return entry;
+  }
+
+  /** A failed attempt, remembered so that --retry-for counts from the first attempt across restarts. */
+  tried(entry: OutboxEntry): void {
+    this.append(`T ${entry.id} ${entry.firstAttemptAt ?? 0} ${entry.attempts}\n`);
+  }
+
+  /** Delivered or dead-lettered. */
+  done(entry: OutboxEntry): void {
+    this.waiting.delete(entry.id);
+    this.recent.add(entry.id);
+    this.append(`D ${entry.id}\n`);
+  }
+
+  /** The event's body, from memory or read back from the file. */
+  async body(entry: OutboxEntry): Promise<string> {
+    if (entry.body !== undefined) return entry.body;
+    await this.flush(false);
+    const buffer = Buffer.alloc(entry.length);
+    const reader = await openOwned(this.path, 'read');
+    if (reader === undefined) throw new LocalEnvironmentError(`the outbox ${this.path} disappeared`);
+    try {
+      await reader.read(buffer, 0, entry.length, entry.offset);
+    } finally {
+      await reader.close();
+    }
+    return buffer.toString('utf8');
+  }
+
+  /** Write what is buffered; with `durable`, fsync it too (before the state file moves past it). */
+  flush(durable: boolean): Promise<void> {
+    const text = this.buffered.join('');
+    this.buffered = [];
+    this.size += this.bufferedBytes;
+    this.bufferedBytes = 0;
+    this.writing = this.writing.then(async () => {
+      if (this.failure) throw this.failure;
+      try {
+        if (text !== '') await this.handle.write(text);
+        if (durable) await this.handle.sync();
+      } catch (error) {
+        this.failure = new LocalEnvironmentError(`cannot write the outbox ${this.path}: ${(error as Error).message}`);
+        throw this.failure;
+      }
+    });
+    return this.writing;
+  }
+
+  /**
+   * The state file was saved: the changes before it cannot be found again. With nothing waiting the
+   * log is emptied (back to its header); else an S line says so.
+   */
+  async stateSaved(): Promise<void> {
+    this.recent.clear();
+    if (this.waiting.size > 0) {
+      this.append('S\n');
+      return;
+    }
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    this.size = HEADER_BYTES;
+    this.writing = this.writing.then(async () => {
+      if (this.failure) throw this.failure;
+      await this.handle.truncate(HEADER_BYTES);
+    });
+    await this.writing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush(true).catch(() => undefined);
+    await this.handle.close().catch(() => undefined);
+  }
+
+  private append(line: string): void {
+    this.buffered.push(line);
+    this.bufferedBytes += Buffer.byteLength(line);
+  }
+}

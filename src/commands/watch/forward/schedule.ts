@@ -1,0 +1,50 @@
+// When a failed delivery is tried again, and when it is given up. Standard Webhooks' advice: retry
+// what may pass (408, 409, 425, 429, 5xx, timeouts, connection failures) with exponential backoff and
+// jitter, honouring Retry-After, for a bounded time (--retry-for, from the first attempt); anything
+// else is the receiver refusing this event, which no retry changes: dead letter at once.
+import type { OutboundAnswer } from '../../../core/http/outbound.js';
+
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429]);
+
+/** The first wait is about a second, the longest five minutes, both shorter for a short --retry-for. */
+const BASE_MS = 1_000;
+const MAX_MS = 5 * 60_000;
+
+export type Verdict = 'delivered' | 'retry' | 'dead-letter' | 'gone';
+
+export function verdictOf(answer: OutboundAnswer): Verdict {
+  if (answer.kind === 'failure') return 'retry';
+  const { status } = answer;
+  if (status >= 200 && status < 300) return 'delivered';
+  if (status === 410) return 'gone';
+  if (RETRYABLE_STATUSES.has(status) || status >= 500) return 'retry';
+  // Other 4xx, and 3xx: redirects are not followed, and a receiver that moved will not come back.
+  return 'dead-letter';
+}
+
+/**
+ * The wait before attempt `failed + 1`: Retry-After when the receiver sent one, else "equal jitter"
+ * exponential backoff (at least half the ceiling, so the wait still grows), its base and cap scaled
+ * down for a short --retry-for (a hundredth and a tenth of it) so several attempts fit.
+ */
+export function retryDelay(
+  failed: number,
+  retryAfterMs: number | undefined,
+  retryForMs: number,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  const base = Math.min(BASE_MS, retryForMs / 100);
+  const ceiling = Math.min(MAX_MS, retryForMs / 10, base * 2 ** Math.min(failed - 1, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** What an answer was, in words, for the dead-letter file and -v. */
+export function describeAnswer(answer: OutboundAnswer): string {
+  if (answer.kind === 'failure') return answer.message;
+  if (answer.status >= 300 && answer.status < 400) {
+    const location = answer.location ? ` to ${answer.location.slice(0, 200).replace(/[^\x20-\x7e]/g, '?')}` : '';
+    return `${answer.status} redirect${location}: redirects are not followed`;
+  }
+  return `${answer.status}`;
+}

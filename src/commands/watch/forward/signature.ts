@@ -1,0 +1,41 @@
+// Standard Webhooks (https://www.standardwebhooks.com): what identifies an event and what proves it
+// came from us. The id is derived from the change itself, so the same change gets the same id on
+// every retry, after a restart, and when a poll that was cut short finds it again: the receiver's
+// deduplication key holds across everything the watch can go through.
+import { createHash, createHmac } from 'node:crypto';
+
+/** What makes one change one event: the watch, the record, what happened, to which version, in which poll. */
+export interface ChangeIdentity {
+  family: string;
+  scope: string | null;
+  id: string;
+  type: string;
+  /** The version the event is about: the new one, or for a deletion the last one seen. */
+  version: string;
+  /** The poll that found it (a record whose versions are content hashes can come back to an old one). */
+  poll: number;
+}
+
+export function webhookId(change: ChangeIdentity): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([change.family, change.scope, change.id, change.type, change.version, change.poll]))
+    .digest('hex');
+  return `msg_${digest.slice(0, 32)}`;
+}
+
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, one per key, space-separated. */
+export function signatureHeader(keys: readonly Buffer[], id: string, timestamp: number, body: string): string {
+  const content = `${id}.${timestamp}.${body}`;
+  return keys.map((key) => `v1,${createHmac('sha256', key).update(content).digest('base64')}`).join(' ');
+}
+
+/** The headers of one attempt: `timestampMs` is the attempt's time. */
+export function webhookHeaders(keys: readonly Buffer[], id: string, timestampMs: number, body: string): Record<string, string> {
+  const timestamp = Math.floor(timestampMs / 1000);
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(keys, id, timestamp, body),
+  };
+}

@@ -1,0 +1,147 @@
+// watch --forward-to, put together: the secrets, the outbox, the dead-letter file, the client (made by
+// the context: no API key near it) and the forwarder; what the poller is handed instead of printing
+// (a sink that appends to the outbox) and around its state saves (the outbox made durable first).
+import type { Context } from '../../../core/context.js';
+import { UndeliveredEventsError } from '../../../core/errors.js';
+import type { EventSink } from '../events.js';
+import { writeLine } from '../events.js';
+import type { StateStore } from '../state.js';
+import { deadLetterFile } from './dead-letter.js';
+import { Forwarder } from './forwarder.js';
+import { Outbox, type OutboxEntry } from './outbox.js';
+import type { ForwardPlan } from './plan.js';
+import { loadSecrets } from './secrets.js';
+import { webhookId } from './signature.js';
+import { shownTarget } from './target.js';
+
+export interface Forwarding {
+  /** The poller's sink: the event goes to the outbox (its line is printed once delivered). */
+  sink: EventSink;
+  /** The state store, with the outbox made durable before each save. */
+  store(inner: StateStore): StateStore;
+  /** After each poll: the one-line summary. */
+  afterPoll(): void;
+  /** --once / --max-polls: wait until everything is delivered or dead-lettered; exit 24 if any was dead-lettered. */
+  finish(): Promise<void>;
+  /** The forwarder's fatal error (410, a file that cannot be written), if any. */
+  readonly fatal: unknown;
+  close(): Promise<void>;
+}
+
+export interface ForwardingOptions {
+  family: string;
+  scope: string | null;
+  /** Aborted on Ctrl-C and by a fatal forwarding error (stop() aborts it). */
+  signal: AbortSignal;
+  stop(): void;
+  /** Say the summary after every poll (else only when the run ends). */
+  summariseEachPoll: boolean;
+  /** Clears the terminal's status line before a stderr line. */
+  beforeMessage(): void;
+}
+
+function describe(body: string, entry: OutboxEntry): string {
+  try {
+    const event = JSON.parse(body) as { type?: string; family?: string; id?: string };
+    return `${event.type} ${event.family} ${event.id} (${entry.id})`;
+  } catch {
+    return entry.id;
+  }
+}
+
+export async function startForwarding(ctx: Context, plan: ForwardPlan, options: ForwardingOptions): Promise<Forwarding> {
+  const say = (write: () => void) => {
+    options.beforeMessage();
+    write();
+  };
+  const secrets = await loadSecrets(
+    { file: plan.secretFile, env: ctx.env.APPRAISAL_WEBHOOK_SECRET, named: plan.secretFileNamed },
+    ctx.io,
+    (path) =>
+      say(() =>
+        ctx.io.warn(`created ${path} with a new webhook secret (mode 600): give its contents to the receiver to verify signatures`),
+      ),
+  );
+  const outbox = await Outbox.open(plan.outboxPath);
+  const deadLetters = deadLetterFile(plan.deadLetterPath);
+  const client = await ctx.outbound({ caFile: plan.caFile, timeoutMs: plan.timeoutMs, caFlag: '--forward-ca-file' });
+  const target = shownTarget(plan.url);
+  const forwarder = new Forwarder({
+    outbox,
+    deadLetters,
+    client,
+    url: plan.url,
+    keys: secrets.keys,
+    retryForMs: plan.retryForMs,
+    concurrency: plan.concurrency,
+    now: () => ctx.now().getTime(),
+    signal: options.signal,
+    report: {
+      delivered: (entry, body, status) => {
+        if (ctx.io.verbose) say(() => ctx.io.debug(`delivered ${describe(body, entry)}: ${status} after ${entry.attempts} attempt(s)`));
+      },
+      retrying: (entry, why, delayMs) => {
+        if (ctx.io.verbose) say(() => ctx.io.debug(`attempt ${entry.attempts} of ${entry.id} failed (${why}); next in ${delayMs} ms`));
+      },
+      deadLettered: (entry, body, why) => {
+        if (ctx.io.verbose) say(() => ctx.io.debug(`dead-lettered ${describe(body, entry)}: ${why} after ${entry.attempts} attempt(s)`));
+        say(() => ctx.io.warnOnce('dead-letter', `events ${target} does not take are written to ${plan.deadLetterPath}`));
+      },
+    },
+    onDelivered: (body) => writeLine(ctx.io.stdout, `${body}\n`, options.signal),
+    onFatal: () => options.stop(),
+  });
+  if (outbox.count > 0)
+    say(() => ctx.io.notice(`${outbox.count} event(s) from an earlier run wait in ${plan.outboxPath}: delivering them first`));
+  forwarder.start();
+
+  const summarise = () => {
+    const line = forwarder.summary();
+    if (line !== undefined) say(() => ctx.io.notice(line));
+  };
+  return {
+    sink: async (event, change) => {
+      const body = JSON.stringify(event);
+      const id = webhookId({
+        family: options.family,
+        scope: options.scope,
+        id: event.id,
+        type: event.type,
+        version: change?.version ?? '',
+        poll: change?.poll ?? 0,
+      });
+      forwarder.enqueue(id, event.id, body);
+    },
+    store: (inner) => ({
+      path: inner.path,
+      save: async (state) => {
+        await outbox.flush(true);
+        await inner.save(state);
+        await outbox.stateSaved();
+      },
+    }),
+    afterPoll: () => {
+      if (options.summariseEachPoll) summarise();
+    },
+    async finish() {
+      await forwarder.drain();
+      if (forwarder.fatal !== undefined || options.signal.aborted) return;
+      summarise();
+      const count = forwarder.deadLetteredInRun;
+      if (count > 0) {
+        throw new UndeliveredEventsError(`${count} event(s) could not be delivered to ${target}: they are in ${plan.deadLetterPath}`, {
+          hint: 'each line holds the event, the last status or error and the attempts; fix the receiver and replay them from there',
+        });
+      }
+    },
+    get fatal() {
+      return forwarder.fatal;
+    },
+    async close() {
+      await forwarder.stop();
+      await outbox.close();
+      await deadLetters.close();
+      await client.close();
+    },
+  };
+}

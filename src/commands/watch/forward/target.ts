@@ -1,0 +1,36 @@
+// Where --forward-to may point: https://, or http:// to this machine only (core/loopback.ts: the same
+// rule that lets the API key travel in clear text), so events (records of the organisation) never
+// cross a network unencrypted. No user name or password in it: the URL is shown in messages.
+import { UsageError } from '../../../core/errors.js';
+import { isLoopbackHost } from '../../../core/loopback.js';
+
+export function parseForwardTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to "${raw.slice(0, 80)}" is not a URL`, {
+      hint: 'e.g. --forward-to https://hooks.example.com/appraisal',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`--forward-to must be an https:// URL, got "${url.protocol}"`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`--forward-to must use https:// for ${url.hostname}: plain http:// is allowed only to this machine`, {
+      hint: `use https://${url.host}${url.pathname}, or a loopback address (localhost, 127.0.0.1, [::1])`,
+    });
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError('--forward-to must not contain a user name or password (the URL is shown in messages)', {
+      hint: 'requests are signed (webhook-signature): the receiver verifies them with the shared secret',
+    });
+  }
+  url.hash = '';
+  return url;
+}
+
+/** The URL as messages show it: no query (where a receiver may take a token). */
+export function shownTarget(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
