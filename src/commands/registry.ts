@@ -35,6 +35,11 @@ export const NOUNS: readonly NounEntry[] = [
     summary: 'Snapshot several collections into a directory with a manifest (whole or incremental)',
     load: () => import('./export/index.js'),
   },
+  {
+    name: 'sync',
+    summary: 'Keep the organization as tables in DuckDB or PostgreSQL (incremental, crash-safe)',
+    load: () => import('./sync/index.js'),
+  },
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
   { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },

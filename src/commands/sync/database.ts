@@ -1,0 +1,43 @@
+// What sync needs of a database, the same for DuckDB and PostgreSQL: statements with `$n`
+// parameters (every value sent as text and cast in the SQL, so both read it the same way),
+// transactions, and the dialect's names for the column types of core/table-shape. The two
+// implementations are duckdb.ts and postgres.ts, each loaded (with its driver) only when chosen.
+import type { ColumnType } from '../../core/table-shape/shape.js';
+
+/** A statement parameter: text, or SQL NULL. */
+export type Param = string | null;
+
+export interface Dialect {
+  name: 'duckdb' | 'postgres';
+  /** The schema tables go to when --schema is not given. */
+  defaultSchema: string;
+  typeName(type: ColumnType): string;
+  /** A type as information_schema.columns.data_type spells it, as ours (undefined: none of ours). */
+  typeOf(dataType: string): ColumnType | undefined;
+  /** The most parameters one statement may take. */
+  maxParams: number;
+  /** SQL giving a timestamptz expression as milliseconds since the epoch (a bigint). */
+  epochMs(expression: string): string;
+}
+
+export interface Database {
+  readonly dialect: Dialect;
+  /** Where it is, for messages (`appraisal.duckdb`, `postgres at db:5432`): never a password. */
+  readonly shown: string;
+  query(sql: string, params?: readonly Param[]): Promise<Array<Record<string, unknown>>>;
+  run(sql: string, params?: readonly Param[]): Promise<void>;
+  /** One transaction: committed when `work` resolves, rolled back when it throws. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Hold the one-writer lock of this schema for the connection's life; false when another holds it. */
+  lock(schema: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** `"name"`, with quotes doubled: every identifier sync writes goes through here. */
+export function quote(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+export function qualified(schema: string, table: string): string {
+  return `${quote(schema)}.${quote(table)}`;
+}

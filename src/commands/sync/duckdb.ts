@@ -1,0 +1,107 @@
+// The embedded target: a DuckDB file through @duckdb/node-api (its native binding is resolved from
+// node_modules at run time, never bundled; loaded only here, so no other command pays for it).
+// DuckDB locks the file for the process that opens it: a second writer fails to open it, which is
+// the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
+// run opens an existing file read-only, and a missing one not at all (an empty in-memory database
+// stands in: every record is new).
+import { existsSync } from 'node:fs';
+import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import type { ColumnType } from '../../core/table-shape/shape.js';
+import type { Database, Dialect, Param } from './database.js';
+
+type DuckDBModule = typeof import('@duckdb/node-api');
+
+const TYPES: Readonly<Record<ColumnType, string>> = {
+  text: 'VARCHAR',
+  timestamptz: 'TIMESTAMP WITH TIME ZONE',
+  date: 'DATE',
+  bigint: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  json: 'JSON',
+};
+const FROM_DATA_TYPE = new Map<string, ColumnType>(Object.entries(TYPES).map(([type, name]) => [name, type as ColumnType]));
+
+export const DUCKDB_DIALECT: Dialect = {
+  name: 'duckdb',
+  defaultSchema: 'main',
+  typeName: (type) => TYPES[type],
+  typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toUpperCase()),
+  maxParams: 30_000,
+  epochMs: (expression) => `epoch_ms(${expression})`,
+};
+
+async function loadDuckDB(path: string): Promise<DuckDBModule> {
+  try {
+    return await import('@duckdb/node-api');
+  } catch (error) {
+    throw new LocalEnvironmentError(`cannot load DuckDB for ${path}: ${(error as Error).message.split('\n')[0]}`, {
+      hint: 'DuckDB ships inside the npm package (@duckdb/node-api); the single executable cannot load it: install the package, or sync into postgres://…',
+      cause: error,
+    });
+  }
+}
+
+/** DuckDB's open failure as the CLI says it: another holder (exit 2), a file it may not write (exit 2). */
+function openError(shown: string, error: unknown): Error {
+  const message = (error as Error).message ?? String(error);
+  const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(message);
+  if (lock || /Could not set lock/i.test(message)) {
+    return new UsageError(`${shown} is in use by another process${lock ? ` (${lock[1]}, pid ${lock[2]})` : ''}: another sync holds it`, {
+      hint: 'one sync writes a database at a time: wait for the other to finish (or stop it), then run this again',
+    });
+  }
+  return new LocalEnvironmentError(`cannot open ${shown} for writing: ${message.replace(/^IO Error: /, '').split('\n')[0]}`, {
+    hint: 'check that the file and its directory exist and are writable by this user, or choose another --to duckdb:PATH',
+    cause: error,
+  });
+}
+
+export async function openDuckDB(path: string, shown: string, options: { readOnly: boolean }): Promise<Database> {
+  const duckdb = await loadDuckDB(shown);
+  const missing = !existsSync(path);
+  let instance: InstanceType<DuckDBModule['DuckDBInstance']>;
+  try {
+    instance =
+      options.readOnly && missing
+        ? await duckdb.DuckDBInstance.create(':memory:')
+        : await duckdb.DuckDBInstance.create(path, options.readOnly ? { access_mode: 'READ_ONLY' } : {});
+  } catch (error) {
+    throw openError(shown, error);
+  }
+  const connection = await instance.connect();
+  const values = (params: readonly Param[] | undefined) => (params ? [...params] : undefined);
+  const failed = (error: unknown): never => {
+    throw new LocalEnvironmentError(`${shown}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  };
+  const database: Database = {
+    dialect: DUCKDB_DIALECT,
+    shown,
+    async query(sql, params) {
+      const reader = await connection.runAndReadAll(sql, values(params)).catch(failed);
+      return reader.getRowObjectsJson() as Array<Record<string, unknown>>;
+    },
+    async run(sql, params) {
+      await connection.run(sql, values(params)).catch(failed);
+    },
+    async transaction(work) {
+      await database.run('BEGIN TRANSACTION');
+      try {
+        const result = await work();
+        await database.run('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    },
+    // The file lock taken at open is the one writer's.
+    lock: () => Promise.resolve(true),
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+      return Promise.resolve();
+    },
+  };
+  return database;
+}

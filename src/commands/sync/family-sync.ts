@@ -1,0 +1,173 @@
+// One family into its tables: records read in batches of at most 1,000; each batch checked against
+// the published schema (a record that breaks it stops the run with exit 9 and nothing of its batch
+// written), sorted into new, changed and unchanged against the table, and its new and changed rows
+// committed in one transaction with the family's state row. A full pass then marks the rows whose
+// records the service no longer lists (never deleting them), in batches too; last, the state row's
+// watermark moves to the service time this pass started at. A dry run reads and counts, and writes
+// nothing.
+import type { ApiRecord } from '../../core/api-client.js';
+import type { Context } from '../../core/context.js';
+import { ContractError } from '../../core/errors.js';
+import { IdSet } from '../../core/http/id-set.js';
+import type { ResourceFamily } from '../../core/resources.js';
+import type { Violation } from '../../core/description/validate.js';
+import type { Database } from './database.js';
+import { classify, countLive, liveIds, markGone, writeRecords } from './rows.js';
+import type { FamilySource } from './source.js';
+import { familyRecords } from './source.js';
+import { writeState, type FamilyState } from './state.js';
+import type { TableChange } from './tables.js';
+
+/** The most rows one transaction writes. */
+export const BATCH_ROWS = 1000;
+
+export interface FamilyJob {
+  family: ResourceFamily;
+  source: FamilySource;
+  /** Checks one record against the published schema. */
+  check(record: ApiRecord): Violation[];
+  formatViolations(violations: readonly Violation[]): string;
+  changes: readonly TableChange[];
+  state: FamilyState | undefined;
+  origin: string;
+  /** Whether the family's table is already there (so rows may be in it). */
+  tableExists: boolean;
+}
+
+export interface FamilyResult {
+  table: string;
+  mode: 'full' | 'incremental';
+  /** updatedSince of an incremental pass (ISO 8601). */
+  since: string | null;
+  new: number;
+  changed: number;
+  unchanged: number;
+  gone: number;
+  /** `table.column` of each column added (a dry run: would be added). */
+  columnsAdded: string[];
+  /** Tables created (a dry run: would be created). */
+  tablesCreated: string[];
+  /** Live rows after the run (a dry run: before it). */
+  records: number;
+}
+
+export interface RunFacts {
+  db: Database;
+  schema: string;
+  cliVersion: string;
+  overlapMs: number;
+  full: boolean;
+  dryRun: boolean;
+}
+
+/** Service time now (ms), this machine's when the service sends no Date header. */
+function serviceNow(ctx: Context): number {
+  return ctx.serviceClock.now() ?? ctx.now().getTime();
+}
+
+export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyResult> {
+  const { db, schema } = run;
+  const { shape } = job.source;
+  const previous = job.state;
+  const incremental = !run.full && job.source.incremental && previous?.watermark != null;
+  const since = incremental ? new Date(previous!.watermark! - run.overlapMs).toISOString() : null;
+  const startedAt = serviceNow(ctx);
+  const result: FamilyResult = {
+    table: shape.name,
+    mode: incremental ? 'incremental' : 'full',
+    since,
+    new: 0,
+    changed: 0,
+    unchanged: 0,
+    gone: 0,
+    columnsAdded: job.changes.flatMap((change) => (change.create ? [] : change.add.map((column) => `${change.spec.name}.${column.name}`))),
+    tablesCreated: job.changes.filter((change) => change.create).map((change) => change.spec.name),
+    records: previous?.records ?? 0,
+  };
+  const seen = incremental ? undefined : new IdSet();
+  let tableExists = job.tableExists;
+  let records = job.tableExists ? await countLive(db, schema, shape.name) : 0;
+  if (run.dryRun) result.records = records;
+  const facts = () => ({ cliVersion: run.cliVersion, syncedAt: ctx.now().toISOString() });
+  // The state a batch commits with: the previous pass's watermark until this pass has finished.
+  const state = (): FamilyState => ({
+    origin: job.origin,
+    watermark: previous?.watermark ?? null,
+    lastFullAt: previous?.lastFullAt ?? null,
+    records,
+  });
+
+  if (!run.dryRun && job.changes.some((change) => change.create || change.add.length > 0)) {
+    const { applyTables } = await import('./tables.js');
+    await db.transaction(() => applyTables(db, schema, job.changes));
+    tableExists = true;
+  }
+
+  const flush = async (batch: ApiRecord[]) => {
+    checkBatch(job, batch);
+    const sorted = await classify(db, schema, shape, batch, tableExists);
+    result.new += sorted.fresh.length;
+    result.changed += sorted.changed.length;
+    result.unchanged += sorted.unchanged;
+    if (run.dryRun) return;
+    const written = [...sorted.fresh, ...sorted.changed];
+    if (written.length === 0) return;
+    records += sorted.fresh.length;
+    await db.transaction(async () => {
+      await writeRecords(db, schema, shape, written, ctx.now().toISOString());
+      await writeState(db, schema, shape.name, state(), facts());
+    });
+  };
+
+  let batch: ApiRecord[] = [];
+  for await (const record of familyRecords(ctx, job.family, since ?? undefined)) {
+    seen?.add(record.id);
+    batch.push(record);
+    if (batch.length >= BATCH_ROWS) {
+      await flush(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await flush(batch);
+
+  if (seen && tableExists) {
+    const gone = (await liveIds(db, schema, shape.name)).filter((id) => seen.add(id));
+    result.gone = gone.length;
+    if (!run.dryRun) {
+      for (let start = 0; start < gone.length; start += BATCH_ROWS) {
+        const some = gone.slice(start, start + BATCH_ROWS);
+        await db.transaction(async () => {
+          await markGone(db, schema, shape.name, some, ctx.now().toISOString());
+          await writeState(db, schema, shape.name, state(), facts());
+        });
+      }
+    }
+  }
+  if (run.dryRun) return result;
+
+  await db.transaction(async () => {
+    records = await countLive(db, schema, shape.name);
+    const finished: FamilyState = { ...state(), records, watermark: startedAt, lastFullAt: incremental ? (previous?.lastFullAt ?? null) : startedAt };
+    await writeState(db, schema, shape.name, finished, facts());
+  });
+  result.records = records;
+  return result;
+}
+
+/** --validate semantics, for every batch: a record that breaks the published schema stops the run before its batch is written. */
+function checkBatch(job: FamilyJob, batch: readonly ApiRecord[]): void {
+  const failures: string[] = [];
+  let failed = 0;
+  for (const record of batch) {
+    const violations = job.check(record);
+    if (violations.length === 0) continue;
+    failed++;
+    if (failures.length < 3) failures.push(`record ${record.id}: ${job.formatViolations(violations)}`);
+  }
+  if (failed === 0) return;
+  const operation = job.source.operation.operationId ?? `GET ${job.source.operation.path}`;
+  throw new ContractError(
+    `${failed} record(s) of ${job.family.view.label} do not match the published schema of ${operation} (${failures.join('; ')}); nothing of that batch was written`,
+    { hint: 'the batches before it are kept; report the record to the service, then run sync again' },
+  );
+}

@@ -1,0 +1,64 @@
+// What one `appraisal sync` run is asked to do, checked before anything is read or written: the
+// families (in the table's order), the target, the schema, --overlap, --full, --dry-run and -o json.
+import type { Context } from '../../core/context.js';
+import { parseDuration } from '../../core/duration.js';
+import { UsageError } from '../../core/errors.js';
+import { findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
+import { parseTarget, type SyncTarget } from './target.js';
+
+/** What sync keeps, and its order (contacts after clients, as the service nests them). */
+export const SYNC_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
+export const DEFAULT_OVERLAP = '2m';
+const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;
+
+export interface SyncFlags {
+  to?: string;
+  full?: boolean;
+  schema?: string;
+  overlap?: string;
+  dryRun?: boolean;
+}
+
+export interface SyncPlan {
+  families: readonly ResourceFamily[];
+  target: SyncTarget;
+  /** Undefined: the dialect's default (DuckDB `main`, Postgres `public`). */
+  schema: string | undefined;
+  overlapMs: number;
+  full: boolean;
+  dryRun: boolean;
+  /** -o json: the summary as one JSON object on stdout. */
+  json: boolean;
+}
+
+/** `props clients` (or `properties`) → the table's rows, in sync's order, each once; none → all five. */
+export function parseFamilies(words: readonly string[]): readonly ResourceFamily[] {
+  if (words.length === 0) return SYNC_FAMILIES.map((name) => findFamily(name)!);
+  const chosen = new Set<FamilyName>();
+  for (const word of words) {
+    const family = findFamily(word);
+    if (!family || !SYNC_FAMILIES.includes(family.name))
+      throw new UsageError(`sync: no family "${word.slice(0, 40)}"; choose from ${SYNC_FAMILIES.join(', ')}`);
+    chosen.add(family.name);
+  }
+  return SYNC_FAMILIES.filter((name) => chosen.has(name)).map((name) => findFamily(name)!);
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+
+export function planSync(ctx: Context, words: readonly string[], flags: SyncFlags): SyncPlan {
+  const families = parseFamilies(words);
+  if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
+    throw new UsageError(`--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`);
+  if (ctx.output.formatExplicit && ctx.output.format !== 'json')
+    throw new UsageError(`sync prints its summary on stderr, or as JSON with -o json; -o ${ctx.output.format} is not offered`);
+  return {
+    families,
+    target: parseTarget(flags.to, ctx.cwd, ctx.env),
+    schema: flags.schema,
+    overlapMs: parseDuration(flags.overlap ?? DEFAULT_OVERLAP, '--overlap', { minMs: 0, maxMs: MAX_OVERLAP_MS }),
+    full: flags.full === true,
+    dryRun: flags.dryRun === true,
+    json: ctx.output.formatExplicit && ctx.output.format === 'json',
+  };
+}

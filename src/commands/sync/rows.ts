@@ -1,0 +1,144 @@
+// One batch of records into the family's tables: each record's cells from the table shape (every
+// value as text, cast by the column's type in the SQL, so an integer beyond 2^53 or a timestamp's
+// microseconds arrive exactly as the service sent them), the family row upserted on `id` (columns
+// the description no longer has keep their values), the child rows of each written record replaced
+// as a whole. Which records are new, changed or unchanged is read from the table first: unchanged
+// (same updated_at, not marked gone) records are not written again.
+import type { ApiRecord } from '../../core/api-client.js';
+import { valueAt, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
+import { qualified, quote, type Database, type Param } from './database.js';
+import { DELETED_AT, SYNCED_AT } from './tables.js';
+
+/** A value as the text the database casts to the column's type. */
+export function cell(type: ColumnType, value: unknown): Param {
+  if (value === null || value === undefined) return null;
+  if (type === 'json') return JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+const cast = (db: Database, type: ColumnType, at: number) => `CAST($${at} AS ${db.dialect.typeName(type)})`;
+
+/** `INSERT … VALUES (…), (…)` in statements small enough for the dialect's parameter limit. */
+async function insertRows(
+  db: Database,
+  table: string,
+  columns: ReadonlyArray<{ name: string; type: ColumnType }>,
+  rows: readonly Param[][],
+  conflict: string,
+): Promise<void> {
+  const perStatement = Math.max(1, Math.floor(db.dialect.maxParams / columns.length));
+  const names = columns.map((column) => quote(column.name)).join(', ');
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const params: Param[] = [];
+    const tuples = chunk.map((row) => {
+      const placeholders = row.map((value, index) => {
+        params.push(value);
+        return cast(db, columns[index]!.type, params.length);
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    await db.run(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params);
+  }
+}
+
+function inList(first: number, count: number): string {
+  return Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
+}
+
+export interface Classified {
+  /** Records not in the table. */
+  fresh: ApiRecord[];
+  /** Records in it with another updated_at, or marked gone (a record that came back). */
+  changed: ApiRecord[];
+  unchanged: number;
+}
+
+/** Sort a batch by what the table holds (one query; nothing of it when the table is new). */
+export async function classify(db: Database, schema: string, shape: TableShape, records: readonly ApiRecord[], tableExists: boolean): Promise<Classified> {
+  if (!tableExists || records.length === 0) return { fresh: [...records], changed: [], unchanged: 0 };
+  const updated = shape.columns.find((column) => column.name === 'updated_at' && column.type === 'timestamptz');
+  const params: Param[] = [];
+  const tuples = records.map((record) => {
+    params.push(record.id, updated ? cell('text', valueAt(record, updated.path)) : null);
+    const at = params.length - 1;
+    return `(CAST($${at} AS ${db.dialect.typeName('text')}), CAST($${at + 1} AS ${db.dialect.typeName('text')}))`;
+  });
+  const same = updated
+    ? `(t.updated_at IS NOT DISTINCT FROM CAST(v.u AS ${db.dialect.typeName('timestamptz')}) AND t.${quote(DELETED_AT)} IS NULL)`
+    : 'false';
+  const rows = await db.query(
+    `SELECT t.id AS id, ${same} AS same FROM ${qualified(schema, shape.name)} t JOIN (VALUES ${tuples.join(', ')}) AS v(id, u) ON t.id = v.id`,
+    params,
+  );
+  const known = new Map(rows.map((row) => [String(row.id), row.same === true]));
+  const result: Classified = { fresh: [], changed: [], unchanged: 0 };
+  for (const record of records) {
+    const same = known.get(record.id);
+    if (same === undefined) result.fresh.push(record);
+    else if (same) result.unchanged++;
+    else result.changed.push(record);
+  }
+  return result;
+}
+
+/** Write these records (new and changed) and their child rows; the caller holds the transaction. */
+export async function writeRecords(db: Database, schema: string, shape: TableShape, records: readonly ApiRecord[], syncedAt: string): Promise<void> {
+  if (records.length === 0) return;
+  const table = qualified(schema, shape.name);
+  const columns = [...shape.columns, { name: SYNCED_AT, type: 'timestamptz' as const, path: [] }, { name: DELETED_AT, type: 'timestamptz' as const, path: [] }];
+  const rows = records.map((record) => [
+    ...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))),
+    syncedAt,
+    null,
+  ]);
+  const updates = columns.filter((column) => column.name !== 'id').map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
+  await insertRows(db, table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
+
+  const ids = records.map((record) => record.id);
+  for (const child of shape.children) {
+    const childTable = qualified(schema, child.name);
+    for (let start = 0; start < ids.length; start += 1000) {
+      const some = ids.slice(start, start + 1000);
+      await db.run(`DELETE FROM ${childTable} WHERE parent_id IN (${inList(1, some.length)})`, some);
+    }
+    const element = child.element;
+    const childColumns: Array<{ name: string; type: ColumnType }> = [
+      { name: 'parent_id', type: 'text' },
+      { name: 'position', type: 'bigint' },
+      ...(element.kind === 'scalar' ? [{ name: 'value', type: element.type }] : element.columns),
+    ];
+    const childRows: Param[][] = [];
+    for (const record of records) {
+      const items = valueAt(record, child.path);
+      if (!Array.isArray(items)) continue;
+      items.forEach((item: unknown, position) => {
+        const values =
+          element.kind === 'scalar' ? [cell(element.type, item)] : element.columns.map((column) => cell(column.type, valueAt(item, column.path)));
+        childRows.push([record.id, String(position), ...values]);
+      });
+    }
+    if (childRows.length > 0) await insertRows(db, childTable, childColumns, childRows, '');
+  }
+}
+
+/** Ids of the family's live rows (not marked gone), for a full pass to find the records gone from the service. */
+export async function liveIds(db: Database, schema: string, table: string): Promise<string[]> {
+  const rows = await db.query(`SELECT id FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`);
+  return rows.map((row) => String(row.id));
+}
+
+export async function markGone(db: Database, schema: string, table: string, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.run(
+    `UPDATE ${qualified(schema, table)} SET ${quote(DELETED_AT)} = CAST($1 AS ${db.dialect.typeName('timestamptz')}) WHERE id IN (${inList(2, ids.length)})`,
+    [at, ...ids],
+  );
+}
+
+export async function countLive(db: Database, schema: string, table: string): Promise<number> {
+  const [row] = await db.query(`SELECT count(*) AS n FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`);
+  return Number(row?.n ?? 0);
+}

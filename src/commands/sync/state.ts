@@ -1,0 +1,63 @@
+// The state row of one family in `_appraisal_sync`, written in the same transaction as the rows it
+// covers, so the database alone says where the next run continues (a fresh machine with an empty
+// config directory continues incrementally). The watermark moves only when a pass over the family
+// has finished: a run killed half way leaves the previous one, and the next run reads again from
+// there (rows already written compare unchanged and are skipped).
+import { UsageError } from '../../core/errors.js';
+import { qualified, type Database } from './database.js';
+import { STATE_TABLE } from './tables.js';
+
+export interface FamilyState {
+  origin: string;
+  /** Service time (ms) the last finished pass started at; null until one finished. */
+  watermark: number | null;
+  /** Service time (ms) the last finished full pass started at. */
+  lastFullAt: number | null;
+  records: number;
+}
+
+const msOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** The family's state, or undefined when no run wrote it (no table yet counts as none). */
+export async function readState(db: Database, schema: string, table: string, stateTableExists: boolean): Promise<FamilyState | undefined> {
+  if (!stateTableExists) return undefined;
+  const ms = db.dialect.epochMs;
+  const [row] = await db.query(
+    `SELECT origin, ${ms('watermark')} AS watermark, ${ms('last_full_at')} AS last_full_at, records FROM ${qualified(schema, STATE_TABLE)} WHERE family = $1`,
+    [table],
+  );
+  if (!row) return undefined;
+  return { origin: String(row.origin), watermark: msOrNull(row.watermark), lastFullAt: msOrNull(row.last_full_at), records: Number(row.records) };
+}
+
+export async function stateTableExists(db: Database, schema: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 AS found FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2`, [schema, STATE_TABLE]);
+  return rows.length > 0;
+}
+
+/** Refuse a database that holds another service's records under this schema. */
+export function checkOrigin(state: FamilyState | undefined, origin: string, where: string, table: string): void {
+  if (state && state.origin !== origin) {
+    throw new UsageError(`${where} holds ${table} synced from ${state.origin}; this run reads ${origin}`, {
+      hint: 'one organization per schema: give another --schema (or another --to) for this one',
+    });
+  }
+}
+
+export async function writeState(
+  db: Database,
+  schema: string,
+  table: string,
+  state: FamilyState,
+  facts: { cliVersion: string; syncedAt: string },
+): Promise<void> {
+  const cast = (type: 'timestamptz' | 'bigint' | 'text', at: number) => `CAST($${at} AS ${db.dialect.typeName(type)})`;
+  await db.run(
+    `INSERT INTO ${qualified(schema, STATE_TABLE)} (family, origin, watermark, last_full_at, records, cli_version, synced_at) ` +
+      `VALUES ($1, $2, ${cast('timestamptz', 3)}, ${cast('timestamptz', 4)}, ${cast('bigint', 5)}, $6, ${cast('timestamptz', 7)}) ` +
+      `ON CONFLICT (family) DO UPDATE SET origin = EXCLUDED.origin, watermark = EXCLUDED.watermark, last_full_at = EXCLUDED.last_full_at, ` +
+      `records = EXCLUDED.records, cli_version = EXCLUDED.cli_version, synced_at = EXCLUDED.synced_at`,
+    [table, state.origin, isoOrNull(state.watermark), isoOrNull(state.lastFullAt), String(state.records), facts.cliVersion, facts.syncedAt],
+  );
+}

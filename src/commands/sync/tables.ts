@@ -1,0 +1,147 @@
+// The tables one family is kept in, and how an existing database is brought to them. The family's
+// table holds the published fields (core/table-shape), primary key `id`, and the two bookkeeping
+// columns; each array field is a child table keyed by (parent_id, position). Evolution only ever
+// adds: a field the description gains is a new nullable column (old rows null); a column the
+// description no longer has stays. A column whose type differs from what the description now says,
+// or a table someone else made that cannot hold the family (no primary key on id), refuses the
+// family before anything is written to it: one error naming the column, both types and what to do.
+import { UsageError } from '../../core/errors.js';
+import type { ColumnType, TableShape } from '../../core/table-shape/shape.js';
+import { qualified, quote, type Database } from './database.js';
+
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+}
+
+export interface TableSpec {
+  name: string;
+  columns: readonly ColumnSpec[];
+  /** The primary key's columns. */
+  key: readonly string[];
+}
+
+export const SYNCED_AT = '_synced_at';
+export const DELETED_AT = '_deleted_at';
+export const STATE_TABLE = '_appraisal_sync';
+
+/** The family's table and its child tables, as sync wants them. */
+export function familyTables(shape: TableShape): { main: TableSpec; children: TableSpec[] } {
+  const main: TableSpec = {
+    name: shape.name,
+    columns: [
+      ...shape.columns.map(({ name, type }) => ({ name, type })),
+      { name: SYNCED_AT, type: 'timestamptz' },
+      { name: DELETED_AT, type: 'timestamptz' },
+    ],
+    key: ['id'],
+  };
+  const children = shape.children.map(
+    (child): TableSpec => ({
+      name: child.name,
+      columns: [
+        { name: 'parent_id', type: 'text' },
+        { name: 'position', type: 'bigint' },
+        ...(child.element.kind === 'scalar'
+          ? [{ name: 'value', type: child.element.type }]
+          : child.element.columns.map(({ name, type }) => ({ name, type }))),
+      ],
+      key: ['parent_id', 'position'],
+    }),
+  );
+  return { main, children };
+}
+
+/** What one table needs before rows are written: created, or columns added. */
+export interface TableChange {
+  spec: TableSpec;
+  create: boolean;
+  add: readonly ColumnSpec[];
+}
+
+interface Existing {
+  columns: Map<string, string>;
+  key: string[];
+}
+
+async function existingTables(db: Database, schema: string, names: readonly string[]): Promise<Map<string, Existing>> {
+  const found = new Map<string, Existing>();
+  if (names.length === 0) return found;
+  const list = names.map((_, index) => `$${index + 2}`).join(', ');
+  const columns = await db.query(
+    `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name IN (${list}) ORDER BY table_name, ordinal_position`,
+    [schema, ...names],
+  );
+  for (const row of columns) {
+    const table = String(row.table_name);
+    if (!found.has(table)) found.set(table, { columns: new Map(), key: [] });
+    found.get(table)!.columns.set(String(row.column_name), String(row.data_type));
+  }
+  const keys = await db.query(
+    `SELECT k.table_name, k.column_name FROM information_schema.table_constraints c JOIN information_schema.key_column_usage k ON k.constraint_name = c.constraint_name AND k.table_schema = c.table_schema AND k.table_name = c.table_name WHERE c.constraint_type = 'PRIMARY KEY' AND c.table_schema = $1 AND c.table_name IN (${list}) ORDER BY k.ordinal_position`,
+    [schema, ...names],
+  );
+  for (const row of keys) found.get(String(row.table_name))?.key.push(String(row.column_name));
+  return found;
+}
+
+const WHAT_TO_DO =
+  'sync never changes or drops a column: rename or drop it yourself (ALTER TABLE …) and run again, or sync into another --schema';
+
+/**
+ * The changes each table needs, read before anything is written. Throws (exit 2) when an existing
+ * table cannot take the family's rows.
+ */
+export async function planTables(db: Database, schema: string, specs: readonly TableSpec[]): Promise<TableChange[]> {
+  const existing = await existingTables(
+    db,
+    schema,
+    specs.map((spec) => spec.name),
+  );
+  return specs.map((spec) => {
+    const table = existing.get(spec.name);
+    if (!table) return { spec, create: true, add: [] };
+    const where = `${schema}.${spec.name}`;
+    for (const column of spec.columns) {
+      const dataType = table.columns.get(column.name);
+      if (dataType === undefined) continue;
+      const wanted = db.dialect.typeName(column.type);
+      const has = db.dialect.typeOf(dataType);
+      // A JSON column holds any value (written as JSON); any other type must be the one described.
+      if (has === column.type || has === 'json') continue;
+      throw new UsageError(
+        `column ${where}.${column.name} is ${dataType} in ${db.shown}, but the published schema now makes it ${wanted}: nothing was written for ${spec.name}`,
+        { hint: WHAT_TO_DO },
+      );
+    }
+    if (table.key.join(',') !== spec.key.join(',')) {
+      throw new UsageError(
+        `table ${where} in ${db.shown} was not made by sync: its primary key is ${table.key.length > 0 ? `(${table.key.join(', ')})` : 'missing'}, sync needs (${spec.key.join(', ')}); nothing was written for it`,
+        { hint: 'sync never drops a table: rename or drop it yourself, or sync into another --schema' },
+      );
+    }
+    return { spec, create: false, add: spec.columns.filter((column) => !table.columns.has(column.name)) };
+  });
+}
+
+/** Create the tables and add the columns the plan says (in the caller's transaction). */
+export async function applyTables(db: Database, schema: string, changes: readonly TableChange[]): Promise<void> {
+  for (const { spec, create, add } of changes) {
+    const table = qualified(schema, spec.name);
+    if (create) {
+      const columns = spec.columns.map((column) => `${quote(column.name)} ${db.dialect.typeName(column.type)}`);
+      await db.run(`CREATE TABLE ${table} (${columns.join(', ')}, PRIMARY KEY (${spec.key.map(quote).join(', ')}))`);
+    }
+    for (const column of add) await db.run(`ALTER TABLE ${table} ADD COLUMN ${quote(column.name)} ${db.dialect.typeName(column.type)}`);
+  }
+}
+
+/** The state table: one row per family (sync's own; made as the first thing a writing run does). */
+export async function ensureStateTable(db: Database, schema: string): Promise<void> {
+  const t = (type: ColumnType) => db.dialect.typeName(type);
+  await db.run(
+    `CREATE TABLE IF NOT EXISTS ${qualified(schema, STATE_TABLE)} (family ${t('text')} PRIMARY KEY, origin ${t('text')} NOT NULL, ` +
+      `watermark ${t('timestamptz')}, last_full_at ${t('timestamptz')}, records ${t('bigint')} NOT NULL, cli_version ${t('text')} NOT NULL, ` +
+      `synced_at ${t('timestamptz')} NOT NULL)`,
+  );
+}

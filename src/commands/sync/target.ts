@@ -1,0 +1,45 @@
+// Where `sync` writes: `duckdb:PATH` (the embedded default, `duckdb:appraisal.duckdb` in the current
+// directory) or a libpq URL (`postgres://…`, `postgresql://…`; PG* variables and ~/.pgpass fill what
+// it leaves out). Checked before any request. A URL is never shown whole: only its host and port
+// (and a refused scheme alone), so a password in it never reaches a message.
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+
+export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
+
+export type SyncTarget =
+  | { kind: 'duckdb'; path: string; shown: string }
+  | { kind: 'postgres'; url: string; shown: string };
+
+const SCHEMES = 'duckdb:PATH, postgres://… or postgresql://…';
+
+/** Host and port of a libpq URL, for messages (an empty host is the PGHOST/socket default). */
+export function postgresHost(url: string, env: Readonly<Record<string, string | undefined>>): string {
+  let host = '';
+  let port = '';
+  try {
+    const parsed = new URL(url);
+    host = decodeURIComponent(parsed.hostname);
+    port = parsed.port;
+  } catch {
+    // A URL the driver reads its own way (a socket directory as host): the variables name it.
+  }
+  host ||= env.PGHOST ?? 'localhost';
+  port ||= env.PGPORT ?? '5432';
+  return `${host}:${port}`;
+}
+
+export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): SyncTarget {
+  const given = raw ?? DEFAULT_TARGET;
+  if (given.startsWith('duckdb:')) {
+    const path = given.slice('duckdb:'.length);
+    if (path === '' || path === ':memory:')
+      throw new UsageError(`--to ${given}: name the database file (duckdb:PATH); an in-memory database would keep nothing`);
+    return { kind: 'duckdb', path: isAbsolute(path) ? path : resolve(cwd, path), shown: path };
+  }
+  if (/^postgres(ql)?:\/\//i.test(given)) return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}` };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];
+  throw new UsageError(`--to: ${scheme ? `the scheme "${scheme.slice(0, 20)}:" is` : 'that target is'} not supported`, {
+    hint: `use ${SCHEMES}`,
+  });
+}
