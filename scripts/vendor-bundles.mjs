@@ -29,6 +29,8 @@ export const VENDOR_GROUPS = {
   // `appraisal mock`: the mock service itself (it never imports the CLI), with its TLS certificate
   // generator and multipart parser. A project module is named by its path from the root.
   mock: ['src/mock/index.ts'],
+  // `sync --to postgres://…`: the PostgreSQL driver, its URL parser and libpq's password file reader.
+  pg: ['pg', 'pg-connection-string', 'pgpass/lib/helper.js'],
   // `smoke --checks FILE.yaml`.
   yaml: ['yaml'],
 };

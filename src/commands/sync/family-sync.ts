@@ -147,7 +147,12 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
 
   await db.transaction(async () => {
     records = await countLive(db, schema, shape.name);
-    const finished: FamilyState = { ...state(), records, watermark: startedAt, lastFullAt: incremental ? (previous?.lastFullAt ?? null) : startedAt };
+    const finished: FamilyState = {
+      ...state(),
+      records,
+      watermark: startedAt,
+      lastFullAt: incremental ? (previous?.lastFullAt ?? null) : startedAt,
+    };
     await writeState(db, schema, shape.name, finished, facts());
   });
   result.records = records;

@@ -42,13 +42,24 @@ Runs:
 
 export default defineNounCommand<SyncFlags>({
   arguments: [
-    { name: 'family', description: `families to sync (default: all of ${SYNC_FAMILIES.join(', ')})`, variadic: true, choices: SYNC_FAMILIES },
+    {
+      name: 'family',
+      description: `families to sync (default: all of ${SYNC_FAMILIES.join(', ')})`,
+      variadic: true,
+      choices: SYNC_FAMILIES,
+    },
   ],
   options: [
     { flags: '--to <target>', description: `duckdb:PATH or postgres://… (default: ${DEFAULT_TARGET})` },
     { flags: '--full', description: 'read every record again and mark the rows of records gone from the service (_deleted_at)' },
-    { flags: '--schema <name>', description: 'the database schema to write (created if missing; default: main for DuckDB, public for Postgres)' },
-    { flags: '--overlap <duration>', description: `how far before the last pass's start an incremental run reads again (default ${DEFAULT_OVERLAP})` },
+    {
+      flags: '--schema <name>',
+      description: 'the database schema to write (created if missing; default: main for DuckDB, public for Postgres)',
+    },
+    {
+      flags: '--overlap <duration>',
+      description: `how far before the last pass's start an incremental run reads again (default ${DEFAULT_OVERLAP})`,
+    },
     { flags: '--dry-run', description: 'read the service and the database, write nothing: print what would change' },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],

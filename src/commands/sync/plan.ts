@@ -49,7 +49,9 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 export function planSync(ctx: Context, words: readonly string[], flags: SyncFlags): SyncPlan {
   const families = parseFamilies(words);
   if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
-    throw new UsageError(`--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`);
+    throw new UsageError(
+      `--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`,
+    );
   if (ctx.output.formatExplicit && ctx.output.format !== 'json')
     throw new UsageError(`sync prints its summary on stderr, or as JSON with -o json; -o ${ctx.output.format} is not offered`);
   return {

@@ -57,7 +57,13 @@ export interface Classified {
 }
 
 /** Sort a batch by what the table holds (one query; nothing of it when the table is new). */
-export async function classify(db: Database, schema: string, shape: TableShape, records: readonly ApiRecord[], tableExists: boolean): Promise<Classified> {
+export async function classify(
+  db: Database,
+  schema: string,
+  shape: TableShape,
+  records: readonly ApiRecord[],
+  tableExists: boolean,
+): Promise<Classified> {
   if (!tableExists || records.length === 0) return { fresh: [...records], changed: [], unchanged: 0 };
   const updated = shape.columns.find((column) => column.name === 'updated_at' && column.type === 'timestamptz');
   const params: Param[] = [];
@@ -85,16 +91,24 @@ export async function classify(db: Database, schema: string, shape: TableShape, 
 }
 
 /** Write these records (new and changed) and their child rows; the caller holds the transaction. */
-export async function writeRecords(db: Database, schema: string, shape: TableShape, records: readonly ApiRecord[], syncedAt: string): Promise<void> {
+export async function writeRecords(
+  db: Database,
+  schema: string,
+  shape: TableShape,
+  records: readonly ApiRecord[],
+  syncedAt: string,
+): Promise<void> {
   if (records.length === 0) return;
   const table = qualified(schema, shape.name);
-  const columns = [...shape.columns, { name: SYNCED_AT, type: 'timestamptz' as const, path: [] }, { name: DELETED_AT, type: 'timestamptz' as const, path: [] }];
-  const rows = records.map((record) => [
-    ...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))),
-    syncedAt,
-    null,
-  ]);
-  const updates = columns.filter((column) => column.name !== 'id').map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
+  const columns = [
+    ...shape.columns,
+    { name: SYNCED_AT, type: 'timestamptz' as const, path: [] },
+    { name: DELETED_AT, type: 'timestamptz' as const, path: [] },
+  ];
+  const rows = records.map((record) => [...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))), syncedAt, null]);
+  const updates = columns
+    .filter((column) => column.name !== 'id')
+    .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
   await insertRows(db, table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
 
   const ids = records.map((record) => record.id);
@@ -116,7 +130,9 @@ export async function writeRecords(db: Database, schema: string, shape: TableSha
       if (!Array.isArray(items)) continue;
       items.forEach((item: unknown, position) => {
         const values =
-          element.kind === 'scalar' ? [cell(element.type, item)] : element.columns.map((column) => cell(column.type, valueAt(item, column.path)));
+          element.kind === 'scalar'
+            ? [cell(element.type, item)]
+            : element.columns.map((column) => cell(column.type, valueAt(item, column.path)));
         childRows.push([record.id, String(position), ...values]);
       });
     }

@@ -29,7 +29,8 @@ export async function familySource(ctx: Context, family: ResourceFamily): Promis
   const { queryParameterNames } = await import('../../core/description/document.js');
   const binding = bindingOf(await ctx.api());
   const route = binding?.route('GET', family.parent ? listPath(family, ANY_CLIENT) : family.path);
-  if (!binding || !route) throw new UnpublishedOperationError(`the service publishes no list of ${family.view.label} (GET ${collectionTemplate(family)})`);
+  if (!binding || !route)
+    throw new UnpublishedOperationError(`the service publishes no list of ${family.view.label} (GET ${collectionTemplate(family)})`);
   const { published } = route.bound;
   const document = binding.description.contract.document;
   const shape = tableShape(document, recordSchemaOf(document, published.responseSchema, published.envelope), family.view.label);

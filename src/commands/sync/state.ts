@@ -28,11 +28,19 @@ export async function readState(db: Database, schema: string, table: string, sta
     [table],
   );
   if (!row) return undefined;
-  return { origin: String(row.origin), watermark: msOrNull(row.watermark), lastFullAt: msOrNull(row.last_full_at), records: Number(row.records) };
+  return {
+    origin: String(row.origin),
+    watermark: msOrNull(row.watermark),
+    lastFullAt: msOrNull(row.last_full_at),
+    records: Number(row.records),
+  };
 }
 
 export async function stateTableExists(db: Database, schema: string): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 AS found FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2`, [schema, STATE_TABLE]);
+  const rows = await db.query(`SELECT 1 AS found FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2`, [
+    schema,
+    STATE_TABLE,
+  ]);
   return rows.length > 0;
 }
 

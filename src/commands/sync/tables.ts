@@ -36,19 +36,17 @@ export function familyTables(shape: TableShape): { main: TableSpec; children: Ta
     ],
     key: ['id'],
   };
-  const children = shape.children.map(
-    (child): TableSpec => ({
-      name: child.name,
-      columns: [
-        { name: 'parent_id', type: 'text' },
-        { name: 'position', type: 'bigint' },
-        ...(child.element.kind === 'scalar'
-          ? [{ name: 'value', type: child.element.type }]
-          : child.element.columns.map(({ name, type }) => ({ name, type }))),
-      ],
-      key: ['parent_id', 'position'],
-    }),
-  );
+  const children = shape.children.map((child): TableSpec => ({
+    name: child.name,
+    columns: [
+      { name: 'parent_id', type: 'text' },
+      { name: 'position', type: 'bigint' },
+      ...(child.element.kind === 'scalar'
+        ? [{ name: 'value', type: child.element.type }]
+        : child.element.columns.map(({ name, type }) => ({ name, type }))),
+    ],
+    key: ['parent_id', 'position'],
+  }));
   return { main, children };
 }
 

@@ -7,9 +7,7 @@ import { UsageError } from '../../core/errors.js';
 
 export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
 
-export type SyncTarget =
-  | { kind: 'duckdb'; path: string; shown: string }
-  | { kind: 'postgres'; url: string; shown: string };
+export type SyncTarget = { kind: 'duckdb'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string };
 
 const SCHEMES = 'duckdb:PATH, postgres://… or postgresql://…';
 

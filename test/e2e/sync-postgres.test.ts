@@ -1,0 +1,102 @@
+// `appraisal sync --to postgres://…` into a private PostgreSQL cluster the file starts
+// (test/helpers/postgres.ts), read back with psql: typed columns, child tables, the state row, one
+// organization per --schema, the password from the URL, PGPASSWORD or ~/.pgpass and never printed,
+// the advisory lock (a second writer of a schema exits 2), an unreachable server (exit 3 naming the
+// host), a wrong password (exit 2).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { run } from '../helpers/run.js';
+import { tempDir } from '../helpers/temp.js';
+
+let mock: MockServer;
+let admin: MockAdmin;
+let db: PostgresCluster;
+let scratch: string;
+let env: Record<string, string | undefined>;
+
+const RECORDS = 20;
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1', ...extra }, cwd: scratch });
+
+beforeAll(async () => {
+  [mock, db] = await Promise.all([startMock({ records: RECORDS, http: true }), startPostgres()]);
+  admin = mockAdmin(mock);
+  scratch = tempDir('appraisal-sync-pg-');
+  env = { ...mock.env, ...isolatedEnv() };
+}, 90_000);
+afterAll(async () => {
+  await admin?.close();
+  await mock?.stop();
+  await db?.stop();
+});
+
+describe('sync into PostgreSQL', () => {
+  it('writes typed tables, child tables and the state row; psql reads them', async () => {
+    const result = await cli(['sync', '--to', db.url()]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain(db.password);
+    expect(db.psql('SELECT count(*) FROM properties')).toBe(String(RECORDS));
+    expect(db.psql(`SELECT data_type FROM information_schema.columns WHERE table_name = 'properties' AND column_name = 'updated_at'`)).toBe(
+      'timestamp with time zone',
+    );
+    expect(
+      db.psql(`SELECT data_type FROM information_schema.columns WHERE table_name = 'assignments' AND column_name = 'fee__amount'`),
+    ).toBe('double precision');
+    expect(db.psql(`SELECT data_type FROM information_schema.columns WHERE table_name = 'assignments' AND column_name = 'due_date'`)).toBe(
+      'date',
+    );
+    const page = (await admin.call('GET', '/api/assignments?limit=1')).body as { items: Array<{ id: string; propertyIds: string[] }> };
+    const assignment = page.items[0]!;
+    expect(
+      db.psql(`SELECT string_agg(value, ',' ORDER BY position) FROM assignments__property_ids WHERE parent_id = '${assignment.id}'`),
+    ).toBe(assignment.propertyIds.join(','));
+    expect(db.psql(`SELECT family, records FROM _appraisal_sync WHERE family = 'properties'`)).toBe(`properties|${RECORDS}`);
+  });
+
+  it('takes the password from PGPASSWORD or ~/.pgpass, and one organization per --schema', async () => {
+    const viaEnv = await cli(['sync', 'props', '--to', db.urlWithoutPassword(), '--schema', 'acme'], { PGPASSWORD: db.password });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(db.psql('SELECT count(*) FROM acme.properties')).toBe(String(RECORDS));
+    const home = tempDir('appraisal-pgpass-');
+    writeFileSync(join(home, '.pgpass'), `127.0.0.1:${db.port}:*:${db.user}:${db.password}\n`, { mode: 0o600 });
+    const viaFile = await cli(['sync', 'props', '--to', db.urlWithoutPassword(), '--schema', 'acme'], { HOME: home });
+    expect(viaFile.code, viaFile.stderr).toBe(0);
+    expect(viaFile.stderr).toMatch(/^properties: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since /m);
+  });
+
+  it('a second writer of the same schema exits 2 at once; another schema is free', async () => {
+    const holder = new pg.Client({ connectionString: db.url() });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [0x61707379, 'public']);
+      const refused = await cli(['sync', 'props', '--to', db.url()]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(exitProblems(refused)).toEqual([]);
+      expect(refused.stderr).toMatch(/another sync holds schema public of postgres at 127\.0\.0\.1:\d+/);
+      const other = await cli(['sync', 'props', '--to', db.url(), '--schema', 'other_org']);
+      expect(other.code, other.stderr).toBe(0);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('an unreachable server exits 3 naming the host, a wrong password exits 2; neither prints a password', async () => {
+    const unreachable = await cli(['sync', 'props', '--to', `postgres://${db.user}:sekrit-pw@127.0.0.1:1/x`]);
+    expect(unreachable.code, unreachable.stderr).toBe(3);
+    expect(exitProblems(unreachable)).toEqual([]);
+    expect(unreachable.stderr).toContain('postgres at 127.0.0.1:1');
+    expect(unreachable.stderr).not.toContain('sekrit-pw');
+    const wrong = await cli(['sync', 'props', '--to', `postgres://${db.user}:wrong-pw-123@127.0.0.1:${db.port}/postgres`]);
+    expect(wrong.code, wrong.stderr).toBe(2);
+    expect(exitProblems(wrong)).toEqual([]);
+    expect(wrong.stderr).toMatch(/password authentication failed/);
+    expect(wrong.stderr).not.toContain('wrong-pw-123');
+  });
+});
