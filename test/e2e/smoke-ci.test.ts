@@ -5,8 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli } from '../helpers/spawn.js';
-import { run } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { readValidJUnit } from '../helpers/junit.js';
 import { mockAdmin } from '../helpers/mock-admin.js';
@@ -160,7 +159,7 @@ describe('smoke in CI', () => {
     const port = await freePort();
     const adminKey = 'apk_Wait0001_0123456789abcdef0123456789abcdef';
     const env = isolatedEnv({ APPRAISAL_BASE_URL: `http://127.0.0.1:${port}`, APPRAISAL_API_KEY: adminKey, GITHUB_ACTIONS: undefined });
-    const smoke = startCli(['smoke', '--wait-ready', '60s', '--verbose', '-o', 'json'], { env });
+    const smoke = start(['smoke', '--wait-ready', '60s', '--verbose', '-o', 'json'], { env });
     // Start the service only once smoke has seen it missing (a condition, not a sleep).
     await waitFor(() => smoke.stderr().includes('smoke: not ready yet'), 'smoke to find the service not ready');
     const late = await startMock({ records: 5, http: true, adminKey, port });

@@ -88,8 +88,23 @@ function ttys(tty: RunOptions['tty']): { stdin: boolean; stdout: boolean; stderr
   return { stdin: tty.stdin ?? false, stdout: tty.stdout ?? false, stderr: tty.stderr ?? false };
 }
 
+export interface RunningCommand {
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Ctrl-C, as the run's own abort signal (the command gets an InterruptedError). */
+  interrupt(): void;
+  result: Promise<RunResult>;
+}
+
 /** Run the CLI in process and collect what it wrote and the exit code main() returned. */
-export async function run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+export function run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return start(argv, options).result;
+}
+
+/** Start the CLI in process and keep hold of it: read what it wrote so far, act on the service while it runs, interrupt it. */
+export function start(argv: readonly string[], options: RunOptions = {}): RunningCommand {
   const tty = ttys(options.tty);
   const columns = options.columns ?? 80;
   const out = capture(tty.stdout, columns);
@@ -99,31 +114,39 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   let stdin: Readable | undefined;
-  try {
-    const code = await main({
-      argv: [...argv],
-      env: cleanEnv(options.env),
-      // Made when first read, as the real entry does (process.stdin).
-      get stdin() {
-        return (stdin ??= stdinOf(options));
-      },
-      stdout: out.stream,
-      stderr: err.stream,
-      stdinIsTTY: tty.stdin,
-      stdoutIsTTY: tty.stdout,
-      stderrIsTTY: tty.stderr,
-      cwd: options.cwd ?? ROOT,
-      signal: controller.signal,
-      version: VERSION,
-      now: options.now,
-      favourSmallHeap: options.favourSmallHeap,
-    });
-    // Writes still queued in the streams arrive before the result is read.
-    await new Promise((resolve) => setImmediate(resolve));
-    const stdoutBytes = out.bytes();
-    return { code, signal: null, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: err.bytes().toString('utf8') };
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
-    stdin?.destroy();
-  }
+  const result = (async (): Promise<RunResult> => {
+    try {
+      const code = await main({
+        argv: [...argv],
+        env: cleanEnv(options.env),
+        // Made when first read, as the real entry does (process.stdin).
+        get stdin() {
+          return (stdin ??= stdinOf(options));
+        },
+        stdout: out.stream,
+        stderr: err.stream,
+        stdinIsTTY: tty.stdin,
+        stdoutIsTTY: tty.stdout,
+        stderrIsTTY: tty.stderr,
+        cwd: options.cwd ?? ROOT,
+        signal: controller.signal,
+        version: VERSION,
+        now: options.now,
+        favourSmallHeap: options.favourSmallHeap,
+      });
+      // Writes still queued in the streams arrive before the result is read.
+      await new Promise((resolve) => setImmediate(resolve));
+      const stdoutBytes = out.bytes();
+      return { code, signal: null, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: err.bytes().toString('utf8') };
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      stdin?.destroy();
+    }
+  })();
+  return {
+    stdout: () => out.bytes().toString('utf8'),
+    stderr: () => err.bytes().toString('utf8'),
+    interrupt: () => controller.abort(),
+    result,
+  };
 }
