@@ -1,27 +1,37 @@
 // The top-level nouns. Each is loaded only when the command line names it, so `appraisal props
 // list --help` loads the props module alone and `--help` loads none.
 // The noun's summary is written here and nowhere else: the root help lists it without loading the
-// noun, and the noun's own help reads it from here too.
+// noun, and the noun's own help reads it from here too. The resource families' nouns come from the
+// service model (src/model/families.ts): name, aliases, summary and standard verbs; a family with
+// verbs of its own has its index.ts listed in FAMILY_MODULES.
+import { FAMILIES, familySummary, isNoun, type FamilyName, type ResourceFamily } from '../core/resources.js';
 import type { DeclaredNoun, NounHeading, NounModule } from '../core/verb.js';
 
 export interface NounEntry extends NounHeading {
-  aliases?: string[];
   load(): Promise<{ default: NounModule }>;
+}
+
+/** The families whose noun has verbs beyond the standard ones: their index.ts lists them all. */
+const FAMILY_MODULES: Partial<Record<FamilyName, () => Promise<{ default: NounModule }>>> = {
+  assignments: () => import('./assignments/index.js'),
+  files: () => import('./files/index.js'),
+};
+
+/** A family's noun, from its model entry: its own module, else its standard verbs. */
+function familyNoun(family: ResourceFamily): NounEntry {
+  const own = FAMILY_MODULES[family.name];
+  return {
+    name: family.name,
+    ...(family.aliases ? { aliases: family.aliases } : {}),
+    summary: familySummary(family),
+    load: own ?? (() => import('./shared/family-verbs.js').then((m) => ({ default: m.familyVerbs(family) }))),
+  };
 }
 
 export const NOUNS: readonly NounEntry[] = [
   { name: 'auth', summary: 'Log in, show the credential in use, log out', load: () => import('./auth/index.js') },
   { name: 'profiles', summary: 'List, select and remove profiles', load: () => import('./profiles/index.js') },
-  {
-    name: 'props',
-    aliases: ['properties'],
-    summary: 'Properties: list, get, create, update, delete, import',
-    load: () => import('./props/index.js'),
-  },
-  { name: 'assignments', summary: 'Appraisal assignments and their linked properties', load: () => import('./assignments/index.js') },
-  { name: 'clients', summary: 'Clients of the organization', load: () => import('./clients/index.js') },
-  { name: 'contacts', summary: 'Contacts of a client', load: () => import('./contacts/index.js') },
-  { name: 'files', summary: 'Upload, download and attach files', load: () => import('./files/index.js') },
+  ...FAMILIES.filter(isNoun).map(familyNoun),
   { name: 'ref', summary: 'Reference data: enums and designations', load: () => import('./ref/index.js') },
   {
     name: 'keys',

@@ -10,15 +10,21 @@ export {
   FAMILY_NAMES,
   familyOperations,
   findFamily,
+  familySummary,
+  isImportable,
+  isNoun,
   parentFamily,
   recordTemplate,
+  referredFamily,
   RESOURCES,
+  standardVerbsOf,
   UPDATED_SINCE,
   type FamilyName,
   type FamilyOperations,
   type ListFilter,
   type ParentLink,
   type ResourceFamily,
+  type StandardVerb,
 } from '../model/families.js';
 export { SCOPE_FAMILIES, type ScopeFamily } from '../model/scopes.js';
 import type { ScopeFamily } from '../model/scopes.js';

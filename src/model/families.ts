@@ -6,6 +6,9 @@
 // routes, their scopes and its page cache from it; neither imports the other (ESLint), both import
 // src/model. Pure data and template arithmetic: it imports nothing outside src/model.
 // Other consumers enumerate families with FAMILIES (table order) or look one up with findFamily.
+// A family with the standard verbs is this entry and nothing else in the CLI: its noun, its verbs
+// (made by commands/shared/family-verbs.ts), its help line and examples all come from here.
+// Over 300 lines because it is the one table of families: data, one entry per family.
 import type { ScopeFamily, ScopeLevel } from './scopes.js';
 
 export interface ListFilter {
@@ -68,6 +71,21 @@ export interface ResourceFamily {
   /** The scope family that guards it. */
   scope: ScopeFamily;
   operations: FamilyOperations;
+  /**
+   * The noun's one line in the root help, when the family is a noun of its own (`command` is its
+   * name); without it the line is made from the label and the verbs it offers.
+   */
+  summary?: string;
+  /** Other names the noun answers to (`properties`). */
+  aliases?: readonly string[];
+  /** How records are created: a JSON body (`create`), or a multipart upload (files: the noun's own `upload`). */
+  creates?: 'json' | 'upload';
+  /** Fields whose values are one of the service's reference lists (`GET /api/reference/enums`): field → list name. */
+  enums?: Readonly<Record<string, string>>;
+  /** A field holding ids of another family's records (assignments' `propertyIds`): import can match them by a field. */
+  refers?: { field: string; family: FamilyName };
+  /** The examples of its standard verbs' --help (each is run by the example tests); absent, made from the model. */
+  examples?: Partial<Readonly<Record<StandardVerb | 'import', readonly string[]>>>;
 }
 
 export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
@@ -94,6 +112,27 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       create: 'createProperty',
       update: 'updateProperty',
       delete: 'deleteProperty',
+    },
+    aliases: ['properties'],
+    enums: { propertyType: 'propertyTypes' },
+    examples: {
+      list: [
+        'appraisal props list',
+        'appraisal props list --type industrial --updated-since 2026-01-01 -o csv --out industrial.csv',
+        'appraisal props list -o ndjson --concurrency 8 | jq .name',
+      ],
+      get: ['appraisal props get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', 'appraisal props get ID -o json --fields id,name,address.city'],
+      create: [
+        'appraisal props create --data @property.json',
+        "appraisal props create -f name='Harbor Point' -f propertyType=office -f address.line1='1 Pier Rd' -f address.city=Boston -f address.region=MA -f address.postalCode=02110 -f address.country=US",
+      ],
+      update: ['appraisal props update ID -F yearBuilt=1998', 'appraisal props update ID --data \'{"name":"Harbor Point II"}\''],
+      delete: ['appraisal props delete ID', 'appraisal props delete ID --yes   # in scripts'],
+      import: [
+        'appraisal props import properties.csv --match parcelNumber --dry-run',
+        'appraisal props import properties.csv --match parcelNumber',
+        'appraisal props import edited.csv --match id --results edited.results.csv',
+      ],
     },
   },
   assignments: {
@@ -122,6 +161,33 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       update: 'updateAssignment',
       delete: 'deleteAssignment',
     },
+    summary: 'Appraisal assignments and their linked properties',
+    enums: { status: 'assignmentStatuses', reportType: 'reportTypes' },
+    refers: { field: 'propertyIds', family: 'props' },
+    examples: {
+      list: [
+        'appraisal assignments list --status in_progress',
+        'appraisal assignments list --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 -o csv --out client-assignments.csv',
+        'appraisal assignments list --updated-since 2026-01-01 -o ndjson | jq .number',
+      ],
+      get: [
+        'appraisal assignments get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        'appraisal assignments get ID -o json --fields number,status,propertyIds',
+      ],
+      create: [
+        'appraisal assignments create --data @assignment.json',
+        'appraisal assignments create -f clientId=CLIENT_ID -f reportType=appraisal_report -f dueDate=2026-03-31 -F fee.amount=3500 -f fee.currency=USD',
+      ],
+      update: [
+        'appraisal assignments update ID -f status=accepted   # the service decides which changes are allowed',
+        'appraisal assignments update ID -f dueDate=2026-04-15 -F fee.amount=4200 -f fee.currency=USD   # a fee is sent whole',
+      ],
+      delete: ['appraisal assignments delete ID', 'appraisal assignments delete ID --yes   # in scripts'],
+      import: [
+        'appraisal assignments import assignments.csv --match number --property-match parcelNumber',
+        'appraisal assignments import assignments.ndjson --match number --dry-run',
+      ],
+    },
   },
   clients: {
     name: 'clients',
@@ -137,6 +203,25 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     ],
     scope: 'clients',
     operations: { list: 'listClients', get: 'getClient', create: 'createClient', update: 'updateClient', delete: 'deleteClient' },
+    summary: 'Clients of the organization',
+    enums: { clientType: 'clientTypes' },
+    examples: {
+      list: [
+        'appraisal clients list --type lender --search harbor',
+        'appraisal clients list -o csv --fields id,name,clientType,email --out clients.csv',
+      ],
+      get: ['appraisal clients get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', 'appraisal clients get ID -o json | jq .address'],
+      create: [
+        "appraisal clients create -f name='First Harbor Bank' -f clientType=lender -f email=orders@firstharbor.example",
+        'appraisal clients create --data @client.json',
+      ],
+      update: [
+        'appraisal clients update ID -f phone=+1-617-555-0100',
+        "appraisal clients update ID -f name='First Harbor Bank, N.A.' -f email=appraisals@firstharbor.example",
+      ],
+      delete: ['appraisal clients delete ID', 'appraisal clients delete ID --yes   # in scripts'],
+      import: ['appraisal clients import clients.csv --match email --dry-run', 'appraisal clients import clients.ndjson --match email'],
+    },
   },
   // One contact lives at /api/contacts/{id}; a client's contacts are listed and created under it.
   contacts: {
@@ -156,6 +241,27 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
       update: 'updateContact',
       delete: 'deleteContact',
     },
+    summary: 'Contacts of a client',
+    examples: {
+      list: [
+        'appraisal contacts list --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        'appraisal contacts list --client CLIENT_ID -o csv --fields firstName,lastName,email',
+      ],
+      get: [
+        'appraisal contacts get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        'appraisal contacts get ID -o json --fields firstName,lastName,email',
+      ],
+      create: [
+        'appraisal contacts create --client CLIENT_ID -f firstName=Dana -f lastName=Reyes -f email=dana.reyes@example.com',
+        'appraisal contacts create --client CLIENT_ID --data @contact.json',
+      ],
+      update: ["appraisal contacts update ID -f title='Chief Appraiser'", 'appraisal contacts update ID -f phone=+1-617-555-0142'],
+      delete: ['appraisal contacts delete ID', 'appraisal contacts delete ID --yes   # in scripts'],
+      import: [
+        'appraisal contacts import contacts.csv --client CLIENT_ID --match email',
+        'appraisal contacts import contacts.csv --match email --dry-run',
+      ],
+    },
   },
   files: {
     name: 'files',
@@ -172,6 +278,19 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
     scope: 'files',
     // Files are created by upload (multipart), not by a JSON create.
     operations: { list: 'listFiles', get: 'getFile', create: 'uploadFile', delete: 'deleteFile' },
+    summary: 'Upload, download and attach files',
+    creates: 'upload',
+    examples: {
+      list: [
+        'appraisal files list --assignment 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        'appraisal files list -o csv --fields id,name,size,attachments --out files.csv',
+      ],
+      get: [
+        'appraisal files get 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10',
+        'appraisal files get ID -o json --fields name,size,sha256,attachments',
+      ],
+      delete: ['appraisal files delete ID', 'appraisal files delete ID --yes   # in scripts'],
+    },
   },
   // Reference data: read-only, records keyed by `code`, not by id.
   designations: {
@@ -190,13 +309,39 @@ export const RESOURCES: Readonly<Record<FamilyName, ResourceFamily>> = {
 /** Every family, in table order. */
 export const FAMILIES: readonly ResourceFamily[] = FAMILY_NAMES.map((name) => RESOURCES[name]);
 
-/** Other names a family answers to on the command line (`watch properties`). */
-const ALIASES: Readonly<Record<string, FamilyName>> = { properties: 'props' };
-
-/** A family by its name or alias, whatever it offers (callers that need records or a verb check for it). */
+/** A family by its name or alias (`watch properties`), whatever it offers (callers that need records or a verb check for it). */
 export function findFamily(name: string): ResourceFamily | undefined {
-  const key = Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name;
-  return Object.hasOwn(RESOURCES, key) ? RESOURCES[key as FamilyName] : undefined;
+  return FAMILIES.find((family) => family.name === name || family.aliases?.includes(name));
+}
+
+/** The family whose record ids a field of this one holds (assignments' propertyIds: props). */
+export function referredFamily(family: ResourceFamily): ResourceFamily | undefined {
+  return family.refers && RESOURCES[family.refers.family];
+}
+
+/** Whether the family is a command noun of its own (`props`), not a verb of another (`ref designations`). */
+export function isNoun(family: ResourceFamily): boolean {
+  return family.command === family.name;
+}
+
+/** Whether `import` applies: records are created from JSON and changed in place. */
+export function isImportable(family: ResourceFamily): boolean {
+  return family.creates !== 'upload' && family.operations.create !== undefined && family.operations.update !== undefined;
+}
+
+/** The CLI's standard verbs of a family, in help order: the JSON verbs of its operations, and import where it applies. */
+export function standardVerbsOf(family: ResourceFamily): Array<StandardVerb | 'import'> {
+  const verbs: Array<StandardVerb | 'import'> = STANDARD_VERBS.filter(
+    (verb) => family.operations[verb] !== undefined && !(verb === 'create' && family.creates === 'upload'),
+  );
+  if (isImportable(family)) verbs.push('import');
+  return verbs;
+}
+
+/** The noun's line in the root help: the entry's summary, else `Properties: list, get, …`. */
+export function familySummary(family: ResourceFamily): string {
+  const label = family.view.label;
+  return family.summary ?? `${label.charAt(0).toUpperCase()}${label.slice(1)}: ${standardVerbsOf(family).join(', ')}`;
 }
 
 /** `{path}/{id}`: where one record lives. */

@@ -16,14 +16,6 @@ import type { BodyChecks } from './row-plan.js';
 
 export const ENUMS_PATH = '/api/reference/enums';
 
-/** Fields checked against a list of the live reference data (`GET /api/reference/enums`). */
-export const LIVE_ENUMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  props: { propertyType: 'propertyTypes' },
-  clients: { clientType: 'clientTypes' },
-  assignments: { status: 'assignmentStatuses', reportType: 'reportTypes' },
-  contacts: {},
-};
-
 /** Always read-only, whatever the description says. */
 const READ_ONLY = ['id', 'createdAt', 'updatedAt'];
 
@@ -49,7 +41,8 @@ function publishedOf(api: ApiClient, method: 'POST' | 'PATCH', template: string)
 
 /** The live enums, or undefined when the service does not answer them (the schema's enums still apply). */
 async function liveEnums(ctx: Context, api: ApiClient, family: ResourceFamily): Promise<Map<string, Set<string>>> {
-  const fields = LIVE_ENUMS[family.name] ?? {};
+  // Fields checked against a list of the live reference data: the model's `enums` of the family.
+  const fields = family.enums ?? {};
   const lists = new Map<string, Set<string>>();
   if (Object.keys(fields).length === 0) return lists;
   let body: Record<string, unknown>;

@@ -100,7 +100,7 @@ export async function importFlags(family: ResourceFamily, file: string, options:
   }
   if (options.client !== undefined && !family.parent)
     throw new UsageError(`--client applies to contacts only`, { hint: 'give the client of each record in its own column' });
-  if (options.propertyMatch !== undefined && family.name !== 'assignments')
+  if (options.propertyMatch !== undefined && family.refers?.family !== 'props')
     throw new UsageError('--property-match applies to assignments only');
   const results = resultsPath
     ? {

@@ -1,11 +1,12 @@
-// `import` for any importable family (props, clients, contacts, assignments), declared once from the
-// resource table, as the CRUD verbs are in shared/crud.ts. It declares what it calls — the family's
-// list (the match index and the look-up after a lost answer), create and update, the live reference
-// enums, and for assignments the properties' list (--property-match) — and hands the run to
-// run-import.ts, loaded only when the verb runs.
+// `import` for any importable family (the model's isImportable: props, clients, contacts,
+// assignments), declared once from its model entry, as the CRUD verbs are in shared/crud.ts. It
+// declares what it calls — the family's list (the match index and the look-up after a lost answer),
+// create and update, the live reference enums when the family has `enums`, and the referred family's
+// list when it `refers` to one (--property-match) — and hands the run to run-import.ts, loaded only
+// when the verb runs.
 import type { Operation } from '../../core/description/operations.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
-import { collectionTemplate, parentFamily, recordTemplate, RESOURCES, type ResourceFamily } from '../../core/resources.js';
+import { collectionTemplate, parentFamily, recordTemplate, referredFamily, type ResourceFamily } from '../../core/resources.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import type { ImportOptions } from './import-flags.js';
 import { INPUT_ENCODINGS } from './input-text.js';
@@ -21,8 +22,9 @@ export function importOperations(family: ResourceFamily): Operation[] {
   ];
   const parent = parentFamily(family);
   if (parent) operations.unshift({ method: 'GET', path: parent.path, query: ['page', 'limit'] });
-  if (family.name !== 'contacts') operations.push({ method: 'GET', path: IMPORT_ENUMS_PATH });
-  if (family.name === 'assignments') operations.push({ method: 'GET', path: RESOURCES.props.path, query: ['page', 'limit'] });
+  if (family.enums !== undefined) operations.push({ method: 'GET', path: IMPORT_ENUMS_PATH });
+  const referred = referredFamily(family);
+  if (referred) operations.push({ method: 'GET', path: referred.path, query: ['page', 'limit'] });
   return operations;
 }
 
@@ -57,10 +59,11 @@ function importOptions(family: ResourceFamily): VerbOption[] {
   const parent = parentFamily(family);
   if (family.parent && parent)
     options.push({ flags: `--${family.parent.option} <id>`, description: `the ${parent.singular} of rows without a clientId column` });
-  if (family.name === 'assignments')
+  const referred = referredFamily(family);
+  if (referred && family.refers)
     options.push({
-      flags: '--property-match <field>',
-      description: "propertyIds are given as the properties' FIELD values (e.g. parcelNumber)",
+      flags: `--${referred.singular}-match <field>`,
+      description: `${family.refers.field} are given as the ${referred.view.label}' FIELD values (e.g. parcelNumber)`,
     });
   return options;
 }

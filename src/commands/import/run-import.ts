@@ -78,7 +78,7 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
     const loadIndex = () => (index ??= buildIndex(flags.match ?? ['id'], reader.all(ctx.signal)));
     // With --match every row needs it: read it before the first row (a failure ends the run before any write).
     const matchIndex = flags.match ? await loadIndex() : undefined;
-    const relate = flags.propertyMatch ? propertyRelation(api, ctx, flags.propertyMatch) : undefined;
+    const relate = flags.propertyMatch ? propertyRelation(api, ctx, family, flags.propertyMatch) : undefined;
     const checkCommand = listCommand(family, new Date(ctx.now().getTime() - 3_600_000), flags.client);
     const pass: Pass = {
       shape: contract.shape,

@@ -8,7 +8,7 @@ import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import { takeRunLock } from '../../core/file-lock.js';
 import { UnsafeFileError } from '../../core/owned-file.js';
-import { RESOURCES, type ResourceFamily } from '../../core/resources.js';
+import { referredFamily, type ResourceFamily } from '../../core/resources.js';
 import type { ImportFlags } from './import-flags.js';
 import type { ImportIdentity } from './journal.js';
 import { buildIndex, matchKey, type MatchIndex } from './match-index.js';
@@ -51,25 +51,31 @@ export async function identityOf(ctx: Context, family: ResourceFamily, flags: Im
   };
 }
 
-/** Assignments with --property-match: `propertyIds` given as the properties' match values. */
-export function propertyRelation(api: ApiClient, ctx: Context, field: readonly string[]) {
-  let properties: Promise<MatchIndex> | undefined;
-  const props = RESOURCES.props;
+/**
+ * A family that `refers` to another (assignments' `propertyIds`, the model says) with --property-match:
+ * the ids given as the referred records' match values.
+ */
+export function propertyRelation(api: ApiClient, ctx: Context, family: ResourceFamily, field: readonly string[]) {
+  let index: Promise<MatchIndex> | undefined;
+  const referred = referredFamily(family);
+  const slot = family.refers?.field;
+  if (!referred || slot === undefined) throw new Error(`${family.name} refers to no other family`);
+  const { label, singular } = referred.view;
   return async (record: Record<string, unknown>): Promise<string[]> => {
-    const values = record.propertyIds;
+    const values = record[slot];
     if (values === undefined) return [];
-    if (!Array.isArray(values)) return ["propertyIds: must be a list of the properties' match values"];
-    properties ??= buildIndex(field, api.paginate(props.path, { pageSize: 100, concurrency: ctx.globals.concurrency, signal: ctx.signal }));
-    const index = await properties;
+    if (!Array.isArray(values)) return [`${slot}: must be a list of the ${label}' match values`];
+    index ??= buildIndex(field, api.paginate(referred.path, { pageSize: 100, concurrency: ctx.globals.concurrency, signal: ctx.signal }));
+    const found = await index;
     const problems: string[] = [];
     const ids = values.map((value) => {
       const key = matchKey(value);
-      const found = key === undefined ? undefined : index.get(key);
-      if (found === undefined || found === 'ambiguous')
-        problems.push(`propertyIds: ${found ? 'more than one property has' : 'no property with'} ${field.join('.')} ${String(value)}`);
-      return found === undefined || found === 'ambiguous' ? value : found.id;
+      const hit = key === undefined ? undefined : found.get(key);
+      if (hit === undefined || hit === 'ambiguous')
+        problems.push(`${slot}: ${hit ? `more than one ${singular} has` : `no ${singular} with`} ${field.join('.')} ${String(value)}`);
+      return hit === undefined || hit === 'ambiguous' ? value : hit.id;
     });
-    record.propertyIds = ids;
+    record[slot] = ids;
     return problems;
   };
 }

@@ -1,7 +1,10 @@
 // contacts: list and create go through the client's sub-collection; get/update/delete do not.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
-import contactsCommand from '../../../../src/commands/contacts/index.js';
+import { RESOURCES } from '../../../../src/core/resources.js';
+import { familyVerbs } from '../../../../src/commands/shared/family-verbs.js';
+
+const contactsCommand = familyVerbs(RESOURCES.contacts);
 import { apiContext, runNoun } from '../fake-api.js';
 
 const CLIENT = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
