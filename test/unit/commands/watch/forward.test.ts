@@ -1,0 +1,218 @@
+// The parts of watch --forward-to, in process: signatures as the `standardwebhooks` library makes and
+// checks them, the secret format, the retry schedule, the outbox log (torn lines, compaction, ids
+// just done not taken twice, bodies read back from disk) and the forwarder's ordering with a fake
+// client (never two of one record at once, nothing passes the oldest event with one in flight).
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import type { OutboundAnswer, OutboundClient } from '../../../../src/core/http/outbound.js';
+import { deadLetterFile } from '../../../../src/commands/watch/forward/dead-letter.js';
+import { Forwarder } from '../../../../src/commands/watch/forward/forwarder.js';
+import { Outbox } from '../../../../src/commands/watch/forward/outbox.js';
+import { retryDelay, verdictOf } from '../../../../src/commands/watch/forward/schedule.js';
+import { newSecret, secretKey } from '../../../../src/commands/watch/forward/secrets.js';
+import { webhookHeaders, webhookId } from '../../../../src/commands/watch/forward/signature.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+const answer = (status: number, retryAfterMs?: number): OutboundAnswer => ({ kind: 'answer', status, retryAfterMs, location: undefined });
+
+describe('signatures', () => {
+  it('are what standardwebhooks signs, one entry per secret, each verifying alone', () => {
+    const secrets = [newSecret(), newSecret()];
+    const body = '{"type":"created","family":"props","id":"é東京","record":{"n":1},"observedAt":"2026-01-01T00:00:00.000Z"}';
+    const now = Date.now();
+    const headers = webhookHeaders(
+      secrets.map((secret) => secretKey(secret)!),
+      'msg_1',
+      now,
+      body,
+    );
+    const signatures = headers['webhook-signature']!.split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const [i, secret] of secrets.entries()) {
+      const hook = new Webhook(secret);
+      expect(hook.sign('msg_1', new Date(Math.floor(now / 1000) * 1000), body)).toBe(signatures[i]);
+      expect(() => hook.verify(body, headers)).not.toThrow();
+    }
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(now / 1000)));
+  });
+
+  it('ids: the same change the same id; another type, version, record or poll another', () => {
+    const change = { family: 'props', scope: null, id: 'a', type: 'updated', version: '2026-01-01T00:00:00Z', poll: 3 };
+    expect(webhookId(change)).toBe(webhookId({ ...change }));
+    const others = [{ type: 'created' }, { version: 'x' }, { id: 'b' }, { poll: 4 }, { scope: 'client:1' }].map((diff) =>
+      webhookId({ ...change, ...diff }),
+    );
+    expect(new Set([webhookId(change), ...others]).size).toBe(6);
+  });
+
+  it('secrets: whsec_ and the base64 of 16 to 256 bytes; anything else is no secret', () => {
+    expect(secretKey(newSecret())).toHaveLength(32);
+    for (const bad of [
+      '',
+      'whsec_',
+      'whsec_abc',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      `sk_${Buffer.alloc(32).toString('base64')}`,
+    ]) {
+      expect(secretKey(bad), bad).toBeUndefined();
+    }
+  });
+});
+
+describe('the retry schedule', () => {
+  it('retries 408/409/425/429/5xx and failures, dead-letters other 4xx and 3xx, stops on 410', () => {
+    expect([200, 204, 299].map((s) => verdictOf(answer(s)))).toEqual(['delivered', 'delivered', 'delivered']);
+    expect([408, 409, 425, 429, 500, 503].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('retry'));
+    expect([301, 302, 400, 401, 404, 422].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('dead-letter'));
+    expect(verdictOf(answer(410))).toBe('gone');
+    expect(verdictOf({ kind: 'failure', reason: 'timed out', message: 'x', retryable: true })).toBe('retry');
+  });
+
+  it('grows with jitter, capped, scaled to a short --retry-for; Retry-After wins', () => {
+    const day = 24 * 3_600_000;
+    expect(retryDelay(1, undefined, day, () => 0)).toBe(500);
+    expect(retryDelay(1, undefined, day, () => 1)).toBe(1_000);
+    expect(retryDelay(4, undefined, day, () => 1)).toBe(8_000);
+    expect(retryDelay(30, undefined, day, () => 1)).toBe(300_000);
+    expect(retryDelay(1, undefined, 10_000, () => 1)).toBe(100);
+    expect(retryDelay(30, undefined, 10_000, () => 1)).toBe(1_000);
+    expect(retryDelay(2, 7_000, day, () => 1)).toBe(7_000);
+  });
+});
+
+describe('the outbox', () => {
+  it('keeps what waits across a reopen, drops a torn last line, and does not take a just-done id twice', async () => {
+    const path = join(tempDir('outbox-'), 'props.state.outbox');
+    const box = await Outbox.open(path);
+    const a = box.add('msg_a', 'rec 1', '{"n":"a"}')!;
+    const b = box.add('msg_b', 'rec-2', '{"n":"b"}')!;
+    box.add('msg_c', 'rec-3', '{"n":"c"}');
+    expect(box.add('msg_a', 'rec 1', '{"n":"a2"}')).toBeUndefined();
+    a.firstAttemptAt = 1_000;
+    a.attempts = 2;
+    box.tried(a);
+    box.done(b);
+    await box.close();
+    appendFileSync(path, 'A msg_torn rec-4 {"n":'); // a crash in the middle of a write
+
+    const again = await Outbox.open(path);
+    expect([...again.entries()].map((e) => [e.id, e.key, e.attempts, e.firstAttemptAt])).toEqual([
+      ['msg_a', 'rec 1', 2, 1_000],
+      ['msg_c', 'rec-3', 0, undefined],
+    ]);
+    // Done before any state save: the poll that finds it again must not send it again.
+    expect(again.add('msg_b', 'rec-2', '{"n":"b"}')).toBeUndefined();
+    const c = [...again.entries()][1]!;
+    c.body = undefined; // read back from the file
+    expect(await again.body(c)).toBe('{"n":"c"}');
+    await again.stateSaved();
+    // After a state save, a done id is a new event again (a later change can have it only by its poll).
+    expect(again.add('msg_b', 'rec-2', '{"n":"b"}')).toBeDefined();
+    for (const entry of [...again.entries()]) again.done(entry);
+    await again.stateSaved();
+    await again.close();
+    expect(readFileSync(path, 'utf8')).toBe('appraisal-watch-outbox 1\n');
+  });
+
+  it('refuses a damaged log with what to do (exit 2), never half-reads it', async () => {
+    const path = join(tempDir('outbox-'), 'x.outbox');
+    writeFileSync(path, 'appraisal-watch-outbox 1\nZ what\n', { mode: 0o600 });
+    await expect(Outbox.open(path)).rejects.toThrow(`the outbox ${path} is damaged at line 2: unknown line "Z what"`);
+    writeFileSync(path, 'something else\n', { mode: 0o600 });
+    await expect(Outbox.open(path)).rejects.toThrow('it is not an appraisal watch outbox');
+  });
+});
+
+/** A client whose answers the test scripts, recording what is in flight. */
+function fakeClient(script: (id: string, n: number) => OutboundAnswer | Promise<OutboundAnswer>) {
+  const sent: string[] = [];
+  const inFlight = new Set<string>();
+  let most = 0;
+  const client: OutboundClient = {
+    async post(_url, body, headers) {
+      const id = headers['webhook-id']!;
+      sent.push(id);
+      inFlight.add(body);
+      most = Math.max(most, inFlight.size);
+      const keyOf = (text: string) => (JSON.parse(text) as { key: string }).key;
+      const sameRecord = [...inFlight].filter((other) => keyOf(other) === keyOf(body));
+      expect(sameRecord, 'two events of one record in flight').toHaveLength(1);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return await script(id, sent.length - 1);
+      } finally {
+        inFlight.delete(body);
+      }
+    },
+    close: async () => {},
+  };
+  return { client, sent, most: () => most };
+}
+
+async function forwarder(client: OutboundClient, options: { concurrency: number; retryForMs?: number }) {
+  const dir = tempDir('forwarder-');
+  const outbox = await Outbox.open(join(dir, 'outbox'));
+  const delivered: string[] = [];
+  const dead: string[] = [];
+  const errors: unknown[] = [];
+  const forward = new Forwarder({
+    outbox,
+    deadLetters: deadLetterFile(join(dir, 'dead.ndjson')),
+    client,
+    url: new URL('http://127.0.0.1:9/x'),
+    keys: [secretKey(newSecret())!],
+    retryForMs: options.retryForMs ?? 60_000,
+    concurrency: options.concurrency,
+    now: () => Date.now(),
+    random: () => 0,
+    signal: new AbortController().signal,
+    report: { delivered: (e) => delivered.push(e.id), retrying: () => {}, deadLettered: (e) => dead.push(e.id) },
+    onDelivered: async () => {},
+    onFatal: (error) => errors.push(error),
+  });
+  return { forward, delivered, dead, errors, dir, outbox };
+}
+
+describe('the forwarder', () => {
+  it('with --forward-concurrency 3: others go side by side, one record never twice at once nor out of order', async () => {
+    const { client, most } = fakeClient(() => answer(200));
+    const { forward, delivered } = await forwarder(client, { concurrency: 3 });
+    const events = ['r1', 'r2', 'r1', 'r3', 'r1', 'r2', 'r4'].map((key, i) => ({ id: `msg_${i}`, key }));
+    forward.start();
+    for (const event of events) forward.enqueue(event.id, event.key, JSON.stringify({ key: event.key, i: event.id }));
+    await forward.drain();
+    await forward.stop();
+    expect(delivered.sort()).toEqual(events.map((e) => e.id).sort());
+    for (const key of ['r1', 'r2']) {
+      const mine = events.filter((e) => e.key === key).map((e) => e.id);
+      expect(delivered.filter((id) => mine.includes(id))).toEqual(mine);
+    }
+    expect(most()).toBeGreaterThan(1);
+    expect(most()).toBeLessThanOrEqual(3);
+  });
+
+  it('one at a time: a failing event holds the others back until it is delivered; --retry-for spent: dead letter', async () => {
+    const { client, sent } = fakeClient((id, n) => (id === 'msg_0' && n < 2 ? answer(503) : answer(200)));
+    const { forward, delivered } = await forwarder(client, { concurrency: 1, retryForMs: 5_000 });
+    forward.start();
+    for (const i of [0, 1, 2]) forward.enqueue(`msg_${i}`, `r${i}`, JSON.stringify({ key: `r${i}` }));
+    await forward.drain();
+    expect(sent).toEqual(['msg_0', 'msg_0', 'msg_0', 'msg_1', 'msg_2']);
+    expect(delivered).toEqual(['msg_0', 'msg_1', 'msg_2']);
+    await forward.stop();
+
+    const failing = fakeClient(() => answer(500));
+    const spent = await forwarder(failing.client, { concurrency: 1, retryForMs: 300 });
+    spent.forward.start();
+    spent.forward.enqueue('msg_x', 'r', JSON.stringify({ key: 'r' }));
+    await spent.forward.drain();
+    await spent.forward.stop();
+    expect(spent.dead).toEqual(['msg_x']);
+    expect(failing.sent.length).toBeGreaterThan(1);
+    const letter = JSON.parse(readFileSync(join(spent.dir, 'dead.ndjson'), 'utf8')) as { status: number; error: string; attempts: number };
+    expect(letter).toMatchObject({ status: 500, error: '500 (still failing when --retry-for ran out)', attempts: failing.sent.length });
+    expect(spent.forward.deadLetteredInRun).toBe(1);
+  });
+});
