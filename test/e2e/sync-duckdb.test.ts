@@ -4,9 +4,11 @@
 // --dry-run writing nothing, -o json, bad targets, a record that breaks the schema (exit 9, nothing
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/env.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run } from '../helpers/run.js';
@@ -17,7 +19,7 @@ let admin: MockAdmin;
 let scratch: string;
 let env: Record<string, string | undefined>;
 
-const RECORDS = 30;
+const RECORDS = 12;
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
   run(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1', ...extra }, cwd: scratch });
 
@@ -48,7 +50,7 @@ describe('sync into DuckDB', () => {
   it('first run: every family, typed columns, child tables, state; then incremental', async () => {
     const first = await cli(['sync']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/^properties: 30 new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
+    expect(first.stderr).toMatch(/^properties: 12 new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
     const file = join(scratch, 'appraisal.duckdb');
     const counts = await duck(
       file,
@@ -78,5 +80,152 @@ describe('sync into DuckDB', () => {
     expect(summary.families.properties).toMatchObject({ mode: 'incremental', changed: 1, new: 0 });
     const renamed = await duck(file, `SELECT name FROM properties WHERE id = '${ids[3]}'`);
     expect(renamed[0]!.name).toBe('Renamed by the test');
+  });
+
+  it('--full marks rows gone from the service and un-marks one that comes back; --dry-run writes nothing', async () => {
+    const file = join(scratch, 'full.duckdb');
+    const to = ['--to', `duckdb:${file}`];
+    expect((await cli(['sync', 'props', ...to])).code).toBe(0);
+    const ids = await admin.ids('/api/properties');
+    expect((await admin.call('DELETE', `/api/properties/${ids[0]}`)).status).toBeLessThan(300);
+    // A row marked gone by an earlier pass whose record is still listed: it came back.
+    {
+      const instance = await DuckDBInstance.create(file);
+      const connection = await instance.connect();
+      await connection.run(`UPDATE properties SET _deleted_at = now() WHERE id = '${ids[1]}'`);
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const dry = await cli(['sync', 'props', ...to, '--full', '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).families.properties).toMatchObject({ new: 0, changed: 1, gone: 1, mode: 'full' });
+    expect(await duck(file, `SELECT id FROM properties WHERE _deleted_at IS NOT NULL`)).toEqual([{ id: ids[1] }]);
+
+    const full = await cli(['sync', 'props', ...to, '--full']);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/^properties: 0 new, 1 changed, \d+ unchanged, 1 gone \(full\)/m);
+    expect(await duck(file, `SELECT id FROM properties WHERE _deleted_at IS NOT NULL`)).toEqual([{ id: ids[0] }]);
+    expect(await duck(file, `SELECT count(*)::INT AS n FROM properties`)).toEqual([{ n: ids.length }]);
+
+    const missing = join(scratch, 'never.duckdb');
+    const dryMissing = await cli(['sync', 'props', '--to', `duckdb:${missing}`, '--dry-run']);
+    expect(dryMissing.code, dryMissing.stderr).toBe(0);
+    expect(dryMissing.stderr).toMatch(/^properties: would write \d+ new, .*would create properties/m);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('continues incrementally from the database alone, with an empty config directory', async () => {
+    const file = join(scratch, 'fresh.duckdb');
+    expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+    const again = await cli(['sync', 'clients', '--to', `duckdb:${file}`], isolatedEnv());
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^clients: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since \d{4}-/m);
+  });
+
+  it('refuses targets it cannot use: another scheme, a file it cannot open (exit 2, naming it)', async () => {
+    const scheme = await cli(['sync', '--to', 'mysql://root:hunter2@db/x']);
+    expect(scheme.code).toBe(2);
+    expect(exitProblems(scheme)).toEqual([]);
+    expect(scheme.stderr).toMatch(/the scheme "mysql:" is not supported/);
+    expect(scheme.stderr).toMatch(/duckdb:PATH, postgres:\/\/… or postgresql:\/\/…/);
+    expect(scheme.stderr).not.toContain('hunter2');
+    const unopenable = await cli(['sync', 'props', '--to', 'duckdb:/proc/appraisal-sync/x.duckdb']);
+    expect(unopenable.code).toBe(2);
+    expect(exitProblems(unopenable)).toEqual([]);
+    expect(unopenable.stderr).toContain('/proc/appraisal-sync/x.duckdb');
+  });
+
+  it('a record that breaks the published schema: exit 9, nothing of its batch written', async () => {
+    const file = join(scratch, 'invalid.duckdb');
+    await admin.queueFault({ path: '/api/clients', fault: 'schema-violation', query: { page: '1', limit: '100' } });
+    const bad = await cli(['sync', 'clients', '--to', `duckdb:${file}`, '--page-size', '100']);
+    expect(bad.code, bad.stderr).toBe(9);
+    expect(exitProblems(bad)).toEqual([]);
+    expect(bad.stderr).toMatch(/do not match the published schema .*nothing of that batch was written/);
+    expect(await duck(file, `SELECT count(*)::INT AS n FROM clients`)).toEqual([{ n: 0 }]);
+    const good = await cli(['sync', 'clients', '--to', `duckdb:${file}`]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toMatch(/^clients: 12 new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
+  });
+
+  it('a service fault mid-run keeps the batches committed before it; the next run completes', async () => {
+    const many = await startMock({ records: 1100, http: true });
+    try {
+      const file = join(scratch, 'fault.duckdb');
+      const manyEnv = { ...env, ...many.env };
+      await mockAdmin(many).queueFault({ path: '/api/properties', query: { page: '11', limit: '100' }, status: 503, count: 4 });
+      const failed = await run(['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '100', '--concurrency', '1'], {
+        env: { ...manyEnv, APPRAISAL_RETRY_BASE_MS: '1' },
+        cwd: scratch,
+      });
+      expect(failed.code, failed.stderr).toBe(8);
+      expect(exitProblems(failed)).toEqual([]);
+      expect(await duck(file, `SELECT count(*)::INT AS n FROM properties`)).toEqual([{ n: 1000 }]);
+      const done = await run(['sync', 'props', '--to', `duckdb:${file}`], { env: manyEnv, cwd: scratch });
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stderr).toMatch(/^properties: 100 new, 0 changed, 1000 unchanged, 0 gone \(full\)/m);
+    } finally {
+      await many.stop();
+    }
+  });
+});
+
+describe('schema evolution (the description the run binds, given with --spec)', () => {
+  /** openapi.json with Property's schema changed by `edit`, written to a file. */
+  function description(name: string, edit: (property: Record<string, Record<string, unknown>>) => void): string {
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      components: { schemas: { Property: { properties: Record<string, Record<string, unknown>> } } };
+    };
+    edit(document.components.schemas.Property.properties);
+    const path = join(scratch, `${name}.json`);
+    writeFileSync(path, JSON.stringify(document));
+    return path;
+  }
+
+  it('adds a new field as a nullable column, keeps a dropped one, refuses a changed type with nothing written', async () => {
+    const file = join(scratch, 'evolve.duckdb');
+    const to = ['--to', `duckdb:${file}`];
+    expect((await cli(['sync', 'props', ...to])).code).toBe(0);
+    const gained = description('gained', (properties) => {
+      properties.floors = { type: ['integer', 'null'] };
+      delete properties.parcelNumber;
+    });
+    const ids = await admin.ids('/api/properties');
+    await admin.call('PATCH', `/api/properties/${ids[2]}`, { name: 'Changed after the description grew' });
+    const grown = await cli(['sync', 'props', ...to, '--spec', gained]);
+    expect(grown.code, grown.stderr).toBe(0);
+    expect(grown.stderr).toMatch(/added columns: properties\.floors/);
+    const columns = await duck(file, `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'properties'`);
+    expect(columns).toContainEqual({ column_name: 'floors', data_type: 'BIGINT' });
+    expect(columns).toContainEqual({ column_name: 'parcel_number', data_type: 'VARCHAR' });
+    expect(await duck(file, `SELECT count(*)::INT AS n FROM properties WHERE floors IS NOT NULL`)).toEqual([{ n: 0 }]);
+
+    const changed = description('changed', (properties) => {
+      properties.yearBuilt = { type: ['string', 'null'] };
+    });
+    const before = await duck(file, `SELECT max(_synced_at)::VARCHAR AS at, count(*)::INT AS n FROM properties`);
+    await admin.call('PATCH', `/api/properties/${ids[2]}`, { name: 'Changed again' });
+    const refused = await cli(['sync', 'props', ...to, '--spec', changed]);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toMatch(
+      /error: column main\.properties\.year_built is BIGINT in .* but the published schema now makes it VARCHAR: nothing was written for properties/,
+    );
+    expect(refused.stderr).toMatch(/hint: sync never changes or drops a column/);
+    expect(await duck(file, `SELECT max(_synced_at)::VARCHAR AS at, count(*)::INT AS n FROM properties`)).toEqual(before);
+  });
+
+  it('a table someone else made with incompatible columns is refused, never dropped', async () => {
+    const file = join(scratch, 'theirs.duckdb');
+    const instance = await DuckDBInstance.create(file);
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE properties (id INTEGER, note VARCHAR); INSERT INTO properties VALUES (1, 'theirs')`);
+    connection.closeSync();
+    instance.closeSync();
+    const refused = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toMatch(/column main\.properties\.id is INTEGER/);
+    expect(await duck(file, `SELECT id, note FROM properties`)).toEqual([{ id: 1, note: 'theirs' }]);
   });
 });
