@@ -15,7 +15,7 @@ export default defineNounCommand<McpFlags>({
     { flags: '--lease', description: 'run the session on a leased key with only the scopes its tools need, revoked when it ends' },
     {
       flags: '--ttl <duration>',
-      description: 'with --lease: the key expires after this long even if the server is killed',
+      description: 'with --lease: each key expires after this long (renewed before then), even if the server is killed',
       defaultValue: '1h',
     },
     { flags: '--audit-log <path>', description: 'append one JSON line per tool call (time, tool, arguments, outcome, request ids)' },

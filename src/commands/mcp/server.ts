@@ -15,8 +15,8 @@ import { sanitiseJson, sanitiseText } from './sanitise.js';
 export interface ServeOptions {
   tools: readonly Tool[];
   instructions: string;
-  /** The environment tool calls run with (a leased key in it, when --lease). */
-  env: Env;
+  /** The environment the next tool call runs with (the leased key in use, when --lease). */
+  env: () => Env;
   audit: AuditLog | undefined;
 }
 
@@ -63,7 +63,7 @@ export async function serve(ctx: Context, options: ServeOptions): Promise<void> 
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
     let outcome: CallOutcome;
     try {
-      outcome = await callTool(ctx, tool, input, options.env, DEFAULT_LIMITS);
+      outcome = await callTool(ctx, tool, input, options.env(), DEFAULT_LIMITS);
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;
       outcome = { ok: false, exitCode: 2, error: `error: ${error.message}`, requestIds: [] };

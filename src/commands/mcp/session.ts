@@ -8,6 +8,7 @@ import { minRateSetting } from '../../core/min-rate.js';
 import { openAuditLog } from '../keys/public.js';
 import { catalogue, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
+import type { KeptKey } from './lease-keeper.js';
 
 export interface McpFlags {
   allowWrite?: boolean;
@@ -87,23 +88,24 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
   // plain file of ours appended to; each line redacted and synced.
   const audit =
     flags.auditLog === undefined ? undefined : await openAuditLog(flags.auditLog, ctx.cwd, (text) => ctx.io.redactor.redact(text));
-  let env = callEnvironment(ctx, session.profileName);
-  let lease: { prefix: string; revoke(): Promise<void> } | undefined;
+  const base = callEnvironment(ctx, session.profileName);
+  let lease: KeptKey | undefined;
   try {
     if (flags.lease) {
       const { leaseForTools } = await import('./lease.js');
-      const leased = await leaseForTools(ctx, tools, flags.ttl);
-      lease = leased;
-      env = { ...env, APPRAISAL_API_KEY: leased.secret };
+      lease = await leaseForTools(ctx, tools, flags.ttl);
     }
+    const kept = lease;
+    // Each call takes the key in use when it starts: a renewed lease replaces it between calls.
+    const env = kept ? () => ({ ...base, APPRAISAL_API_KEY: kept.secret() }) : () => base;
     ctx.io.notice(
       `serving ${tools.length} ${production || !flags.allowWrite ? 'read-only ' : ''}tools for profile ${session.profileName}` +
-        `${lease ? ` on leased key ${lease.prefix}` : ''} over stdio`,
+        `${kept ? ` on leased key ${kept.prefix()}` : ''} over stdio`,
     );
     const { serve } = await import('./server.js');
     await serve(ctx, { tools, instructions: instructionsFor(tools, production, flags.allowWrite === true), env, audit });
   } finally {
     await audit?.close();
-    if (lease) await lease.revoke();
+    if (lease) await lease.end();
   }
 }
