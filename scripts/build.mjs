@@ -67,7 +67,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20.18',
-  // The keychain binding and DuckDB (sync) are native addons: resolved from node_modules at run
+  // The keychain binding and DuckDB (sync, Parquet export) are native addons: resolved from node_modules at run
   // time. pg's optional native driver (pg-native) is never used: left out rather than bundled.
   external: ['@napi-rs/keyring', '@duckdb/node-api', 'pg-native'],
   define: { __APPRAISAL_VERSION__: JSON.stringify(pkg.version), __APPRAISAL_BUILD__: JSON.stringify(buildInfo) },

@@ -11,8 +11,8 @@ import { ENVIRONMENTS, isEnvironment, type Environment } from './config.js';
 import { parseSize } from './size.js';
 import { MIN_RATE_EXAMPLE, readMinRate, type MinRate } from './min-rate.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'parquet'];
 
 export interface GlobalOptions {
   profile: string | undefined;

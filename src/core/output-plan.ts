@@ -30,6 +30,7 @@ const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
   '.csv': 'csv',
+  '.parquet': 'parquet',
 };
 
 export function parseFieldPath(path: string): FieldPath {
@@ -86,7 +87,7 @@ function formatFor(given: OutputFormat | undefined, out: string | undefined, std
   return (
     BY_EXTENSION[extension] ??
     new UsageError(`--out ${out}: ${extension === '' ? 'no file extension' : `unknown extension ${extension}`} to tell the format from`, {
-      hint: 'name the file .json, .ndjson, .jsonl or .csv, or give the format with -o json|ndjson|csv|table',
+      hint: 'name the file .json, .ndjson, .jsonl, .csv or .parquet, or give the format with -o json|ndjson|csv|parquet|table',
     })
   );
 }
@@ -224,11 +225,14 @@ export class OutputPlan {
       formatExplicit: true,
       fields: fields === undefined || fields.length === 0 ? undefined : fieldSelection(fields),
       out,
-      sink: how.split
-        ? { kind: 'parts', ...out, split: how.split }
-        : how.resume
-          ? { kind: 'resumable', ...out, mode: how.resume }
-          : { kind: 'file', ...out },
+      sink:
+        format === 'parquet'
+          ? { kind: 'parquet', ...out }
+          : how.split
+            ? { kind: 'parts', ...out, split: how.split }
+            : how.resume
+              ? { kind: 'resumable', ...out, mode: how.resume }
+              : { kind: 'file', ...out },
       wide: undefined,
       color: false,
       width: undefined,

@@ -60,7 +60,9 @@ export type SinkPlan =
   /** `--out PATH` of a list: a partial file beside it with a checkpoint, continued by --resume. */
   | ({ kind: 'resumable'; mode: ResumeMode } & SinkFile)
   /** `--out PATH --split-rows/--split-size`: numbered parts beside PATH and a manifest. */
-  | ({ kind: 'parts'; split: SplitLimits } & SinkFile);
+  | ({ kind: 'parts'; split: SplitLimits } & SinkFile)
+  /** `-o parquet --out PATH`: typed columns, written whole to a temp file and renamed. */
+  | ({ kind: 'parquet' } & SinkFile);
 
 /** What the choice is made from. */
 export interface SinkChoice {
@@ -78,7 +80,18 @@ function formatOf(format: OutputFormat | UsageError): OutputFormat {
   return format;
 }
 
+/** -o parquet: a binary file written whole, so never to stdout, in parts or resumed. */
+function parquetSink(out: SinkFile | undefined, flags: OutputFlags | undefined): SinkPlan {
+  if (!out) throw new UsageError('-o parquet needs --out FILE: a Parquet file is binary and written whole, never to stdout');
+  const whole = 'a Parquet file is written whole (run it again to write it again)';
+  if (flags?.splitRows !== undefined || flags?.splitSize !== undefined)
+    throw new UsageError(`--split-rows and --split-size do not apply to -o parquet: ${whole}`);
+  if (flags?.resume || flags?.restart) throw new UsageError(`--resume and --restart do not apply to -o parquet: ${whole}`);
+  return { kind: 'parquet', ...out };
+}
+
 function choose({ out, format, flags, page }: SinkChoice): SinkPlan {
+  if (format === 'parquet') return parquetSink(out, flags);
   if (flags === undefined) return out ? { kind: 'file', ...out } : { kind: 'stdout' };
   const split = splitLimits(flags);
   if (split) {

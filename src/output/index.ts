@@ -4,6 +4,7 @@ export { openDestination, openPipe, writeRecord, writeRecords, type RecordPipe }
 export { countOf, droppedNotice, type View } from './list-encoder.js';
 export type { RecordSink } from './sink.js';
 export type { ExportedCollection } from './checkpoint.js';
+export type { PublishedSchema } from './parquet-schema.js';
 export type { Destination } from './destination.js';
 export { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
 export { BufferedFileWriter, writeFailure } from './buffered-writer.js';

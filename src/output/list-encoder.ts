@@ -9,6 +9,7 @@ import type { ListEncoder } from './encoder.js';
 import { fieldSelection, pickFields } from './fields.js';
 import { jsonListEncoder } from './json.js';
 import { ndjsonListEncoder } from './ndjson.js';
+import type { PublishedSchema } from './parquet-schema.js';
 import { formatCount } from './progress.js';
 import { tableListEncoder } from './table.js';
 
@@ -21,6 +22,8 @@ export interface View {
   columns: readonly string[];
   /** Every field of a record, from the published record schema: a csv's columns (csv-columns.ts). */
   recordColumns?: readonly string[] | undefined;
+  /** The published record schema itself: a Parquet file's typed columns (parquet-schema.ts). */
+  recordSchema?: PublishedSchema | undefined;
   /** Which table columns a narrow terminal keeps first, most important first (default: left to right). */
   priority?: readonly string[] | undefined;
   /** What a table shows for a field that is null or absent (`expiresAt: 'never'`); other formats keep null. */
@@ -78,6 +81,8 @@ export async function listEncoder(ctx: Context, view: View, csv: CsvColumns | un
     case 'csv':
       // Cell text is made terminal-safe only for a person's terminal (the plan says: not a file).
       return csvListEncoder(csv!, { terminal: plan.terminal });
+    case 'parquet':
+      throw new Error('a Parquet file is written by its own sink (parquet.ts), not as text');
     case 'table': {
       const { names, paths } = columnFields(plan, view.columns);
       const width = plan.wide ? undefined : plan.width;

@@ -5,7 +5,7 @@
 // chooses a sink or a format: the plan (ctx.output) did, once.
 import type { PageDone } from '../core/api-client.js';
 import type { Context } from '../core/context.js';
-import { ContractError } from '../core/errors.js';
+import { ContractError, UsageError } from '../core/errors.js';
 import type { OutputPlan } from '../core/output-plan.js';
 import type { ExportedCollection } from './checkpoint.js';
 import { csvRow } from './csv.js';
@@ -146,6 +146,8 @@ async function encodeRecord(plan: OutputPlan, record: Record<string, unknown>, v
         )
       );
     }
+    case 'parquet':
+      throw new UsageError('-o parquet writes a list to a file; one record is shown with -o json, ndjson, csv or table');
     case 'table': {
       const fields = plan.fields;
       const rows = fields

@@ -35,6 +35,7 @@ const OPENERS: Openers = {
     const sink = encoderSink(encoder, opened.destination, opened.resumeFrom && { written: opened.resumedWritten, from: opened.resumeFrom });
     return { ...sink, pageDone: opened.pageDone };
   },
+  parquet: async ({ ctx, view }) => (await import('./parquet.js')).openParquetSink(ctx, view.recordSchema),
   parts: async ({ ctx, plan, view, csv }) => {
     const target = (await ctx.output.target())!;
     return openFilesSink(

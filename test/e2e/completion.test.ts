@@ -95,7 +95,7 @@ describe('appraisal completion', () => {
   it('bash: flags, output formats and profile names', () => {
     expect(completeLine('appraisal props list --upd')).toEqual(['--updated-since']);
     expect(completeLine('appraisal smoke --ju')).toEqual(['--junit']);
-    expect(completeLine('appraisal props list -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(completeLine('appraisal props list -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
     expect(completeLine('appraisal --output nd')).toEqual(['ndjson']);
     expect(completeLine('appraisal --profile ').sort()).toEqual(['local', 'staging']);
     expect(completeLine('appraisal -p st props l')).toEqual(['list']);
@@ -130,7 +130,7 @@ describe('appraisal completion', () => {
     const result = await run(['completion', 'fish']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -a 'props'");
-    expect(result.stdout).toContain("-l output -x -a 'table json ndjson csv'");
+    expect(result.stdout).toContain("-l output -x -a 'table json ndjson csv parquet'");
     expect(result.stdout).toContain('(appraisal completion __profiles 2>/dev/null)');
   });
 

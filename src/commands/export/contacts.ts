@@ -9,7 +9,7 @@ import { ContractError, NotFoundError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
 import { listPath, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { createProgress, writeRecords, type FilePart } from '../../output/index.js';
-import { publishedColumns } from '../shared/list.js';
+import { publishedView } from '../shared/list-records.js';
 
 /** Any client id: the published record schema of a client's contacts is the same for every client. */
 const ANY_CLIENT = '00000000-0000-4000-8000-000000000000';
@@ -118,9 +118,8 @@ export async function exportContacts(
   let written: number;
   let parts: FilePart[] | undefined;
   try {
-    // A csv holds every published field, known before the first contact (issue 25 §1).
-    const csv = ctx.output.format === 'csv' && !ctx.output.fields;
-    const view = csv ? { ...family.view, recordColumns: await publishedColumns(ctx, listPath(family, ANY_CLIENT)) } : family.view;
+    // A csv holds every published field, known before the first contact (issue 25 §1); Parquet types them.
+    const view = await publishedView(ctx, listPath(family, ANY_CLIENT), family.view);
     const result = await writeRecords(ctx, records(), view);
     written = result.count;
     parts = result.files;

@@ -30,7 +30,7 @@ function listOperations(families: readonly ResourceFamily[]): Operation[] {
 
 const HOW_IT_WORKS = `
 The snapshot:
-  One file per family (props.ndjson, …; NDJSON unless -o csv|json) and manifest.json: CLI version,
+  One file per family (props.ndjson, …; NDJSON unless -o csv|json|parquet) and manifest.json: CLI version,
   origin, profile, environment, startedAt, serviceStartedAt, finishedAt, and per family its file, records,
   total, bytes, sha256, filters, since, the --fields kept and any --split-rows/--split-size parts (sha256 each).
   DIR appears only when every family is complete: it is built in .DIR.export-partial beside it, fsynced

@@ -14,7 +14,7 @@ import { splitLimits, type SplitLimits } from '../../core/sink-plan.js';
 
 /** What a snapshot holds when --families is not given (the organization's own data). */
 export const DEFAULT_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
-export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json'];
+export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json', 'parquet'];
 export const DEFAULT_OVERLAP = '5m';
 const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;
 
@@ -129,6 +129,10 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     throw new UsageError('--overlap applies to an incremental run: add --since-last PREVIOUS_DIR or --since ISO');
   }
   const families = parseFamilies(flags.families);
+  const format = exportFormat(ctx);
+  const split = splitLimits(flags);
+  if (split && format === 'parquet')
+    throw new UsageError('--split-rows and --split-size do not apply to -o parquet: each family is one Parquet file, written whole');
   const overlapGiven = flags.overlap ?? DEFAULT_OVERLAP;
   const overlapMs = parseDuration(overlapGiven, '--overlap', { minMs: 0, maxMs: MAX_OVERLAP_MS });
   let since: SinceSource | undefined;
@@ -141,13 +145,13 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     dirGiven,
     dir,
     families,
-    format: exportFormat(ctx),
+    format,
     mode: flags.resume ? 'resume' : flags.restart ? 'restart' : 'auto',
     replace: flags.replace === true,
     since,
     overlapMs,
     overlapGiven,
-    split: splitLimits(flags),
+    split,
     fields: parseExportFields(ctx.globals.fields, families),
   };
 }

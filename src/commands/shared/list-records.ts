@@ -4,7 +4,7 @@
 // the csv view (every published field a column, known before the first record).
 import type { ApiRecord, PaginateSummary } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import type { View } from '../../output/index.js';
+import type { PublishedSchema, View } from '../../output/index.js';
 import { compileRecordQuery, queryView } from './record-query.js';
 import type { RecordChecker } from './validation.js';
 
@@ -13,14 +13,29 @@ import type { RecordChecker } from './validation.js';
  * schema (flattened dotted paths, schema order); undefined when nothing is published.
  */
 export async function publishedColumns(ctx: Context, path: string): Promise<readonly string[] | undefined> {
+  const published = await publishedSchema(ctx, path);
+  if (!published) return undefined;
+  const { recordColumns } = await import('../../core/description/schema.js');
+  return recordColumns(published.document, published.schema);
+}
+
+/** The record schema of the operation `GET path` is bound to (with its document), when the command is bound. */
+export async function publishedSchema(ctx: Context, path: string): Promise<PublishedSchema | undefined> {
   const { bindingOf } = await import('../../core/description/routed-client.js');
   const binding = bindingOf(await ctx.api());
   const route = binding?.route('GET', path);
   if (!binding || !route) return undefined;
-  const { recordColumns, recordSchemaOf } = await import('../../core/description/schema.js');
+  const { recordSchemaOf } = await import('../../core/description/schema.js');
   const { published } = route.bound;
   const document = binding.description.contract.document;
-  return recordColumns(document, recordSchemaOf(document, published.responseSchema, published.envelope));
+  return { document, schema: recordSchemaOf(document, published.responseSchema, published.envelope) };
+}
+
+/** The view records are written with: a csv's columns and a Parquet file's types from the published schema. */
+export async function publishedView(ctx: Context, path: string, view: View, keepsRecords = true): Promise<View> {
+  const plan = ctx.output;
+  if (plan.format === 'parquet') return keepsRecords ? { ...view, recordSchema: await publishedSchema(ctx, path) } : view;
+  return plan.format === 'csv' && !plan.fields ? csvView(ctx, path, view, keepsRecords) : view;
 }
 
 /** The view a csv is written with: every published field, or the query's own columns. */
@@ -69,8 +84,7 @@ export async function listRecords(
   const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
   const plan = ctx.output;
   const wrap = shaped.wrap && ['csv', 'table'].includes(plan.format);
-  const writeView =
-    plan.format === 'csv' && !plan.fields ? await csvView(ctx, path, shaped.view, recordQuery?.keepsRecords ?? true) : shaped.view;
+  const writeView = await publishedView(ctx, path, shaped.view, recordQuery?.keepsRecords ?? true);
   const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
   return {
     view: writeView,

@@ -29,14 +29,16 @@ function hasLongDigitRun(text: string): boolean {
 /** A JSON string (skipped) or a number token. Only run on text JSON.parse accepted. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-/** The first integer in valid JSON text that a JavaScript number would change; undefined when none. */
+/** The first integer in valid JSON text that a JavaScript number would change or print changed; undefined when none. */
 export function inexactIntegerIn(text: string): string | undefined {
   if (!hasLongDigitRun(text)) return undefined;
   TOKEN.lastIndex = 0;
   for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
     const token = match[0];
     if (token.charCodeAt(0) === 0x22 || token.length < 16 || /[.eE]/.test(token)) continue;
-    if (BigInt(token) !== BigInt(Number(token))) return token;
+    // Compared as printed, not as held: 2^60 is held exactly, yet every format would print it as
+    // 1152921504606847000 (the shortest text that reads back as the same double).
+    if (String(Number(token)) !== token) return token;
   }
   return undefined;
 }

@@ -43,7 +43,7 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const MAX_DEPTH = 6;
 
 /** The schema without `null` choices (`["string","null"]`, `oneOf: [X, {type: null}]`), and whether null was allowed. */
-function nonNull(document: Json, schema: unknown): { schema: unknown; nullable: boolean } {
+export function nonNull(document: Json, schema: unknown): { schema: unknown; nullable: boolean } {
   const resolved = resolveRef(document, schema);
   if (!isObject(resolved)) return { schema: resolved, nullable: true };
   if (Array.isArray(resolved.type)) {
@@ -63,7 +63,7 @@ function nonNull(document: Json, schema: unknown): { schema: unknown; nullable: 
 }
 
 /** The properties a schema declares, through allOf. */
-function propertiesOf(document: Json, schema: unknown, depth = 0): Json {
+export function propertiesOf(document: Json, schema: unknown, depth = 0): Json {
   const resolved = resolveRef(document, schema);
   if (!isObject(resolved) || depth > 10) return {};
   const own = isObject(resolved.properties) ? resolved.properties : {};
@@ -98,7 +98,7 @@ export function scalarType(schema: unknown): ColumnType | undefined {
   }
 }
 
-const isArray = (schema: unknown): boolean =>
+export const isArray = (schema: unknown): boolean =>
   isObject(schema) && (schema.type === 'array' || (schema.type === undefined && 'items' in schema));
 
 interface Walk {

@@ -136,10 +136,10 @@ describe('bash script', () => {
   });
 
   it('completes output formats after -o, --output and --output= (both ways bash may split it)', () => {
-    expect(complete(script, ['appraisal', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete(script, ['appraisal', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
     expect(complete(script, ['appraisal', 'props', 'list', '--output', 'n'])).toEqual(['ndjson']);
     expect(complete(script, ['appraisal', '--output', '=', 'j'])).toEqual(['json']);
-    expect(complete(script, ['appraisal', '--output', '='])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete(script, ['appraisal', '--output', '='])).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
     expect(complete(script, ['appraisal', '--output=c'])).toEqual(['--output=csv']);
   });
 
@@ -194,7 +194,7 @@ describe('zsh and fish scripts', () => {
     const script = fishScript(tree, INFO);
     expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -a 'props' -d 'Properties'");
     expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'props\\'' -a 'list' -d 'list'");
-    expect(script).toContain("complete -c appraisal -s o -l output -x -a 'table json ndjson csv' -d 'format'");
+    expect(script).toContain("complete -c appraisal -s o -l output -x -a 'table json ndjson csv parquet' -d 'format'");
     expect(script).toContain("complete -c appraisal -s p -l profile -x -a '(appraisal completion __profiles 2>/dev/null)' -d 'profile'");
     expect(script).toContain("complete -c appraisal -n '__appraisal_at \\'files upload\\'' -F");
     expect(script).toContain("case '|props' '|properties'");

@@ -11,6 +11,8 @@ describe('inexactIntegerIn', () => {
   it('finds an integer beyond 2^53 that a number would change', () => {
     expect(inexactIntegerIn('{"n":9007199254740993}')).toBe('9007199254740993');
     expect(inexactIntegerIn('[1,2,{"a":{"b":-123456789012345678901}}]')).toBe('-123456789012345678901');
+    // Held exactly by a double, but printed by every format as 1152921504606847000.
+    expect(inexactIntegerIn('{"n":1152921504606846976}')).toBe('1152921504606846976');
   });
 
   it('lets pass what a number holds exactly, floats, and digits inside strings', () => {

@@ -1,0 +1,73 @@
+// The typed columns of a Parquet export, from the published record schema of the list operation,
+// through the one type mapping of core/table-shape (string → VARCHAR, date-time → TIMESTAMPTZ, date
+// → DATE, integer → BIGINT, number → DOUBLE, boolean → BOOLEAN); unlike a database table, nested
+// objects stay whole as STRUCTs and arrays as LISTs. A field with no usable schema is JSON text; a
+// list with no schema at all is one JSON column, `record`. --fields keeps only the paths it names.
+import type { FieldPath } from '../core/output-plan.js';
+import { isArray, nonNull, propertiesOf, scalarType, type ColumnType } from '../core/table-shape/shape.js';
+import { pathTrie, type PathTrie } from './fields.js';
+
+/** The published record schema of a list, with the document its `$ref`s point into. */
+export interface PublishedSchema {
+  document: Record<string, unknown>;
+  schema: unknown;
+}
+
+export interface ParquetColumn {
+  /** The record's own field name (a Parquet reader sees the data as the service sends it). */
+  name: string;
+  /** A DuckDB type: `VARCHAR`, `STRUCT("city" VARCHAR)`, `BIGINT[]`, `JSON`. */
+  type: string;
+}
+
+const DUCKDB: Readonly<Record<ColumnType, string>> = {
+  text: 'VARCHAR',
+  timestamptz: 'TIMESTAMPTZ',
+  date: 'DATE',
+  bigint: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  json: 'JSON',
+};
+
+/** How deep STRUCTs and LISTs nest before the rest is JSON text. */
+const MAX_DEPTH = 8;
+
+/** `name` as a DuckDB identifier. */
+export const quoteName = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+function typeOf(document: Record<string, unknown>, schema: unknown, only: PathTrie | undefined, depth: number): string {
+  const inner = nonNull(document, schema).schema;
+  const scalar = scalarType(inner);
+  if (scalar !== undefined) return DUCKDB[scalar];
+  if (depth >= MAX_DEPTH) return 'JSON';
+  if (isArray(inner)) {
+    if (only) return 'JSON'; // --fields reaching into an array keeps the array as text
+    return `${typeOf(document, (inner as { items?: unknown }).items, undefined, depth + 1)}[]`;
+  }
+  const fields = fieldsOf(document, inner, only, depth);
+  return fields.length === 0 ? 'JSON' : `STRUCT(${fields.map((field) => `${quoteName(field.name)} ${field.type}`).join(', ')})`;
+}
+
+function fieldsOf(document: Record<string, unknown>, schema: unknown, only: PathTrie | undefined, depth: number): ParquetColumn[] {
+  const properties = propertiesOf(document, schema);
+  const names = only ? [...only.children.keys()].filter((name) => Object.hasOwn(properties, name)) : Object.keys(properties);
+  return names.map((name) => {
+    const below = only?.children.get(name);
+    return { name, type: typeOf(document, properties[name], below && !below.whole ? below : undefined, depth + 1) };
+  });
+}
+
+/**
+ * The columns of the file: every published field (or the --fields paths), typed; undefined when
+ * nothing usable is published (the file is then one JSON column per record).
+ */
+export function parquetColumns(
+  published: PublishedSchema | undefined,
+  fields: readonly FieldPath[] | undefined,
+): ParquetColumn[] | undefined {
+  if (!published) return undefined;
+  const record = nonNull(published.document, published.schema).schema;
+  const columns = fieldsOf(published.document, record, fields ? pathTrie(fields) : undefined, 0);
+  return columns.length === 0 ? undefined : columns;
+}
