@@ -12,7 +12,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitProblems } from '../helpers/exit-shape.js';
-import { Pool, startCli, type CliOutcome } from '../helpers/spawn.js';
+import { Pool } from '../helpers/pool.js';
+import { run as runInProcess, type RunResult } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -261,7 +262,7 @@ const secrets = new Map<string, string>([
 let commandPaths: string[] = [];
 /** The command paths that take -o/--output. */
 const takesOutput = new Set<string>();
-const ran: Array<{ label: string; result: CliOutcome }> = [];
+const ran: Array<{ label: string; result: RunResult }> = [];
 
 function readRotatedKey(): void {
   const file = join(configDir, 'credentials', 'rotating.key');
@@ -394,7 +395,7 @@ function envFor(credential: Credential): Record<string, string | undefined> {
 type Variant = 'plain' | 'table' | 'verbose-json';
 const VARIANT_FLAGS: Record<Variant, string[]> = { plain: [], table: ['-o', 'table'], 'verbose-json': ['--verbose', '-o', 'json'] };
 
-async function run(invocation: Invocation, variant: Variant): Promise<CliOutcome> {
+async function run(invocation: Invocation, variant: Variant): Promise<RunResult> {
   const credential = invocation.credential ?? 'env';
   const flags = VARIANT_FLAGS[variant];
   const path = invocation.args.slice(0, 2).join(' ');
@@ -403,11 +404,11 @@ async function run(invocation: Invocation, variant: Variant): Promise<CliOutcome
   let input = invocation.input;
   if (credential === 'key-file') args.push('--api-key-file', keyFile);
   if (credential === 'stdin') input = input === 'revoked' ? `${secrets.get('revoked key')}\n` : `${CANARY}\n`;
-  return startCli(args, { env: envFor(credential), cwd, stdin: input, timeoutMs: 60_000 }).result;
+  return runInProcess(args, { env: envFor(credential), cwd, stdin: input });
 }
 
 /** Every run's own checks: a documented exit, no stack trace, no secret on stdout or stderr. */
-function checkRun(label: string, invocation: Invocation, result: CliOutcome): void {
+function checkRun(label: string, invocation: Invocation, result: RunResult): void {
   ran.push({ label, result });
   expect(exitProblems(result), `${label}\n${result.stderr}`).toEqual([]);
   expect(leaksIn(result.stderr), `${label}: a secret on stderr\n${result.stderr}`).toEqual([]);
