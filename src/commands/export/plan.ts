@@ -8,12 +8,12 @@ import type { OutputFormat } from '../../core/global-options.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { fieldSelection } from '../../core/output-plan.js';
-import { FAMILY_NAMES, findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
+import { FAMILIES, FAMILY_NAMES, findFamily, hasRecords, type FamilyName, type ResourceFamily } from '../../core/resources.js';
 import { requireTimestamp } from '../shared/query.js';
 import { splitLimits, type SplitLimits } from '../../core/sink-plan.js';
 
-/** What a snapshot holds when --families is not given (the organization's own data). */
-export const DEFAULT_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
+/** What a snapshot holds when --families is not given: every family with records of its own (the organization's data; reference data only when named). */
+export const DEFAULT_FAMILIES: readonly FamilyName[] = FAMILIES.filter(hasRecords).map((family) => family.name);
 export const EXPORT_FORMATS: readonly OutputFormat[] = ['ndjson', 'csv', 'json', 'parquet'];
 export const DEFAULT_OVERLAP = '5m';
 const MAX_OVERLAP_MS = 7 * 24 * 3_600_000;

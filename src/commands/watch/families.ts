@@ -39,17 +39,21 @@ function watched(family: ResourceFamily): Family {
 
 const WATCHABLE = FAMILIES.filter(hasRecords);
 
-export const FAMILY_NAMES: readonly FamilyName[] = WATCHABLE.map((family) => family.name);
+/** The names of the families watch can poll (not every family of the model: designations has no records). */
+export const WATCHABLE_NAMES: readonly FamilyName[] = WATCHABLE.map((family) => family.name);
+
+/** What the argument accepts: each watchable family's name and its aliases (`properties`). */
+export const WATCH_CHOICES: readonly string[] = WATCHABLE.flatMap((family) => [family.name, ...(family.aliases ?? [])]);
 
 /** A family by its name or alias (`properties`), if it can be watched. */
-export function findFamily(name: string): Family | undefined {
+export function findWatchable(name: string): Family | undefined {
   const found = findResourceFamily(name);
   return found && hasRecords(found) ? watched(found) : undefined;
 }
 
 /** A family known to be watchable (tests, fixed names); throws for one that is not. */
 export function watchFamily(name: FamilyName): Family {
-  const family = findFamily(name);
+  const family = findWatchable(name);
   if (!family) throw new Error(`${name} cannot be watched`);
   return family;
 }

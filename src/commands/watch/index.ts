@@ -10,7 +10,7 @@ import { formatDuration, parseDuration } from '../../core/duration.js';
 import { eventSink } from './events.js';
 import { childEnvironment } from '../../core/child-env.js';
 import { runChildCommand } from '../../core/child-command.js';
-import { FAMILY_NAMES, findFamily, scopeOf } from './families.js';
+import { findWatchable, scopeOf, WATCH_CHOICES, WATCHABLE_NAMES } from './families.js';
 import { runWatch } from './poller.js';
 import { statusLine } from './progress.js';
 import { fileStateStore, loadState, lockStateFile, newState } from './state.js';
@@ -45,8 +45,8 @@ function count(raw: string | undefined, flag: string): number | undefined {
 }
 
 export async function watchRun(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
-  const family = findFamily(familyName ?? '');
-  if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${FAMILY_NAMES.join(', ')}`);
+  const family = findWatchable(familyName ?? '');
+  if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${WATCHABLE_NAMES.join(', ')}`);
   let parentId: string | undefined;
   if (family.parent !== undefined) {
     const flag = `--${family.parent}`;
@@ -204,7 +204,7 @@ exits 130. --forward-to: signed (Standard Webhooks), retried, kept in an outbox 
 until delivered or dead-lettered; --once then exits 24 if one was dead-lettered. More: docs/WATCH.md`;
 
 export default defineNounCommand<WatchFlags>({
-  arguments: [{ name: 'family', description: 'what to watch', required: true, choices: [...FAMILY_NAMES, 'properties'] }],
+  arguments: [{ name: 'family', description: 'what to watch', required: true, choices: WATCH_CHOICES }],
   options: [
     { flags: '--interval <duration>', description: 'minimum time between poll starts (at least 1s)', defaultValue: '60s' },
     { flags: '--state-file <path>', description: 'remember what was seen: restarts resume exactly' },

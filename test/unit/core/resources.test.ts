@@ -12,7 +12,7 @@ import {
   recordTemplate,
   scopeFamilyOfPath,
 } from '../../../src/core/resources.js';
-import { findFamily as findWatchFamily } from '../../../src/commands/watch/families.js';
+import { findWatchable as findWatchFamily } from '../../../src/commands/watch/families.js';
 
 interface Parameter {
   $ref?: string;
