@@ -21,6 +21,15 @@ import type { TableChange } from './tables.js';
 /** The most rows one transaction writes. */
 export const BATCH_ROWS = 1000;
 
+/**
+ * The batch size of this run: BATCH_ROWS, or less when APPRAISAL_SYNC_BATCH_ROWS asks (the crash
+ * tests use small batches, so a few hundred records make many transactions to be killed in).
+ */
+export function batchRows(env: Readonly<Record<string, string | undefined>>): number {
+  const asked = Number(env.APPRAISAL_SYNC_BATCH_ROWS);
+  return Number.isInteger(asked) && asked >= 1 && asked < BATCH_ROWS ? asked : BATCH_ROWS;
+}
+
 export interface FamilyJob {
   family: ResourceFamily;
   source: FamilySource;
@@ -58,6 +67,8 @@ export interface RunFacts {
   overlapMs: number;
   full: boolean;
   dryRun: boolean;
+  /** Rows per transaction (batchRows). */
+  batchRows: number;
 }
 
 /** Service time now (ms), this machine's when the service sends no Date header. */
@@ -123,7 +134,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   for await (const record of familyRecords(ctx, job.family, since ?? undefined)) {
     seen?.add(record.id);
     batch.push(record);
-    if (batch.length >= BATCH_ROWS) {
+    if (batch.length >= run.batchRows) {
       await flush(batch);
       batch = [];
     }
@@ -134,8 +145,8 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     const gone = (await liveIds(db, schema, shape.name)).filter((id) => seen.add(id));
     result.gone = gone.length;
     if (!run.dryRun) {
-      for (let start = 0; start < gone.length; start += BATCH_ROWS) {
-        const some = gone.slice(start, start + BATCH_ROWS);
+      for (let start = 0; start < gone.length; start += run.batchRows) {
+        const some = gone.slice(start, start + run.batchRows);
         await db.transaction(async () => {
           await markGone(db, schema, shape.name, some, ctx.now().toISOString());
           await writeState(db, schema, shape.name, state(), facts());

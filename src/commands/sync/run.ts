@@ -8,7 +8,7 @@ import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
 import { quote } from './database.js';
-import { syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
+import { batchRows, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource } from './source.js';
@@ -55,6 +55,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
         overlapMs: plan.overlapMs,
         full: plan.full,
         dryRun: plan.dryRun,
+        batchRows: batchRows(ctx.env),
       });
       results[result.table] = result;
       reportFamily(ctx, result, plan.dryRun);
