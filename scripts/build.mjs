@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, statSync, existsSync, rmSync, writeFileSync,
 import { basename, join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeCodeCache } from './code-cache-run.mjs';
 import { buildEntry } from './entry-build.mjs';
 import { undiciDeferHttp } from './undici-defer-http.mjs';
 import { buildVendorBundles, VENDOR_GROUPS, vendorImports } from './vendor-bundles.mjs';
@@ -29,6 +30,7 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
     newestMtime(join(root, 'openapi.json')),
     newestMtime(join(root, 'scripts', 'build.mjs')),
     newestMtime(join(root, 'scripts', 'code-cache.mjs')),
+    newestMtime(join(root, 'scripts', 'code-cache-run.mjs')),
     newestMtime(join(root, 'scripts', 'entry-build.mjs')),
     newestMtime(join(root, 'scripts', 'undici-defer-http.mjs')),
     newestMtime(join(root, 'scripts', 'vendor-bundles.mjs')),
@@ -144,12 +146,11 @@ if (readFileSync(join(staging, mainFile)).some((byte) => byte > 0x7f)) {
 // (bin/package.json): starting Node's ES module loader cost ~5-8 ms of CPU and ~10 ms at every start.
 await buildEntry({ root, common, mainFile, outfile: join(staging, 'cli.cjs'), sea: false });
 
-// 3. Build-time helpers (removed below): help rendering, and the loader for the cache producer.
+// 3. A build-time helper (removed below): help rendering.
 await build({
   ...common,
   entryPoints: {
     'help-render': join(root, 'src', 'boot', 'help-render.ts'),
-    'bundle-loader': join(root, 'src', 'boot', 'bundle-loader.ts'),
   },
   outdir: staging,
   format: 'esm',
@@ -167,11 +168,8 @@ writeFileSync(join(staging, 'help.json'), JSON.stringify(await renderAllHelp(pkg
 
 // 4. The V8 code cache of the command bundle, written by a fresh process (scripts/code-cache.mjs)
 // with the same V8 flags a run has. Best effort: without it the CLI works, only starts slower.
-const cached = spawnSync(
-  process.execPath,
-  [join(root, 'scripts', 'code-cache.mjs'), join(staging, 'bundle-loader.js'), join(staging, mainFile)],
-  { stdio: ['ignore', 'inherit', 'inherit'], timeout: 60_000 },
-);
+// The same bytes wherever the build runs (scripts/code-cache-run.mjs).
+const cached = await writeCodeCache(staging, mainFile);
 if (cached.status !== 0)
   process.stderr.write(
     `build: warning: no V8 code cache for ${mainFile} (exit ${cached.status ?? cached.signal}); the CLI starts slower without it\n`,

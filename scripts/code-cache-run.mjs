@@ -1,0 +1,37 @@
+// How the build writes the V8 code cache of the command bundle (build.mjs step 4): scripts/code-cache.mjs
+// in a fresh process, through a loader built here from src/boot/bundle-loader.ts (the same V8 flags a
+// run has). The same bytes wherever the build runs (issue 37; test/e2e/reproducible-build.test.ts
+// calls this on copies of dist/ elsewhere and compares):
+//   - V8 records the bundle's path in the cache: on Linux the producer reaches the directory as
+//     /proc/self/cwd, the same path in every build;
+//   - V8 derives its string hash seed from --random-seed: fixed here (a run's cache check ignores it);
+//   - V8 records the script's id, which counts the scripts compiled before it: always this one loader;
+//   - idle bytecode flushed or not by garbage-collection timing: the bundle's flags keep it
+//     (src/boot/v8-flags.ts).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LOADER = 'code-cache-loader.mjs';
+
+/** Write DIR/MAIN.cache for DIR/MAIN (DIR also holds vendor/); the spawn's result. The loader is left in DIR. */
+export async function writeCodeCache(dir, mainFile, stdio = ['ignore', 'inherit', 'inherit']) {
+  await build({
+    entryPoints: [join(root, 'src', 'boot', 'bundle-loader.ts')],
+    outfile: join(dir, LOADER),
+    bundle: true,
+    platform: 'node',
+    target: 'node20.18',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  const at = existsSync('/proc/self/cwd') ? '/proc/self/cwd' : dir;
+  return spawnSync(process.execPath, ['--random-seed=20', join(root, 'scripts', 'code-cache.mjs'), join(at, LOADER), join(at, mainFile)], {
+    cwd: dir,
+    stdio,
+    timeout: 60_000,
+  });
+}
