@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
 import { run, type RunResult } from '../helpers/run.js';
-import { runCli, type CliOutcome } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, type CreatedKey } from './credentials-support.js';
 import {
@@ -67,10 +66,7 @@ interface Scenario {
 
 let counter = 0;
 
-type Outcome = RunResult | CliOutcome;
-
-/** In process, but with a private keyring spawned: the native keychain reads the D-Bus address of its process. */
-const cliFor = (keyring?: PrivateKeyring) => (keyring ? runCli : run);
+type Outcome = RunResult;
 
 /** A profile logged in with a fresh admin key (api:read + keys:admin, expiring in 30 days). */
 async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Scenario> {
@@ -82,7 +78,8 @@ async function scenario(storage: Storage, keyring?: PrivateKeyring): Promise<Sce
     scopes: ['api:read', 'keys:admin'],
     expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   });
-  const cli = cliFor(keyring);
+  // In process; the keychain tests point this process at their private keyring.
+  const cli = run;
   const login = await cli(['auth', 'login', '--with-key', ...(storage === 'insecure-file' ? ['--insecure-storage'] : [])], {
     env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
     stdin: `${old.secret}\n`,
@@ -352,10 +349,15 @@ describe.runIf(hasKeyring)(
   `keys rotate, OS keychain (a private Secret Service)${hasKeyring ? '' : ' [skipped: no Secret Service; `npm test` runs it under dbus-run-session with gnome-keyring]'}`,
   () => {
     let keyring: PrivateKeyring;
+    const busOfThisProcess = process.env.DBUS_SESSION_BUS_ADDRESS;
     beforeAll(async () => {
       keyring = await startPrivateKeyring();
+      // This file's own worker process: the keychain calls of the commands run here go to the private keyring.
+      process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
     });
     afterAll(async () => {
+      if (busOfThisProcess === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      else process.env.DBUS_SESSION_BUS_ADDRESS = busOfThisProcess;
       await keyring?.stop();
     });
 
@@ -393,7 +395,7 @@ describe.runIf(hasKeyring)(
     it('keys create --store-as puts the key in the profile\u2019s keychain entry; only the prefix is printed', async () => {
       const s = await scenario('keychain', keyring);
       const admin = { ...s.env, APPRAISAL_API_KEY: mock.adminKey };
-      const result = await runCli(
+      const result = await run(
         [
           'keys',
           'create',
