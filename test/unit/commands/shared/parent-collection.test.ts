@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
 import { RESOURCES } from '../../../../src/core/resources.js';
 import { familyVerbs } from '../../../../src/commands/shared/family-verbs.js';
+import { apiContext, runNoun } from '../fake-api.js';
 
 const contactsCommand = familyVerbs(RESOURCES.contacts);
-import { apiContext, runNoun } from '../fake-api.js';
 
 const CLIENT = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
 const CONTACT = '6b1f5f0e-3c1a-4f7e-9d3b-2a1c0e9f8d7c';
