@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { readRecordInput } from '../../core/record-input/index.js';
 import { createProgress, openDestination, writeRecord, writeRecords, type View } from '../../output/index.js';
-import { paginateWithGlobals } from '../shared/list.js';
+import { pagesOf } from '../../core/paging.js';
 import { checkPublicContract } from './contract-check.js';
 import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.js';
 import { terminalSafe } from '../../core/terminal-text.js';
@@ -110,7 +110,7 @@ async function writeResponse(ctx: Context, path: string, response: ApiResponse, 
 async function writeAllPages(ctx: Context, path: string, query: Query): Promise<void> {
   const label = labelFor(path);
   const progress = createProgress(ctx, label);
-  const pages = await paginateWithGlobals(ctx, path, query, progress);
+  const pages = pagesOf(await ctx.api(), ctx.globals, ctx.signal, path, query, (fetched, total) => progress.update(fetched, total));
   try {
     // The first record decides the default columns of a collection the CLI has no view for.
     const first = await pages.next();

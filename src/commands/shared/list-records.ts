@@ -1,23 +1,12 @@
 // The transforms between a list's pager and its sink: --validate (every record against the published
 // record schema, violations reported after the output, exit 9), --query (JMESPath record by record;
 // --max-items counts its results; csv and table put a non-object result in one `value` column) and
-// the csv view (every published field a column, known before the first record).
+// the view from the published schema (a csv's columns known before the first record, Parquet's types).
 import type { ApiRecord, PaginateSummary } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { PublishedSchema, View } from '../../output/index.js';
 import { compileRecordQuery, queryView } from './record-query.js';
 import type { RecordChecker } from './validation.js';
-
-/**
- * Every field of a record of `GET path`, as csv columns, from the bound operation's published record
- * schema (flattened dotted paths, schema order); undefined when nothing is published.
- */
-export async function publishedColumns(ctx: Context, path: string): Promise<readonly string[] | undefined> {
-  const published = await publishedSchema(ctx, path);
-  if (!published) return undefined;
-  const { recordColumns } = await import('../../core/description/schema.js');
-  return recordColumns(published.document, published.schema);
-}
 
 /** The record schema of the operation `GET path` is bound to (with its document), when the command is bound. */
 export async function publishedSchema(ctx: Context, path: string): Promise<PublishedSchema | undefined> {
@@ -31,21 +20,24 @@ export async function publishedSchema(ctx: Context, path: string): Promise<Publi
   return { document, schema: recordSchemaOf(document, published.responseSchema, published.envelope) };
 }
 
-/** The view records are written with: a csv's columns and a Parquet file's types from the published schema. */
+/**
+ * The view records are written with, from the published record schema: a csv's columns (every
+ * published field, flattened, in schema order, then the view's own the schema lacks: fields the CLI
+ * adds, a key's `lease`) and a Parquet file's types. A query that reshapes records keeps its own columns.
+ */
 export async function publishedView(ctx: Context, path: string, view: View, keepsRecords = true): Promise<View> {
   const plan = ctx.output;
-  if (plan.format === 'parquet') return keepsRecords ? { ...view, recordSchema: await publishedSchema(ctx, path) } : view;
-  return plan.format === 'csv' && !plan.fields ? csvView(ctx, path, view, keepsRecords) : view;
-}
-
-/** The view a csv is written with: every published field, or the query's own columns. */
-async function csvView(ctx: Context, path: string, view: View, keepsRecords: boolean): Promise<View> {
-  if (!keepsRecords) return { ...view, recordColumns: view.columns };
-  const published = await publishedColumns(ctx, path);
+  const csv = plan.format === 'csv' && !plan.fields;
+  if (!csv && plan.format !== 'parquet') return view;
+  if (!keepsRecords) return csv ? { ...view, recordColumns: view.columns } : view;
+  const published = await publishedSchema(ctx, path);
   if (!published) return view;
-  // Then the view's columns the schema does not hold: fields the CLI adds itself (a key's `lease`).
-  const covered = (column: string) => published.some((p) => p === column || column.startsWith(`${p}.`) || p.startsWith(`${column}.`));
-  return { ...view, recordColumns: [...published, ...view.columns.filter((column) => !covered(column))] };
+  if (!csv) return { ...view, recordSchema: published };
+  const { recordColumns } = await import('../../core/description/schema.js');
+  const columns = recordColumns(published.document, published.schema);
+  if (!columns) return view;
+  const covered = (column: string) => columns.some((p) => p === column || column.startsWith(`${p}.`) || p.startsWith(`${column}.`));
+  return { ...view, recordColumns: [...columns, ...view.columns.filter((column) => !covered(column))] };
 }
 
 export interface ListRecords {

@@ -2,10 +2,11 @@
 // transforms (list-records.ts: --validate, --query, the csv view) → the one sink the output plan chose
 // from the flags when the context was made (stdout, --out, a resumable export, parts). The few checks
 // that need the service's description (one-piece paging, published query parameters) run before any request.
-import type { PaginateOptions, PaginateSummary, Query } from '../../core/api-client.js';
+import type { PaginateSummary, Query } from '../../core/api-client.js';
+import { pagesOf } from '../../core/paging.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, openPipe, type FilePart, type Progress, type View } from '../../output/index.js';
+import { createProgress, openPipe, type FilePart, type View } from '../../output/index.js';
 import { fillPath } from '../../core/description/operations.js';
 import { checkListRequest, filterQuery, paramQuery } from './query.js';
 import { listRecords } from './list-records.js';
@@ -15,8 +16,6 @@ import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/glob
 import { OUTPUT_FLAG_OPTIONS } from '../../core/output-flags.js';
 import type { OutputFlags } from '../../core/sink-plan.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
-
-export { publishedColumns } from './list-records.js';
 
 export interface ListFlags extends OutputFlags {
   /** --query: a JMESPath expression applied record by record. */
@@ -35,29 +34,6 @@ export const LIST_OPTIONS: readonly VerbOption[] = [
     description: 'JMESPath filter/projection applied to each record while streaming (--max-items counts its results)',
   },
 ];
-
-/** paginate() with the paging options of the command line (--page, --page-size, --max-items, …). */
-export async function paginateWithGlobals(
-  ctx: Context,
-  path: string,
-  query: Query,
-  progress: Progress,
-  extra: Pick<PaginateOptions, 'resume' | 'onPageDone' | 'maxItems'> = {},
-) {
-  const api = await ctx.api();
-  const { globals } = ctx;
-  return api.paginate(path, {
-    query,
-    page: globals.page,
-    pageSize: globals.pageSize,
-    maxItems: globals.maxItems,
-    concurrency: globals.concurrency,
-    allowPartial: globals.allowPartial,
-    signal: ctx.signal,
-    onProgress: ({ fetched, total }) => progress.update(fetched, total),
-    ...extra,
-  });
-}
 
 /** What a list wrote: records written (all runs of a resumed export) and the service's account. */
 export interface ListResult {
@@ -79,12 +55,13 @@ export async function listCollection(ctx: Context, path: string, query: Query, v
   const progress = createProgress(ctx, view.label);
   let summary: PaginateSummary | undefined;
   try {
-    const pages = await paginateWithGlobals(ctx, path, query, progress, {
-      ...(records.pagingMaxItems ? {} : { maxItems: undefined }),
-      ...(ctx.output.sink.kind === 'resumable' ? { resume: pipe.resumed?.from, onPageDone: (done) => pipe.pageDone(done) } : {}),
-    }).catch(async (error: unknown) => {
+    const api = await ctx.api().catch(async (error: unknown) => {
       await pipe.discard();
       throw error;
+    });
+    const pages = pagesOf(api, ctx.globals, ctx.signal, path, query, (fetched, total) => progress.update(fetched, total), {
+      ...(records.pagingMaxItems ? {} : { maxItems: undefined }),
+      ...(ctx.output.sink.kind === 'resumable' ? { resume: pipe.resumed?.from, onPageDone: (done) => pipe.pageDone(done) } : {}),
     });
     const onEnd = (ended: PaginateSummary) => {
       summary = ended;
