@@ -125,6 +125,12 @@ describe('the npm package', () => {
     expect(JSON.parse(list.stdout)).toHaveLength(3);
   });
 
+  it('syncs into DuckDB, its native binding resolved from the installed package', async () => {
+    const sync = await runInstalled(['sync', 'props', '--to', 'duckdb:org.duckdb', '-o', 'json'], isolatedEnv(mock.env));
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(JSON.parse(sync.stdout).families.properties).toMatchObject({ new: 5, mode: 'full' });
+  });
+
   it('prints shell completion', async () => {
     const completion = await runInstalled(['completion', 'bash']);
     expect(completion.code, completion.stderr).toBe(0);
