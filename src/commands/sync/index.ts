@@ -67,7 +67,7 @@ export default defineNounCommand<SyncFlags>({
   examples: [
     'appraisal sync   # every family into appraisal.duckdb here, incremental after the first run',
     'appraisal sync props assignments --to duckdb:ops.duckdb',
-    'appraisal sync --to postgres://appraisal@db.internal/ops --schema acme --full',
+    'appraisal sync --full --to duckdb:orgs.duckdb --schema acme   # into postgres://… the same way',
     'appraisal sync --dry-run -o json',
   ],
   notes: HOW_IT_WORKS,
