@@ -5,13 +5,16 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cliArgsProperty, startCliFuzzFixture, type CliFuzzFixture } from './properties/cli-args.js';
 import { responsesProperty, startResponseFuzzFixture, type ResponseFuzzFixture } from './properties/responses.js';
 import { fuzzParameters, fuzzRuns } from './properties/runs.js';
+import type { CommandRunner } from './properties/runner.js';
+import { runCli } from '../helpers/spawn.js';
 
 const runs = fuzzRuns('process-per-case', 100);
+const spawned: CommandRunner = (argv, options) => runCli(argv, { ...options, timeoutMs: 60_000 });
 let cli: CliFuzzFixture;
 let responses: ResponseFuzzFixture;
 
 beforeAll(async () => {
-  [cli, responses] = await Promise.all([startCliFuzzFixture(), startResponseFuzzFixture()]);
+  [cli, responses] = await Promise.all([startCliFuzzFixture(spawned), startResponseFuzzFixture(spawned)]);
 });
 
 afterAll(async () => {

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { isolatedEnv } from '../../helpers/env.js';
 import { exitProblems } from '../../helpers/exit-shape.js';
 import { tempDir } from '../../helpers/temp.js';
-import { startCli, type CliOutcome } from '../../helpers/spawn.js';
 import { startMock, type MockServer } from '../../helpers/mock.js';
 import { anyText, apiKey } from './in-process.js';
+import type { CommandOutcome, CommandRunner } from './runner.js';
 
 export interface CliFuzzFixture {
   mock: MockServer;
@@ -29,10 +29,12 @@ export interface CliFuzzFixture {
   arity: Map<string, { min: number; max: number }>;
   /** How often each exit code came up (FUZZ_STATS=1 prints it): is the input reaching the service? */
   exitCodes: Map<number | null, number>;
+  /** Runs each case (spawned or in process). */
+  runner: CommandRunner;
   stop(): Promise<void>;
 }
 
-export async function startCliFuzzFixture(): Promise<CliFuzzFixture> {
+export async function startCliFuzzFixture(runner: CommandRunner): Promise<CliFuzzFixture> {
   const mock = await startMock({ records: 8, seed: 21 });
   const cwd = tempDir('appraisal-fuzz-cwd-');
   const tmp = tempDir('appraisal-fuzz-tmp-');
@@ -41,7 +43,7 @@ export async function startCliFuzzFixture(): Promise<CliFuzzFixture> {
   writeFileSync(join(cwd, 'broken.json'), '{"name":');
   writeFileSync(join(cwd, 'report.pdf'), '%PDF-1.4\n%%EOF\n');
   const env = { ...isolatedEnv(mock.env), TMPDIR: tmp, APPRAISAL_NO_INPUT: '1', APPRAISAL_RETRY_BASE_MS: '10' };
-  const completion = await startCli(['completion', 'bash'], { env, cwd }).result;
+  const completion = await runner(['completion', 'bash'], { env, cwd });
   const childLine = /^\s*'[^'|]*\|[^']*'(?:\|'[^']*')*\) printf '%s\\n' '([a-z][a-z -]*)' ;;$/gm;
   const childSection = completion.stdout.slice(completion.stdout.indexOf('_appraisal_child() {'));
   const allPaths = [...new Set([...childSection.slice(0, childSection.indexOf('\n}\n')).matchAll(childLine)].map((m) => m[1]!))];
@@ -53,16 +55,16 @@ export async function startCliFuzzFixture(): Promise<CliFuzzFixture> {
   for (const match of flagSection.slice(0, flagSection.indexOf('esac')).matchAll(flagLine)) flags.set(match[1]!, match[2]!.split(' '));
   const arity = new Map<string, { min: number; max: number }>();
   for (const path of commandPaths) {
-    const usage = /^Usage: appraisal (.*)$/m.exec((await startCli([...path.split(' '), '--help'], { env, cwd }).result).stdout)?.[1] ?? '';
+    const usage = /^Usage: appraisal (.*)$/m.exec((await runner([...path.split(' '), '--help'], { env, cwd })).stdout)?.[1] ?? '';
     const words = usage.split(' ').filter((word) => word !== '[options]' && word !== '[command]');
     arity.set(path, {
       min: words.filter((w) => w.startsWith('<')).length,
       max: words.filter((w) => w.startsWith('<') || w.startsWith('[')).length,
     });
   }
-  const list = await startCli(['props', 'list', '--max-items', '3', '-o', 'json'], { env, cwd }).result;
+  const list = await runner(['props', 'list', '--max-items', '3', '-o', 'json'], { env, cwd });
   const ids = (JSON.parse(list.stdout) as Array<{ id: string }>).map((record) => record.id);
-  return { mock, env, cwd, commandPaths, ids, flags, arity, exitCodes: new Map(), stop: () => mock.stop() };
+  return { mock, env, cwd, commandPaths, ids, flags, arity, exitCodes: new Map(), runner, stop: () => mock.stop() };
 }
 
 /** A string the OS can pass as an argument (no NUL), never an absolute path or a way up. */
@@ -336,7 +338,7 @@ function argvArb(fixture: CliFuzzFixture) {
 
 export function cliArgsProperty(fixture: CliFuzzFixture) {
   return fc.asyncProperty(argvArb(fixture), async ({ argv, stdin }) => {
-    const result: CliOutcome = await startCli(argv, { env: fixture.env, cwd: fixture.cwd, stdin, timeoutMs: 60_000 }).result;
+    const result: CommandOutcome = await fixture.runner(argv, { env: fixture.env, cwd: fixture.cwd, stdin });
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     if (problems.length > 0) {

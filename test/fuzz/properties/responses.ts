@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { isolatedEnv } from '../../helpers/env.js';
 import { entriesOf, tempDir } from '../../helpers/temp.js';
 import { exitProblems } from '../../helpers/exit-shape.js';
-import { startCli } from '../../helpers/spawn.js';
+import type { CommandRunner } from './runner.js';
 import { randomRecord } from './in-process.js';
 
 export interface Answer {
@@ -30,6 +30,8 @@ export interface ResponseFuzzFixture {
   answer: Answer;
   /** How often each exit code came up (FUZZ_STATS=1 prints it). */
   exitCodes: Map<number | null, number>;
+  /** Runs each case (spawned or in process). */
+  runner: CommandRunner;
   stop(): Promise<void>;
 }
 
@@ -50,8 +52,9 @@ function send(res: ServerResponse, answer: Answer, page: number): void {
   res.end(answer.status === 204 || answer.status === 304 ? undefined : body);
 }
 
-export async function startResponseFuzzFixture(): Promise<ResponseFuzzFixture> {
+export async function startResponseFuzzFixture(runner: CommandRunner): Promise<ResponseFuzzFixture> {
   const fixture = {
+    runner,
     answer: { status: 200, contentType: 'application/json', body: Buffer.from('{}'), echoPage: false, cutShort: false },
     exitCodes: new Map(),
   } as ResponseFuzzFixture;
@@ -179,11 +182,10 @@ export function responsesProperty(fixture: ResponseFuzzFixture) {
     fixture.answer = answer;
     const dir = tempDir('appraisal-fuzz-out-');
     const args = command.map((arg) => (arg === 'OUT' ? `${dir}/out.file` : arg));
-    const result = await startCli([...args, '--retries', '0', '--timeout', '5', ...(verbose ? ['-v'] : [])], {
+    const result = await fixture.runner([...args, '--retries', '0', '--timeout', '5', ...(verbose ? ['-v'] : [])], {
       env: fixture.env,
       cwd: fixture.cwd,
-      timeoutMs: 60_000,
-    }).result;
+    });
     fixture.exitCodes.set(result.code, (fixture.exitCodes.get(result.code) ?? 0) + 1);
     const problems = exitProblems(result);
     // A failed run leaves nothing at --out.
