@@ -6,8 +6,7 @@
 //     /proc/self/cwd, the same path in every build;
 //   - V8 derives its string hash seed from --random-seed: fixed here (a run's cache check ignores it);
 //   - V8 records the script's id, which counts the scripts compiled before it: always this one loader;
-//   - idle bytecode flushed or not by garbage-collection timing: the bundle's flags keep it
-//     (src/boot/v8-flags.ts).
+//   - a slow build ran undici's timer tick and a fast one did not: code-cache.mjs makes every build run it.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -31,11 +31,17 @@ const record = JSON.stringify({
   createdAt: '2024-01-01T00:00:00.000Z',
   updatedAt: '2024-01-01T00:00:00.000Z',
 });
+/** Longer than undici's timer tick (lib/util/timers.js: 1000 / 2 − 1 ms). */
+const TICK_MS = 600;
+let answered = 0;
 const service = createServer((request, response) => {
   const send = (status, body) =>
     response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_codecache' }).end(body);
   if (request.url === '/api/openapi.json') send(200, description);
-  else if (request.url === `/api/properties/${ID}`) send(200, record);
+  // The first answer comes after undici's timer tick (every ~0.5 s while a request is open): a slow
+  // build ran the tick and a fast one did not, so the cache held its function or not (2 builds in 9
+  // under load). Now every build runs it: the same cache bytes wherever it is built (code-cache-run.mjs).
+  else if (request.url === `/api/properties/${ID}`) setTimeout(() => send(200, record), answered++ === 0 ? TICK_MS : 0);
   else send(404, JSON.stringify({ error: { code: 'not_found', message: 'not found' } }));
 });
 await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));

@@ -11,14 +11,8 @@ import { setFlagsFromString } from 'node:v8';
  * `--liftoff-only`: undici parses HTTP in WebAssembly. V8 would also optimise that code in the
  * background and a finished command waits for it before it can exit (~100-150 ms); the baseline
  * compiler is plenty for a command line (export and transfer throughput measured unchanged in bench/).
- *
- * `--no-flush-bytecode`: V8 drops the bytecode of functions idle across a few garbage collections,
- * which GC timing decides; the run that produces the code cache then compiled a few functions again
- * in some runs and not in others (2 builds in 8 differed). Without flushing, a build from the same
- * commit writes the same cache bytes wherever it runs (issue 37; test/e2e/reproducible-build.test.ts).
- * What it keeps is the bytecode of what ran — the whole cache of a typical run is ~1 MB.
  */
-export const BUNDLE_V8_FLAGS: readonly string[] = ['--liftoff-only', '--no-flush-bytecode'];
+export const BUNDLE_V8_FLAGS: readonly string[] = ['--liftoff-only'];
 
 export function setBundleFlags(): void {
   for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
