@@ -172,4 +172,18 @@ describe('export --dir DIR -o parquet', () => {
     }
     expect(manifest.families.find((entry) => entry.family === 'props')!.records).toBe((await admin.ids('/api/properties')).length);
   });
+
+  it('a failed run keeps its finished families; --resume writes the unfinished family file again, whole', async () => {
+    await admin.queueFaults([{ path: '/api/clients', fault: 'status=503', count: 10 }]);
+    const failed = await cli(['export', '--dir', 'again', '--families', 'props,clients', '-o', 'parquet', '--retries', '0']);
+    await admin.clearFaults();
+    expect(failed.code).not.toBe(0);
+    const kept = readdirSync(join(scratch, '.again.export-partial'));
+    expect(kept).toContain('props.parquet');
+    // Nothing half-written of the family that failed: no clients file, no temp file.
+    expect(kept.filter((name) => name.includes('clients'))).toEqual([]);
+    await ok(['export', '--dir', 'again', '--families', 'props,clients', '-o', 'parquet', '--resume']);
+    const clients = join(scratch, 'again', 'clients.parquet');
+    expect((await hyparquet(clients)).length).toBe((await admin.ids('/api/clients')).length);
+  });
 });
