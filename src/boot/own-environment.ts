@@ -51,9 +51,11 @@ export function clearInitialEnvironment(names: readonly string[]): number {
  * process.env and, on Linux, cleared from the initial environment block as well.
  */
 export function ownEnvironment(names: readonly string[]): NodeJS.ProcessEnv {
-  const env = { ...process.env };
   const present = names.filter((name) => process.env[name] !== undefined);
-  if (present.length === 0) return env;
+  // Windows: process.env's names ignore case (PATH is Path), a copy's would not; and there is no
+  // /proc to clear. Children never get these variables anyway (core/child-env.ts).
+  if (present.length === 0 || process.platform === 'win32') return process.env;
+  const env = { ...process.env };
   for (const name of present) delete process.env[name];
   if (process.platform === 'linux') {
     try {
