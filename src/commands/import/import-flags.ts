@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
-import type { ResourceFamily } from '../../core/resources.js';
+import { FAMILIES, isImportable, type ResourceFamily } from '../../core/resources.js';
 import { checkReadable, inputFormat, type InputFormat } from './input.js';
 import { INPUT_ENCODINGS, type InputEncoding } from './input-text.js';
 import { parseRename } from './typed-row.js';
@@ -98,10 +98,17 @@ export async function importFlags(family: ResourceFamily, file: string, options:
       throw new UsageError((error as Error).message);
     }
   }
-  if (options.client !== undefined && !family.parent)
-    throw new UsageError(`--client applies to contacts only`, { hint: 'give the client of each record in its own column' });
+  // Both flags are made from the model (a parent link, a field referring to props): say which families have them.
+  const namesOf = (test: (candidate: ResourceFamily) => boolean) =>
+    FAMILIES.filter((candidate) => isImportable(candidate) && test(candidate))
+      .map((candidate) => candidate.name)
+      .join(', ');
+  if (options.client !== undefined && family.parent?.option !== 'client')
+    throw new UsageError(`--client applies to ${namesOf((candidate) => candidate.parent?.option === 'client')} only`, {
+      hint: 'give the client of each record in its own column',
+    });
   if (options.propertyMatch !== undefined && family.refers?.family !== 'props')
-    throw new UsageError('--property-match applies to assignments only');
+    throw new UsageError(`--property-match applies to ${namesOf((candidate) => candidate.refers?.family === 'props')} only`);
   const results = resultsPath
     ? {
         path: resultsPath,
