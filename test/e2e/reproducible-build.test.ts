@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
 import { writeCodeCache as writeCodeCacheUntyped } from '../../scripts/code-cache-run.mjs';
-import { ROOT } from '../helpers/env.js';
+import { DIST } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 
 const writeCodeCache = writeCodeCacheUntyped as (dir: string, mainFile: string, stdio: string[]) => Promise<SpawnSyncReturns<Buffer>>;
@@ -20,7 +20,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 
 describe('the npm package is reproducible', () => {
   it("the command bundle's V8 code cache is the same bytes when written in other directories", async () => {
-    const dist = join(ROOT, 'dist');
+    const dist = DIST;
     const mainFile = readFileSync(join(dist, '.build-stamp'), 'utf8').split('\n')[1]!;
     const built = sha256(join(dist, `${mainFile}.cache`));
     for (const dir of [tempDir('appraisal-cache-a-'), join(tempDir('appraisal-cache-elsewhere-'), 'a', 'longer', 'path')]) {

@@ -11,6 +11,8 @@ import { spawnMock, type MockOptions, type MockServer } from './mock.js';
 
 export { cleanEnv, isolatedEnv, ROOT } from './env.js';
 export const BIN = join(ROOT, 'bin', 'appraisal.js');
+/** The build itself, for a test that reads it without starting it (importing it here marks the file as needing dist/). */
+export const DIST = join(ROOT, 'dist');
 
 export interface CliResult {
   code: number | null;
