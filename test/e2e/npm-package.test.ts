@@ -131,6 +131,15 @@ describe('the npm package', () => {
     expect(JSON.parse(sync.stdout).families.properties).toMatchObject({ new: 5, mode: 'full' });
   });
 
+  it('writes Parquet through the installed DuckDB (-o parquet, loaded only then)', async () => {
+    const out = join(tempDir('appraisal-parquet-'), 'props.parquet');
+    const list = await runInstalled(['props', 'list', '--out', out], isolatedEnv(mock.env));
+    expect(list.code, list.stderr).toBe(0);
+    const bytes = readFileSync(out);
+    // A Parquet file begins and ends with its magic number.
+    expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1']);
+  });
+
   it('prints shell completion', async () => {
     const completion = await runInstalled(['completion', 'bash']);
     expect(completion.code, completion.stderr).toBe(0);
