@@ -278,6 +278,15 @@ describe('keys lease: the child process', () => {
     expect(environ).not.toContain(mock.adminKey.slice(13));
   });
 
+  it('--api-key-file /dev/fd/3 also reads a socket there (what a Node parent passes), once', async () => {
+    const status = await runCli(['--api-key-file', '/dev/fd/3', 'auth', 'status', '-o', 'json'], {
+      env: leaseEnv({ APPRAISAL_API_KEY: undefined }),
+      fd3: `${mock.adminKey}\n`,
+    });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ source: 'api-key-file', keyPrefix: mock.adminKey.slice(0, 12) });
+  });
+
   it('masks the secret split across many small writes, keeping the rest of the line; --no-mask passes it through', async () => {
     // One byte per write: the secret reaches the CLI in many chunks.
     const script = `const fs = require('fs'); const text = 'before ' + process.env.APPRAISAL_API_KEY + ' after\\nsecond line\\n'; for (const c of text) fs.writeSync(1, c);`;

@@ -31,6 +31,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed (the same name as run()'s). Without it stdin is closed at once. */
   stdin?: string | Buffer;
+  /** Written to file descriptor 3, then closed (Node gives a child a socket there, not a pipe). */
+  fd3?: string;
   /** Stdin is this file instead of a pipe (as under cron or `< file`); `stdin` is then ignored. */
   stdinFile?: string;
   /** stdout (or stderr) goes to this file instead of a pipe (e.g. /dev/full); it is then not collected. */
@@ -71,8 +73,13 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
     options.umask === undefined
       ? [program[0]!, [...program.slice(1), ...args]]
       : ['bash', ['-c', `umask ${options.umask}; exec "$0" "$@"`, ...program, ...args]];
-  const child = spawn(command, commandArgs, { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: [stdin, stdout, stderr] });
+  const child = spawn(command, commandArgs, {
+    cwd: options.cwd ?? ROOT,
+    env: cleanEnv(options.env),
+    stdio: options.fd3 === undefined ? [stdin, stdout, stderr] : [stdin, stdout, stderr, 'pipe'],
+  });
   for (const fd of fds) closeSync(fd);
+  if (options.fd3 !== undefined) (child.stdio[3] as NodeJS.WritableStream).end(options.fd3);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));

@@ -1,5 +1,6 @@
 // Reading a key the user hands over explicitly: `--api-key-file PATH`, `--api-key-file -` (stdin)
 // and `auth login --with-key` (stdin). Keys are never taken as flag values.
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -39,6 +40,9 @@ export interface KeySourceIO {
   cwd: string;
 }
 
+/** `/dev/fd/N` or `/proc/self/fd/N`: a descriptor this process was started with (`3< <(…)`). */
+const DESCRIPTOR = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/;
+
 /** `--api-key-file PATH|-`: the key from a file, or from stdin for `-`. */
 export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promise<string> {
   if (pathOrDash === '-') return cleanKey(await readStream(io.stdin, 'stdin (--api-key-file -)'), 'stdin (--api-key-file -)');
@@ -66,6 +70,13 @@ export async function readApiKeyFile(pathOrDash: string, io: KeySourceIO): Promi
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
+    // A socket cannot be opened again by name (a Node parent's 'pipe' is one): read the descriptor
+    // itself, once, bounded like stdin, and close it.
+    const descriptor = DESCRIPTOR.exec(pathOrDash);
+    if (code === 'ENXIO' && descriptor) {
+      const source = `--api-key-file ${pathOrDash}`;
+      return cleanKey(await readStream(createReadStream('', { fd: Number(descriptor[1]) }), source), source);
+    }
     const why: Record<string, [string, string]> = {
       ENOENT: ['no such file', `check the path (relative paths start at ${io.cwd}), or pass - to read the key from stdin`],
       EACCES: ['permission denied', 'make the file readable by you (chmod 600 is enough), or pass - to read the key from stdin'],
