@@ -12,8 +12,9 @@ import scan from './scan.mjs';
 import importSection from './import.mjs';
 import install from './install.mjs';
 import doctor from './doctor.mjs';
+import sync from './sync.mjs';
 
-export const SECTIONS = [startup, latency, doctor, exportSection, memory, files, scan, importSection, install];
+export const SECTIONS = [startup, latency, doctor, exportSection, memory, files, scan, importSection, sync, install];
 
 /** Every section's targets in one object (results.json's `targets`; a section may read another's). */
 export function allTargets() {

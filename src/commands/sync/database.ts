@@ -4,6 +4,11 @@
 // implementations are duckdb.ts and postgres.ts, each loaded (with its driver) only when chosen.
 import type { ColumnType } from '../../core/table-shape/shape.js';
 
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+}
+
 /** A statement parameter: text, or SQL NULL. */
 export type Param = string | null;
 
@@ -26,6 +31,11 @@ export interface Database {
   readonly shown: string;
   query(sql: string, params?: readonly Param[]): Promise<Array<Record<string, unknown>>>;
   run(sql: string, params?: readonly Param[]): Promise<void>;
+  /**
+   * Insert rows of text cells into `table` (qualified), each cast to its column's type, `conflict`
+   * (an `ON CONFLICT …` clause, or '') after them. In the caller's transaction.
+   */
+  insert(table: string, columns: readonly ColumnSpec[], rows: readonly Param[][], conflict: string): Promise<void>;
   /** One transaction: committed when `work` resolves, rolled back when it throws. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Hold the one-writer lock of this schema for the connection's life; false when another holds it. */
@@ -40,4 +50,30 @@ export function quote(identifier: string): string {
 
 export function qualified(schema: string, table: string): string {
   return `${quote(schema)}.${quote(table)}`;
+}
+
+/**
+ * `INSERT … VALUES (…), (…)` with one parameter per cell, in statements small enough for the
+ * dialect's parameter limit (PostgreSQL's way; DuckDB appends instead, duckdb.ts).
+ */
+export async function insertValues(
+  db: Pick<Database, 'run' | 'dialect'>,
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly Param[][],
+  conflict: string,
+): Promise<void> {
+  const perStatement = Math.max(1, Math.floor(db.dialect.maxParams / columns.length));
+  const names = columns.map((column) => quote(column.name)).join(', ');
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const params: Param[] = [];
+    const tuples = rows.slice(start, start + perStatement).map((row) => {
+      const cells = row.map((value, index) => {
+        params.push(value);
+        return `CAST($${params.length} AS ${db.dialect.typeName(columns[index]!.type)})`;
+      });
+      return `(${cells.join(', ')})`;
+    });
+    await db.run(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params);
+  }
 }

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import type { Database, Dialect, Param } from './database.js';
+import { quote, type Database, type Dialect, type Param } from './database.js';
 
 type DuckDBModule = typeof import('@duckdb/node-api');
 
@@ -71,6 +71,8 @@ export async function openDuckDB(path: string, shown: string, options: { readOnl
   }
   const connection = await instance.connect();
   const values = (params: readonly Param[] | undefined) => (params ? [...params] : undefined);
+  // The temporary staging table of each column list (insert), made on first use.
+  const staged = new Map<string, string>();
   const failed = (error: unknown): never => {
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   };
@@ -83,6 +85,34 @@ export async function openDuckDB(path: string, shown: string, options: { readOnl
     },
     async run(sql, params) {
       await connection.run(sql, values(params)).catch(failed);
+    },
+    // Appended to a temporary all-text table, then cast into the real one by one INSERT … SELECT:
+    // measured ~20x faster than a VALUES list with a parameter per cell (CHANGELOG).
+    async insert(table, columns, rows, conflict) {
+      const key = columns.map((column) => column.name).join(',');
+      let name = staged.get(key);
+      if (name === undefined) {
+        name = `appraisal_stage_${staged.size}`;
+        await database.run(`CREATE TEMP TABLE ${quote(name)} (${columns.map((column) => `${quote(column.name)} VARCHAR`).join(', ')})`);
+        staged.set(key, name);
+      }
+      const appender = await connection.createAppender(name, 'main', 'temp').catch(failed);
+      try {
+        for (const row of rows) {
+          for (const cell of row) {
+            if (cell === null) appender.appendNull();
+            else appender.appendVarchar(cell);
+          }
+          appender.endRow();
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+      const casts = columns.map((column) => `CAST(${quote(column.name)} AS ${DUCKDB_DIALECT.typeName(column.type)})`);
+      const names = columns.map((column) => quote(column.name)).join(', ');
+      await database.run(`INSERT INTO ${table} (${names}) SELECT ${casts.join(', ')} FROM temp.main.${quote(name)}${conflict}`);
+      await database.run(`DELETE FROM temp.main.${quote(name)}`);
     },
     async transaction(work) {
       await database.run('BEGIN TRANSACTION');

@@ -6,7 +6,7 @@
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import type { Database, Dialect, Param } from './database.js';
+import { insertValues, type Database, type Dialect, type Param } from './database.js';
 import { postgresHost } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -137,6 +137,7 @@ export async function openPostgres(url: string, env: Env): Promise<Database> {
     async run(sql, params) {
       await client.query(sql, params ? ([...params] as Param[]) : undefined).catch(failed);
     },
+    insert: (table, columns, rows, conflict) => insertValues(database, table, columns, rows, conflict),
     async transaction(work) {
       await database.run('BEGIN');
       try {

@@ -18,32 +18,6 @@ export function cell(type: ColumnType, value: unknown): Param {
   return JSON.stringify(value);
 }
 
-const cast = (db: Database, type: ColumnType, at: number) => `CAST($${at} AS ${db.dialect.typeName(type)})`;
-
-/** `INSERT … VALUES (…), (…)` in statements small enough for the dialect's parameter limit. */
-async function insertRows(
-  db: Database,
-  table: string,
-  columns: ReadonlyArray<{ name: string; type: ColumnType }>,
-  rows: readonly Param[][],
-  conflict: string,
-): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(db.dialect.maxParams / columns.length));
-  const names = columns.map((column) => quote(column.name)).join(', ');
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const params: Param[] = [];
-    const tuples = chunk.map((row) => {
-      const placeholders = row.map((value, index) => {
-        params.push(value);
-        return cast(db, columns[index]!.type, params.length);
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    await db.run(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params);
-  }
-}
-
 function inList(first: number, count: number): string {
   return Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
 }
@@ -109,7 +83,7 @@ export async function writeRecords(
   const updates = columns
     .filter((column) => column.name !== 'id')
     .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
-  await insertRows(db, table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
+  await db.insert(table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
 
   const ids = records.map((record) => record.id);
   for (const child of shape.children) {
@@ -136,7 +110,7 @@ export async function writeRecords(
         childRows.push([record.id, String(position), ...values]);
       });
     }
-    if (childRows.length > 0) await insertRows(db, childTable, childColumns, childRows, '');
+    if (childRows.length > 0) await db.insert(childTable, childColumns, childRows, '');
   }
 }
 

@@ -7,12 +7,9 @@
 // family before anything is written to it: one error naming the column, both types and what to do.
 import { UsageError } from '../../core/errors.js';
 import type { ColumnType, TableShape } from '../../core/table-shape/shape.js';
-import { qualified, quote, type Database } from './database.js';
+import { qualified, quote, type ColumnSpec, type Database } from './database.js';
 
-export interface ColumnSpec {
-  name: string;
-  type: ColumnType;
-}
+export type { ColumnSpec };
 
 export interface TableSpec {
   name: string;
