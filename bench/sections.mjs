@@ -13,8 +13,9 @@ import importSection from './import.mjs';
 import install from './install.mjs';
 import doctor from './doctor.mjs';
 import sync from './sync.mjs';
+import webhooks from './webhooks.mjs';
 
-export const SECTIONS = [startup, latency, doctor, exportSection, memory, files, scan, importSection, sync, install];
+export const SECTIONS = [startup, latency, doctor, exportSection, memory, files, scan, importSection, sync, webhooks, install];
 
 /** Every section's targets in one object (results.json's `targets`; a section may read another's). */
 export function allTargets() {
