@@ -5,27 +5,14 @@
 import type { Operation } from '../../core/description/operations.js';
 import { SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineNounCommand } from '../../core/verb.js';
-import {
-  FAMILIES,
-  UPDATED_SINCE,
-  acceptsUpdatedSince,
-  collectionTemplate,
-  parentFamily,
-  type ResourceFamily,
-} from '../../core/resources.js';
+import { familyListOperations } from '../shared/family-lists.js';
+import { FAMILIES, UPDATED_SINCE, acceptsUpdatedSince, type ResourceFamily } from '../../core/resources.js';
 import { DEFAULT_OVERLAP, EXPORT_FORMATS, parseFamilies, type ExportFlags } from './plan.js';
 import { runExport } from './run.js';
 
 /** The list operations exporting these families calls, with the filter it may send (contacts also list the clients). */
 function listOperations(families: readonly ResourceFamily[]): Operation[] {
-  const operations = new Map<string, Operation>();
-  for (const family of families) {
-    const parent = parentFamily(family);
-    if (parent && !operations.has(parent.path)) operations.set(parent.path, { method: 'GET', path: parent.path });
-    const path = collectionTemplate(family);
-    operations.set(path, { method: 'GET', path, query: acceptsUpdatedSince(family) ? [UPDATED_SINCE.param] : [] });
-  }
-  return [...operations.values()];
+  return familyListOperations(families, (family) => (acceptsUpdatedSince(family) ? [UPDATED_SINCE.param] : []));
 }
 
 const HOW_IT_WORKS = `

@@ -5,22 +5,16 @@
 // registry's (commands/registry.ts).
 import type { Operation } from '../../core/description/operations.js';
 import { SERVICE_OPTIONS } from '../../core/global-options.js';
-import { collectionTemplate, findFamily, parentFamily, UPDATED_SINCE, type ResourceFamily } from '../../core/resources.js';
+import { findFamily, UPDATED_SINCE, type ResourceFamily } from '../../core/resources.js';
 import { defineNounCommand } from '../../core/verb.js';
+import { familyListOperations } from '../shared/family-lists.js';
 import { DEFAULT_OVERLAP, SYNC_FAMILIES, type SyncFlags } from './plan.js';
 import { DEFAULT_TARGET } from './target.js';
 import { runSync } from './run.js';
 
 /** The list operations syncing these families calls (contacts also list the clients). */
 function listOperations(families: readonly ResourceFamily[]): Operation[] {
-  const operations = new Map<string, Operation>();
-  for (const family of families) {
-    const parent = parentFamily(family);
-    if (parent && !operations.has(parent.path)) operations.set(parent.path, { method: 'GET', path: parent.path });
-    const path = collectionTemplate(family);
-    operations.set(path, { method: 'GET', path, query: [UPDATED_SINCE.param] });
-  }
-  return [...operations.values()];
+  return familyListOperations(families, () => [UPDATED_SINCE.param]);
 }
 
 const HOW_IT_WORKS = `
