@@ -14,6 +14,6 @@ export default defineNounCommand<DoctorOptions>({
   calls: [{ method: 'GET', path: '/api/keys/current' }],
   examples: ['appraisal doctor', 'appraisal doctor -o json > doctor.json   # attach to a support ticket', 'appraisal doctor --offline'],
   notes:
-    'Read-only: nothing is written. A table of every check on a terminal; -o json lists only the findings\n(warning or error), each with its severity and next step. Exit 0 when all is well, 20 when there is a\nfinding. Never a secret: keys by prefix, proxy passwords masked.',
+    "Read-only: nothing is written. Every check as a list on a terminal, a finding's next step below it;\n-o json lists only the findings (warning or error), each with its severity and next step. Exit 0 when\nall is well, 20 when there is a finding. Never a secret: keys by prefix, proxy passwords masked.",
   run: (ctx, _args, options) => runDoctor(ctx, options),
 });
