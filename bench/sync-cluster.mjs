@@ -82,7 +82,8 @@ export async function startCluster() {
   track(child);
   const env = { ...process.env, PGPASSWORD: password };
   const psqlArgs = ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'];
-  const psql = (sql) => execFileSync(join(dir, 'psql'), [...psqlArgs, '-c', sql], { env, encoding: 'utf8' }).trim();
+  const psql = (sql) =>
+    execFileSync(join(dir, 'psql'), [...psqlArgs, '-c', sql], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   for (let i = 0; ; i++) {
     try {
       psql('SELECT 1');

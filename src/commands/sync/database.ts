@@ -19,8 +19,6 @@ export interface Dialect {
   typeName(type: ColumnType): string;
   /** A type as information_schema.columns.data_type spells it, as ours (undefined: none of ours). */
   typeOf(dataType: string): ColumnType | undefined;
-  /** The most parameters one statement may take. */
-  maxParams: number;
   /** SQL giving a timestamptz expression as milliseconds since the epoch (a bigint). */
   epochMs(expression: string): string;
 }
@@ -50,30 +48,4 @@ export function quote(identifier: string): string {
 
 export function qualified(schema: string, table: string): string {
   return `${quote(schema)}.${quote(table)}`;
-}
-
-/**
- * `INSERT … VALUES (…), (…)` with one parameter per cell, in statements small enough for the
- * dialect's parameter limit (PostgreSQL's way; DuckDB appends instead, duckdb.ts).
- */
-export async function insertValues(
-  db: Pick<Database, 'run' | 'dialect'>,
-  table: string,
-  columns: readonly ColumnSpec[],
-  rows: readonly Param[][],
-  conflict: string,
-): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(db.dialect.maxParams / columns.length));
-  const names = columns.map((column) => quote(column.name)).join(', ');
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const params: Param[] = [];
-    const tuples = rows.slice(start, start + perStatement).map((row) => {
-      const cells = row.map((value, index) => {
-        params.push(value);
-        return `CAST($${params.length} AS ${db.dialect.typeName(columns[index]!.type)})`;
-      });
-      return `(${cells.join(', ')})`;
-    });
-    await db.run(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params);
-  }
 }

@@ -27,9 +27,14 @@ export const DUCKDB_DIALECT: Dialect = {
   defaultSchema: 'main',
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toUpperCase()),
-  maxParams: 30_000,
   epochMs: (expression) => `epoch_ms(${expression})`,
 };
+
+/**
+ * Sync writes batches of at most 1,000 rows: DuckDB's defaults (a thread per core, a buffer pool of
+ * 80% of the machine's memory) only raise the peak RSS here.
+ */
+const SETTINGS: Readonly<Record<string, string>> = { threads: '1', memory_limit: '128MB' };
 
 async function loadDuckDB(path: string): Promise<DuckDBModule> {
   try {
@@ -65,7 +70,7 @@ export async function openDuckDB(path: string, shown: string, options: { readOnl
     instance =
       options.readOnly && missing
         ? await duckdb.DuckDBInstance.create(':memory:')
-        : await duckdb.DuckDBInstance.create(path, options.readOnly ? { access_mode: 'READ_ONLY' } : {});
+        : await duckdb.DuckDBInstance.create(path, { ...SETTINGS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) });
   } catch (error) {
     throw openError(shown, error);
   }

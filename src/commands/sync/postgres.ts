@@ -6,7 +6,7 @@
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { insertValues, type Database, type Dialect, type Param } from './database.js';
+import { quote, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { postgresHost } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -27,7 +27,6 @@ export const POSTGRES_DIALECT: Dialect = {
   defaultSchema: 'public',
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toLowerCase()),
-  maxParams: 65_535,
   epochMs: (expression) => `CAST(floor(extract(epoch from ${expression}) * 1000) AS bigint)`,
 };
 
@@ -103,6 +102,25 @@ function connectError(shown: string, config: ConnectionConfig, error: unknown): 
   return new LocalEnvironmentError(`${shown} refused the connection as user ${config.user}: ${message}`, { hint, cause: error });
 }
 
+/**
+ * Rows sent as one JSON parameter (an array of arrays of text cells) and unpacked by the server:
+ * measured 6-10x faster than a VALUES list with a parameter per cell (1,000 rows of 19 columns:
+ * ~60 ms against ~450 ms), which made COPY (pg-copy-streams, not a dependency) not worth adding.
+ */
+async function insertJson(
+  db: Database,
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly Param[][],
+  conflict: string,
+): Promise<void> {
+  const names = columns.map((column) => quote(column.name)).join(', ');
+  const cells = columns.map((column, index) => `CAST(r->>${index} AS ${POSTGRES_DIALECT.typeName(column.type)})`);
+  await db.run(`INSERT INTO ${table} (${names}) SELECT ${cells.join(', ')} FROM jsonb_array_elements(CAST($1 AS jsonb)) AS r${conflict}`, [
+    JSON.stringify(rows),
+  ]);
+}
+
 export async function openPostgres(url: string, env: Env): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
   let config: ConnectionConfig;
@@ -137,7 +155,7 @@ export async function openPostgres(url: string, env: Env): Promise<Database> {
     async run(sql, params) {
       await client.query(sql, params ? ([...params] as Param[]) : undefined).catch(failed);
     },
-    insert: (table, columns, rows, conflict) => insertValues(database, table, columns, rows, conflict),
+    insert: (table, columns, rows, conflict) => insertJson(database, table, columns, rows, conflict),
     async transaction(work) {
       await database.run('BEGIN');
       try {
