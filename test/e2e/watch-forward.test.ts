@@ -243,6 +243,31 @@ describe('watch --forward-to', () => {
     expect(distinct(delivered)).toEqual(delivered);
   });
 
+  it("--forward-ca-file trusts the receiver's private CA; without it the TLS failure is what the dead letter says", async () => {
+    // The mock serves HTTPS with a CA of its own: as a receiver it answers POST /hooks with an HTTP
+    // status (not a 2xx), which proves the TLS handshake; the API's CA setting is not the receiver's.
+    const url = `${mock.baseUrl}/hooks`;
+    const trusted = tempDir('forward-');
+    const withCa = await watch(
+      ['--emit-existing', '--once', '--forward-to', url, '--forward-ca-file', mock.caFile!, '--retry-for', '0'],
+      trusted,
+    );
+    expect(withCa.code, withCa.stderr).toBe(24);
+    const letters = readFileSync(join(trusted, 'props.state.dead-letter.ndjson'), 'utf8').split('\n').filter(Boolean);
+    expect(letters).toHaveLength(RECORDS);
+    for (const line of letters) expect((JSON.parse(line) as { status: number | null }).status).toBeGreaterThanOrEqual(400);
+
+    const untrusted = tempDir('forward-');
+    const without = await watch(['--emit-existing', '--once', '--forward-to', url, '--retry-for', '0'], untrusted);
+    expect(without.code, without.stderr).toBe(24);
+    const letter = JSON.parse(readFileSync(join(untrusted, 'props.state.dead-letter.ndjson'), 'utf8').split('\n')[0]!) as {
+      status: number | null;
+      error: string;
+    };
+    expect(letter.status).toBeNull();
+    expect(letter.error).toMatch(/TLS certificate of .* is not trusted/);
+  });
+
   it('refuses what cannot be forwarded safely before anything is sent (exit 2)', async () => {
     const dir = tempDir('forward-');
     const cases: Array<[string[], string]> = [
