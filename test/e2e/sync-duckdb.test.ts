@@ -4,6 +4,7 @@
 // --dry-run writing nothing, -o json, bad targets, a record that breaks the schema (exit 9, nothing
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +134,34 @@ describe('sync into DuckDB', () => {
     expect(unopenable.code).toBe(2);
     expect(exitProblems(unopenable)).toEqual([]);
     expect(unopenable.stderr).toContain('/proc/appraisal-sync/x.duckdb');
+  });
+
+  it('a second writer exits 2 at once with the path, while another process holds the file', async () => {
+    const file = join(scratch, 'held.duckdb');
+    expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+    // Another process with the file open for writing, as a running sync has it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { DuckDBInstance } from '@duckdb/node-api'; const i = await DuckDBInstance.create(${JSON.stringify(file)}); await i.connect(); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.once('data', () => resolve());
+        holder.once('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
+      });
+      const second = await cli(['sync', 'clients', '--to', `duckdb:${file}`]);
+      expect(second.code, second.stderr).toBe(2);
+      expect(exitProblems(second)).toEqual([]);
+      expect(second.stderr).toContain(`error: ${file} is in use by another process`);
+      expect(second.stderr).toContain(`pid ${holder.pid}`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('a record that breaks the published schema: exit 9, nothing of its batch written', async () => {

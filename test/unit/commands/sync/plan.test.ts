@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../../src/core/errors.js';
+import { batchRows, BATCH_ROWS } from '../../../../src/commands/sync/family-sync.js';
+import { parseFamilies } from '../../../../src/commands/sync/plan.js';
+import { cell } from '../../../../src/commands/sync/rows.js';
+import { familyTables } from '../../../../src/commands/sync/tables.js';
+import { parseTarget, postgresHost } from '../../../../src/commands/sync/target.js';
+
+describe('sync targets', () => {
+  it('defaults to duckdb:appraisal.duckdb in the working directory', () => {
+    expect(parseTarget(undefined, '/work/here', {})).toEqual({
+      kind: 'duckdb',
+      path: '/work/here/appraisal.duckdb',
+      shown: 'appraisal.duckdb',
+    });
+    expect(parseTarget('duckdb:/abs/x.duckdb', '/w', {})).toMatchObject({ path: '/abs/x.duckdb' });
+  });
+
+  it('reads postgres:// and postgresql:// URLs, showing only the host and port', () => {
+    const target = parseTarget('postgresql://u:secret@db.example:6543/ops', '/w', {});
+    expect(target).toMatchObject({ kind: 'postgres', shown: 'postgres at db.example:6543' });
+    expect(postgresHost('postgres:///ops', { PGHOST: 'pg.internal', PGPORT: '5433' })).toBe('pg.internal:5433');
+    expect(postgresHost('postgres://u@h/ops', {})).toBe('h:5432');
+  });
+
+  it('refuses other schemes and an in-memory DuckDB, never echoing a password', () => {
+    const refusal = (raw: string) => {
+      try {
+        parseTarget(raw, '/w', {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return `${(error as UsageError).message} ${(error as UsageError).hint ?? ''}`;
+      }
+      throw new Error(`${raw} was accepted`);
+    };
+    expect(refusal('mysql://root:hunter2@db/x')).toMatch(/"mysql:" is not supported.*duckdb:PATH, postgres:\/\/… or postgresql:\/\/…/);
+    expect(refusal('mysql://root:hunter2@db/x')).not.toContain('hunter2');
+    expect(refusal('duckdb::memory:')).toMatch(/in-memory/);
+    expect(refusal('appraisal.duckdb')).toMatch(/not supported/);
+  });
+});
+
+describe('sync families', () => {
+  it('all five by default, in order, each once; aliases accepted; others refused', () => {
+    expect(parseFamilies([]).map((family) => family.name)).toEqual(['props', 'assignments', 'clients', 'contacts', 'files']);
+    expect(parseFamilies(['files', 'properties', 'props']).map((family) => family.name)).toEqual(['props', 'files']);
+    expect(() => parseFamilies(['designations'])).toThrow(UsageError);
+    expect(() => parseFamilies(['nope'])).toThrow(/no family "nope"/);
+  });
+});
+
+describe('cells and batches', () => {
+  it('sends every value as text the database casts, JSON for json columns', () => {
+    expect(cell('bigint', 9007199254740991)).toBe('9007199254740991');
+    expect(cell('double', 0.1)).toBe('0.1');
+    expect(cell('boolean', false)).toBe('false');
+    expect(cell('timestamptz', '2026-01-01T00:00:00.123456Z')).toBe('2026-01-01T00:00:00.123456Z');
+    expect(cell('json', 'text')).toBe('"text"');
+    expect(cell('json', { a: [1] })).toBe('{"a":[1]}');
+    expect(cell('text', null)).toBeNull();
+    expect(cell('text', undefined)).toBeNull();
+  });
+
+  it('batches of 1,000 rows unless APPRAISAL_SYNC_BATCH_ROWS asks for fewer', () => {
+    expect(batchRows({})).toBe(BATCH_ROWS);
+    expect(BATCH_ROWS).toBe(1000);
+    expect(batchRows({ APPRAISAL_SYNC_BATCH_ROWS: '40' })).toBe(40);
+    expect(batchRows({ APPRAISAL_SYNC_BATCH_ROWS: '5000' })).toBe(BATCH_ROWS);
+    expect(batchRows({ APPRAISAL_SYNC_BATCH_ROWS: 'x' })).toBe(BATCH_ROWS);
+  });
+
+  it('family tables: bookkeeping columns on the family table, (parent_id, position) keys on child tables', () => {
+    const { main, children } = familyTables({
+      name: 'files',
+      columns: [{ name: 'id', path: ['id'], type: 'text', required: true }],
+      children: [{ name: 'files__tags', path: ['tags'], element: { kind: 'scalar', type: 'text' } }],
+    });
+    expect(main).toEqual({
+      name: 'files',
+      columns: [
+        { name: 'id', type: 'text' },
+        { name: '_synced_at', type: 'timestamptz' },
+        { name: '_deleted_at', type: 'timestamptz' },
+      ],
+      key: ['id'],
+    });
+    expect(children).toEqual([
+      {
+        name: 'files__tags',
+        columns: [
+          { name: 'parent_id', type: 'text' },
+          { name: 'position', type: 'bigint' },
+          { name: 'value', type: 'text' },
+        ],
+        key: ['parent_id', 'position'],
+      },
+    ]);
+  });
+});
