@@ -6,12 +6,28 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '../helpers/env.js';
-import { runCli } from '../helpers/spawn.js';
+import { run, type RunOptions, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { createKey, filesContaining, filesUnder } from './credentials-support.js';
 import { tempDir } from '../helpers/temp.js';
 
 const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
+
+/**
+ * In process, with the keychain behind `bus`: the native keychain reads the D-Bus address of its
+ * process, not the command's environment, so this file's process (its own vitest worker, one test
+ * at a time) is pointed there for the run.
+ */
+async function onBus(bus: string, args: string[], options: RunOptions): Promise<RunResult> {
+  const before = process.env.DBUS_SESSION_BUS_ADDRESS;
+  process.env.DBUS_SESSION_BUS_ADDRESS = bus;
+  try {
+    return await run(args, options);
+  } finally {
+    if (before === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+    else process.env.DBUS_SESSION_BUS_ADDRESS = before;
+  }
+}
 const inCI = process.env.CI === 'true';
 
 let mock: MockServer;
@@ -49,7 +65,7 @@ describe.runIf(hasKeyring)(
       const key = await createKey(mock, { name: 'keychain', scopes: ['api:read'] });
       const account = `default@${originKey(mock.baseUrl)}`;
 
-      const login = await runCli(['auth', 'login', '--with-key'], {
+      const login = await run(['auth', 'login', '--with-key'], {
         env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
         stdin: `${key.secret}\n`,
       });
@@ -65,41 +81,38 @@ describe.runIf(hasKeyring)(
       expect(config.profiles.default).toMatchObject({ keyStorage: 'keychain', keyPrefix: key.prefix });
 
       // Nothing but HOME/XDG: base URL, CA and key all come from the profile and the keychain.
-      const list = await runCli(['props', 'list', '-o', 'json', '--max-items', '3'], { env });
+      const list = await run(['props', 'list', '-o', 'json', '--max-items', '3'], { env });
       expect(list.code, list.stderr).toBe(0);
       expect(JSON.parse(list.stdout)).toHaveLength(3);
       expect(list.stderr).toBe('');
 
-      const status = await runCli(['auth', 'status', '-o', 'json'], { env });
+      const status = await run(['auth', 'status', '-o', 'json'], { env });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout)).toMatchObject({ source: 'keychain', keyPrefix: key.prefix, keyName: 'keychain' });
 
-      const logout = await runCli(['auth', 'logout'], { env });
+      const logout = await run(['auth', 'logout'], { env });
       expect(logout.code, logout.stderr).toBe(0);
       expect(logout.stderr).toContain(`removed key ${key.prefix}… from the OS keychain`);
       expect(await keychainEntry(account)).toBeNull();
-      const after = await runCli(['props', 'list', '--max-items', '1'], { env });
+      const after = await run(['props', 'list', '--max-items', '1'], { env });
       expect(after.code).toBe(4);
     });
 
     it('an origin other than the stored one is refused before the keychain or network is used', async () => {
       const env = isolatedEnv();
       const key = await createKey(mock);
-      const login = await runCli(['auth', 'login', '--with-key', '-p', 'bound'], {
+      const login = await run(['auth', 'login', '--with-key', '-p', 'bound'], {
         env: { ...env, APPRAISAL_BASE_URL: mock.baseUrl, APPRAISAL_CA_FILE: mock.caFile },
         stdin: key.secret,
       });
       expect(login.code, login.stderr).toBe(0);
       const other = mock.baseUrl.replace('localhost', '127.0.0.1');
-      const result = await runCli(
-        ['props', 'list', '-p', 'bound', '--base-url', other === mock.baseUrl ? 'https://example.invalid' : other],
-        {
-          env,
-        },
-      );
+      const result = await run(['props', 'list', '-p', 'bound', '--base-url', other === mock.baseUrl ? 'https://example.invalid' : other], {
+        env,
+      });
       expect(result.code).toBe(10);
       expect(result.stderr).toMatch(/refusing to send it to/);
-      const removed = await runCli(['profiles', 'remove', 'bound', '--yes'], { env });
+      const removed = await run(['profiles', 'remove', 'bound', '--yes'], { env });
       expect(removed.code, removed.stderr).toBe(0);
       expect(await keychainEntry(`bound@${originKey(mock.baseUrl)}`)).toBeNull();
     });
@@ -113,12 +126,11 @@ describe.runIf(process.platform === 'linux')(
       const env = isolatedEnv();
       const key = await createKey(mock);
       const started = Date.now();
-      const result = await runCli(['auth', 'login', '--with-key'], {
+      const result = await onBus('unix:path=/nonexistent/bus', ['auth', 'login', '--with-key'], {
         env: {
           ...env,
           APPRAISAL_BASE_URL: mock.baseUrl,
           APPRAISAL_CA_FILE: mock.caFile,
-          DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
           APPRAISAL_KEYRING_TIMEOUT: '2000',
         },
         stdin: key.secret,
@@ -157,18 +169,16 @@ describe.runIf(process.platform === 'linux')(
         const env = isolatedEnv();
         const key = await createKey(mock);
         const started = Date.now();
-        const result = await runCli(['auth', 'login', '--with-key'], {
+        const result = await onBus(`unix:path=${join(dir, 'bus')}`, ['auth', 'login', '--with-key'], {
           env: {
             ...env,
             APPRAISAL_BASE_URL: mock.baseUrl,
             APPRAISAL_CA_FILE: mock.caFile,
-            DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}`,
             APPRAISAL_KEYRING_TIMEOUT: '500',
           },
           stdin: key.secret,
-          timeoutMs: 20_000,
+          signal: AbortSignal.timeout(20_000),
         });
-        expect(result.signal).toBeNull();
         expect(result.code).toBe(2);
         expect(Date.now() - started).toBeLessThan(10_000);
         expect(result.stderr).toMatch(/keychain (did not answer: timed out after 500ms|is not available)/);
