@@ -22,6 +22,7 @@ const ENVIRONMENT_VARIABLES: ReadonlyArray<[string, string]> = [
   ['APPRAISAL_SPEC_MAX_AGE', 'seconds a cached service description is used without asking the service (default 86400)'],
   ['APPRAISAL_CONFIG_DIR', 'where profiles are kept (default: the XDG config dir)'],
   ['APPRAISAL_KEYRING_TIMEOUT', 'milliseconds to wait for the OS keychain (default 3000)'],
+  ['APPRAISAL_WEBHOOK_SECRET', '`watch --forward-to` only: whsec_ secret(s) to sign with, when no --forward-secret-file is given'],
   ['APPRAISAL_MOCK_ADMIN_KEY', '`appraisal mock` only: the admin key it accepts (same as --admin-key)'],
   ['NO_COLOR', 'disable colour'],
   [

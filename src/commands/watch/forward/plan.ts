@@ -2,7 +2,7 @@
 // to try, where the secrets, the outbox and the dead letters live. Files default to names beside the
 // state file, which --forward-to requires (delivery state lives beside it).
 import { isAbsolute, resolve } from 'node:path';
-import { formatDuration, parseDuration } from '../../../core/duration.js';
+import { parseDuration } from '../../../core/duration.js';
 import { UsageError } from '../../../core/errors.js';
 import { parseForwardTarget } from './target.js';
 
@@ -86,9 +86,4 @@ export function forwardPlan(
     caFile: flags.forwardCaFile === undefined ? undefined : absolute(flags.forwardCaFile),
     concurrency,
   };
-}
-
-/** For messages: "retried for 24h". */
-export function describePlan(plan: ForwardPlan): string {
-  return `retried for ${formatDuration(plan.retryForMs)}`;
 }
