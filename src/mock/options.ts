@@ -1,4 +1,5 @@
 // The options of startMockServer and their defaults (the same as `appraisal mock`'s flags).
+import type { ResourceFamily } from '../model/families.js';
 import { DESCRIPTION_VARIANTS, type DescriptionVariant } from './description/document.js';
 
 export interface MockServerOptions {
@@ -35,6 +36,11 @@ export interface MockServerOptions {
    * /__mock/clock does: its Date header, the timestamps it writes and its expiry checks. Default 0.
    */
   clockOffsetSeconds?: number;
+  /**
+   * The service model it serves and the description it publishes (tests: a model with a family the
+   * real one lacks, and a description with its paths). Default: src/model's families and openapi.json.
+   */
+  model?: { families: readonly ResourceFamily[]; document: unknown };
 }
 
 export interface ResolvedOptions {

@@ -15,7 +15,10 @@ import { PageCache } from './page-cache.js';
 import { handleRequest } from './pipeline.js';
 import { TokenBucketLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
+import { OPENAPI_DOCUMENT } from './description/document.js';
 import { routingFor } from './description/routing.js';
+import { apiRoutes, standardFamilySeeds } from './routes.js';
+import { FAMILIES } from '../model/families.js';
 import { MockState } from './state/mock-state.js';
 import { generateCertificate } from './tls-certificate.js';
 
@@ -79,12 +82,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   try {
     mkdirSync(uploadDir);
-    const state = new MockState({ records: resolved.records, seed: resolved.seed, adminSecret: adminKey });
+    const model = options.model ?? { families: FAMILIES, document: OPENAPI_DOCUMENT };
+    const state = new MockState({
+      records: resolved.records,
+      seed: resolved.seed,
+      adminSecret: adminKey,
+      standard: standardFamilySeeds(model.families, model.document),
+    });
     state.clock.startOffsetMs = resolved.clockOffsetMs;
     state.clock.setOffset(resolved.clockOffsetMs);
     const deps = {
       state,
-      description: { current: routingFor(resolved.description) },
+      description: { current: routingFor(resolved.description, options.model && apiRoutes(model.families, model.document)) },
       adminRouter: new Router(ADMIN_ROUTES),
       faults: new FaultQueue(),
       limiter: resolved.rateLimit > 0 ? new TokenBucketLimiter(resolved.rateLimit) : undefined,
@@ -95,7 +104,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       uploadDir,
       maxUploadBytes: resolved.maxUploadBytes,
       signal: shutdown.signal,
-      pages: options.prerender ? new PageCache() : undefined,
+      pages: options.prerender ? new PageCache(model.families) : undefined,
     };
     const onRequest = (req: IncomingMessage, res: ServerResponse) => void handleRequest(req, res, deps);
 

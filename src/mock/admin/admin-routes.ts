@@ -190,7 +190,7 @@ const switchDescription: AdminHandler = async (ctx) => {
   if (typeof variant !== 'string' || !(DESCRIPTION_VARIANTS as readonly string[]).includes(variant)) {
     throw invalidParameter('variant', `must be one of ${DESCRIPTION_VARIANTS.join(', ')}`);
   }
-  const routing = routingFor(variant as DescriptionVariant);
+  const routing = routingFor(variant as DescriptionVariant, ctx.description.current.standardRoutes);
   if (body.link !== undefined) {
     if (body.link !== null && (typeof body.link !== 'string' || body.link === '' || /[<>\s]/.test(body.link))) {
       throw invalidParameter('link', 'must be a URL or path without spaces or angle brackets, or null');

@@ -70,14 +70,21 @@ function served(document: unknown) {
 const STANDARD = served(openapi);
 let alternative: ReturnType<typeof served> | undefined;
 
-function documentHandler(variant: DescriptionVariant): Handler {
+function documentHandler(document: () => ReturnType<typeof served>): Handler {
   return (ctx) => {
-    const document = variant === 'standard' ? STANDARD : (alternative ??= served(alternativeDocument()));
-    const headers = { etag: document.etag, 'cache-control': 'no-cache' };
-    if (ctx.req.headers['if-none-match'] === document.etag) return { status: 304, headers, body: { kind: 'empty' } };
-    return { status: 200, headers, body: { kind: 'bytes', data: document.data, contentType: 'application/json; charset=utf-8' } };
+    const { etag, data } = document();
+    const headers = { etag, 'cache-control': 'no-cache' };
+    if (ctx.req.headers['if-none-match'] === etag) return { status: 304, headers, body: { kind: 'empty' } };
+    return { status: 200, headers, body: { kind: 'bytes', data, contentType: 'application/json; charset=utf-8' } };
   };
 }
 
-export const getOpenApiDocument: Handler = documentHandler('standard');
-export const getAlternativeDocument: Handler = documentHandler('alternative');
+export const getOpenApiDocument: Handler = documentHandler(() => STANDARD);
+export const getAlternativeDocument: Handler = documentHandler(() => (alternative ??= served(alternativeDocument())));
+
+/** The handler publishing a description a test gave the mock (its model's), or openapi.json's. */
+export function documentHandlerFor(document: unknown): Handler {
+  if (document === OPENAPI_DOCUMENT) return getOpenApiDocument;
+  const published = served(document);
+  return documentHandler(() => published);
+}

@@ -11,11 +11,13 @@ export interface DescriptionRouting {
   router: Router<MockRoute>;
   /** RFC 8631 `Link` header sent on every answer, when the description is not at the usual place. */
   link: string | undefined;
+  /** The standard description's routes (the mock's model), the ones another variant is made from. */
+  standardRoutes: readonly MockRoute[];
 }
 
-function alternativeRoutes(): MockRoute[] {
+function alternativeRoutes(standardRoutes: readonly MockRoute[]): MockRoute[] {
   const routes: MockRoute[] = [];
-  for (const route of API_ROUTES) {
+  for (const route of standardRoutes) {
     if (route.operationId === 'listFiles') continue;
     if (route.operationId === 'getOpenApiDocument')
       routes.push({ ...route, path: ALTERNATIVE_DESCRIPTION_PATH, handler: getAlternativeDocument });
@@ -28,7 +30,13 @@ function alternativeRoutes(): MockRoute[] {
   return routes;
 }
 
-export function routingFor(variant: DescriptionVariant): DescriptionRouting {
-  if (variant === 'standard') return { variant, router: new Router(API_ROUTES), link: undefined };
-  return { variant, router: new Router(alternativeRoutes()), link: `<${ALTERNATIVE_DESCRIPTION_PATH}>; rel="service-desc"` };
+/** The routing of a variant, made from the standard routes (default: the real model's). */
+export function routingFor(variant: DescriptionVariant, standardRoutes: readonly MockRoute[] = API_ROUTES): DescriptionRouting {
+  if (variant === 'standard') return { variant, router: new Router(standardRoutes), link: undefined, standardRoutes };
+  return {
+    variant,
+    router: new Router(alternativeRoutes(standardRoutes)),
+    link: `<${ALTERNATIVE_DESCRIPTION_PATH}>; rel="service-desc"`,
+    standardRoutes,
+  };
 }

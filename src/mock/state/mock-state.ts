@@ -6,6 +6,8 @@ import { KeyStore } from '../auth/key-store.js';
 import { SAMPLE_DOCUMENTS, type SampleDocument } from '../data/sample-files.js';
 import { SEED_PERIOD_END } from '../data/seeded-family.js';
 import { seedFamilies, type SeededData, type SeedOptions } from '../data/seed.js';
+import type { SeededFamily } from '../data/seeded-family.js';
+import { seededStandardFamily, type StandardFamilySeed } from '../data/seeded-from-schema.js';
 import { MonotonicClock } from './clock.js';
 import { Collection } from './collection.js';
 import type {
@@ -16,17 +18,23 @@ import type {
   DesignationRecord,
   FileRecord,
   PropertyRecord,
+  StoredRecord,
 } from './records.js';
 
 export interface MockStateOptions extends SeedOptions {
   /** The admin key's secret (the mock prints it). */
   adminSecret: string;
+  /** The families served generically (handlers/standard-family.ts), seeded from their record schemas. */
+  standard?: readonly StandardFamilySeed[];
 }
 
 export type FileContent = { kind: 'upload'; path: string } | { kind: 'sample'; document: SampleDocument };
 
 export class MockState {
   readonly seeded: SeededData;
+  /** The seeded records of each generically served family, by family name. */
+  private readonly standardSeeds: ReadonlyMap<string, SeededFamily<StoredRecord>>;
+  private standardCollections = new Map<string, Collection<StoredRecord>>();
   readonly clock = new MonotonicClock(SEED_PERIOD_END);
   properties!: Collection<PropertyRecord>;
   assignments!: Collection<AssignmentRecord>;
@@ -43,6 +51,7 @@ export class MockState {
 
   constructor(private readonly options: MockStateOptions) {
     this.seeded = seedFamilies(options);
+    this.standardSeeds = new Map((options.standard ?? []).map((family) => [family.name, seededStandardFamily(family, options)]));
     this.adminHash = hashSecret(options.adminSecret);
     this.reset();
   }
@@ -59,6 +68,7 @@ export class MockState {
     this.contacts = new Collection(this.seeded.contacts);
     this.files = new Collection(this.seeded.files);
     this.designations = new Collection(this.seeded.designations);
+    this.standardCollections = new Map([...this.standardSeeds].map(([name, seeded]) => [name, new Collection(seeded)]));
     this.keys = new KeyStore(this.clock);
     this.adminKey = this.keys.create({
       name: 'mock admin',
@@ -68,6 +78,20 @@ export class MockState {
     }).record;
     this.nextAssignmentSequence = this.seeded.assignments.count + 1;
     this.removeUploads();
+  }
+
+  /** The records of a generically served family. */
+  collectionOf(family: string): Collection<StoredRecord> {
+    const collection = this.standardCollections.get(family);
+    if (!collection) throw new Error(`the mock serves no family ${family} generically`);
+    return collection;
+  }
+
+  /** The seeded records of a generically served family. */
+  seededOf(family: string): SeededFamily<StoredRecord> {
+    const seeded = this.standardSeeds.get(family);
+    if (!seeded) throw new Error(`the mock serves no family ${family} generically`);
+    return seeded;
   }
 
   addUpload(fileId: string, path: string): void {
