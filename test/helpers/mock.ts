@@ -41,9 +41,12 @@ export interface MockOptions {
   program?: readonly string[];
   /** The environment of a spawned mock (default: this process's). */
   env?: Record<string, string>;
+  /** In process only: the service model and description it serves (default the real ones). */
+  model?: MockServerOptions['model'];
 }
 
 export function startMock(options: MockOptions = {}): Promise<MockServer> {
+  if (options.program && options.model) throw new Error('startMock: a model is given to an in-process mock only');
   return options.program ? spawnMock(options.program, options) : inProcess(options);
 }
 
@@ -71,6 +74,7 @@ function serverOptions(options: MockOptions): MockServerOptions {
     adminKey: options.adminKey,
     description: options.description,
     clockOffsetSeconds: options.clockOffsetSeconds,
+    model: options.model,
   };
   const args = options.extraArgs ?? [];
   for (let i = 0; i < args.length; i++) {
