@@ -19,6 +19,8 @@ export interface Dialect {
   typeName(type: ColumnType): string;
   /** A type as information_schema.columns.data_type spells it, as ours (undefined: none of ours). */
   typeOf(dataType: string): ColumnType | undefined;
+  /** A FROM item `r` of the elements of a JSON array given as the text parameter `param`. */
+  jsonElements(param: string): string;
   /** SQL giving a timestamptz expression as milliseconds since the epoch (a bigint). */
   epochMs(expression: string): string;
 }

@@ -12,7 +12,7 @@ import { IdSet } from '../../core/http/id-set.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import type { Violation } from '../../core/description/validate.js';
 import type { Database } from './database.js';
-import { classify, countLive, liveIds, markGone, writeRecords } from './rows.js';
+import { classify, countAll, countLive, liveIds, markGone, writeRecords } from './rows.js';
 import type { FamilySource } from './source.js';
 import { familyRecords } from './source.js';
 import { writeState, type FamilyState } from './state.js';
@@ -98,6 +98,9 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   const seen = incremental ? undefined : new IdSet();
   let tableExists = job.tableExists;
   let records = job.tableExists ? await countLive(db, schema, shape.name) : 0;
+  // A table with no rows at all when the pass begins: every record read is new (the reader never
+  // gives an id twice), so batches are not compared with the table.
+  const startedEmpty = !job.tableExists || (await countAll(db, schema, shape.name)) === 0;
   if (run.dryRun) result.records = records;
   const facts = () => ({ cliVersion: run.cliVersion, syncedAt: ctx.now().toISOString() });
   // The state a batch commits with: the previous pass's watermark until this pass has finished.
@@ -116,7 +119,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
 
   const flush = async (batch: ApiRecord[]) => {
     checkBatch(job, batch);
-    const sorted = await classify(db, schema, shape, batch, tableExists);
+    const sorted = await classify(db, schema, shape, batch, tableExists && !startedEmpty);
     result.new += sorted.fresh.length;
     result.changed += sorted.changed.length;
     result.unchanged += sorted.unchanged;

@@ -27,6 +27,7 @@ export const POSTGRES_DIALECT: Dialect = {
   defaultSchema: 'public',
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toLowerCase()),
+  jsonElements: (param) => `jsonb_array_elements(CAST(${param} AS jsonb)) AS r`,
   epochMs: (expression) => `CAST(floor(extract(epoch from ${expression}) * 1000) AS bigint)`,
 };
 
@@ -116,7 +117,7 @@ async function insertJson(
 ): Promise<void> {
   const names = columns.map((column) => quote(column.name)).join(', ');
   const cells = columns.map((column, index) => `CAST(r->>${index} AS ${POSTGRES_DIALECT.typeName(column.type)})`);
-  await db.run(`INSERT INTO ${table} (${names}) SELECT ${cells.join(', ')} FROM jsonb_array_elements(CAST($1 AS jsonb)) AS r${conflict}`, [
+  await db.run(`INSERT INTO ${table} (${names}) SELECT ${cells.join(', ')} FROM ${POSTGRES_DIALECT.jsonElements('$1')}${conflict}`, [
     JSON.stringify(rows),
   ]);
 }

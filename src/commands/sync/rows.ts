@@ -40,18 +40,14 @@ export async function classify(
 ): Promise<Classified> {
   if (!tableExists || records.length === 0) return { fresh: [...records], changed: [], unchanged: 0 };
   const updated = shape.columns.find((column) => column.name === 'updated_at' && column.type === 'timestamptz');
-  const params: Param[] = [];
-  const tuples = records.map((record) => {
-    params.push(record.id, updated ? cell('text', valueAt(record, updated.path)) : null);
-    const at = params.length - 1;
-    return `(CAST($${at} AS ${db.dialect.typeName('text')}), CAST($${at + 1} AS ${db.dialect.typeName('text')}))`;
-  });
+  // One JSON parameter for the batch (a parameter per value is slow in DuckDB).
+  const pairs = records.map((record) => [record.id, updated ? cell('text', valueAt(record, updated.path)) : null]);
   const same = updated
     ? `(t.updated_at IS NOT DISTINCT FROM CAST(v.u AS ${db.dialect.typeName('timestamptz')}) AND t.${quote(DELETED_AT)} IS NULL)`
     : 'false';
   const rows = await db.query(
-    `SELECT t.id AS id, ${same} AS same FROM ${qualified(schema, shape.name)} t JOIN (VALUES ${tuples.join(', ')}) AS v(id, u) ON t.id = v.id`,
-    params,
+    `SELECT t.id AS id, ${same} AS same FROM ${qualified(schema, shape.name)} t JOIN (SELECT r->>0 AS id, r->>1 AS u FROM ${db.dialect.jsonElements('$1')}) v ON t.id = v.id`,
+    [JSON.stringify(pairs)],
   );
   const known = new Map(rows.map((row) => [String(row.id), row.same === true]));
   const result: Classified = { fresh: [], changed: [], unchanged: 0 };
@@ -130,5 +126,11 @@ export async function markGone(db: Database, schema: string, table: string, ids:
 
 export async function countLive(db: Database, schema: string, table: string): Promise<number> {
   const [row] = await db.query(`SELECT count(*) AS n FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`);
+  return Number(row?.n ?? 0);
+}
+
+/** Every row of the family's table, marked gone or not. */
+export async function countAll(db: Database, schema: string, table: string): Promise<number> {
+  const [row] = await db.query(`SELECT count(*) AS n FROM ${qualified(schema, table)}`);
   return Number(row?.n ?? 0);
 }
