@@ -105,5 +105,5 @@ describe('four organizations synced as Dask tasks into one PostgreSQL', () => {
     }
     // Four organizations, four different data sets: the schemas are not copies of one another.
     expect(new Set(ORGS.map((org) => digest(org, 'properties'))).size).toBe(4);
-  });
+  }, 240_000); // four sequential runs, a Dask cluster and four tasks: ~25 s quiet, several times that in the loaded suite
 });
