@@ -32,7 +32,7 @@ describe('--split-rows / --split-size', () => {
 });
 
 describe('the one sink, chosen from the flags', () => {
-  const out = { given: 'x.csv', path: '/work/x.csv' };
+  const out = { given: 'x.csv', path: '/srv/ops/x.csv' };
   const choose = (flags: OutputFlags | undefined, extra: Partial<SinkChoice> = {}) =>
     planSink({ out, format: 'csv', flags, page: undefined, ...extra });
 

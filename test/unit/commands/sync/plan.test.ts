@@ -8,9 +8,9 @@ import { parseTarget, postgresHost } from '../../../../src/commands/sync/target.
 
 describe('sync targets', () => {
   it('defaults to duckdb:appraisal.duckdb in the working directory', () => {
-    expect(parseTarget(undefined, '/work/here', {})).toEqual({
+    expect(parseTarget(undefined, '/srv/ops', {})).toEqual({
       kind: 'duckdb',
-      path: '/work/here/appraisal.duckdb',
+      path: '/srv/ops/appraisal.duckdb',
       shown: 'appraisal.duckdb',
     });
     expect(parseTarget('duckdb:/abs/x.duckdb', '/w', {})).toMatchObject({ path: '/abs/x.duckdb' });
