@@ -1,18 +1,16 @@
 // What sync reads of the service for one family: the published record schema of its list (the
 // table shape), whether that list publishes `updatedSince`, and the records themselves through
 // paginate() (its integrity checks: totals, duplicates, page numbers). Contacts are listed per
-// client, at most --concurrency clients' lists at a time, in client order; a contact listed under
-// two clients is kept once, and a client removed while its contacts were read has none.
+// client (shared/child-lists.ts); a contact listed under two clients is kept once, and a client
+// removed while its contacts were read has none.
 import type { ApiRecord, Query } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { NotFoundError, UnpublishedOperationError } from '../../core/errors.js';
+import { UnpublishedOperationError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
-import { collectionTemplate, listPath, parentFamily, UPDATED_SINCE, type ResourceFamily } from '../../core/resources.js';
+import { collectionTemplate, listPath, UPDATED_SINCE, type ResourceFamily } from '../../core/resources.js';
 import { tableShape, type TableShape } from '../../core/table-shape/shape.js';
 import type { PublishedOperation } from '../../core/description/document.js';
-
-/** Any client id: the published record schema of a client's contacts is the same for every client. */
-const ANY_CLIENT = '00000000-0000-4000-8000-000000000000';
+import { ANY_PARENT, parentLists } from '../shared/child-lists.js';
 
 export interface FamilySource {
   shape: TableShape;
@@ -28,7 +26,7 @@ export async function familySource(ctx: Context, family: ResourceFamily): Promis
   const { recordSchemaOf } = await import('../../core/description/schema.js');
   const { queryParameterNames } = await import('../../core/description/document.js');
   const binding = bindingOf(await ctx.api());
-  const route = binding?.route('GET', family.parent ? listPath(family, ANY_CLIENT) : family.path);
+  const route = binding?.route('GET', family.parent ? listPath(family, ANY_PARENT) : family.path);
   if (!binding || !route)
     throw new UnpublishedOperationError(`the service publishes no list of ${family.view.label} (GET ${collectionTemplate(family)})`);
   const { published } = route.bound;
@@ -62,52 +60,7 @@ async function* topRecords(ctx: Context, family: ResourceFamily, query: Query): 
 }
 
 async function* childRecords(ctx: Context, family: ResourceFamily, query: Query): AsyncGenerator<ApiRecord> {
-  const api = await ctx.api();
-  const { globals } = ctx;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const readParent = async (parentId: string): Promise<ApiRecord[]> => {
-    const records: ApiRecord[] = [];
-    try {
-      const pages = api.paginate(listPath(family, parentId), {
-        query,
-        pageSize: globals.pageSize,
-        concurrency: 1,
-        allowPartial: globals.allowPartial,
-        signal: controller.signal,
-      });
-      for await (const record of pages) records.push(record);
-    } catch (error) {
-      // A parent removed after the ids were read has no children left.
-      if (error instanceof NotFoundError) return [];
-      throw error;
-    }
-    return records;
-  };
-  try {
-    const parents: string[] = [];
-    for await (const parent of api.paginate(parentFamily(family)!.path, {
-      pageSize: globals.pageSize,
-      concurrency: globals.concurrency,
-      allowPartial: globals.allowPartial,
-      signal: controller.signal,
-    }))
-      parents.push(parent.id);
-    const seen = new IdSet();
-    const inFlight: Array<Promise<ApiRecord[]>> = [];
-    let next = 0;
-    for (let current = 0; current < parents.length; current++) {
-      while (next < parents.length && next < current + Math.max(1, globals.concurrency)) {
-        const reading = readParent(parents[next++]!);
-        // Lists read ahead may fail before they are awaited.
-        reading.catch(() => undefined);
-        inFlight.push(reading);
-      }
-      for (const record of await inFlight.shift()!) if (seen.add(record.id)) yield record;
-    }
-  } finally {
-    controller.abort();
-    ctx.signal.removeEventListener('abort', onAbort);
-  }
+  // A parent removed after the ids were read has no children left; a record under two parents is one row.
+  const seen = new IdSet();
+  for await (const parent of parentLists(ctx, family, query)) for (const record of parent.records) if (seen.add(record.id)) yield record;
 }
