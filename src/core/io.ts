@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { CancelledError, InterruptedError } from './errors.js';
 import { SecretRedactor } from './redact.js';
+import { StreamWatch } from './stream-watch.js';
 import { stderrText, terminalSafe } from './terminal-text.js';
 
 export interface IOOptions {
@@ -36,6 +37,7 @@ export class IO {
   private readonly warnedKeys = new Set<string>();
   private readonly signal: AbortSignal | undefined;
   private readonly options: IOOptions;
+  private stdoutWatched: StreamWatch | undefined;
 
   constructor(options: IOOptions) {
     this.options = options;
@@ -58,6 +60,14 @@ export class IO {
    */
   get stdin(): Readable {
     return this.options.stdin;
+  }
+
+  /**
+   * What became of stdout while this run wrote to it (the reader went away, an error): watched from
+   * the first output on, with one listener pair however many times output is written.
+   */
+  get stdoutWatch(): StreamWatch {
+    return (this.stdoutWatched ??= new StreamWatch(this.stdout));
   }
 
   /** Prompts are allowed only with a terminal on both ends and without --no-input. */

@@ -63,7 +63,7 @@ function reportLeftOut(ctx: Context, csv: CsvColumns): void {
 
 /** The plan's `--out` file written atomically, or stdout: where one record (writeRecord) or a text output (api, smoke) goes. */
 export async function openDestination(ctx: Context, options: StdoutOptions = {}): Promise<Destination> {
-  return ctx.output.outPath === undefined ? stdoutDestination(ctx.io.stdout, options) : atomicOutFile(ctx.output);
+  return ctx.output.outPath === undefined ? stdoutDestination(ctx.io, options) : atomicOutFile(ctx.output);
 }
 
 /** An open pipe: its source may ask where a resumed export continues, and says when a page is done. */

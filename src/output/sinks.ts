@@ -26,7 +26,7 @@ type Openers = { [K in SinkPlan['kind']]: (input: SinkInput<K>) => Promise<Recor
 const OPENERS: Openers = {
   // A collection's pages arrive whole: stdout gets one write per page, not one per record.
   stdout: async ({ ctx, view, csv, exported }) =>
-    encoderSink(await listEncoder(ctx, view, csv), stdoutDestination(ctx.io.stdout, { batch: exported !== undefined })),
+    encoderSink(await listEncoder(ctx, view, csv), stdoutDestination(ctx.io, { batch: exported !== undefined })),
   file: async ({ ctx, view, csv }) => encoderSink(await listEncoder(ctx, view, csv), await atomicOutFile(ctx.output)),
   resumable: async ({ ctx, view, csv, exported }) => {
     if (!exported) throw new Error('a resumable export needs the collection it exports');

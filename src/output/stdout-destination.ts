@@ -1,35 +1,8 @@
 // Output to stdout with backpressure, ending quietly when the reader goes away (as with `| head`).
 import type { Writable } from 'node:stream';
 import { LocalEnvironmentError } from '../core/errors.js';
+import type { IO } from '../core/io.js';
 import type { Destination } from './destination.js';
-
-interface StreamState {
-  /** The reader went away (EPIPE) or the stream was destroyed. */
-  gone: boolean;
-  /** Any other stream error, reported by the next write. */
-  error: Error | undefined;
-}
-
-// One listener per stream however many times output is written, so no listener leak.
-const streamStates = new WeakMap<Writable, StreamState>();
-
-const READER_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
-
-function stateOf(stream: Writable): StreamState {
-  let state = streamStates.get(stream);
-  if (!state) {
-    const created: StreamState = { gone: false, error: undefined };
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (READER_GONE.has(error.code ?? '')) created.gone = true;
-      else created.error ??= error;
-    });
-    stream.on('close', () => {
-      created.gone = true;
-    });
-    streamStates.set(stream, (state = created));
-  }
-  return state;
-}
 
 function waitForDrain(stream: Writable): Promise<void> {
   return new Promise((resolveWait) => {
@@ -58,8 +31,10 @@ export interface StdoutOptions {
 
 const BATCH_BYTES = 64 * 1024;
 
-export function stdoutDestination(stream: Writable, options: StdoutOptions = {}): Destination {
-  const state = stateOf(stream);
+/** The run's stdout (`io.stdout`), watched by its IO (`io.stdoutWatch`: the reader gone, an error). */
+export function stdoutDestination(io: Pick<IO, 'stdout' | 'stdoutWatch'>, options: StdoutOptions = {}): Destination {
+  const stream = io.stdout;
+  const state = io.stdoutWatch;
   const gone = () => state.gone || stream.destroyed || stream.writableEnded;
   const check = () => {
     if (state.error) throw new LocalEnvironmentError(`could not write the output: ${state.error.message}`, { cause: state.error });

@@ -129,7 +129,7 @@ export async function runCreate(ctx: Context, options: CreateOptions): Promise<v
 }
 
 async function writeText(ctx: Context, text: string): Promise<void> {
-  const destination = stdoutDestination(ctx.io.stdout);
+  const destination = stdoutDestination(ctx.io);
   await destination.write(text);
   await destination.finish();
 }
