@@ -181,12 +181,14 @@ export interface RunLockWords {
   target: string;
   /** What a live holder is doing to it: `--out x.csv is being written by another appraisal export`. */
   busy: string;
+  /** What to do meanwhile, before "if none is running, remove LOCK" (default: wait for it to finish). */
+  meanwhile?: string;
 }
 
 /**
  * takeRunLock for a command: a live holder is exit 2 at once (its pid named, the lock to remove if
  * none runs), a lock that cannot be created is exit 2 naming why; the release it resolves to may be
- * called more than once. The one wrapper every export-like run takes its lock with.
+ * called more than once. The one wrapper every long run (export, import, watch) takes its lock with.
  */
 export async function holdRunLock(lockPath: string, words: RunLockWords): Promise<() => Promise<void>> {
   let taken;
@@ -200,7 +202,7 @@ export async function holdRunLock(lockPath: string, words: RunLockWords): Promis
   }
   if (typeof taken === 'number') {
     throw new UsageError(`${words.busy}${taken > 0 ? ` (pid ${taken})` : ''}`, {
-      hint: `wait for it to finish; if none is running, remove ${lockPath}`,
+      hint: `${words.meanwhile ?? 'wait for it to finish'}; if none is running, remove ${lockPath}`,
     });
   }
   let released = false;

@@ -5,32 +5,19 @@ import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
-import { UsageError } from '../../core/errors.js';
-import { takeRunLock } from '../../core/file-lock.js';
-import { UnsafeFileError } from '../../core/owned-file.js';
+import { holdRunLock } from '../../core/file-lock.js';
 import { referredFamily, type ResourceFamily } from '../../core/resources.js';
 import type { ImportFlags } from './import-flags.js';
 import type { ImportIdentity } from './journal.js';
 import { buildIndex, matchKey, type MatchIndex } from './match-index.js';
 
-export async function lockResults(flags: ImportFlags): Promise<() => Promise<void>> {
+export function lockResults(flags: ImportFlags): Promise<() => Promise<void>> {
   const results = flags.results!;
-  let taken;
-  try {
-    taken = await takeRunLock(results.lock);
-  } catch (error) {
-    if (error instanceof UnsafeFileError) throw error;
-    throw new UsageError(
-      `--results ${results.display}: cannot create the lock ${results.lock} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  if (typeof taken === 'number') {
-    throw new UsageError(
-      `another import is using the journal of ${results.display}${taken > 0 ? ` (pid ${taken})` : ''}: its lock ${results.lock} is held`,
-      { hint: `wait for it to finish, or choose another --results; if no import is running, remove ${results.lock}` },
-    );
-  }
-  return () => taken().catch(() => undefined);
+  return holdRunLock(results.lock, {
+    target: `--results ${results.display}`,
+    busy: `another import is using the journal of ${results.display}`,
+    meanwhile: 'wait for it to finish, or choose another --results',
+  });
 }
 
 export async function identityOf(ctx: Context, family: ResourceFamily, flags: ImportFlags): Promise<ImportIdentity> {

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { takeRunLock } from '../../core/file-lock.js';
+import { holdRunLock } from '../../core/file-lock.js';
 import { readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FamilyName } from './families.js';
 
@@ -174,21 +174,12 @@ const STATE_MAX_BYTES = 512 * 1024 * 1024;
  * Hold the run lock beside the state file until the returned function is called. Another live watch
  * holding it is exit 2 at once, as for `--out`; a killed one's lock is taken over.
  */
-export async function lockStateFile(path: string): Promise<() => Promise<void>> {
-  const lock = join(dirname(path), `.${basename(path)}.lock`);
-  let taken;
-  try {
-    taken = await takeRunLock(lock);
-  } catch (error) {
-    if (error instanceof UnsafeFileError) throw error;
-    throw new LocalEnvironmentError(`cannot create the lock ${lock} beside the state file: ${(error as Error).message}`, { cause: error });
-  }
-  if (typeof taken === 'number') {
-    throw new UsageError(`state file ${path} is in use by another appraisal watch${taken > 0 ? ` (pid ${taken})` : ''}`, {
-      hint: `one watch per state file: wait for it to finish; if none is running, remove ${lock}`,
-    });
-  }
-  return () => taken().catch(() => undefined);
+export function lockStateFile(path: string): Promise<() => Promise<void>> {
+  return holdRunLock(join(dirname(path), `.${basename(path)}.lock`), {
+    target: `state file ${path}`,
+    busy: `state file ${path} is in use by another appraisal watch`,
+    meanwhile: 'one watch per state file: wait for it to finish',
+  });
 }
 
 /** The saved state, or undefined when the file does not exist yet. */
