@@ -1,15 +1,15 @@
 // Issue 14 against the hostile test server (test/hostile): a service that puts terminal control
 // sequences in everything it says, echoes the key back in disguise and sends credentials in headers.
 // Each run asserts the exit code, that no raw control byte reached stderr (or the terminal), and that
-// the secret never appears in any form.
+// the secret never appears in any form. In process: the CLI's own streams are what is checked (a
+// pretend terminal where one is needed); two runs at once share this process's pid, as a lock sees it.
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { run } from '../helpers/run.js';
-import { runCli, type CliResult, startCli } from '../helpers/spawn.js';
+import { run, start, type RunResult } from '../helpers/run.js';
 import { entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { waitFor } from '../helpers/wait.js';
@@ -26,7 +26,7 @@ import {
   text,
 } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
-import { runOnPty } from '../hostile/terminal.js';
+import { screenText } from '../hostile/screen.js';
 
 const KEY = 'apk_Hostile1_HostileS3cretHostileS3cretHost42';
 const SECRET_BODY = KEY.slice(13);
@@ -35,7 +35,7 @@ const ID = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
 let server: HostileServer;
 
 /** The CLI against the hostile server; no retries, so a failure is one request. */
-function cli(args: string[], environment: Record<string, string | undefined>): Promise<CliResult> {
+function cli(args: string[], environment: Record<string, string | undefined>): Promise<RunResult> {
   return run([...args, '--retries', '0'], { env: environment });
 }
 
@@ -51,7 +51,7 @@ function expectNoSecret(output: string): void {
   expect(output.replace(/[\s\u200b]/g, '')).not.toContain(SECRET_BODY);
 }
 
-function expectCleanFailure(result: CliResult, code: number): void {
+function expectCleanFailure(result: RunResult, code: number): void {
   expect(result.code, result.stderr).toBe(code);
   expect(exitProblems(result)).toEqual([]);
   expect(result.stderr).not.toMatch(RAW_CONTROL);
@@ -144,11 +144,17 @@ describe('item 2: nothing from the service reaches a terminal raw', () => {
 
   it('-o csv on a terminal shows control characters visibly; piped it stays exact', async () => {
     server.on('GET', '/api/properties', page([{ id: ID, name: `x${ALL_CONTROL}` }]));
-    // --quiet: no spinner, so every escape sequence on the screen would be the service's.
-    const onTerminal = await runOnPty(['props', 'list', '-o', 'csv', '--fields', 'id,name', '--quiet'], env());
-    expect(onTerminal.code, onTerminal.screen).toBe(0);
-    expect(onTerminal.screen).toContain(`${ID},x\uFFFD]52;c;`);
-    expect(onTerminal.screen).not.toMatch(RAW_CONTROL);
+    // --quiet: no spinner, so every escape sequence on the screen would be the service's. The
+    // terminal of a 120-column xterm; what it shows is stdout and stderr, the csv's CR LF read as a line end.
+    const onTerminal = await run(['props', 'list', '-o', 'csv', '--fields', 'id,name', '--quiet'], {
+      env: env({ TERM: 'xterm' }),
+      tty: true,
+      columns: 120,
+    });
+    const screen = screenText(onTerminal.stdout + onTerminal.stderr);
+    expect(onTerminal.code, screen).toBe(0);
+    expect(screen).toContain(`${ID},x\uFFFD]52;c;`);
+    expect(screen).not.toMatch(RAW_CONTROL);
     const piped = await cli(['props', 'list', '-o', 'csv', '--fields', 'id,name'], env());
     expect(piped.stdout).toContain(CONTROL.osc52);
   });
@@ -230,20 +236,16 @@ describe('item 7: redaction that survives encoding', () => {
 });
 
 describe('item 6: locks and files that cannot trap the user', () => {
-  function login(environment: Record<string, string | undefined>): Promise<CliResult> {
+  function login(environment: Record<string, string | undefined>): Promise<RunResult> {
     server.on(
       'GET',
       '/api/keys/current',
       record({ id: 'cccccccc-5d4a-4c3b-9a1f-0e6d7c8b9a10', prefix: 'apk_Hostile1', scopes: ['api:read'] }),
     );
-    return runCli(
-      ['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'],
-      {
-        env: environment,
-        stdin: `${KEY}\n`,
-        timeoutMs: 30_000,
-      },
-    );
+    return run(['auth', 'login', '--profile', 'locked', '--base-url', server.url, '--with-key', '--insecure-storage', '--retries', '0'], {
+      env: environment,
+      stdin: `${KEY}\n`,
+    });
   }
 
   it('a dangling symlink at config.json.lock is recognised as stale: auth login succeeds (it used to spin forever)', async () => {
@@ -282,11 +284,11 @@ describe('item 6: locks and files that cannot trap the user', () => {
     const config = `${JSON.stringify({ activeProfile: 'one', profiles: { one: { baseUrl: server.url, environment: 'local' }, two: { baseUrl: server.url, environment: 'local' } } }, null, 2)}\n`;
     writeFileSync(join(dir, 'config.json'), config, { mode: 0o600 });
     writeFileSync(join(dir, 'config.json.lock'), `${process.pid}\n`);
-    const running = startCli(['profiles', 'use', 'two'], { env: environment, timeoutMs: 30_000 });
+    const running = start(['profiles', 'use', 'two'], { env: environment });
     // The condition: it says it is waiting (after 250 ms of waiting), then Ctrl-C.
     await waitFor(() => running.stderr().includes('waiting for another appraisal command'), 'the wait for the lock');
     const interruptedAt = Date.now();
-    running.child.kill('SIGINT');
+    running.interrupt();
     const result = await running.result;
     const tookMs = Date.now() - interruptedAt;
     expect(exitProblems(result, { interrupted: true }), result.stderr).toEqual([]);
@@ -301,6 +303,7 @@ describe('item 6: locks and files that cannot trap the user', () => {
   });
 
   it('a second export to the same --out while one runs: exit 2 at once naming its pid; the first ends whole, no lock left', async () => {
+    // Both run in this process: the holder's pid is this process's.
     const dir = tempDir('appraisal-hostile-out-lock-');
     const out = join(dir, 'props.ndjson');
     let letGo!: () => void;
@@ -312,15 +315,15 @@ describe('item 6: locks and files that cannot trap the user', () => {
       json(200, { items: [{ id: `p${number}` }], pagination: { page: number, limit: 1, total: 2, pages: 2 } })(req, res);
     });
     const args = ['props', 'list', '-o', 'ndjson', '--out', out, '--page-size', '1', '--concurrency', '1', '--retries', '0'];
-    const first = startCli(args, { env: env(), timeoutMs: 30_000 });
+    const first = start(args, { env: env() });
     await waitFor(
       () => server.requests.some((request) => request.path.startsWith('/api/properties?page=2')),
       'the first export to be under way',
     );
-    const second = await runCli(args, { env: env() });
+    const second = await run(args, { env: env() });
     expectCleanFailure(second, 2);
     expect(second.stderr).toMatch(
-      new RegExp(`^error: --out .*props\\.ndjson is being written by another appraisal export \\(pid ${first.child.pid}\\)$`, 'm'),
+      new RegExp(`^error: --out .*props\\.ndjson is being written by another appraisal export \\(pid ${process.pid}\\)$`, 'm'),
     );
     letGo();
     const result = await first.result;

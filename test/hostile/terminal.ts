@@ -1,9 +1,10 @@
 // Runs the built CLI on a real pseudo-terminal (util-linux `script`), for what only happens on a
-// terminal: tables and csv for a person, prompts. The pty turns \n into \r\n; `screenText` undoes that
+// terminal: tables and csv for a person, prompts. The pty turns \n into \r\n; `screenText` (screen.ts) undoes that
 // so a bare CR the CLI wrote is still visible to the checks.
 import { spawn } from 'node:child_process';
 import { BIN } from '../helpers/spawn.js';
 import { ROOT, cleanEnv } from '../helpers/env.js';
+import { screenText } from './screen.js';
 
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -13,11 +14,6 @@ export interface PtyResult {
   code: number | null;
   /** Everything the terminal showed (stdout and stderr interleaved), line ends normalised. */
   screen: string;
-}
-
-/** What a terminal shows, with the pty's CR LF line ends back to LF (a lone CR stays). */
-export function screenText(raw: string): string {
-  return raw.replace(/\r+\n/g, '\n');
 }
 
 /** `appraisal ARGS` with stdin, stdout and stderr on one pty; `stdin is the pty too. */
