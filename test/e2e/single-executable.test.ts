@@ -3,10 +3,11 @@
 // holds no `node`: its checksum, `version`, the mock it starts itself, a list against that mock
 // (with the description cache), completion, `mock --detach`, SIGUSR1 ignored, and the keychain —
 // through its embedded addon where a Secret Service exists, or one clear error where the addon
-// cannot be loaded.
+// cannot be loaded; `sync` into PostgreSQL (its driver is bundled), and DuckDB refused in one line
+// without loading a module planted in a node_modules above the executable.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/spawn.js';
@@ -14,6 +15,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKey } from './credentials-support.js';
+import { startPostgres } from '../helpers/postgres.js';
 
 const hasKeyring = process.env.APPRAISAL_TEST_KEYRING === '1';
 /** The addon race needs a second user to play the attacker (CI runs the suite as root). */
@@ -316,5 +318,45 @@ describe('the single executable', () => {
       expect(login.stderr).not.toMatch(/^\s+at /m);
       expect(login.stderr).not.toContain(key.secret);
     });
+  });
+});
+
+describe('sync from the single executable', () => {
+  it('fills PostgreSQL with its bundled driver', async () => {
+    const cluster = await startPostgres();
+    try {
+      const run = await runExe(['sync', 'props', 'clients', '--to', cluster.url()], env(mock.env));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/^properties: 5 new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
+      expect(cluster.psql('SELECT count(*) FROM properties; SELECT count(*) FROM clients;')).toBe('5\n5');
+    } finally {
+      await cluster.stop();
+    }
+  }, 60_000);
+
+  it('refuses DuckDB in one line and loads no module from a node_modules above it', async () => {
+    // Anyone may write /tmp/node_modules: a require resolved beside an executable under /tmp would find it.
+    const above = tempDir('appraisal-sea-planted-');
+    const planted = join(above, 'node_modules', '@duckdb', 'node-api');
+    mkdirSync(planted, { recursive: true });
+    const marker = join(above, 'planted-code-ran');
+    writeFileSync(join(planted, 'package.json'), JSON.stringify({ name: '@duckdb/node-api', main: 'index.js' }));
+    writeFileSync(join(planted, 'index.js'), `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');`);
+    mkdirSync(join(above, 'bin'));
+    const beneath = join(above, 'bin', NAME);
+    copyFileSync(exe, beneath);
+    chmodSync(beneath, 0o755);
+    const cwd = tempDir('appraisal-sea-cwd-');
+    const run = await runCli(['sync', 'props', '--to', `duckdb:${join(cwd, 'x.duckdb')}`], {
+      program: [beneath],
+      cwd,
+      env: only(env(mock.env)),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: cannot load DuckDB for .*x\.duckdb: Cannot find module '@duckdb\/node-api'/m);
+    expect(run.stderr).toMatch(/^hint: .*install the package, or sync into postgres:\/\/…$/m);
+    expect(run.stderr.split('\n').filter((line) => /^(error|hint): /.test(line))).toHaveLength(2);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(marker)).toBe(false);
   });
 });
