@@ -23,7 +23,7 @@ export interface FieldSelection {
   paths: readonly FieldPath[];
 }
 
-export type { ResumeMode, SinkPlan, SplitLimits } from './sink-plan.js';
+export type { ResumeMode, RowOutputs, SinkPlan, SplitLimits } from './sink-plan.js';
 
 const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.json': 'json',
@@ -129,7 +129,7 @@ export class OutputPlan {
       formatExplicit: input.globals.output !== undefined,
       fields: selection,
       out: file,
-      sink: planSink({ out: file, format, flags: input.flags, page: input.globals.page }),
+      sink: planSink({ out: file, format, flags: input.flags, page: input.globals.page, cwd: input.cwd }),
       wide: input.flags === undefined ? undefined : input.flags.wide === true,
       color: input.color && input.stdoutIsTTY && out === undefined,
       width,

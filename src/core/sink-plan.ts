@@ -1,9 +1,10 @@
 // Which one sink a run writes its records to, decided once from its flags when the output plan is
 // made (output-plan.ts), never again while records flow: stdout; one file written atomically; a
 // resumable file export (a partial file and a checkpoint, --resume); numbered parts (--split-rows,
-// --split-size). The rules between the flags live here, each refused with one line (exit 2): the
+// --split-size); an import's row outcomes (--results, --failed). The rules between the flags live here, each refused with one line (exit 2): the
 // plan keeps the refusal and throws it when a writer first asks (`ctx.output.ready()`), so a command
 // that writes no records (`files download --out`) is never refused for them.
+import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import type { OutputFormat } from './global-options.js';
 import { sizeInBytes } from './size.js';
@@ -15,6 +16,16 @@ export interface OutputFlags {
   splitRows?: string | undefined;
   splitSize?: string | undefined;
   wide?: boolean | undefined;
+  /** An import's row outputs (its verb names them: output-flags.ts RowOutputs). */
+  rows?: RowOutputs | undefined;
+}
+
+/** The files an import's rows go to, as typed or defaulted beside the input; undefined: none. */
+export interface RowOutputs {
+  /** --results: every row and its outcome. */
+  results: string | undefined;
+  /** --failed: the rows to fix, in the input's own form. */
+  failed: string | undefined;
 }
 
 /** When a part is full; either or both (`--split-rows`, `--split-size`). */
@@ -62,7 +73,9 @@ export type SinkPlan =
   /** `--out PATH --split-rows/--split-size`: numbered parts beside PATH and a manifest. */
   | ({ kind: 'parts'; split: SplitLimits } & SinkFile)
   /** `-o parquet --out PATH`: typed columns, written whole to a temp file and renamed. */
-  | ({ kind: 'parquet' } & SinkFile);
+  | ({ kind: 'parquet' } & SinkFile)
+  /** An import: each row's outcome pushed as it finishes to --results, the rows to fix to --failed (each atomic). */
+  | { kind: 'rows'; results: SinkFile | undefined; failed: SinkFile | undefined };
 
 /** What the choice is made from. */
 export interface SinkChoice {
@@ -73,6 +86,8 @@ export interface SinkChoice {
   flags: OutputFlags | undefined;
   /** --page: one page is not resumed. */
   page: number | undefined;
+  /** What relative paths are resolved against. */
+  cwd: string;
 }
 
 function formatOf(format: OutputFormat | UsageError): OutputFormat {
@@ -90,7 +105,12 @@ function parquetSink(out: SinkFile | undefined, flags: OutputFlags | undefined):
   return { kind: 'parquet', ...out };
 }
 
-function choose({ out, format, flags, page }: SinkChoice): SinkPlan {
+function choose({ out, format, flags, page, cwd }: SinkChoice): SinkPlan {
+  if (flags?.rows) {
+    const file = (given: string | undefined): SinkFile | undefined =>
+      given === undefined ? undefined : { given, path: resolve(cwd, given) };
+    return { kind: 'rows', results: file(flags.rows.results), failed: file(flags.rows.failed) };
+  }
   if (format === 'parquet') return parquetSink(out, flags);
   if (flags === undefined) return out ? { kind: 'file', ...out } : { kind: 'stdout' };
   const split = splitLimits(flags);

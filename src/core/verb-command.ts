@@ -92,8 +92,8 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
     const options = invoked.opts();
     const keep = verb.narrowCalls?.(options);
     const operations = keep ? operationsOf(verb).filter(keep) : operationsOf(verb);
-    const ctx = factory.context(invoked, operations, outputFlagsOf(verb.options, options));
     const args = positionalOf(invoked);
+    const ctx = factory.context(invoked, operations, verb.outputFlags?.(args, options) ?? outputFlagsOf(verb.options, options));
     if (verb.help && options.help === true) {
       ctx.io.stdout.write((await verb.help(ctx, args)) ?? fullHelp(invoked));
       return;

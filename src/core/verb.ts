@@ -5,6 +5,7 @@
 // Declarations import nothing heavy: reading them all (completion, spec check) costs no HTTP client.
 import type { Context } from './context.js';
 import type { Operation } from './description/operations.js';
+import type { OutputFlags } from './sink-plan.js';
 
 export interface VerbArgument {
   /** As shown in usage: `id`, `file`, `topic`. */
@@ -64,6 +65,12 @@ export interface Verb<O extends object = Record<string, unknown>> {
    * run calls, so one it will not call need not be published.
    */
   narrowCalls?: (options: O) => (operation: Operation) => boolean;
+  /**
+   * The verb's own output flags as the output plan reads them, for a verb whose sink is not a list's
+   * (`import`: where its rows go, from its file argument and flags). Default: the values of the
+   * OUTPUT_FLAG_OPTIONS it lists (output-flags.ts).
+   */
+  outputFlags?: (args: readonly string[], options: O) => OutputFlags;
   /** Command lines that run as shown (the example tests run those that can run against the mock). */
   examples: readonly string[];
   /** Text printed after the examples in --help. */

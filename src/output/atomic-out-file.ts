@@ -68,29 +68,37 @@ export async function createTempBeside(
   };
 }
 
-/** The plan's `--out` file as a Destination (the plan checked the path, once). */
-export async function atomicOutFile(plan: OutputPlan): Promise<Destination> {
-  const target = (await plan.target())!;
-  const out = plan.outPath!;
-  const temp = await createTempBeside(target.path, out, { mode: target.mode });
+/**
+ * A file written atomically, as a Destination: a temp file beside `path` (created with `mode`, else
+ * 0600), fsynced and renamed over `path` by finish() with `mode` (else the default), the directory
+ * then synced. `display` is the path as the user gave it.
+ */
+export async function atomicFile(path: string, display: string, mode?: number): Promise<Destination> {
+  const temp = await createTempBeside(path, display, { mode });
   return {
-    displayPath: out,
+    displayPath: display,
     async write(text) {
       await temp.writer.write(text);
       return true;
     },
     async finish() {
       try {
-        await temp.writer.complete(finalMode(target));
-        await rename(temp.path, target.path);
+        await temp.writer.complete(finalMode({ mode }));
+        await rename(temp.path, path);
       } catch (error) {
-        throw writeFailure(out, error);
+        throw writeFailure(display, error);
       }
       temp.placed();
-      await syncDirectory(dirname(target.path));
+      await syncDirectory(dirname(path));
     },
     async discard() {
       await temp.remove();
     },
   };
+}
+
+/** The plan's `--out` file as a Destination (the plan checked the path, once). */
+export async function atomicOutFile(plan: OutputPlan): Promise<Destination> {
+  const target = (await plan.target())!;
+  return atomicFile(target.path, plan.outPath!, target.mode);
 }

@@ -3,6 +3,7 @@
 export { openDestination, openPipe, writeRecord, writeRecords, type RecordPipe } from './record-writer.js';
 export { countOf, droppedNotice, type View } from './list-encoder.js';
 export type { RecordSink } from './sink.js';
+export { openRowSink, type PushedRow, type RowSink, type RowSinkShape } from './row-sink.js';
 export type { ExportedCollection } from './checkpoint.js';
 export type { PublishedSchema } from './parquet-schema.js';
 export type { Destination } from './destination.js';

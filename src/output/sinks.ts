@@ -12,8 +12,11 @@ import { encoderSink, type RecordSink } from './sink.js';
 import { openFilesSink } from './split.js';
 import { stdoutDestination } from './stdout-destination.js';
 
+/** Records pulled from a source; an import's rows are pushed into their own sink (row-sink.ts). */
+type PulledKind = Exclude<SinkPlan['kind'], 'rows'>;
+
 /** What an opener is given: the run, the view, the csv columns (one set for every file), the exported collection. */
-interface SinkInput<K extends SinkPlan['kind']> {
+interface SinkInput<K extends PulledKind> {
   ctx: Context;
   plan: Extract<SinkPlan, { kind: K }>;
   view: View;
@@ -21,7 +24,7 @@ interface SinkInput<K extends SinkPlan['kind']> {
   exported: ExportedCollection | undefined;
 }
 
-type Openers = { [K in SinkPlan['kind']]: (input: SinkInput<K>) => Promise<RecordSink> };
+type Openers = { [K in PulledKind]: (input: SinkInput<K>) => Promise<RecordSink> };
 
 const OPENERS: Openers = {
   // A collection's pages arrive whole: stdout gets one write per page, not one per record.
@@ -48,5 +51,6 @@ const OPENERS: Openers = {
 /** The plan's one sink, opened. `exported`: the collection a list exports (what a resumable export's checkpoint records). */
 export function openSink(ctx: Context, view: View, csv: CsvColumns | undefined, exported?: ExportedCollection): Promise<RecordSink> {
   const plan = ctx.output.sink;
-  return (OPENERS[plan.kind] as (input: SinkInput<typeof plan.kind>) => Promise<RecordSink>)({ ctx, plan, view, csv, exported });
+  if (plan.kind === 'rows') throw new Error("an import's rows are pushed into the rows sink (openRowSink), not pumped");
+  return (OPENERS[plan.kind] as (input: SinkInput<PulledKind>) => Promise<RecordSink>)({ ctx, plan, view, csv, exported });
 }

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { FAMILIES, isImportable, type ResourceFamily } from '../../core/resources.js';
+import type { RowOutputs, SinkFile } from '../../core/sink-plan.js';
 import { checkReadable, inputFormat, type InputFormat } from './input.js';
 import { INPUT_ENCODINGS, type InputEncoding } from './input-text.js';
 import { parseRename } from './typed-row.js';
@@ -56,7 +57,34 @@ function fieldPath(value: string, flag: string): string[] {
   return path;
 }
 
-export async function importFlags(family: ResourceFamily, file: string, options: ImportOptions, cwd: string): Promise<ImportFlags> {
+/**
+ * Where an import's rows go, for its output plan (the verb's outputFlags): --results and --failed as
+ * typed, else beside the input (`data.results.csv`, `data.failed.csv`); none for stdin or a dry run
+ * (a dry run writes results only when asked, and never a journal). A file whose format cannot be told
+ * gets no default --failed: importFlags refuses it before anything is written.
+ */
+export function rowOutputs(file: string, options: ImportOptions): RowOutputs {
+  const besideInput = file !== '-' && options.dryRun !== true;
+  let extension: string | undefined;
+  try {
+    extension = EXTENSIONS[inputFormat(file, options.format)];
+  } catch {
+    extension = undefined;
+  }
+  return {
+    results: options.results ?? (besideInput ? beside(file, 'results', 'csv') : undefined),
+    failed: options.failed ?? (besideInput && extension ? beside(file, 'failed', extension) : undefined),
+  };
+}
+
+/** `outputs`: the files of the plan's rows sink (rowOutputs, resolved). */
+export async function importFlags(
+  family: ResourceFamily,
+  file: string,
+  options: ImportOptions,
+  cwd: string,
+  outputs: { results: SinkFile | undefined; failed: SinkFile | undefined },
+): Promise<ImportFlags> {
   const format = inputFormat(file, options.format);
   const encoding = (options.encoding ?? 'utf-8') as InputEncoding;
   if (!INPUT_ENCODINGS.includes(encoding))
@@ -71,15 +99,8 @@ export async function importFlags(family: ResourceFamily, file: string, options:
     if (!Number.isSafeInteger(stopAfterErrors) || stopAfterErrors < 1)
       throw new UsageError(`--stop-after-errors ${options.stopAfterErrors}: expected a whole number of at least 1`);
   }
-  // A dry run writes results only when asked (and never a journal); a run from stdin has no file to stand beside.
-  const resultsPath =
-    options.results !== undefined ? resolve(cwd, options.results) : inputPath && !dryRun ? beside(inputPath, 'results', 'csv') : undefined;
-  const failedPath =
-    options.failed !== undefined
-      ? resolve(cwd, options.failed)
-      : inputPath && !dryRun
-        ? beside(inputPath, 'failed', EXTENSIONS[format])
-        : undefined;
+  const resultsPath = outputs.results?.path;
+  const failedPath = outputs.failed?.path;
   if (resultsPath !== undefined && resultsPath === inputPath) throw new UsageError('--results must not be the input file');
   if (failedPath !== undefined && (failedPath === inputPath || failedPath === resultsPath))
     throw new UsageError('--failed must be neither the input file nor the results file');
@@ -109,12 +130,12 @@ export async function importFlags(family: ResourceFamily, file: string, options:
     });
   if (options.propertyMatch !== undefined && family.refers?.family !== 'props')
     throw new UsageError(`--property-match applies to ${namesOf((candidate) => candidate.refers?.family === 'props')} only`);
-  const results = resultsPath
+  const results = outputs.results
     ? {
-        path: resultsPath,
-        display: options.results ?? beside(file, 'results', 'csv'),
-        journal: join(dirname(resultsPath), `.${basename(resultsPath)}.journal`),
-        lock: join(dirname(resultsPath), `.${basename(resultsPath)}.lock`),
+        path: outputs.results.path,
+        display: outputs.results.given,
+        journal: join(dirname(outputs.results.path), `.${basename(outputs.results.path)}.journal`),
+        lock: join(dirname(outputs.results.path), `.${basename(outputs.results.path)}.lock`),
       }
     : undefined;
   return {
@@ -125,7 +146,7 @@ export async function importFlags(family: ResourceFamily, file: string, options:
     match: options.match === undefined ? undefined : fieldPath(options.match, '--match'),
     dryRun,
     results,
-    failed: failedPath ? { path: failedPath, display: options.failed ?? beside(file, 'failed', EXTENSIONS[format]) } : undefined,
+    failed: outputs.failed ? { path: outputs.failed.path, display: outputs.failed.given } : undefined,
     rename,
     mapDisplay: options.map,
     stopAfterErrors,

@@ -8,7 +8,7 @@ import type { Operation } from '../../core/description/operations.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { collectionTemplate, parentFamily, recordTemplate, referredFamily, type ResourceFamily } from '../../core/resources.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
-import type { ImportOptions } from './import-flags.js';
+import { rowOutputs, type ImportOptions } from './import-flags.js';
 import { INPUT_ENCODINGS } from './input-text.js';
 
 export const IMPORT_ENUMS_PATH = '/api/reference/enums';
@@ -79,6 +79,7 @@ export function importVerb(family: ResourceFamily, examples: readonly string[]):
     options: importOptions(family),
     takes: [...SERVICE_OPTIONS, 'concurrency', 'output', ...CONFIRM_OPTIONS],
     calls: importOperations(family),
+    outputFlags: ([file], options) => ({ rows: rowOutputs(file ?? '-', options) }),
     examples,
     async run(ctx, [file], options) {
       const { runImport } = await import('./run-import.js');

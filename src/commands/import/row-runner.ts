@@ -5,7 +5,7 @@
 // into `skipped`; a 401/403 or Ctrl-C ends the pass with that error once the writes in flight end.
 import { InterruptedError } from '../../core/errors.js';
 import type { SourceRow } from './input.js';
-import type { RowResult } from './report-files.js';
+import type { RowResult } from './row-result.js';
 import type { RowPlan, RowPlanner } from './row-plan.js';
 import type { RowSender } from './send-row.js';
 import type { RowReader } from './typed-row.js';

@@ -12,7 +12,7 @@ import { InterruptedError } from '../../core/errors.js';
 import { confirmDestructive, isProductionLike } from '../../core/guards.js';
 import { retryPolicy } from '../../core/http/retry.js';
 import type { ResourceFamily } from '../../core/resources.js';
-import { createProgress, formatCount } from '../../output/index.js';
+import { createProgress, formatCount, openRowSink } from '../../output/index.js';
 import { familyContract } from './body-checks.js';
 import { familyReader } from './family-records.js';
 import type { FieldShape } from './field-shapes.js';
@@ -20,7 +20,7 @@ import { importFlags, type ImportFlags, type ImportOptions } from './import-flag
 import { openInput } from './input.js';
 import { confirmDone, EMPTY_JOURNAL, ImportJournal, readJournal, removeJournal, type JournalState } from './journal.js';
 import { buildIndex, type MatchIndex } from './match-index.js';
-import { FailedFile, ResultsFile } from './report-files.js';
+import { pushedRow, rowLayout } from './row-result.js';
 import { runPass } from './row-runner.js';
 import { RowPlanner } from './row-plan.js';
 import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
@@ -37,7 +37,9 @@ interface Pass {
 }
 
 export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
-  const flags = await importFlags(family, file, options, ctx.cwd);
+  const rows = ctx.output.sink;
+  if (rows.kind !== 'rows') throw new Error(`import writes its rows to the rows sink, not to ${rows.kind}`);
+  const flags = await importFlags(family, file, options, ctx.cwd, rows);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const rowCount = flags.inputPath !== undefined && !flags.dryRun ? await countRows(ctx, flags) : undefined;
   const session = await ctx.session();
@@ -176,15 +178,8 @@ async function sendAll(
   total: number | undefined,
 ): Promise<Tally> {
   const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
-  const results = flags.results ? await ResultsFile.create(flags.results.path, flags.results.display, input.header, pass.shape) : undefined;
-  const failed = flags.failed
-    ? await FailedFile.create(flags.failed.path, flags.failed.display, flags.format, input.header, flags.encoding !== 'utf-8').catch(
-        async (error: unknown) => {
-          await results?.discard();
-          throw error;
-        },
-      )
-    : undefined;
+  const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8');
+  const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();
   const progress = flags.dryRun ? undefined : createProgress(ctx, family.view.label);
   const startedAt = performance.now();
@@ -202,21 +197,18 @@ async function sendAll(
         if (plan?.kind === 'done') tally.resumed++;
         if (!(flags.dryRun && plan?.kind === 'done')) tally.add(result.status);
         if (result.status === 'failed' && !result.toFix) tally.unconfirmed++;
-        await results?.add(source, result);
-        if (result.toFix) await failed?.add(source);
+        await sink.push(pushedRow(layout, source, result));
         if (flags.dryRun) describePlan(details, plan, result.error);
         progress?.text(rateText(tally.total, total, startedAt, family.view.label), tally.total === total);
       },
     });
   } catch (error) {
     progress?.stop();
-    await results?.discard();
-    await failed?.discard();
+    await sink.discard();
     throw error;
   }
   progress?.succeed(rateText(tally.total, tally.total, startedAt, family.view.label));
-  await results?.finish();
-  await failed?.finish();
+  await sink.finish();
   if (flags.dryRun) printPlan(ctx, tally, details);
   return tally;
 }

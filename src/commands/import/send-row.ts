@@ -19,7 +19,7 @@ import { RETRYABLE_STATUSES, retryDelay, sleep, type RetryPolicy } from '../../c
 import { listPath, recordPath, type ResourceFamily } from '../../core/resources.js';
 import type { FamilyReader } from './family-records.js';
 import type { ImportJournal } from './journal.js';
-import type { RowResult } from './report-files.js';
+import type { RowResult } from './row-result.js';
 import type { RowPlan } from './row-plan.js';
 
 /** How far before the request the lost-answer lookup starts: clocks of client and service differ. */

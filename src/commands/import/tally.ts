@@ -2,7 +2,7 @@
 // unchanged 5, invalid 1") and the summary of a run ("created 2, updated 1, unchanged 5, invalid 1,
 // failed 0"). Each count stands beside its word, so scripts and people read the same line.
 import { formatCount } from '../../output/index.js';
-import type { RowStatus } from './report-files.js';
+import type { RowStatus } from './row-result.js';
 
 export class Tally {
   readonly counts: Record<RowStatus, number> = { created: 0, updated: 0, unchanged: 0, invalid: 0, failed: 0, skipped: 0 };

@@ -34,11 +34,19 @@ describe('--split-rows / --split-size', () => {
 describe('the one sink, chosen from the flags', () => {
   const out = { given: 'x.csv', path: '/srv/ops/x.csv' };
   const choose = (flags: OutputFlags | undefined, extra: Partial<SinkChoice> = {}) =>
-    planSink({ out, format: 'csv', flags, page: undefined, ...extra });
+    planSink({ out, format: 'csv', flags, page: undefined, cwd: '/srv/ops', ...extra });
 
   it('a verb without the list output flags writes --out atomically, else stdout', () => {
     expect(choose(undefined)).toEqual({ kind: 'file', ...out });
     expect(choose(undefined, { out: undefined })).toEqual({ kind: 'stdout' });
+  });
+
+  it('an import: its rows sink, the files resolved from where it runs (either may be absent)', () => {
+    expect(choose({ rows: { results: 'in.results.csv', failed: undefined } }, { out: undefined })).toEqual({
+      kind: 'rows',
+      results: { given: 'in.results.csv', path: '/srv/ops/in.results.csv' },
+      failed: undefined,
+    });
   });
 
   it('a list: a resumable file export, parts with --split-*, one atomic file for a table or one --page', () => {

@@ -1,0 +1,54 @@
+// What became of one row, and how it reads in the files an import leaves (pushed into the output
+// plan's rows sink, output/row-sink.ts): --results gets every input row plus `_row, _status, _id,
+// _error` (CSV input: its own columns; NDJSON/JSON input: `id` and the request schema's fields as
+// dotted columns); --failed gets the rows to fix as the input held them.
+import { getField, type PushedRow, type RowSinkShape } from '../../output/index.js';
+import type { FieldShape } from './field-shapes.js';
+import type { InputFormat, SourceRow } from './input.js';
+
+export type RowStatus = 'created' | 'updated' | 'unchanged' | 'invalid' | 'failed' | 'skipped';
+
+export interface RowResult {
+  row: number;
+  status: RowStatus;
+  id: string | undefined;
+  error: string | undefined;
+  /** Rows to fix go to --failed (a create whose answer was lost does not: it may exist). */
+  toFix: boolean;
+}
+
+export const STATUS_COLUMNS = ['_row', '_status', '_id', '_error'] as const;
+
+/** The leaf field paths of a request schema, in schema order (arrays and bare objects are one cell). */
+export function fieldColumns(shape: FieldShape, prefix: string[] = []): string[][] {
+  const columns: string[][] = [];
+  for (const [name, child] of shape.properties) {
+    const path = [...prefix, name];
+    if (child.properties.size > 0 && !child.types.has('array')) columns.push(...fieldColumns(child, path));
+    else columns.push(path);
+  }
+  return columns;
+}
+
+/** How an import's rows are written: its results' columns and the form of the rows to fix. */
+export interface RowLayout {
+  sink: RowSinkShape;
+  /** The fields written from each JSON row; undefined for CSV input (its own cells). */
+  fields: string[][] | undefined;
+}
+
+/** `header`: the CSV input's header; `bom`: the input was in another encoding (see docs/IMPORT.md). */
+export function rowLayout(format: InputFormat, header: readonly string[] | undefined, shape: FieldShape, bom: boolean): RowLayout {
+  const fields = header ? undefined : [['id'], ...fieldColumns(shape)];
+  const names = header ?? fields!.map((path) => path.join('.'));
+  return { sink: { columns: [...names, ...STATUS_COLUMNS], failed: { form: format, header, bom } }, fields };
+}
+
+/** One row as the sink takes it. */
+export function pushedRow(layout: RowLayout, source: SourceRow, result: RowResult): PushedRow {
+  const own = layout.fields ? layout.fields.map((path) => getField(source.value, path)) : (source.cells ?? []);
+  return {
+    results: [...own, result.row, result.status, result.id ?? '', result.error ?? ''],
+    toFix: result.toFix ? source : undefined,
+  };
+}
