@@ -55,6 +55,7 @@ export default defineNounCommand<SyncFlags>({
       description: `how far before the last pass's start an incremental run reads again (default ${DEFAULT_OVERLAP})`,
     },
     { flags: '--dry-run', description: 'read the service and the database, write nothing: print what would change' },
+    { flags: '-o, --output <format>', description: 'json only: the summary as one JSON object on stdout (default: lines on stderr)' },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],
   calls: listOperations(SYNC_FAMILIES.map((name) => findFamily(name)!)),
