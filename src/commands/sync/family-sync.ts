@@ -12,7 +12,7 @@ import { IdSet } from '../../core/http/id-set.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import type { Violation } from '../../core/description/validate.js';
 import type { Database } from './database.js';
-import { classify, countAll, countLive, liveIds, markGone, writeRecords } from './rows.js';
+import { classify, countRows, liveIdsAfter, markGone, writeRecords } from './rows.js';
 import type { FamilySource } from './source.js';
 import { familyRecords } from './source.js';
 import { writeState, type FamilyState } from './state.js';
@@ -20,6 +20,8 @@ import type { TableChange } from './tables.js';
 
 /** The most rows one transaction writes. */
 export const BATCH_ROWS = 1000;
+/** Live ids read at a time when a full pass looks for the rows gone from the service. */
+const LIVE_PAGE = 10_000;
 
 /**
  * The batch size of this run: BATCH_ROWS, or less when APPRAISAL_SYNC_BATCH_ROWS asks (the crash
@@ -95,12 +97,16 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     tablesCreated: job.changes.filter((change) => change.create).map((change) => change.spec.name),
     records: previous?.records ?? 0,
   };
-  const seen = incremental ? undefined : new IdSet();
   let tableExists = job.tableExists;
-  let records = job.tableExists ? await countLive(db, schema, shape.name) : 0;
+  const counted = job.tableExists ? await countRows(db, schema, shape.name) : { live: 0, all: 0 };
+  let records = counted.live;
   // A table with no rows at all when the pass begins: every record read is new (the reader never
-  // gives an id twice), so batches are not compared with the table.
-  const startedEmpty = !job.tableExists || (await countAll(db, schema, shape.name)) === 0;
+  // gives an id twice), so batches are not compared with the table, and no row can be gone.
+  const startedEmpty = counted.all === 0;
+  // The ids a full pass read, to find the rows whose records are gone.
+  const seen = incremental || startedEmpty ? undefined : new IdSet();
+  // Child tables this run creates hold only this pass's rows: nothing of theirs to replace.
+  const freshChildren = new Set(job.changes.filter((change) => change.create).map((change) => change.spec.name));
   if (run.dryRun) result.records = records;
   const facts = () => ({ cliVersion: run.cliVersion, syncedAt: ctx.now().toISOString() });
   // The state a batch commits with: the previous pass's watermark until this pass has finished.
@@ -117,18 +123,23 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     tableExists = true;
   }
 
-  const flush = async (batch: ApiRecord[]) => {
+  /** A batch checked and counted; the records to write (none in a dry run). */
+  const sort = async (batch: readonly ApiRecord[]): Promise<ApiRecord[]> => {
     checkBatch(job, batch);
     const sorted = await classify(db, schema, shape, batch, tableExists && !startedEmpty);
     result.new += sorted.fresh.length;
     result.changed += sorted.changed.length;
     result.unchanged += sorted.unchanged;
-    if (run.dryRun) return;
-    const written = [...sorted.fresh, ...sorted.changed];
-    if (written.length === 0) return;
+    if (run.dryRun) return [];
     records += sorted.fresh.length;
+    return [...sorted.fresh, ...sorted.changed];
+  };
+  const write = (written: readonly ApiRecord[]) => writeRecords(db, schema, shape, written, ctx.now().toISOString(), freshChildren);
+  const flush = async (batch: readonly ApiRecord[]) => {
+    const written = await sort(batch);
+    if (written.length === 0) return;
     await db.transaction(async () => {
-      await writeRecords(db, schema, shape, written, ctx.now().toISOString());
+      await write(written);
       await writeState(db, schema, shape.name, state(), facts());
     });
   };
@@ -142,25 +153,50 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
       batch = [];
     }
   }
-  if (batch.length > 0) await flush(batch);
+  // The last batch commits with the finished state (one transaction less), unless rows gone from
+  // the service are still to be marked after it.
+  let last = batch.length > 0 ? await sort(batch) : [];
 
-  if (seen && tableExists) {
-    const gone = (await liveIds(db, schema, shape.name)).filter((id) => seen.add(id));
-    result.gone = gone.length;
-    if (!run.dryRun) {
-      for (let start = 0; start < gone.length; start += run.batchRows) {
-        const some = gone.slice(start, start + run.batchRows);
+  if (seen) {
+    if (last.length > 0) {
+      const written = last;
+      await db.transaction(async () => {
+        await write(written);
+        await writeState(db, schema, shape.name, state(), facts());
+      });
+      last = [];
+    }
+    // The live rows in pages (in id order, so marking some gone does not move the next page), the
+    // gone ones marked a batch at a time.
+    let gone: string[] = [];
+    const mark = async () => {
+      result.gone += gone.length;
+      if (!run.dryRun && gone.length > 0) {
+        const some = gone;
         await db.transaction(async () => {
           await markGone(db, schema, shape.name, some, ctx.now().toISOString());
           await writeState(db, schema, shape.name, state(), facts());
         });
       }
+      gone = [];
+    };
+    for (let after: string | null = null; ;) {
+      const page = await liveIdsAfter(db, schema, shape.name, after, LIVE_PAGE);
+      for (const id of page) {
+        if (!seen.add(id)) continue;
+        gone.push(id);
+        if (gone.length >= run.batchRows) await mark();
+      }
+      if (page.length < LIVE_PAGE) break;
+      after = page[page.length - 1]!;
     }
+    await mark();
   }
   if (run.dryRun) return result;
 
   await db.transaction(async () => {
-    records = await countLive(db, schema, shape.name);
+    if (last.length > 0) await write(last);
+    records = (await countRows(db, schema, shape.name)).live;
     const finished: FamilyState = {
       ...state(),
       records,

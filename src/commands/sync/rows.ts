@@ -18,9 +18,16 @@ export function cell(type: ColumnType, value: unknown): Param {
   return JSON.stringify(value);
 }
 
-function inList(first: number, count: number): string {
-  return Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
+/**
+ * A subquery of the ids given as one JSON parameter `param` (an array of one-element arrays, the
+ * shape classify sends too): one parameter whatever the count, where a list of `$n` per id is slow
+ * in DuckDB and has to be cut into pieces.
+ */
+function idsOf(db: Database, param: string): string {
+  return `(SELECT r->>0 FROM ${db.dialect.jsonElements(param)})`;
 }
+
+const idsParam = (ids: readonly string[]): string => JSON.stringify(ids.map((id) => [id]));
 
 export interface Classified {
   /** Records not in the table. */
@@ -60,13 +67,18 @@ export async function classify(
   return result;
 }
 
-/** Write these records (new and changed) and their child rows; the caller holds the transaction. */
+/**
+ * Write these records (new and changed) and their child rows; the caller holds the transaction.
+ * `freshChildren`: the child tables created by this run, which hold no rows but this pass's (each
+ * record is read once per pass), so there is nothing of theirs to replace.
+ */
 export async function writeRecords(
   db: Database,
   schema: string,
   shape: TableShape,
   records: readonly ApiRecord[],
   syncedAt: string,
+  freshChildren: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   if (records.length === 0) return;
   const table = qualified(schema, shape.name);
@@ -81,13 +93,10 @@ export async function writeRecords(
     .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
   await db.insert(table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
 
-  const ids = records.map((record) => record.id);
   for (const child of shape.children) {
     const childTable = qualified(schema, child.name);
-    for (let start = 0; start < ids.length; start += 1000) {
-      const some = ids.slice(start, start + 1000);
-      await db.run(`DELETE FROM ${childTable} WHERE parent_id IN (${inList(1, some.length)})`, some);
-    }
+    if (!freshChildren.has(child.name))
+      await db.run(`DELETE FROM ${childTable} WHERE parent_id IN ${idsOf(db, '$1')}`, [idsParam(records.map((record) => record.id))]);
     const element = child.element;
     const childColumns: Array<{ name: string; type: ColumnType }> = [
       { name: 'parent_id', type: 'text' },
@@ -110,27 +119,29 @@ export async function writeRecords(
   }
 }
 
-/** Ids of the family's live rows (not marked gone), for a full pass to find the records gone from the service. */
-export async function liveIds(db: Database, schema: string, table: string): Promise<string[]> {
-  const rows = await db.query(`SELECT id FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`);
+/**
+ * Up to `limit` ids of the family's live rows (not marked gone) after `after`, in id order: a full
+ * pass pages through them to find the records gone from the service, never holding every id.
+ */
+export async function liveIdsAfter(db: Database, schema: string, table: string, after: string | null, limit: number): Promise<string[]> {
+  const live = `SELECT id FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`;
+  const page = ` ORDER BY id LIMIT ${Math.floor(limit)}`;
+  const rows = after === null ? await db.query(live + page) : await db.query(`${live} AND id > $1${page}`, [after]);
   return rows.map((row) => String(row.id));
 }
 
 export async function markGone(db: Database, schema: string, table: string, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return;
   await db.run(
-    `UPDATE ${qualified(schema, table)} SET ${quote(DELETED_AT)} = CAST($1 AS ${db.dialect.typeName('timestamptz')}) WHERE id IN (${inList(2, ids.length)})`,
-    [at, ...ids],
+    `UPDATE ${qualified(schema, table)} SET ${quote(DELETED_AT)} = CAST($1 AS ${db.dialect.typeName('timestamptz')}) WHERE id IN ${idsOf(db, '$2')}`,
+    [at, idsParam(ids)],
   );
 }
 
-export async function countLive(db: Database, schema: string, table: string): Promise<number> {
-  const [row] = await db.query(`SELECT count(*) AS n FROM ${qualified(schema, table)} WHERE ${quote(DELETED_AT)} IS NULL`);
-  return Number(row?.n ?? 0);
-}
-
-/** Every row of the family's table, marked gone or not. */
-export async function countAll(db: Database, schema: string, table: string): Promise<number> {
-  const [row] = await db.query(`SELECT count(*) AS n FROM ${qualified(schema, table)}`);
-  return Number(row?.n ?? 0);
+/** The family's rows: live (not marked gone), and all of them. */
+export async function countRows(db: Database, schema: string, table: string): Promise<{ live: number; all: number }> {
+  const [row] = await db.query(
+    `SELECT count(*) FILTER (WHERE ${quote(DELETED_AT)} IS NULL) AS live, count(*) AS total FROM ${qualified(schema, table)}`,
+  );
+  return { live: Number(row?.live ?? 0), all: Number(row?.total ?? 0) };
 }
