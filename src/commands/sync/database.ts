@@ -51,3 +51,13 @@ export function quote(identifier: string): string {
 export function qualified(schema: string, table: string): string {
   return `${quote(schema)}.${quote(table)}`;
 }
+
+/** Run `work` (when given) and say how it ended, for an opening that must finish its own part first. */
+export async function settled(work: (() => Promise<void>) | undefined): Promise<{ failed: false } | { failed: true; error: unknown }> {
+  try {
+    await work?.();
+    return { failed: false };
+  } catch (error) {
+    return { failed: true, error };
+  }
+}

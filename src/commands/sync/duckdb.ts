@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { quote, type Database, type Dialect, type Param } from './database.js';
+import { quote, settled, type Database, type Dialect, type Param } from './database.js';
 
 type DuckDBModule = typeof import('@duckdb/node-api');
 
@@ -63,17 +63,33 @@ function openError(shown: string, error: unknown): Error {
   });
 }
 
-export async function openDuckDB(path: string, shown: string, options: { readOnly: boolean }): Promise<Database> {
+/**
+ * `meanwhile`: work of the caller's run while DuckDB opens the file on a thread of its own (the open
+ * takes ~40 ms whatever the file); the database is returned only when both are done, and closed
+ * again when `meanwhile` fails (an open failure is the one reported when both fail).
+ */
+export async function openDuckDB(
+  path: string,
+  shown: string,
+  options: { readOnly: boolean; meanwhile?: () => Promise<void> },
+): Promise<Database> {
   const duckdb = await loadDuckDB(shown);
   const missing = !existsSync(path);
+  const creating =
+    options.readOnly && missing
+      ? duckdb.DuckDBInstance.create(':memory:')
+      : duckdb.DuckDBInstance.create(path, { ...SETTINGS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) });
+  creating.catch(() => undefined);
+  const alongside = await settled(options.meanwhile);
   let instance: InstanceType<DuckDBModule['DuckDBInstance']>;
   try {
-    instance =
-      options.readOnly && missing
-        ? await duckdb.DuckDBInstance.create(':memory:')
-        : await duckdb.DuckDBInstance.create(path, { ...SETTINGS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) });
+    instance = await creating;
   } catch (error) {
     throw openError(shown, error);
+  }
+  if (alongside.failed) {
+    instance.closeSync();
+    throw alongside.error;
   }
   const connection = await instance.connect();
   const values = (params: readonly Param[] | undefined) => (params ? [...params] : undefined);

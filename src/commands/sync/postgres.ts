@@ -6,7 +6,7 @@
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { quote, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
+import { quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { postgresHost } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -122,7 +122,8 @@ async function insertJson(
   ]);
 }
 
-export async function openPostgres(url: string, env: Env): Promise<Database> {
+/** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
+export async function openPostgres(url: string, env: Env, meanwhile?: () => Promise<void>): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
   let config: ConnectionConfig;
   try {
@@ -135,11 +136,18 @@ export async function openPostgres(url: string, env: Env): Promise<Database> {
   const client = new Client({ ...config, connectionTimeoutMillis: 15_000, application_name: 'appraisal sync' });
   // A connection lost while idle is reported here; the statement waiting on it fails on its own.
   client.on('error', () => undefined);
+  const connecting = client.connect();
+  connecting.catch(() => undefined);
+  const alongside = await settled(meanwhile);
   try {
-    await client.connect();
+    await connecting;
   } catch (error) {
     await client.end().catch(() => undefined);
     throw connectError(shown, config, error);
+  }
+  if (alongside.failed) {
+    await client.end().catch(() => undefined);
+    throw alongside.error;
   }
   const failed = (error: unknown): never => {
     const code = (error as { code?: string }).code;

@@ -1,8 +1,9 @@
-// One `appraisal sync` run: check the flags, open the database (and its one-writer lock) before any
-// request, bind the families' operations, read the service's clock, then prepare every family —
-// its table shape from the published description, the tables it needs, its state — before anything
-// is written, so a family the database cannot take is refused with nothing written; then sync them
-// one after another. Rows committed before a failure stay: the next run continues from them.
+// One `appraisal sync` run: check the flags; open the database while the service's clock is read
+// and each family's table shape and record check are made from the published description (the
+// fixed costs of a short run, overlapped); take the one-writer lock; then prepare every family — the
+// tables it needs, its state — before anything is written, so a family the database cannot take is
+// refused with nothing written; then sync them one after another. Rows committed before a failure
+// stay: the next run continues from them.
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
@@ -15,21 +16,66 @@ import { familySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
 import { ensureStateTable, familyTables, planTables } from './tables.js';
 
-async function openDatabase(ctx: Context, plan: SyncPlan): Promise<Database> {
+/**
+ * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
+ * Postgres answers over the network, so the run's own set-up (compiling the record checks) costs no
+ * time of its own.
+ */
+async function openDatabase(ctx: Context, plan: SyncPlan, meanwhile: () => Promise<void>): Promise<Database> {
   const { target } = plan;
   if (target.kind === 'duckdb') {
     const { openDuckDB } = await import('./duckdb.js');
-    return openDuckDB(target.path, target.shown, { readOnly: plan.dryRun });
+    return openDuckDB(target.path, target.shown, { readOnly: plan.dryRun, meanwhile });
   }
   const { openPostgres } = await import('./postgres.js');
-  return openPostgres(target.url, ctx.env);
+  return openPostgres(target.url, ctx.env, meanwhile);
+}
+
+/** What a family is read with, found from the description alone (before the database is open). */
+type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations'>;
+
+/** Each family's table shape and its record check, compiled now rather than at the first record. */
+async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader[]> {
+  const { validatorFor, formatViolations } = await import('../../core/description/validate.js');
+  const { bindingOf } = await import('../../core/description/routed-client.js');
+  const validator = await validatorFor(bindingOf(await ctx.api())!.description.contract);
+  const readers: FamilyReader[] = [];
+  for (const family of plan.families) {
+    const source = await familySource(ctx, family);
+    validator.compileRecord(source.operation);
+    readers.push({
+      family,
+      source,
+      check: (record) => validator.record(source.operation, record),
+      formatViolations: (violations) => formatViolations(violations, 3),
+    });
+  }
+  return readers;
 }
 
 export async function runSync(ctx: Context, words: readonly string[], flags: SyncFlags): Promise<void> {
   const plan = planSync(ctx, words, flags);
   const session = await ctx.session();
   const origin = originOf(session.baseUrl);
-  const db = await openDatabase(ctx, plan);
+  const api = await ctx.api();
+  // The service's clock (one small request) is read while the database opens; stopped if it fails.
+  const reading = new AbortController();
+  const stopReading = () => reading.abort();
+  ctx.signal.addEventListener('abort', stopReading, { once: true });
+  const first = plan.families[0]!;
+  const clock = ctx.serviceClock.measure(api, first.parent ? '/api/clients' : first.path, reading.signal);
+  clock.catch(() => undefined);
+  let readers: FamilyReader[] = [];
+  let db: Database;
+  try {
+    db = await openDatabase(ctx, plan, async () => {
+      readers = await familyReaders(ctx, plan);
+    });
+  } catch (error) {
+    stopReading();
+    ctx.signal.removeEventListener('abort', stopReading);
+    throw error;
+  }
   try {
     const schema = plan.schema ?? db.dialect.defaultSchema;
     if (!plan.dryRun) {
@@ -40,12 +86,10 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
       if (schema !== db.dialect.defaultSchema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
       await ensureStateTable(db, schema);
     }
-    const api = await ctx.api();
-    const first = plan.families[0]!;
-    const measured = await ctx.serviceClock.measure(api, first.parent ? '/api/clients' : first.path, ctx.signal);
+    const measured = await clock;
     if (measured === undefined) ctx.io.warn("the service's answers carry no Date header: watermarks are read from this machine's clock");
 
-    const jobs = await prepare(ctx, db, schema, plan, origin);
+    const jobs = await prepare(db, schema, readers, origin);
     const results: Record<string, FamilyResult> = {};
     for (const job of jobs) {
       const result = await syncFamily(ctx, job, {
@@ -62,33 +106,23 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     }
     reportRun(ctx, { target: db.shown, schema, dryRun: plan.dryRun, families: results }, plan.json);
   } finally {
+    stopReading();
+    ctx.signal.removeEventListener('abort', stopReading);
     await db.close();
   }
 }
 
 /** Every family's job, read before anything is written: a refusal (a column's type, an origin) writes nothing. */
-async function prepare(ctx: Context, db: Database, schema: string, plan: SyncPlan, origin: string): Promise<FamilyJob[]> {
-  const { validatorFor, formatViolations } = await import('../../core/description/validate.js');
-  const { bindingOf } = await import('../../core/description/routed-client.js');
-  const validator = await validatorFor(bindingOf(await ctx.api())!.description.contract);
+async function prepare(db: Database, schema: string, readers: readonly FamilyReader[], origin: string): Promise<FamilyJob[]> {
   const hasState = await stateTableExists(db, schema);
   const jobs: FamilyJob[] = [];
-  for (const family of plan.families) {
-    const source = await familySource(ctx, family);
-    const { main, children } = familyTables(source.shape);
+  for (const reader of readers) {
+    const { shape } = reader.source;
+    const { main, children } = familyTables(shape);
     const changes = await planTables(db, schema, [main, ...children]);
-    const state = await readState(db, schema, source.shape.name, hasState);
-    checkOrigin(state, origin, `${db.shown} (schema ${schema})`, source.shape.name);
-    jobs.push({
-      family,
-      source,
-      check: (record) => validator.record(source.operation, record),
-      formatViolations: (violations) => formatViolations(violations, 3),
-      changes,
-      state,
-      origin,
-      tableExists: !changes[0]!.create,
-    });
+    const state = await readState(db, schema, shape.name, hasState);
+    checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
+    jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create });
   }
   return jobs;
 }

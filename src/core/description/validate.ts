@@ -22,6 +22,8 @@ export interface Validator {
   request(operation: PublishedOperation, body: unknown): Violation[];
   response(operation: PublishedOperation, body: unknown): Violation[];
   record(operation: PublishedOperation, record: unknown): Violation[];
+  /** Compile the record schema now, not at the first check (sync does it while its database opens). */
+  compileRecord(operation: PublishedOperation): void;
 }
 
 interface AjvError {
@@ -149,6 +151,7 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
     request: (operation, body) => run(operation.requestSchema, body),
     response: (operation, body) => run(operation.responseSchema, body),
     record: (operation, record) => run(recordSchemaOfOperation(operation), record),
+    compileRecord: (operation) => void compile(recordSchemaOfOperation(operation)),
   };
 }
 
