@@ -1,6 +1,9 @@
-// The output API, the one module commands import from: the pipe of records to the plan's one sink
-// (record-writer.ts, sinks.ts), the --out writers, progress, and the export files. No logic lives here.
-export { openDestination, openPipe, writeRecord, writeRecords, type RecordPipe } from './record-writer.js';
+// The output API commands import from: the pipe of records to the plan's one sink (pipe.ts, sinks.ts),
+// one record (record-writer.ts), the --out writers, progress, and the export files. No logic lives
+// here. (The list runner, shared/list.ts, imports its pipe and progress from their own modules, so a
+// reader follows a list's journey file by file.)
+export { openPipe, writeRecords, type RecordPipe } from './pipe.js';
+export { openDestination, writeRecord } from './record-writer.js';
 export { countOf, droppedNotice, type View } from './list-encoder.js';
 export type { RecordSink } from './sink.js';
 export { openRowSink, type PushedRow, type RowSink, type RowSinkShape } from './row-sink.js';

@@ -58,7 +58,8 @@ export async function exportContacts(
   let parts: FilePart[] | undefined;
   try {
     // A csv holds every published field, known before the first contact (issue 25 §1); Parquet types them.
-    const view = await publishedView(ctx, listPath(family, ANY_PARENT), family.view);
+    const { listContractOf } = await import('../../core/description/routed-client.js');
+    const view = publishedView(ctx.output, listContractOf(await ctx.api(), listPath(family, ANY_PARENT)), family.view);
     const result = await writeRecords(ctx, records(), view);
     written = result.count;
     parts = result.files;

@@ -11,7 +11,7 @@ import { collectionTemplate, parentFamily, recordPath, recordTemplate, type Reso
 import { collectionPath, parentFlag } from './resource.js';
 import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
-import { checkRequestBody } from './validation.js';
+import { checkedOperation, checkRequestBody, recordChecker } from './validation.js';
 
 interface InputOptions {
   data?: string;
@@ -69,7 +69,7 @@ export function getVerb(spec: ResourceFamily, examples: readonly string[]): Verb
       const checked = requireUuid(id, `${spec.singular} id`);
       const path = recordPath(spec, checked);
       const api = await ctx.api();
-      const checker = options.validate ? await (await import('./validation.js')).recordChecker(ctx, path) : undefined;
+      const checker = options.validate ? await recordChecker(ctx.io, await checkedOperation(api, 'GET', path)) : undefined;
       const record = requireRecord(await api.get(path), `GET ${path}`);
       checker?.check(record);
       await writeRecord(ctx, record, spec.view);

@@ -4,37 +4,25 @@
 // the view from the published schema (a csv's columns known before the first record, Parquet's types).
 import type { ApiRecord, PaginateSummary } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import type { PublishedSchema, View } from '../../output/index.js';
-import { compileRecordQuery, queryView } from './record-query.js';
-import type { RecordChecker } from './validation.js';
-
-/** The record schema of the operation `GET path` is bound to (with its document), when the command is bound. */
-export async function publishedSchema(ctx: Context, path: string): Promise<PublishedSchema | undefined> {
-  const { bindingOf } = await import('../../core/description/routed-client.js');
-  const binding = bindingOf(await ctx.api());
-  const route = binding?.route('GET', path);
-  if (!binding || !route) return undefined;
-  const { recordSchemaOf } = await import('../../core/description/schema.js');
-  const { published } = route.bound;
-  const document = binding.description.contract.document;
-  return { document, schema: recordSchemaOf(document, published.responseSchema, published.envelope) };
-}
+import type { ListContract } from '../../core/description/list-contract.js';
+import type { OutputPlan } from '../../core/output-plan.js';
+import type { View } from '../../output/index.js';
+import { queryView, type RecordQuery } from './record-query.js';
+import { recordChecker, type RecordChecker } from './validation.js';
 
 /**
- * The view records are written with, from the published record schema: a csv's columns (every
- * published field, flattened, in schema order, then the view's own the schema lacks: fields the CLI
- * adds, a key's `lease`) and a Parquet file's types. A query that reshapes records keeps its own columns.
+ * The view records are written with, from the list's published record schema (`contract`, when the
+ * command is bound): a csv's columns (every published field, flattened, in schema order, then the
+ * view's own the schema lacks: fields the CLI adds, a key's `lease`) and a Parquet file's types. A
+ * query that reshapes records keeps its own columns.
  */
-export async function publishedView(ctx: Context, path: string, view: View, keepsRecords = true): Promise<View> {
-  const plan = ctx.output;
+export function publishedView(plan: OutputPlan, contract: ListContract | undefined, view: View, keepsRecords = true): View {
   const csv = plan.format === 'csv' && !plan.fields;
   if (!csv && plan.format !== 'parquet') return view;
   if (!keepsRecords) return csv ? { ...view, recordColumns: view.columns } : view;
-  const published = await publishedSchema(ctx, path);
-  if (!published) return view;
-  if (!csv) return { ...view, recordSchema: published };
-  const { recordColumns } = await import('../../core/description/schema.js');
-  const columns = recordColumns(published.document, published.schema);
+  if (!contract) return view;
+  if (!csv) return { ...view, recordSchema: contract.recordSchema() };
+  const columns = contract.recordColumns();
   if (!columns) return view;
   const covered = (column: string) => columns.some((p) => p === column || column.startsWith(`${p}.`) || p.startsWith(`${column}.`));
   return { ...view, recordColumns: [...columns, ...view.columns.filter((column) => !covered(column))] };
@@ -60,23 +48,26 @@ export interface ListRecords {
   finish(): Promise<void>;
 }
 
-export async function listRecords(
+/**
+ * The transforms of a list whose description says `contract` (undefined: the command is not bound):
+ * `recordQuery` is --query compiled (before anything else, as a local check), `validate` --validate.
+ */
+export function listRecords(
   ctx: Context,
-  path: string,
+  contract: ListContract | undefined,
   view: View,
-  flags: { query?: string; validate?: boolean },
-): Promise<ListRecords> {
+  { recordQuery, validate }: { recordQuery: RecordQuery | undefined; validate: boolean | undefined },
+): ListRecords {
   // --validate: loading ajv and compiling the schema (~60 ms of CPU) runs while the first page is on
   // its way; the checker is awaited at the first record, not before the first request.
-  const checkerReady = flags.validate ? import('./validation.js').then((validation) => validation.recordChecker(ctx, path)) : undefined;
+  const checkerReady = validate ? recordChecker(ctx.io, contract) : undefined;
   checkerReady?.catch(() => undefined); // awaited below; only keeps an early failure from counting as unhandled
   let checker: RecordChecker | undefined;
   let checkerAwaited = checkerReady === undefined;
-  const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
   const shaped = recordQuery ? queryView(recordQuery, view) : { view, wrap: false };
   const plan = ctx.output;
   const wrap = shaped.wrap && ['csv', 'table'].includes(plan.format);
-  const writeView = await publishedView(ctx, path, shaped.view, recordQuery?.keepsRecords ?? true);
+  const writeView = publishedView(plan, contract, shaped.view, recordQuery?.keepsRecords ?? true);
   const maxItems = recordQuery ? ctx.globals.maxItems : undefined;
   return {
     view: writeView,

@@ -1,15 +1,19 @@
 // `<noun> list` for every collection, as one pipe: the pager (paginate, with progress) → the list's
 // transforms (list-records.ts: --validate, --query, the csv view) → the one sink the output plan chose
-// from the flags when the context was made (stdout, --out, a resumable export, parts). The few checks
-// that need the service's description (one-piece paging, published query parameters) run before any request.
+// from the flags when the context was made (stdout, --out, a resumable export, parts). What the
+// service's description says of the list (core/description/list-contract.ts) is read once, before
+// any request of the list's own: what it may be asked, its record schema, the validator of its records.
 import type { PaginateSummary, Query } from '../../core/api-client.js';
 import { pagesOf } from '../../core/paging.js';
 import type { Context } from '../../core/context.js';
 import { requireUuid } from '../../core/ids.js';
-import { createProgress, openPipe, type FilePart, type View } from '../../output/index.js';
+import type { FilePart, View } from '../../output/index.js';
+import { openPipe } from '../../output/pipe.js';
+import { createProgress } from '../../output/progress.js';
 import { fillPath } from '../../core/description/operations.js';
-import { checkListRequest, filterQuery, paramQuery } from './query.js';
+import { filterQuery, paramQuery } from './query.js';
 import { listRecords } from './list-records.js';
+import { compileRecordQuery } from './record-query.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
 import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
@@ -47,18 +51,19 @@ export interface ListResult {
 
 /** Stream every record of a collection to the run's one sink; the one list runner all commands share. */
 export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<ListResult> {
-  // Everything local first (the output flags, --out), then what needs the description: before any request.
+  // Everything local first (the output flags, --out, --query), then what the description says: before any request of the list's own.
   await ctx.output.ready();
-  await checkListRequest(ctx, path, query, flags);
-  const records = await listRecords(ctx, path, view, flags);
+  const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
+  const api = await ctx.api();
+  const { listContractOf } = await import('../../core/description/routed-client.js');
+  const contract = listContractOf(api, path);
+  const { page, pageSize } = ctx.globals;
+  contract?.checkRequest(query, { page, pageSize, resume: flags.resume === true }, flags.flagOf ?? ((param) => `--param ${param}`));
+  const records = listRecords(ctx, contract, view, { recordQuery, validate: flags.validate });
   const pipe = await openPipe(ctx, records.view, { collection: path, filters: query, query: records.expression });
   const progress = createProgress(ctx, view.label);
   let summary: PaginateSummary | undefined;
   try {
-    const api = await ctx.api().catch(async (error: unknown) => {
-      await pipe.discard();
-      throw error;
-    });
     const pages = pagesOf(api, ctx.globals, ctx.signal, path, query, (fetched, total) => progress.update(fetched, total), {
       ...(records.pagingMaxItems ? {} : { maxItems: undefined }),
       ...(ctx.output.sink.kind === 'resumable' ? { resume: pipe.resumed?.from, onPageDone: (done) => pipe.pageDone(done) } : {}),

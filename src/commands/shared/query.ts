@@ -1,6 +1,6 @@
-// Turns list filter flags into query parameters, validating each before any request.
+// Turns list filter flags into query parameters, validating each before any request (whether the
+// service publishes them is the list contract's check, core/description/list-contract.ts).
 import type { Query } from '../../core/api-client.js';
-import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import type { ListFilter } from '../../core/resources.js';
@@ -50,61 +50,4 @@ export function paramQuery(raw: readonly string[] | undefined): Record<string, s
     query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
   return query;
-}
-
-/**
- * Every query parameter must be one the service publishes for this operation (when the command is
- * bound to a description): refused before any request, naming the published ones.
- */
-export function checkPublishedQuery(
-  published: readonly string[] | undefined,
-  operation: string,
-  query: Query,
-  flagOf: (param: string) => string,
-): void {
-  if (published === undefined) return;
-  const known = new Set(published);
-  for (const name of Object.keys(query)) {
-    if (query[name] === undefined || known.has(name)) continue;
-    const list = published.filter((param) => param !== 'page' && param !== 'limit');
-    throw new UsageError(`${flagOf(name)}: the service does not publish a query parameter "${name}" for ${operation}`, {
-      hint:
-        list.length > 0 ? `published query parameters: ${list.join(', ')} (use --param name=value)` : 'this operation publishes no filters',
-    });
-  }
-}
-
-/** The published query parameters of the operation `GET path` is bound to, if the command is bound. */
-async function publishedQuery(ctx: Context, path: string): Promise<{ names: string[]; operation: string } | undefined> {
-  const { bindingOf } = await import('../../core/description/routed-client.js');
-  const route = bindingOf(await ctx.api())?.route('GET', path);
-  if (!route) return undefined;
-  const { queryParameterNames } = await import('../../core/description/document.js');
-  const { published } = route.bound;
-  return {
-    names: queryParameterNames(published),
-    operation: `${published.method} ${published.path}${published.operationId ? ` (${published.operationId})` : ''}`,
-  };
-}
-
-/**
- * What a list may ask of `GET path`, checked against the description before any request: a list
- * answered in one piece takes --page/--page-size only as its published page/limit and no --resume;
- * every filter must be a published query parameter.
- */
-export async function checkListRequest(
-  ctx: Context,
-  path: string,
-  query: Query,
-  flags: { resume?: boolean | undefined; flagOf?: ((param: string) => string) | undefined },
-): Promise<void> {
-  const paging = { page: ctx.globals.page, pageSize: ctx.globals.pageSize, resume: flags.resume === true };
-  if (paging.page !== undefined || paging.pageSize !== undefined || paging.resume) {
-    const { checkOnePiecePaging } = await import('../../core/description/routed-client.js');
-    checkOnePiecePaging(await ctx.api(), path, paging);
-  }
-  if (Object.keys(query).length > 0) {
-    const published = await publishedQuery(ctx, path);
-    checkPublishedQuery(published?.names, published?.operation ?? path, query, flags.flagOf ?? ((param) => `--param ${param}`));
-  }
 }

@@ -4,27 +4,30 @@
 import type { ApiClient, ApiRecord, HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { ContractError, UsageError } from '../../core/errors.js';
-import type { Route } from '../../core/description/operation-binding.js';
+import type { PublishedOperation } from '../../core/description/document.js';
 import type { Validator, Violation } from '../../core/description/validate.js';
+import type { IO } from '../../core/io.js';
 
 /** Violations shown in a message; the rest are counted. */
 const SHOWN = 5;
 
-async function boundRoute(
-  api: ApiClient,
-  method: HttpMethod,
-  path: string,
-): Promise<{ route: Route; validator: () => Promise<Validator> } | undefined> {
+/** What answers are checked against: the operation as published and the description's validator (a list's contract is one). */
+export interface CheckedOperation {
+  readonly operation: PublishedOperation;
+  validator(): Promise<Validator>;
+}
+
+/** The operation `method path` is bound to, when the command is bound to a description. */
+export async function checkedOperation(api: ApiClient, method: HttpMethod, path: string): Promise<CheckedOperation | undefined> {
   const { bindingOf } = await import('../../core/description/routed-client.js');
   const binding = bindingOf(api);
   const route = binding?.route(method, path);
   if (!binding || !route) return undefined;
-  return { route, validator: async () => (await import('../../core/description/validate.js')).validatorFor(binding.description.contract) };
+  return { operation: route.bound.published, validator: () => binding.validator() };
 }
 
-function operationName(route: Route): string {
-  const { published } = route.bound;
-  return published.operationId ?? `${published.method} ${published.path}`;
+function operationName(operation: PublishedOperation): string {
+  return operation.operationId ?? `${operation.method} ${operation.path}`;
 }
 
 async function joiner(): Promise<(violations: readonly Violation[]) => string> {
@@ -34,13 +37,13 @@ async function joiner(): Promise<(violations: readonly Violation[]) => string> {
 
 /** Refuse a body the published request schema rejects, before any request (exit 2). */
 export async function checkRequestBody(ctx: Context, method: HttpMethod, path: string, body: unknown): Promise<void> {
-  const bound = await boundRoute(await ctx.api(), method, path);
-  if (!bound || bound.route.bound.published.requestSchema === undefined) return;
-  const violations = (await bound.validator()).request(bound.route.bound.published, body);
+  const bound = await checkedOperation(await ctx.api(), method, path);
+  if (!bound || bound.operation.requestSchema === undefined) return;
+  const violations = (await bound.validator()).request(bound.operation, body);
   if (violations.length === 0) return;
   const joinViolations = await joiner();
   throw new UsageError(
-    `the request body does not match the published schema of ${operationName(bound.route)}: ${joinViolations(violations)}`,
+    `the request body does not match the published schema of ${operationName(bound.operation)}: ${joinViolations(violations)}`,
     {
       hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
     },
@@ -53,36 +56,35 @@ export interface RecordChecker {
   finish(): void;
 }
 
-/** `--validate`: a checker for the records of `GET path`, or undefined when there is nothing to check against. */
-export async function recordChecker(ctx: Context, path: string): Promise<RecordChecker | undefined> {
-  const bound = await boundRoute(await ctx.api(), 'GET', path);
-  if (!bound) {
-    ctx.io.warn('--validate: no published response schema to check against');
+/** `--validate`: a checker for the records of `checked`, or undefined when there is nothing to check against. */
+export async function recordChecker(io: IO, checked: CheckedOperation | undefined): Promise<RecordChecker | undefined> {
+  if (!checked) {
+    io.warn('--validate: no published response schema to check against');
     return undefined;
   }
-  const validator = await bound.validator();
+  const validator = await checked.validator();
   const joinViolations = await joiner();
-  const operation = bound.route.bound.published;
-  let checked = 0;
+  const { operation } = checked;
+  let count = 0;
   let failed = 0;
   const first: string[] = [];
   return {
     check(record) {
-      checked++;
+      count++;
       const violations = validator.record(operation, record);
       if (violations.length === 0) return;
       failed++;
       if (first.length < SHOWN)
-        first.push(`record ${typeof record.id === 'string' ? record.id : `#${checked}`}: ${joinViolations(violations)}`);
+        first.push(`record ${typeof record.id === 'string' ? record.id : `#${count}`}: ${joinViolations(violations)}`);
     },
     finish() {
       if (failed === 0) {
-        ctx.io.debug(`--validate: ${checked} records match the published schema of ${operationName(bound.route)}`);
+        io.debug(`--validate: ${count} records match the published schema of ${operationName(operation)}`);
         return;
       }
-      for (const line of first) ctx.io.warn(line);
-      if (failed > first.length) ctx.io.warn(`… and ${failed - first.length} more records`);
-      throw new ContractError(`${failed} of ${checked} records do not match the published schema of ${operationName(bound.route)}`, {
+      for (const line of first) io.warn(line);
+      if (failed > first.length) io.warn(`… and ${failed - first.length} more records`);
+      throw new ContractError(`${failed} of ${count} records do not match the published schema of ${operationName(operation)}`, {
         hint: 'the output holds every record as the service sent it; the lines above name the first ones and the fields',
       });
     },

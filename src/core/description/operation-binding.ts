@@ -7,6 +7,7 @@ import { UnpublishedOperationError } from '../errors.js';
 import { findByOperationId, findByTemplate, templatePattern, type PublishedOperation } from './document.js';
 import { bundledDescription, type LoadedDescription } from './load.js';
 import type { Operation } from './operations.js';
+import type { Validator } from './validate.js';
 
 export interface BoundOperation {
   /** As the command declared it (our model). */
@@ -40,6 +41,11 @@ export class Binding {
     readonly description: LoadedDescription,
     readonly operations: readonly BoundOperation[],
   ) {}
+
+  /** The validator of the bound description's schemas (--validate, request bodies): ajv is loaded only now. */
+  async validator(): Promise<Validator> {
+    return (await import('./validate.js')).validatorFor(this.description.contract);
+  }
 
   /** Which bound operation `method path` is, and where the service publishes it; undefined if not declared. */
   route(method: HttpMethod, path: string): Route | undefined {

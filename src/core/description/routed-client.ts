@@ -17,23 +17,18 @@ import type {
 import type { ResolvedCredential } from '../credentials/credential.js';
 import { listRecordsOf, unwrapObject } from '../http/envelope.js';
 import type { Binding, Route } from './operation-binding.js';
-import { answersInOnePiece, onePieceQuery, type PagingAsked } from './one-piece.js';
+import { ListContract, onePieceQuery } from './list-contract.js';
 
-/** The binding behind a client, when the command's operations were bound (commands use it for --param, --validate). */
+/** The binding behind a client, when the command's operations were bound (commands use it for --validate). */
 export function bindingOf(api: ApiClient): Binding | undefined {
   return api instanceof BoundApiClient ? api.binding : undefined;
 }
 
-/** Whether the service answers the list at `path` in one piece (no pages to ask for): smoke reads it whole. */
-export function listsInOnePiece(api: ApiClient, path: string): boolean {
-  const published = bindingOf(api)?.route('GET', path)?.bound.published;
-  return published !== undefined && answersInOnePiece(published);
-}
-
-/** List commands call it first: paging options a one-piece list cannot honour are refused before any request. */
-export function checkOnePiecePaging(api: ApiClient, path: string, asked: PagingAsked): void {
-  const published = bindingOf(api)?.route('GET', path)?.bound.published;
-  if (published && answersInOnePiece(published)) onePieceQuery(published, asked);
+/** What the description says of the list at `path` (list-contract.ts), when the client is bound to it. */
+export function listContractOf(api: ApiClient, path: string): ListContract | undefined {
+  const binding = bindingOf(api);
+  const route = binding?.route('GET', path);
+  return binding && route ? new ListContract(route.bound.published, binding) : undefined;
 }
 
 class BoundApiClient implements ApiClient {
@@ -90,7 +85,7 @@ class BoundApiClient implements ApiClient {
 
   /**
    * A list the service answers in one piece (no pages): a bare array or `{success, data: [...]}`.
-   * --page/--page-size go as the operation's published page/limit, or are refused (one-piece.ts).
+   * --page/--page-size go as the operation's published page/limit, or are refused (list-contract.ts).
    */
   private async *wholeList(
     route: Route,

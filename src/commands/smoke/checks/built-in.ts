@@ -1,6 +1,6 @@
 // The built-in checks of `appraisal smoke`, in order, as one table. The families listed come from
 // the resource table and what a key may do from the scope rules (core/); nothing here repeats them.
-import { listsInOnePiece } from '../../../core/description/routed-client.js';
+import { listContractOf } from '../../../core/description/routed-client.js';
 import { FAMILIES, type ResourceFamily } from '../../../core/resources.js';
 import { allows, canManageKeys, needs } from '../../../core/scopes.js';
 import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../../core/errors.js';
@@ -105,7 +105,7 @@ export async function firstPage(state: SmokeState, path: string, noun: string): 
   const client = await state.client();
   // A list answered in one piece has no page 1 to ask for (its operation may publish no page/limit):
   // read the one answer whole, so every record is checked against the schema.
-  const whole = listsInOnePiece(client, path);
+  const whole = listContractOf(client, path)?.onePiece === true;
   const pages = client.paginate(path, whole ? { signal: state.ctx.signal } : { page: 1, pageSize: PAGE_SIZE, signal: state.ctx.signal });
   const schema = schemaChecker(state, 'GET', path);
   let count = 0;
