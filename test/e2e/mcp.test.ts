@@ -1,15 +1,19 @@
-// `appraisal mcp` driven by the MCP SDK's own client over stdio, against the mock: the tool list per
-// flags and environment, capped lists with a "more" marker, get, a validated create, invisible text
-// (Unicode tags, zero-width, bidi) neutralised in results and errors, a 403 as a tool error naming the
-// scopes, a leased key revoked when the client goes away, the audit log, and a stdout that holds
-// protocol messages only.
-import { spawn } from 'node:child_process';
+// `appraisal mcp` driven by the MCP SDK's own client over its stdin and stdout, in process, against
+// the mock: the tool list per flags and environment, capped lists with a "more" marker, get, a
+// validated create, invisible text (Unicode tags, zero-width, bidi) neutralised in results and
+// errors, a 403 as a tool error naming the scopes, a leased key revoked when the client goes away,
+// and the audit log. The server as the process an assistant starts (SIGTERM, a stdout that holds
+// protocol messages only) is mcp-stdio.test.ts's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, ROOT } from '../helpers/spawn.js';
+import { isolatedEnv } from '../helpers/env.js';
+import { start } from '../helpers/run.js';
 import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -26,27 +30,58 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-function environment(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ PATH: process.env.PATH, ...isolatedEnv(), ...mock.env, ...extra })) {
-    if (value !== undefined) env[name] = value;
+/** The client's end of the server's stdio, as StdioClientTransport is over a child's pipes: a message
+ *  is a line written to the server's stdin; its stdout is read a line (a message) at a time. */
+class RunTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+  constructor(
+    private readonly stdin: PassThrough,
+    private readonly stdout: Readable,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdout.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      try {
+        for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    });
   }
-  return env;
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.stdin.write(serializeMessage(message));
+  }
+
+  /** The client goes away: the server's stdin ends. */
+  async close(): Promise<void> {
+    this.stdin.end();
+    this.onclose?.();
+  }
 }
 
+/** `appraisal mcp ARGS` in process, with the SDK's client connected to it; close() ends it and waits for its end. */
 async function connect(args: string[] = [], extra: Record<string, string | undefined> = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: environment(extra),
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const stdin = new PassThrough();
+  const running = start(['mcp', ...args], { env: isolatedEnv({ ...mock.env, ...extra }), stdin });
   const client = new Client({ name: 'appraisal-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  const ended = running.result.then(({ code, stderr }) => {
+    throw new Error(`appraisal mcp ended before the client connected (exit ${code}): ${stderr}`);
+  });
+  await Promise.race([client.connect(new RunTransport(stdin, running.stdoutStream)), ended]);
+  ended.catch(() => undefined);
+  return {
+    client,
+    stderr: running.stderr,
+    close: async () => {
+      await client.close();
+      await running.result;
+    },
+  };
 }
 
 const names = (tools: { name: string }[]) => tools.map((tool) => tool.name).sort();
@@ -199,42 +234,5 @@ describe('appraisal mcp', () => {
     expect(lines[0]).toMatchObject({ tool: 'clients_list', arguments: { max_items: 1 }, outcome: 'ok', exitCode: 0 });
     expect((lines[0]!.requestIds as string[]).length).toBeGreaterThan(0);
     expect(readFileSync(audit, 'utf8')).not.toMatch(/apk_[A-Za-z0-9]+_[A-Za-z0-9]{20,}/);
-  });
-
-  it('revokes a --lease key when the server gets SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--lease'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    await expect.poll(() => /on leased key (apk_[A-Za-z0-9]+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
-    const prefix = /on leased key (apk_[A-Za-z0-9]+)/.exec(stderr)![1]!;
-    expect((await admin.keyByPrefix(prefix))?.revokedAt ?? null).toBeNull();
-    child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
-    expect((await admin.keyByPrefix(prefix))?.revokedAt).not.toBeNull();
-    expect(stderr).toContain(`revoked leased key ${prefix}`);
-  });
-
-  it('writes nothing but protocol messages on stdout, even with -v', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '-v'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'props_list', arguments: { max_items: 2 } } });
-    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
-    for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(stderr).toMatch(/serving \d+ read-only tools/);
   });
 });

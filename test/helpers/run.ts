@@ -93,6 +93,8 @@ export interface RunningCommand {
   stdout(): string;
   /** Everything written to stderr so far. */
   stderr(): string;
+  /** stdout as it is written, for a reader of a protocol on it (an MCP client): each chunk as it comes. */
+  stdoutStream: Readable;
   /** Ctrl-C, as the run's own abort signal (the command gets an InterruptedError). */
   interrupt(): void;
   result: Promise<RunResult>;
@@ -146,6 +148,7 @@ export function start(argv: readonly string[], options: RunOptions = {}): Runnin
   return {
     stdout: () => out.bytes().toString('utf8'),
     stderr: () => err.bytes().toString('utf8'),
+    stdoutStream: out.stream,
     interrupt: () => controller.abort(),
     result,
   };
