@@ -2,13 +2,19 @@
 // export against the mock: SIGUSR1 must not open Node's inspector (another local user could run code
 // inside the CLI and read the key), and SIGHUP (the terminal closed) and SIGQUIT clean up exactly as
 // SIGINT does (interrupt.test.ts): exit 130, no temp file, no lock, only the resumable pair kept.
+// SIGKILL (kill -9) gives the export no chance to clean up: resumed (issue 16 §1), it equals an
+// uninterrupted export byte for byte, without fetching the finished pages again (the refusals to
+// resume: export-resume.test.ts, in process).
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { entriesBesidePartial, entriesOf, tempDir } from '../helpers/temp.js';
 import { exitProblems } from '../helpers/exit-shape.js';
+import { run } from '../helpers/run.js';
 import { startCli } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -99,4 +105,83 @@ describe.each(['SIGHUP', 'SIGQUIT'] as const)('%s during an export', (signal) =>
     expect(entriesBesidePartial(dir), 'no lock, no temp file').toEqual([]);
     expect(entriesOf(dir)).toEqual(['.props.ndjson.checkpoint', '.props.ndjson.partial']);
   });
+});
+
+describe('SIGKILL during an export', () => {
+  const RECORDS = 1500;
+  const PAGE = ['--page-size', '30', '--concurrency', '1'];
+  let resumeMock: MockServer;
+  let resumeAdmin: MockAdmin;
+  let resumeEnv: Record<string, string | undefined>;
+  beforeAll(async () => {
+    resumeMock = await startMock({ records: RECORDS, seed: 5, latencyMs: 5 });
+    resumeAdmin = mockAdmin(resumeMock);
+    resumeEnv = { ...isolatedEnv(), ...resumeMock.env };
+  });
+  afterAll(async () => {
+    await resumeAdmin?.close();
+    await resumeMock?.stop();
+  });
+
+  const cli = (args: string[]) => run(args, { env: { ...resumeEnv, APPRAISAL_RETRY_BASE_MS: '10' } });
+  const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+  const freshDir = () => mkdtempSync(join(tempDir('appraisal-signals-resume-'), 'out-'));
+  const pagesRequested = async (): Promise<number[]> =>
+    (await resumeAdmin.requests()).filter((r) => r.method === 'GET' && r.path === '/api/properties').map((r) => Number(r.query.page));
+  /** The checkpoint's complete entries (the last element is '' after a complete line, or a line still being written: both skipped). */
+  function checkpointEntries(path: string): Array<{ page: number; records: number; bytes: number }> {
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .slice(1, -1)
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as { page: number; records: number; bytes: number }];
+        } catch {
+          return [];
+        }
+      });
+  }
+
+  it.each(['json'])(
+    'a %s export killed with SIGKILL and resumed equals an uninterrupted one, without fetching finished pages again',
+    async (format) => {
+      await resumeAdmin.reset();
+      const reference = join(freshDir(), `props.${format}`);
+      const whole = await cli(['props', 'list', '--out', reference, ...PAGE]);
+      expect(whole.code).toBe(0);
+
+      const dir = freshDir();
+      const out = join(dir, `props.${format}`);
+      const checkpoint = join(dir, `.props.${format}.checkpoint`);
+      const partial = join(dir, `.props.${format}.partial`);
+      // Page 40 never answers: the export cannot finish before it is killed.
+      await resumeAdmin.queueFaults([{ path: '/api/properties', query: { page: '40' }, fault: 'hang' }]);
+      await resumeAdmin.clearRequests();
+      const running = startCli(['props', 'list', '--out', out, ...PAGE], { env: { ...resumeEnv } });
+      await waitFor(
+        async () => checkpointEntries(checkpoint).length > 0 && (await pagesRequested()).includes(40),
+        'a checkpoint and the request for page 40',
+      );
+      running.child.kill('SIGKILL');
+      expect((await running.result).signal).toBe('SIGKILL');
+      await resumeAdmin.clearFaults();
+
+      expect(existsSync(out)).toBe(false);
+      const last = checkpointEntries(checkpoint).at(-1)!;
+      expect(last.page).toBeGreaterThanOrEqual(1);
+      expect(last.page).toBeLessThan(40);
+      // Whatever the killed run wrote after its checkpoint, and more, is cut off by the resume.
+      appendFileSync(partial, 'bytes the checkpoint does not vouch for\n');
+
+      await resumeAdmin.clearRequests();
+      const resumed = await cli(['props', 'list', '--out', out, ...PAGE, '--resume']);
+      expect(resumed.stderr).toContain(`Resuming the export to ${out} after page ${last.page} of 50`);
+      expect(resumed.code).toBe(0);
+      expect(sha256(out)).toBe(sha256(reference));
+      const pages = await pagesRequested();
+      expect(pages).toEqual(Array.from({ length: 50 - last.page }, (_, i) => last.page + 1 + i));
+      expect(readdirSync(dir)).toEqual([`props.${format}`]);
+    },
+  );
 });
