@@ -1,9 +1,11 @@
 // The README's "try it without a service" recipe, run as the README writes it (the block is read from
-// README.md, so the test follows the text), and the two ways to wait for the mock it relies on:
-// `--detach` (returns once listening) and `--write-env FILE` (the file appears, complete, once listening).
+// README.md, so the test follows the text), the two ways to wait for the mock it relies on:
+// `--detach` (returns once listening) and `--write-env FILE` (the file appears, complete, once
+// listening), and Ctrl-C stopping it. The mock as a process (what it serves and prints: mock/binary.test.ts).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/spawn.js';
 import { ROOT } from '../helpers/env.js';
@@ -86,7 +88,7 @@ describe('README: try it without a service', () => {
   });
 });
 
-describe('appraisal mock: ways to wait for it', () => {
+describe('appraisal mock: ways to wait for it, and to stop it', () => {
   it('--write-env FILE: the file appears complete (mode 0600) once it listens, and is removed when it stops', async () => {
     const file = join(mkdtempSync(join(work, 'write-env-')), 'mock.env');
     const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--http', '--records', '5', '--write-env', file], {
@@ -145,5 +147,35 @@ describe('appraisal mock: ways to wait for it', () => {
       process.kill(pid, 'SIGTERM');
     }
     await waitFor(() => !alive(pid), `the detached mock (pid ${pid}) to stop`, 15_000);
+  });
+
+  it('stops promptly on Ctrl-C (SIGINT), closes its port and removes its temp dir', async () => {
+    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--records', '5'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    await expect.poll(() => /APPRAISAL_API_KEY=/.test(stdout), { timeout: 20_000 }).toBe(true);
+    const caFile = /APPRAISAL_CA_FILE=(.*)/.exec(stdout)![1]!.replace(/^'(.*)'$/, '$1');
+    const port = Number(/:(\d+)\s*$/m.exec(/APPRAISAL_BASE_URL=(.*)/.exec(stdout)![1]!)![1]);
+    expect(existsSync(dirname(caFile))).toBe(true);
+    const started = Date.now();
+    child.kill('SIGINT');
+    const { code, signal } = await exited;
+    expect(Date.now() - started).toBeLessThan(3000);
+    // It exits by itself (no signal death): Ctrl-C is how a server normally ends, so exit 0, no error.
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('error:');
+    expect(stderr).toContain('appraisal mock: stopped');
+    expect(existsSync(dirname(caFile))).toBe(false);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    expect(free).toBe(true);
   });
 });

@@ -1,14 +1,11 @@
-// `appraisal mock` as a user runs it (the built binary): the eval-able lines, the curl-equivalent
-// request with the printed CA, the read-only/revoked key checks, flags, and Ctrl-C.
-import { spawn } from 'node:child_process';
+// `appraisal mock` as a user runs it: the eval-able lines, the curl-equivalent request with the
+// printed CA, the read-only/revoked key checks and flags, in process. The mock stopped by Ctrl-C as a
+// process of its own (a signal is what is tested) is mock-recipe.test.ts's.
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
-import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/spawn.js';
-import { ROOT } from '../helpers/env.js';
+import { run, start } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 
 let mock: MockServer;
@@ -43,7 +40,7 @@ function curl(method: string, url: string, key: string, body?: unknown): Promise
   });
 }
 
-describe('appraisal mock (the binary)', () => {
+describe('appraisal mock', () => {
   it('prints the base URL, the CA file and the admin key, and serves the envelope over HTTPS', async () => {
     expect(mock.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(existsSync(mock.caFile!)).toBe(true);
@@ -73,72 +70,34 @@ describe('appraisal mock (the binary)', () => {
 
   it('prints nothing on stdout but the eval lines, and honours --http, --admin-key and --log', async () => {
     const adminKey = 'apk_Test0001_abcdefghijklmnopqrstuvwxyzABCDEF';
-    const child = spawn(process.execPath, [BIN, 'mock', '--http', '--port', '0', '--records', '3', '--admin-key', adminKey, '--log'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const mockRun = start(['mock', '--http', '--port', '0', '--records', '3', '--admin-key', adminKey, '--log']);
     try {
-      await expect.poll(() => stdout.split('\n').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
-      const lines = stdout.trim().split('\n');
+      await expect.poll(() => mockRun.stdout().split('\n').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      const lines = mockRun.stdout().trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(/^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/);
       expect(lines[1]).toBe(`APPRAISAL_API_KEY=${adminKey}`);
       const baseUrl = lines[0]!.split('=')[1]!;
       const reply = await fetch(`${baseUrl}/api/keys/current`, { headers: { 'x-api-key': adminKey } });
       expect(reply.status).toBe(200);
-      await expect.poll(() => stderr, { timeout: 5000 }).toMatch(/GET \/api\/keys\/current 200 \d+ms apk_Test0001 req_/);
-      expect(stderr).not.toContain(adminKey);
+      await expect.poll(() => mockRun.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/keys\/current 200 \d+ms apk_Test0001 req_/);
+      expect(mockRun.stderr()).not.toContain(adminKey);
     } finally {
-      child.kill('SIGTERM');
+      mockRun.interrupt();
     }
-    await exited;
+    const { stdout } = await mockRun.result;
     expect(stdout.trim().split('\n')).toHaveLength(2);
   });
 
-  it('stops promptly on Ctrl-C (SIGINT), closes its port and removes its temp dir', async () => {
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--records', '5'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    await expect.poll(() => /APPRAISAL_API_KEY=/.test(stdout), { timeout: 20_000 }).toBe(true);
-    const caFile = /APPRAISAL_CA_FILE=(.*)/.exec(stdout)![1]!.replace(/^'(.*)'$/, '$1');
-    const port = Number(/:(\d+)\s*$/m.exec(/APPRAISAL_BASE_URL=(.*)/.exec(stdout)![1]!)![1]);
-    expect(existsSync(dirname(caFile))).toBe(true);
-    const started = Date.now();
-    child.kill('SIGINT');
-    const { code, signal } = await exited;
-    expect(Date.now() - started).toBeLessThan(3000);
-    // It exits by itself (no signal death): Ctrl-C is how a server normally ends, so exit 0, no error.
-    expect(signal).toBeNull();
-    expect(code).toBe(0);
-    expect(stderr).not.toContain('error:');
-    expect(stderr).toContain('appraisal mock: stopped');
-    expect(existsSync(dirname(caFile))).toBe(false);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    expect(free).toBe(true);
-  });
-
   it('refuses bad flags with exit 2 and a used port with a hint', async () => {
-    const bad = await runCli(['mock', '--port', 'abc']);
+    const bad = await run(['mock', '--port', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--port must be a whole number');
     expect(bad.stdout).toBe('');
-    const badKey = await runCli(['mock', '--port', '0', '--admin-key', 'secret']);
+    const badKey = await run(['mock', '--port', '0', '--admin-key', 'secret']);
     expect(badKey.code).toBe(2);
     const port = Number(new URL(mock.baseUrl).port);
-    const busy = await runCli(['mock', '--port', String(port)]);
+    const busy = await run(['mock', '--port', String(port)]);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain('already in use');
     expect(busy.stderr).toContain('--port 0');
