@@ -78,8 +78,12 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
     press: async (...keys) => void (await tmux('send-keys', '-t', 'test', ...keys)),
     screen,
     cursorLine: async () => {
-      const [text, y] = await Promise.all([screen(), tmux('display-message', '-p', '-t', 'test', '#{cursor_y}')]);
-      return (text.split('\n')[Number(y.trim())] ?? '').trimEnd();
+      // One tmux client for both (`;` chains commands): the screen and the cursor's row of the same
+      // moment, and half the processes a wait polls with.
+      const out = await tmux('capture-pane', '-p', '-t', 'test', ';', 'display-message', '-p', '-t', 'test', '#{cursor_y}');
+      const body = out.replace(/\n$/, '');
+      const cut = body.lastIndexOf('\n');
+      return (body.slice(0, cut + 1).split('\n')[Number(body.slice(cut + 1).trim())] ?? '').trimEnd();
     },
     waitForScreen: async (check, what, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
