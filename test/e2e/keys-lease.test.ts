@@ -159,7 +159,7 @@ describe('keys lease: the key and its end', () => {
     const aheadAdmin = mockAdmin(ahead);
     try {
       await aheadAdmin.call('POST', '/__mock/clock', { offsetSeconds: 7200 });
-      const result = await runCli(['keys', 'lease', '--scope', 'api:read', '--ttl', '10m', '--', ...node('0')], {
+      const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '10m', '--', ...node('0')], {
         env: isolatedEnv({ ...ahead.env, APPRAISAL_ENVIRONMENT: 'local' }),
       });
       expect(result.code, result.stderr).toBe(0);
@@ -355,7 +355,8 @@ describe('keys lease: the child process', () => {
     expect(record.revokedAt).toBeNull();
     expectLifetimeAtMost(record, 3 * 60_000);
 
-    const audit = await runCli(['keys', 'audit', '-o', 'json'], { env });
+    // What reads the service afterwards is no process under test: in process.
+    const audit = await run(['keys', 'audit', '-o', 'json'], { env });
     expect(audit.code, audit.stderr).toBe(0);
     const audited = (JSON.parse(audit.stdout) as Array<{ prefix: string; severity: string; findings: string[] }>).find(
       (key) => key.prefix === prefix,
@@ -365,7 +366,7 @@ describe('keys lease: the child process', () => {
       /^warning: lease outlived its process \(pid \d+ on \S+ is gone\); revoke it: appraisal keys revoke apk_\w{8} --yes$/,
     );
 
-    const list = await runCli(['keys', 'list', '-o', 'json'], { env });
+    const list = await run(['keys', 'list', '-o', 'json'], { env });
     expect(list.code, list.stderr).toBe(0);
     const listed = JSON.parse(list.stdout) as Array<{ prefix: string; lease: boolean }>;
     expect(listed.find((key) => key.prefix === prefix)?.lease).toBe(true);
