@@ -178,21 +178,23 @@ describe('sync into DuckDB', () => {
   });
 
   it('a service fault mid-run keeps the batches committed before it; the next run completes', async () => {
-    const many = await startMock({ records: 1100, http: true });
+    // 110 records in pages of 10 and batches of 50 rows (APPRAISAL_SYNC_BATCH_ROWS): page 11 fails after
+    // two batches were committed, as page 11 of 100-record pages does after one 1000-row batch.
+    const many = await startMock({ records: 110, http: true });
     try {
       const file = join(scratch, 'fault.duckdb');
-      const manyEnv = { ...env, ...many.env };
-      await mockAdmin(many).queueFault({ path: '/api/properties', query: { page: '11', limit: '100' }, status: 503, count: 4 });
-      const failed = await run(['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '100', '--concurrency', '1'], {
+      const manyEnv = { ...env, ...many.env, APPRAISAL_SYNC_BATCH_ROWS: '50' };
+      await mockAdmin(many).queueFault({ path: '/api/properties', query: { page: '11', limit: '10' }, status: 503, count: 4 });
+      const failed = await run(['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '10', '--concurrency', '1'], {
         env: { ...manyEnv, APPRAISAL_RETRY_BASE_MS: '1' },
         cwd: scratch,
       });
       expect(failed.code, failed.stderr).toBe(8);
       expect(exitProblems(failed)).toEqual([]);
-      expect(await duck(file, `SELECT count(*)::INT AS n FROM properties`)).toEqual([{ n: 1000 }]);
+      expect(await duck(file, `SELECT count(*)::INT AS n FROM properties`)).toEqual([{ n: 100 }]);
       const done = await run(['sync', 'props', '--to', `duckdb:${file}`], { env: manyEnv, cwd: scratch });
       expect(done.code, done.stderr).toBe(0);
-      expect(done.stderr).toMatch(/^properties: 100 new, 0 changed, 1000 unchanged, 0 gone \(full\)/m);
+      expect(done.stderr).toMatch(/^properties: 10 new, 0 changed, 100 unchanged, 0 gone \(full\)/m);
     } finally {
       await many.stop();
     }
