@@ -4,7 +4,8 @@
 // SIGINT does (interrupt.test.ts): exit 130, no temp file, no lock, only the resumable pair kept.
 // SIGKILL (kill -9) gives the export no chance to clean up: resumed (issue 16 §1), it equals an
 // uninterrupted export byte for byte, without fetching the finished pages again (the refusals to
-// resume: export-resume.test.ts, in process).
+// resume: export-resume.test.ts, in process); a long-running watch killed so and restarted from its
+// state file neither repeats nor misses an event (the rest of watch: watch.test.ts, in process).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { run } from '../helpers/run.js';
 import { startCli } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { changesTo, kinds, parseEvents, stateOf } from './watch-support.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -184,4 +186,48 @@ describe('SIGKILL during an export', () => {
       expect(readdirSync(dir)).toEqual([`props.${format}`]);
     },
   );
+});
+
+describe('SIGKILL during a long-running watch', () => {
+  let watchMock: MockServer;
+  let watchEnv: Record<string, string | undefined>;
+  beforeAll(async () => {
+    watchMock = await startMock({ records: 5, seed: 7 });
+    watchEnv = isolatedEnv(watchMock.env);
+  });
+  afterAll(async () => {
+    await watchMock?.stop();
+  });
+  const { createProperty, updateProperty, deleteProperty, someExistingIds } = changesTo(() => watchMock);
+
+  it('long-running: emits changes as they happen; after a kill, a restart from the state file neither repeats nor misses', async () => {
+    const state = join(tempDir('appraisal-signals-watch-'), 'props.state');
+    const args = ['props', '--interval', '1s', '--full-every', '2', '--state-file', state, '--page-size', '2'];
+    const running = startCli(['watch', ...args], { env: watchEnv });
+    const events = () => parseEvents(running.stdout());
+    await waitFor(() => (stateOf(state)?.polls ?? 0) >= 1, 'the baseline');
+    const a = await createProperty();
+    const [b] = await someExistingIds(1);
+    await updateProperty(b!);
+    await waitFor(() => events().length >= 2, 'the first events');
+    // The poll that wrote them saves the state as it ends: wait for a save after this point.
+    const polls = stateOf(state)!.polls;
+    await waitFor(() => stateOf(state)!.polls > polls, 'the state to hold them');
+    running.child.kill('SIGKILL');
+    await running.result;
+
+    // While it is down:
+    const c = await createProperty();
+    await updateProperty(a);
+    await deleteProperty(b!);
+    const restarted = await run(
+      ['watch', ...args.filter((x) => x !== '--interval' && x !== '1s'), '--max-polls', '2', '--interval', '1s'],
+      {
+        env: watchEnv,
+      },
+    );
+    expect(restarted.code).toBe(0);
+    const all = [...events(), ...parseEvents(restarted.stdout)];
+    expect(kinds(all)).toEqual([`created ${a}`, `updated ${b}`, `created ${c}`, `updated ${a}`, `deleted ${b}`].sort());
+  });
 });

@@ -1,18 +1,16 @@
-// `appraisal watch` against `appraisal mock`: changes made between polls come out as exactly those
-// events, a restart from the state file neither repeats nor misses, --exec failures hold the state,
-// 429 bursts are ridden out.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `appraisal watch` against the mock, in process: changes made between polls come out as exactly
+// those events, --exec failures hold the state, 429 bursts are ridden out, Ctrl-C stops after saving.
+// A watch process killed with SIGKILL and restarted is signals.test.ts's; Ctrl-C on a terminal while
+// --exec runs is interrupt.test.ts's.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli } from '../helpers/spawn.js';
-import { run } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
-import { adminOf } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
-import { processGone } from '../helpers/processes.js';
-import { shellQuote, startOnPty } from '../hostile/terminal.js';
+import { changesTo, kinds, parseEvents, stateOf } from './watch-support.js';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
@@ -26,76 +24,15 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-interface WatchEventLine {
-  type: 'created' | 'updated' | 'deleted';
-  family: string;
-  id: string;
-  record: Record<string, unknown> | null;
-  observedAt: string;
-}
-
-/** A request straight to the mock with its admin key (changes made "behind the watcher's back"). */
-interface Answer {
-  status: number;
-  body: { id?: string; data?: { id: string }; items?: Array<{ id: string }> } | undefined;
-}
-
-const call = async (method: string, path: string, body?: unknown): Promise<Answer> =>
-  (await adminOf(mock).call(method, path, body)) as Answer;
-
-let counter = 0;
-async function createProperty(): Promise<string> {
-  counter++;
-  const res = await call('POST', '/api/properties', {
-    name: `Watch test ${counter}`,
-    propertyType: 'office',
-    address: { line1: `${counter} Pier Rd`, city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
-  });
-  expect(res.status).toBe(201);
-  return (res.body?.data?.id ?? res.body?.id)!;
-}
-
-async function updateProperty(id: string): Promise<void> {
-  const res = await call('PATCH', `/api/properties/${id}`, { name: `Renamed ${++counter}` });
-  expect(res.status).toBe(200);
-}
-
-async function deleteProperty(id: string): Promise<void> {
-  const res = await call('DELETE', `/api/properties/${id}`);
-  expect(res.status).toBe(204);
-}
-
-async function someExistingIds(n: number): Promise<string[]> {
-  const res = await call('GET', `/api/properties?limit=${n}`);
-  return res.body!.items!.map((r) => r.id);
-}
-
-const parseEvents = (stdout: string): WatchEventLine[] =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as WatchEventLine);
-const kinds = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.id}`).sort();
+const { call, createProperty, updateProperty, deleteProperty, someExistingIds } = changesTo(() => mock);
 const dir = () => tempDir('appraisal-watch-');
 
 function watch(args: string[], options: { cwd?: string; extraEnv?: Record<string, string> } = {}) {
   return run(['watch', ...args], { env: { ...env, ...options.extraEnv }, cwd: options.cwd });
 }
 
-/** A long-running watch whose stdout lines can be awaited (spawned: the tests stop it with a signal). */
-function spawnWatch(args: string[]) {
-  const running = startCli(['watch', ...args], { env });
-  const exited = running.result.then(({ code, signal }) => ({ code, signal }));
-  return { child: running.child, exited, stdout: running.stdout, stderr: running.stderr, events: () => parseEvents(running.stdout()) };
-}
-
 /** Wait for a condition (the shared helper, with this file's argument order). */
 const until = (what: string, condition: () => boolean, timeoutMs?: number) => waitFor(condition, what, timeoutMs);
-
-function stateOf(path: string): { polls: number; seen: Record<string, string> } | undefined {
-  if (!existsSync(path)) return undefined;
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
 
 describe('appraisal watch', () => {
   it('--once with a state file: a silent baseline, then exactly the creates, updates and deletes made between runs', async () => {
@@ -130,31 +67,6 @@ describe('appraisal watch', () => {
     expect(events.length).toBeGreaterThanOrEqual(5);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     expect(events.every((e) => e.type === 'created' && e.family === 'clients' && e.record?.id === e.id)).toBe(true);
-  });
-
-  it('long-running: emits changes as they happen; after a kill, a restart from the state file neither repeats nor misses', async () => {
-    const state = join(dir(), 'props.state');
-    const args = ['props', '--interval', '1s', '--full-every', '2', '--state-file', state, '--page-size', '2'];
-    const run = spawnWatch(args);
-    await until('the baseline', () => (stateOf(state)?.polls ?? 0) >= 1);
-    const a = await createProperty();
-    const [b] = await someExistingIds(1);
-    await updateProperty(b!);
-    await until('the first events', () => run.events().length >= 2);
-    // The poll that wrote them saves the state as it ends: wait for a save after this point.
-    const polls = stateOf(state)!.polls;
-    await until('the state to hold them', () => stateOf(state)!.polls > polls);
-    run.child.kill('SIGKILL');
-    await run.exited;
-
-    // While it is down:
-    const c = await createProperty();
-    await updateProperty(a);
-    await deleteProperty(b!);
-    const restarted = await watch([...args.filter((x) => x !== '--interval' && x !== '1s'), '--max-polls', '2', '--interval', '1s']);
-    expect(restarted.code).toBe(0);
-    const all = [...run.events(), ...parseEvents(restarted.stdout)];
-    expect(kinds(all)).toEqual([`created ${a}`, `updated ${b}`, `created ${c}`, `updated ${a}`, `deleted ${b}`].sort());
   });
 
   it('--exec runs the command per event with the event on stdin; a failure stops without advancing past that event', async () => {
@@ -207,37 +119,13 @@ describe('appraisal watch', () => {
 
   it('Ctrl-C stops cleanly after saving the state: exit 130', async () => {
     const state = join(dir(), 'props.state');
-    const run = spawnWatch(['props', '--interval', '1s', '--state-file', state]);
+    const running = start(['watch', 'props', '--interval', '1s', '--state-file', state], { env });
     await until('the baseline', () => (stateOf(state)?.polls ?? 0) >= 1);
-    run.child.kill('SIGINT');
-    const { code } = await run.exited;
+    running.interrupt();
+    const { code } = await running.result;
     expect(code).toBe(130);
     expect(stateOf(state)!.polls).toBeGreaterThanOrEqual(1);
-    expect(run.stderr()).not.toMatch(/\n\s+at /);
-  });
-
-  it('Ctrl-C on a terminal while --exec runs: the command is interrupted and cleans up, the watch exits 130 before that event', async () => {
-    const cwd = dir();
-    const state = join(cwd, 'props.state');
-    const pidFile = join(cwd, 'hook.pid');
-    await watch(['props', '--once', '--state-file', state]);
-    const created = await createProperty();
-    // The hook runs in a process group of its own, so the terminal's Ctrl-C reaches only the watch;
-    // the watch passes it on.
-    const hook = `echo $$ > ${shellQuote(pidFile)}; trap 'echo "hook cleaned up" >&2; exit 130' INT; echo "hook started $APPRAISAL_EVENT_ID" >&2; while :; do sleep 1; done`;
-    const session = startOnPty(['watch', 'props', '--interval', '1s', '--state-file', state, '--exec', hook], env);
-    await session.waitFor(new RegExp(`hook started ${created}`));
-    session.type('\x03');
-    const result = await session.result;
-    expect(result.code, result.screen).toBe(130);
-    expect(result.screen).toContain('hook cleaned up');
-    expect(result.screen).toMatch(/^error: interrupted$/m);
-    expect(result.screen).not.toMatch(/\n\s+at /);
-    expect(result.screen).not.toContain(`"id":"${created}"`);
-    expect(processGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
-    // The event was not handled, so the state stays before it: the next run delivers it.
-    const next = await watch(['props', '--once', '--state-file', state]);
-    expect(parseEvents(next.stdout).map((e) => `${e.type} ${e.id}`)).toEqual([`created ${created}`]);
+    expect(running.stderr()).not.toMatch(/\n\s+at /);
   });
 
   it.each([
