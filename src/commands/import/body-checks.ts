@@ -1,17 +1,15 @@
-// Everything an import knows about a family's records from the service's published description and
-// its live reference data: the shape of the request (to type CSV cells), the read-only fields (never
+// The family's import contract, got once from the bound description (the create and update
+// operations found once) and the service's live reference data: the shape of the request (to type CSV cells), the read-only fields (never
 // sent), and the checks every row passes before any write — the same ajv validator create/update use,
 // plus the live enums (`GET /api/reference/enums`), which the service may change without a new
 // description. Each violation reads "column: reason".
 import type { ApiClient } from '../../core/api-client.js';
-import type { Context } from '../../core/context.js';
 import { bindingOf } from '../../core/description/routed-client.js';
 import type { PublishedOperation } from '../../core/description/document.js';
-import { recordSchemaOf } from '../../core/description/schema.js';
 import type { Validator, Violation } from '../../core/description/validate.js';
 import { HttpError } from '../../core/errors.js';
 import { collectionTemplate, recordTemplate, type ResourceFamily } from '../../core/resources.js';
-import { shapeOf, type FieldShape } from './field-shapes.js';
+import { recordSchemaOf, shapeOf, type FieldShape } from '../../core/description/schema.js';
 import type { BodyChecks } from './row-plan.js';
 
 export const ENUMS_PATH = '/api/reference/enums';
@@ -35,12 +33,12 @@ function described(violations: readonly Violation[]): string[] {
   return violations.map((violation) => `${columnOf(violation.path)}: ${violation.message}`);
 }
 
-function publishedOf(api: ApiClient, method: 'POST' | 'PATCH', template: string): PublishedOperation | undefined {
-  return bindingOf(api)?.operations.find((bound) => bound.declared.method === method && bound.declared.path === template)?.published;
+function publishedOf(binding: Binding, method: 'POST' | 'PATCH', template: string): PublishedOperation | undefined {
+  return binding?.operations.find((bound) => bound.declared.method === method && bound.declared.path === template)?.published;
 }
 
 /** The live enums, or undefined when the service does not answer them (the schema's enums still apply). */
-async function liveEnums(ctx: Context, api: ApiClient, family: ResourceFamily): Promise<Map<string, Set<string>>> {
+async function liveEnums(api: ApiClient, family: ResourceFamily, debug: (line: string) => void): Promise<Map<string, Set<string>>> {
   // Fields checked against a list of the live reference data: the model's `enums` of the family.
   const fields = family.enums ?? {};
   const lists = new Map<string, Set<string>>();
@@ -50,7 +48,7 @@ async function liveEnums(ctx: Context, api: ApiClient, family: ResourceFamily): 
     body = await api.get<Record<string, unknown>>(ENUMS_PATH);
   } catch (error) {
     if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) throw error;
-    ctx.io.debug(`import: the reference enums could not be read (${error.message}); the schema's enums apply`);
+    debug(`import: the reference enums could not be read (${error.message}); the schema's enums apply`);
     return lists;
   }
   for (const [field, key] of Object.entries(fields)) {
@@ -60,33 +58,27 @@ async function liveEnums(ctx: Context, api: ApiClient, family: ResourceFamily): 
   return lists;
 }
 
-export async function familyContract(ctx: Context, api: ApiClient, family: ResourceFamily): Promise<FamilyContract> {
-  const binding = bindingOf(api);
-  const create = publishedOf(api, 'POST', collectionTemplate(family));
-  const update = publishedOf(api, 'PATCH', recordTemplate(family));
-  const document = binding?.description.contract.document ?? {};
-  const shape = shapeOf(document, create?.requestSchema);
-  const patchShape = shapeOf(document, update?.requestSchema);
-  for (const [name, field] of patchShape.properties) if (!shape.properties.has(name)) shape.properties.set(name, field);
-  const readOnly = new Set(READ_ONLY);
-  const list = binding?.operations.find(
-    (bound) => bound.declared.method === 'GET' && bound.declared.path === collectionTemplate(family),
-  )?.published;
-  if (list) {
-    const record = shapeOf(document, recordSchemaOf(document, list.responseSchema, list.envelope));
-    for (const name of record.properties.keys()) if (!shape.properties.has(name)) readOnly.add(name);
-  }
-  // Loaded on the first row that is created or updated: a run where nothing changed never pays for
-  // compiling the schemas or asking for the enums.
+type Binding = ReturnType<typeof bindingOf>;
+
+/**
+ * The checks every row passes before a write, loaded on the first row that is created or updated: a
+ * run where nothing changed never pays for compiling the schemas or asking for the enums.
+ */
+function bodyChecks(
+  api: ApiClient,
+  family: ResourceFamily,
+  binding: Binding,
+  operations: { create: PublishedOperation | undefined; update: PublishedOperation | undefined },
+  debug: (line: string) => void,
+): BodyChecks {
   let loading: Promise<{ validator: Validator | undefined; enums: Map<string, Set<string>> }> | undefined;
   const load = () =>
     (loading ??= (async () => {
+      const enums = liveEnums(api, family, debug);
+      enums.catch(() => undefined); // handled by Promise.all below, once the validator's module is loaded
       const { validatorFor } = await import('../../core/description/validate.js');
-      const [validator, enums] = await Promise.all([
-        binding ? validatorFor(binding.description.contract) : undefined,
-        liveEnums(ctx, api, family),
-      ]);
-      return { validator, enums };
+      const [validator, lists] = await Promise.all([binding ? validatorFor(binding.description.contract) : undefined, enums]);
+      return { validator, enums: lists };
     })());
   const check = async (operation: PublishedOperation | undefined, body: Record<string, unknown>): Promise<string[]> => {
     const { validator, enums } = await load();
@@ -99,9 +91,34 @@ export async function familyContract(ctx: Context, api: ApiClient, family: Resou
     }
     return [...schema, ...live];
   };
-  return {
-    shape,
-    readOnly,
-    checks: { create: (body) => check(create, body), update: (body) => check(update, body) },
+  return { create: (body) => check(operations.create, body), update: (body) => check(operations.update, body) };
+}
+
+/**
+ * The family's import contract, read from the bound description once: its create and update
+ * operations, the checks of a body, and the fields' shapes. `debug`: where a note that the live enums
+ * could not be read goes (--verbose).
+ */
+export function familyContract(api: ApiClient, family: ResourceFamily, debug: (line: string) => void): FamilyContract {
+  const binding = bindingOf(api);
+  const operations = {
+    create: publishedOf(binding, 'POST', collectionTemplate(family)),
+    update: publishedOf(binding, 'PATCH', recordTemplate(family)),
   };
+  const checks = bodyChecks(api, family, binding, operations, debug);
+  // The fields a row may set (create's and update's request schemas), and those it never sends: the
+  // record's others.
+  const document = binding?.description.contract.document ?? {};
+  const shape = shapeOf(document, operations.create?.requestSchema);
+  const patchShape = shapeOf(document, operations.update?.requestSchema);
+  for (const [name, field] of patchShape.properties) if (!shape.properties.has(name)) shape.properties.set(name, field);
+  const readOnly = new Set(READ_ONLY);
+  const list = binding?.operations.find(
+    (bound) => bound.declared.method === 'GET' && bound.declared.path === collectionTemplate(family),
+  )?.published;
+  if (list) {
+    const record = shapeOf(document, recordSchemaOf(document, list.responseSchema, list.envelope));
+    for (const name of record.properties.keys()) if (!shape.properties.has(name)) readOnly.add(name);
+  }
+  return { shape, readOnly, checks };
 }

@@ -7,13 +7,17 @@
 // same buffered writer as export checkpoints; a line cut short by a crash is ignored and cut off.
 // A journal is a file anyone who can write beside the results can edit: its ids must be record ids,
 // and on resume the rows it calls done are checked against the service (confirmDone) — a row whose
-// record the service does not hold is reported failed, never counted as done.
-import { rm } from 'node:fs/promises';
+// record the service does not hold is reported failed, never counted as done. One import per journal:
+// the run lock beside the results (lockJournal).
+import { rm, stat } from 'node:fs/promises';
 import type { ApiRecord } from '../../core/api-client.js';
 import { UsageError } from '../../core/errors.js';
+import { holdRunLock } from '../../core/file-lock.js';
 import { isUuid, quoteInput } from '../../core/ids.js';
 import { createOwned, openOwned, readAtMost } from '../../core/owned-file.js';
+import type { ResourceFamily } from '../../core/resources.js';
 import { BufferedFileWriter } from '../../output/index.js';
+import type { ImportFlags } from './import-flags.js';
 
 export const JOURNAL_KIND = 'appraisal-import-journal';
 const VERSION = 1;
@@ -214,6 +218,37 @@ export class ImportJournal {
     await this.flushing;
     await this.writer.close();
   }
+}
+
+/** One import per journal: the run lock beside the results file. */
+export function lockJournal(results: NonNullable<ImportFlags['results']>): Promise<() => Promise<void>> {
+  return holdRunLock(results.lock, {
+    target: `--results ${results.display}`,
+    busy: `another import is using the journal of ${results.display}`,
+    meanwhile: 'wait for it to finish, or choose another --results',
+  });
+}
+
+/** The run a journal belongs to: `service`, the session's origin and profile. */
+export async function journalIdentity(
+  family: ResourceFamily,
+  flags: ImportFlags,
+  service: { origin: string; profile: string },
+): Promise<ImportIdentity> {
+  const info = flags.inputPath ? await stat(flags.inputPath).catch(() => undefined) : undefined;
+  return {
+    family: family.name,
+    input: flags.inputPath ?? '-',
+    inputSize: info?.size ?? null,
+    inputMtimeMs: info ? Math.floor(info.mtimeMs) : null,
+    format: flags.format,
+    // Only when not the default, so a journal written before --encoding existed still resumes.
+    ...(flags.encoding !== 'utf-8' ? { encoding: flags.encoding } : {}),
+    match: flags.match?.join('.') ?? null,
+    map: flags.mapDisplay ?? null,
+    origin: service.origin,
+    profile: service.profile,
+  };
 }
 
 export async function removeJournal(path: string): Promise<void> {

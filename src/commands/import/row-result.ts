@@ -3,7 +3,7 @@
 // _error` (CSV input: its own columns; NDJSON/JSON input: `id` and the request schema's fields as
 // dotted columns); --failed gets the rows to fix as the input held them.
 import { getField, type PushedRow, type RowSinkShape } from '../../output/index.js';
-import type { FieldShape } from './field-shapes.js';
+import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input.js';
 
 export type RowStatus = 'created' | 'updated' | 'unchanged' | 'invalid' | 'failed' | 'skipped';

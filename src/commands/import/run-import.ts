@@ -8,32 +8,45 @@
 // code (RowsNotImportedError), after everything is reported.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
+import { originOf } from '../../core/credentials/origin.js';
 import { InterruptedError } from '../../core/errors.js';
 import { confirmDestructive, isProductionLike } from '../../core/guards.js';
 import { retryPolicy } from '../../core/http/retry.js';
+import { refuseSharedStdin } from '../../core/record-input/index.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { createProgress, formatCount, openRowSink } from '../../output/index.js';
 import { familyContract } from './body-checks.js';
-import { familyReader } from './family-records.js';
-import type { FieldShape } from './field-shapes.js';
+import { familyReader, listCommand, propertyRelation } from './family-records.js';
+import type { FieldShape } from '../../core/description/schema.js';
 import { importFlags, type ImportFlags, type ImportOptions } from './import-flags.js';
-import { openInput } from './input.js';
-import { confirmDone, EMPTY_JOURNAL, ImportJournal, readJournal, removeJournal, type JournalState } from './journal.js';
+import { openInput, type InputSource } from './input.js';
+import {
+  confirmDone,
+  EMPTY_JOURNAL,
+  ImportJournal,
+  journalIdentity,
+  lockJournal,
+  readJournal,
+  removeJournal,
+  type JournalState,
+} from './journal.js';
 import { buildIndex, type MatchIndex } from './match-index.js';
 import { pushedRow, rowLayout } from './row-result.js';
-import { runPass } from './row-runner.js';
+import { runPass, type PassOptions } from './row-runner.js';
 import { RowPlanner } from './row-plan.js';
 import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
-import { identityOf, listCommand, lockResults, propertyRelation } from './run-setup.js';
 import { RowSender } from './send-row.js';
 import { Tally } from './tally.js';
 import { RowReader } from './typed-row.js';
-import { refuseSharedStdin } from '../../core/record-input/index.js';
 
+/** Where rows come from: the input opened again for each pass (a file is read to count, to plan for a person, to send). */
+type OpenRows = () => Promise<InputSource>;
+
+/** The pipe's stages before the sink: the input's rows typed by the contract's shapes, then planned. */
 interface Pass {
   shape: FieldShape;
-  readOnly: ReadonlySet<string>;
-  planner: () => RowPlanner;
+  /** One pass over `input`: each row typed and planned, sent by `sender` (none: plan only), its outcome to onRow in input order. */
+  run(input: InputSource, stage: Pick<PassOptions, 'sender' | 'concurrency' | 'stopAfterErrors' | 'onRow'>): Promise<void>;
 }
 
 export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
@@ -41,17 +54,22 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   if (rows.kind !== 'rows') throw new Error(`import writes its rows to the rows sink, not to ${rows.kind}`);
   const flags = await importFlags(family, file, options, ctx.cwd, rows);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
-  const rowCount = flags.inputPath !== undefined && !flags.dryRun ? await countRows(ctx, flags) : undefined;
+  const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+  const rowCount = flags.inputPath !== undefined && !flags.dryRun ? await countRows(openRows, ctx.signal) : undefined;
+  // What the run needs of the session and the flags, at once: the target's kind, the service's
+  // origin (the journal's identity) and how a write is retried.
   const session = await ctx.session();
   const production = !flags.dryRun && isProductionLike(session.environment);
   const action = `import ${file} into ${family.view.label}`;
   // Refused before anything is read or sent when nobody can answer (a pipe, cron): it names --yes.
   if (production && !ctx.globals.yes && !ctx.io.canPrompt) await confirmDestructive(ctx, action);
+  const service = { origin: originOf(session.baseUrl), profile: session.profileName };
+  const policy = retryPolicy(ctx.globals.retries, ctx.env);
 
-  const release = !flags.dryRun && flags.results ? await lockResults(flags) : undefined;
+  const release = !flags.dryRun && flags.results ? await lockJournal(flags.results) : undefined;
   let journal: ImportJournal | undefined;
   try {
-    const identity = await identityOf(ctx, family, flags);
+    const identity = await journalIdentity(family, flags, service);
     let state: JournalState = EMPTY_JOURNAL;
     let validBytes: number | undefined;
     if (flags.results) {
@@ -66,41 +84,49 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
     }
 
     const api = await ctx.api();
-    const contract = await familyContract(ctx, api, family);
-    const reader = familyReader(api, family, ctx.globals.concurrency, flags.client);
+    const contract = familyContract(api, family, (line) => ctx.io.debug(line));
+    const read = { concurrency: ctx.globals.concurrency, signal: ctx.signal };
+    const reader = familyReader(api, family, read.concurrency, flags.client);
     if (validBytes !== undefined && flags.results) {
       // The journal's word is checked against the service's records: what it calls done must exist.
-      state = await confirmDone(state, reader.all(ctx.signal));
+      state = await confirmDone(state, reader.all(read.signal));
       const gone = state.gone.size > 0 ? ` (${formatCount(state.gone.size)} more the service no longer holds: reported failed)` : '';
       ctx.io.notice(
         `resuming the import journaled beside ${flags.results.display}: ${formatCount(state.done.size)} rows already done${gone}`,
       );
     }
     let index: Promise<MatchIndex> | undefined;
-    const loadIndex = () => (index ??= buildIndex(flags.match ?? ['id'], reader.all(ctx.signal)));
+    const loadIndex = () => (index ??= buildIndex(flags.match ?? ['id'], reader.all(read.signal)));
     // With --match every row needs it: read it before the first row (a failure ends the run before any write).
     const matchIndex = flags.match ? await loadIndex() : undefined;
-    const relate = flags.propertyMatch ? propertyRelation(api, ctx, family, flags.propertyMatch) : undefined;
+    const relate = flags.propertyMatch ? propertyRelation(api, family, flags.propertyMatch, read) : undefined;
     const checkCommand = listCommand(family, new Date(ctx.now().getTime() - 3_600_000), flags.client);
+    const planner = () =>
+      new RowPlanner({
+        match: flags.match,
+        index: loadIndex,
+        checks: contract.checks,
+        journal: state,
+        parent: family.parent ? { field: 'clientId', fallback: flags.client } : undefined,
+        relate,
+        checkCommand,
+      });
     const pass: Pass = {
       shape: contract.shape,
-      readOnly: contract.readOnly,
-      planner: () =>
-        new RowPlanner({
-          match: flags.match,
-          index: loadIndex,
-          checks: contract.checks,
-          journal: state,
-          parent: family.parent ? { field: 'clientId', fallback: flags.client } : undefined,
-          relate,
-          checkCommand,
+      run: (input, stage) =>
+        runPass({
+          ...stage,
+          rows: input.rows,
+          reader: new RowReader({ shape: contract.shape, readOnly: contract.readOnly, header: input.header, rename: flags.rename }),
+          planner: planner(),
+          signal: ctx.signal,
         }),
     };
 
     // A person is asked with the plan's counts (one more pass without writes); stdin is read once.
     let planned: Tally | undefined;
     const asks = production && !ctx.globals.yes;
-    if (!flags.dryRun && flags.inputPath && asks) planned = await planOnly(ctx, flags, pass);
+    if (!flags.dryRun && flags.inputPath && asks) planned = await planOnly(openRows, pass);
     if (production) {
       const counts = planned
         ? `: create ${formatCount(planned.counts.created)}, update ${formatCount(planned.counts.updated)} (unchanged ${formatCount(planned.counts.unchanged)}, invalid ${formatCount(planned.counts.invalid)})`
@@ -119,12 +145,12 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
           journal,
           journalSends: flags.match === undefined,
           keyOf: matchIndex ? (record: ApiRecord) => matchIndex.keyOf(record) : undefined,
-          policy: retryPolicy(ctx.globals.retries, ctx.env),
+          policy,
           signal: ctx.signal,
           now: () => ctx.now(),
           checkCommand: (since) => listCommand(family, since, flags.client),
         });
-    const tally = await sendAll(ctx, family, flags, pass, sender, rowCount);
+    const tally = await sendAll(ctx, family, flags, { openRows, pass, sender }, rowCount);
     await journal?.close();
     journal = undefined;
     if (!flags.dryRun && flags.results) await removeJournal(flags.results.journal);
@@ -140,27 +166,23 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
 }
 
 /** The rows of a file, read through before anything is sent: what cannot be read is refused now. */
-async function countRows(ctx: Context, flags: ImportFlags): Promise<number> {
-  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+async function countRows(openRows: OpenRows, signal: AbortSignal): Promise<number> {
+  const input = await openRows();
   let rows = 0;
   for await (const _row of input.rows) {
-    if (ctx.signal.aborted) throw new InterruptedError();
+    if (signal.aborted) throw new InterruptedError();
     rows++;
   }
   return rows;
 }
 
-async function planOnly(ctx: Context, flags: ImportFlags, pass: Pass): Promise<Tally> {
-  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+/** The plan's counts for a person to confirm: one pass without writes. */
+async function planOnly(openRows: OpenRows, pass: Pass): Promise<Tally> {
   const tally = new Tally();
-  await runPass({
-    rows: input.rows,
-    reader: new RowReader({ shape: pass.shape, readOnly: pass.readOnly, header: input.header, rename: flags.rename }),
-    planner: pass.planner(),
+  await pass.run(await openRows(), {
     sender: undefined,
     concurrency: 1,
     stopAfterErrors: undefined,
-    signal: ctx.signal,
     onRow: async (_source, result, plan) => {
       if (plan?.kind === 'done') tally.resumed++;
       else tally.add(result.status);
@@ -169,15 +191,15 @@ async function planOnly(ctx: Context, flags: ImportFlags, pass: Pass): Promise<T
   return tally;
 }
 
+/** The run: every row through the pipe, its outcome pushed into the plan's rows sink as it finishes. */
 async function sendAll(
   ctx: Context,
   family: ResourceFamily,
   flags: ImportFlags,
-  pass: Pass,
-  sender: RowSender | undefined,
+  { openRows, pass, sender }: { openRows: OpenRows; pass: Pass; sender: RowSender | undefined },
   total: number | undefined,
 ): Promise<Tally> {
-  const input = await openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+  const input = await openRows();
   const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8');
   const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();
@@ -185,14 +207,10 @@ async function sendAll(
   const startedAt = performance.now();
   const details: PlanDetails = { updates: [], invalid: [], updateCount: 0, invalidCount: 0 };
   try {
-    await runPass({
-      rows: input.rows,
-      reader: new RowReader({ shape: pass.shape, readOnly: pass.readOnly, header: input.header, rename: flags.rename }),
-      planner: pass.planner(),
+    await pass.run(input, {
       sender,
       concurrency: ctx.globals.concurrency,
       stopAfterErrors: flags.stopAfterErrors,
-      signal: ctx.signal,
       onRow: async (source, result, plan) => {
         if (plan?.kind === 'done') tally.resumed++;
         if (!(flags.dryRun && plan?.kind === 'done')) tally.add(result.status);

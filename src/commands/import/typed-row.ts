@@ -3,7 +3,8 @@
 // fields (id, createdAt, updatedAt and whatever else the record has that the request does not take)
 // dropped. An empty CSV cell is absent: never sent, so an exported null comes back unchanged.
 // Columns starting with `_` (a results file's own) are not fields.
-import { cellValue, shapeAt, type FieldShape } from './field-shapes.js';
+import type { FieldShape } from '../../core/description/schema.js';
+import { cellValue, shapeAt } from './field-shapes.js';
 import type { SourceRow } from './input.js';
 import { setOwnField } from './own-field.js';
 

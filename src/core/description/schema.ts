@@ -1,6 +1,7 @@
 // Reading the description's schemas without a validator: $ref resolution, the envelope form of an
-// answer ("the operation's own response schema decides", API.md), the schema of one record, and a
-// canonical inlined form for comparing two descriptions (spec check, spec diff).
+// answer ("the operation's own response schema decides", API.md), the schema of one record, the
+// shape of a request's fields (what type each has: import types CSV cells by it), and a canonical
+// inlined form for comparing two descriptions (spec check, spec diff).
 
 /**
  * How an operation's success answer carries its data:
@@ -130,4 +131,45 @@ export function recordColumns(document: Json, schema: unknown): string[] | undef
   };
   walk(schema, '', 0);
   return columns.length > 0 ? columns : undefined;
+}
+
+/**
+ * What types a field accepts, and an object's fields: $ref, oneOf/anyOf/allOf, type lists and
+ * `nullable` merged into one shape per field.
+ */
+export interface FieldShape {
+  /** JSON types the field accepts (`string`, `integer`, `number`, `boolean`, `object`, `array`, `null`). */
+  types: Set<string>;
+  /** An object's fields. */
+  properties: Map<string, FieldShape>;
+}
+
+function merge(into: FieldShape, from: FieldShape): void {
+  for (const type of from.types) into.types.add(type);
+  for (const [name, shape] of from.properties) {
+    const existing = into.properties.get(name);
+    if (existing) merge(existing, shape);
+    else into.properties.set(name, shape);
+  }
+}
+
+/** The shape of a schema (depth-limited: descriptions may be recursive). */
+export function shapeOf(document: Json, schema: unknown, depth = 0): FieldShape {
+  const shape: FieldShape = { types: new Set(), properties: new Map() };
+  const resolved = resolveRef(document, schema);
+  if (!isObject(resolved) || depth > 12) return shape;
+  const type = resolved.type;
+  if (typeof type === 'string') shape.types.add(type);
+  else if (Array.isArray(type)) for (const entry of type) if (typeof entry === 'string') shape.types.add(entry);
+  if (resolved.nullable === true) shape.types.add('null');
+  if (isObject(resolved.properties)) {
+    if (shape.types.size === 0) shape.types.add('object');
+    for (const [name, child] of Object.entries(resolved.properties)) shape.properties.set(name, shapeOf(document, child, depth + 1));
+  }
+  if ('items' in resolved && shape.types.size === 0) shape.types.add('array');
+  for (const key of ['oneOf', 'anyOf', 'allOf']) {
+    const parts = resolved[key];
+    if (Array.isArray(parts)) for (const part of parts) merge(shape, shapeOf(document, part, depth + 1));
+  }
+  return shape;
 }

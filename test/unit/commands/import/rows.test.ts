@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cellValue, shapeAt, shapeOf } from '../../../../src/commands/import/field-shapes.js';
+import { shapeOf } from '../../../../src/core/description/schema.js';
+import { cellValue, shapeAt } from '../../../../src/commands/import/field-shapes.js';
 import { confirmDone, ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
 import { changedFields } from '../../../../src/commands/import/row-plan.js';
 import { RowReader } from '../../../../src/commands/import/typed-row.js';
