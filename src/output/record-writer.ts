@@ -11,7 +11,7 @@ import { fieldSelection, flattenRecord, getField } from './fields.js';
 import { jsonDocument } from './json.js';
 import { countOf, projection, type View } from './list-encoder.js';
 import { ndjsonLine } from './ndjson.js';
-import { abortReason } from './record-pump.js';
+import { abortReason } from './pipe.js';
 import { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
 import { keyValueTable } from './table.js';
 

@@ -1,4 +1,4 @@
-// The one interface every sink implements: where the record pump (record-pump.ts) puts records. The
+// The one interface every sink implements: where the record pump (pipe.ts) puts records. The
 // output plan (core/sink-plan.ts) names one per run and sinks.ts opens it: stdout, one file written
 // atomically, a resumable file export, numbered parts (split.ts). A sink that takes rows elsewhere (a
 // database table, a Parquet file) implements the same few methods: begin, record, end, then finish
