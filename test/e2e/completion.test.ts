@@ -1,14 +1,13 @@
-// Shell completion and help, with the built binary: the bash script is sourced in a real bash and
-// its function asked directly (COMP_WORDS), the zsh and fish scripts parse in their shells (typed
-// completion in a real terminal is completion-shells.test.ts); every command's --help has examples;
-// the help topics print the exit-code table the CLI itself maps errors with.
+// Shell completion and help, in process: the bash script is sourced in a real bash and its function
+// asked directly (COMP_WORDS), the zsh and fish scripts parse in their shells (typed completion in a
+// real terminal, with the built binary, is completion-shells.test.ts); every command's --help has
+// examples; the help topics print the exit-code table the CLI itself maps errors with.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../../src/core/exit-codes.js';
-import { BIN } from '../helpers/spawn.js';
 import { run } from '../helpers/run.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { requires } from '../helpers/terminal.js';
@@ -46,10 +45,18 @@ beforeAll(async () => {
   work = tempDir('completion-e2e-');
   scriptPath = join(work, 'appraisal.bash');
   writeFileSync(scriptPath, result.stdout);
-  // `appraisal` on PATH, as after `npm install -g`, with the test's private config dir.
+  // `appraisal` on PATH, as after `npm install -g`: what the bash function runs for profile names,
+  // `appraisal completion __profiles`, answers with what the CLI printed for it (in process, with
+  // the test's private config dir); any other command line fails, so the function must ask just that.
+  const profiles = await run(['completion', '__profiles'], { env: configEnv });
+  expect(profiles.code, profiles.stderr).toBe(0);
+  writeFileSync(join(work, 'profiles.txt'), profiles.stdout);
   shimDir = join(work, 'bin');
   mkdirSync(shimDir);
-  writeFileSync(join(shimDir, 'appraisal'), `#!/bin/sh\nAPPRAISAL_CONFIG_DIR='${dir}' exec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(
+    join(shimDir, 'appraisal'),
+    `#!/bin/sh\n[ "$*" = 'completion __profiles' ] || { echo "appraisal stand-in: unexpected $*" >&2; exit 1; }\nexec cat '${join(work, 'profiles.txt')}'\n`,
+  );
   chmodSync(join(shimDir, 'appraisal'), 0o755);
 });
 
