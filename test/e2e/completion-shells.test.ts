@@ -78,9 +78,11 @@ const UNIQUE: Array<[typed: string, completed: string]> = [
   ['appraisal files upload inspection-r', 'appraisal files upload inspection-report.pdf'],
 ];
 
+// The three shells run side by side, each in its own terminal (their waits overlap, the file takes
+// the time of the slowest shell); within a shell the cases run one after another, on its one command line.
 for (const shell of SHELLS) {
   const needs = requires('tmux', shell.name);
-  describe.skipIf(needs.skip)(`${shell.name} completes in a real terminal${needs.reason}`, () => {
+  describe.skipIf(needs.skip)(`${shell.name} completes in a real terminal${needs.reason}`, { concurrent: true }, () => {
     let terminal: Terminal;
 
     beforeAll(async () => {
@@ -100,7 +102,7 @@ for (const shell of SHELLS) {
       await terminal?.close();
     });
 
-    it.each(UNIQUE)('%s<Tab> becomes %s', async (typed, completed) => {
+    it.sequential.each(UNIQUE)('%s<Tab> becomes %s', async (typed, completed) => {
       await terminal.type(typed);
       await terminal.waitForLine(`$ ${typed}`);
       await terminal.press('Tab');
@@ -109,7 +111,7 @@ for (const shell of SHELLS) {
       await terminal.waitForLine('$');
     });
 
-    it('appraisal pro<Tab><Tab> lists both props and profiles', async () => {
+    it.sequential('appraisal pro<Tab><Tab> lists both props and profiles', async () => {
       await terminal.type('appraisal pro');
       await terminal.waitForLine('$ appraisal pro');
       // bash lists on the second Tab (the first has nothing to add); zsh and fish on the first. A
