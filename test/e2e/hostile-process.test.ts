@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, type CliResult } from '../helpers/spawn.js';
 import { ROOT, isolatedEnv, cleanEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -15,17 +15,13 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 import { endlessJson, page } from '../hostile/answers.js';
 import { crafted, propertyBody } from '../hostile/crafted-description.js';
-import { startHostile, type HostileServer } from '../hostile/server.js';
+import { collectionRequests, expectCleanFailure, useLimitsServer } from '../hostile/limits.js';
 
-const KEY = 'apk_Limits01_LimitsS3cretLimitsS3cretLimit42';
 /** Issue 14: peak RSS stays under ~300 MiB whatever the server does. */
 const PEAK_RSS_LIMIT_KIB = 300 * 1024;
 
-let server: HostileServer;
-
-function env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return isolatedEnv({ APPRAISAL_BASE_URL: server.url, APPRAISAL_API_KEY: KEY, ...extra });
-}
+const limits = useLimitsServer();
+const env = limits.env;
 
 /** `appraisal ARGS` under /usr/bin/time: the result plus the child's peak resident set in KiB. */
 function measuredCli(args: string[], environment: Record<string, string | undefined>): Promise<CliResult & { peakKiB: number }> {
@@ -50,30 +46,9 @@ function measuredCli(args: string[], environment: Record<string, string | undefi
   });
 }
 
-/** Requests for the collection (the CLI may also fetch the service description first). */
-function collectionRequests(): string[] {
-  return server.requests.map((request) => request.path).filter((target) => target.startsWith('/api/properties'));
-}
-
-function expectCleanFailure(result: CliResult, code: number): void {
-  expect(result.code, result.stderr).toBe(code);
-  expect(exitProblems(result)).toEqual([]);
-  expect(result.stdout + result.stderr).not.toContain(KEY.slice(13));
-}
-
-beforeAll(async () => {
-  server = await startHostile();
-});
-afterEach(() => {
-  server.requests.length = 0;
-});
-afterAll(async () => {
-  await server.close();
-});
-
 describe('issue 14 item 3: bounded memory for any answer, as the kernel measures it', () => {
   it('an endless 200 body ends at the 64 MiB default with exit 9 naming the size; peak RSS stays small', async () => {
-    server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x","name":"endless"},'));
+    limits.server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x","name":"endless"},'));
     const result = await measuredCli(['props', 'list', '-o', 'json'], env());
     expectCleanFailure(result, 9);
     expect(result.stderr).toContain(
@@ -81,13 +56,13 @@ describe('issue 14 item 3: bounded memory for any answer, as the kernel measures
     );
     expect(result.stderr).toContain('APPRAISAL_MAX_RESPONSE_SIZE');
     expect(result.stdout).toBe('');
-    expect(collectionRequests()).toHaveLength(1);
+    expect(collectionRequests(limits.server)).toHaveLength(1);
     expect(result.peakKiB).toBeGreaterThan(64 * 1024); // it did read the 64 MiB it was allowed
     expect(result.peakKiB).toBeLessThan(PEAK_RSS_LIMIT_KIB);
   });
 
   it('an announced 600 MiB answer is refused before reading it (the limit under APPRAISAL_MAX_RESPONSE_SIZE: hostile-limits.test.ts)', async () => {
-    server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x"},', 600 * 1024 * 1024));
+    limits.server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x"},', 600 * 1024 * 1024));
     const announced = await measuredCli(['props', 'list', '-o', 'json'], env());
     expectCleanFailure(announced, 9);
     expect(announced.stderr).toContain('the answer is announced as 600 MiB, larger than the 64 MiB limit');
@@ -110,7 +85,7 @@ describe('issue 26 item 9: a catastrophic pattern in a crafted description does 
   });
 
   it('props list --validate: the record is checked in linear time (a violation, exit 9)', async () => {
-    server.on('GET', '/api/properties', page([{ id: '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', name: ATTACK }]));
+    limits.server.on('GET', '/api/properties', page([{ id: '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10', name: ATTACK }]));
     const result = await runCli(['props', 'list', '--validate', '-o', 'ndjson', '--spec', evilNames], {
       env: env(),
       timeoutMs: NO_HANG_MS,
@@ -130,7 +105,7 @@ describe('issue 26 item 9: a catastrophic pattern in a crafted description does 
     expect(exitProblems(result), result.stderr).toEqual([]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/\$\.name must match pattern/);
-    expect(server.requests.filter((request) => request.method === 'POST')).toEqual([]);
+    expect(limits.server.requests.filter((request) => request.method === 'POST')).toEqual([]);
   });
 
   describe('smoke', () => {

@@ -17,7 +17,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { processGone } from '../helpers/processes.js';
 import { run } from '../helpers/run.js';
 import { shellQuote, startOnPty } from '../hostile/terminal.js';
-import { changesTo, parseEvents } from './watch-support.js';
+import { parseEvents, useWatchMock } from './watch-support.js';
 
 const KEY = 'apk_Interrup_t0123456789abcdefghijklmnopqrstu';
 const FILE_ID = '3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10';
@@ -165,27 +165,18 @@ describe('Ctrl-C during a transfer', () => {
 });
 
 describe('Ctrl-C on a terminal during watch --exec', () => {
-  let watchMock: MockServer;
-  let watchEnv: Record<string, string | undefined>;
-  beforeAll(async () => {
-    watchMock = await startMock({ records: 5, seed: 7 });
-    watchEnv = isolatedEnv(watchMock.env);
-  });
-  afterAll(async () => {
-    await watchMock?.stop();
-  });
-  const { createProperty } = changesTo(() => watchMock);
+  const { env: watchEnv, createProperty } = useWatchMock();
 
   it('Ctrl-C on a terminal while --exec runs: the command is interrupted and cleans up, the watch exits 130 before that event', async () => {
     const cwd = tempDir('appraisal-interrupt-watch-');
     const state = join(cwd, 'props.state');
     const pidFile = join(cwd, 'hook.pid');
-    await run(['watch', 'props', '--once', '--state-file', state], { env: watchEnv });
+    await run(['watch', 'props', '--once', '--state-file', state], { env: watchEnv() });
     const created = await createProperty();
     // The hook runs in a process group of its own, so the terminal's Ctrl-C reaches only the watch;
     // the watch passes it on.
     const hook = `echo $$ > ${shellQuote(pidFile)}; trap 'echo "hook cleaned up" >&2; exit 130' INT; echo "hook started $APPRAISAL_EVENT_ID" >&2; while :; do sleep 1; done`;
-    const session = startOnPty(['watch', 'props', '--interval', '1s', '--state-file', state, '--exec', hook], watchEnv);
+    const session = startOnPty(['watch', 'props', '--interval', '1s', '--state-file', state, '--exec', hook], watchEnv());
     await session.waitFor(new RegExp(`hook started ${created}`));
     session.type('\x03');
     const result = await session.result;
@@ -196,7 +187,7 @@ describe('Ctrl-C on a terminal during watch --exec', () => {
     expect(result.screen).not.toContain(`"id":"${created}"`);
     expect(processGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
     // The event was not handled, so the state stays before it: the next run delivers it.
-    const next = await run(['watch', 'props', '--once', '--state-file', state], { env: watchEnv });
+    const next = await run(['watch', 'props', '--once', '--state-file', state], { env: watchEnv() });
     expect(parseEvents(next.stdout).map((e) => `${e.type} ${e.id}`)).toEqual([`created ${created}`]);
   });
 });

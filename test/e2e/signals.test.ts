@@ -19,7 +19,7 @@ import { run } from '../helpers/run.js';
 import { startCli } from '../helpers/spawn.js';
 import { mockAdmin, waitFor, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
-import { changesTo, kinds, parseEvents, stateOf } from './watch-support.js';
+import { kinds, parseEvents, stateOf, useWatchMock } from './watch-support.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -189,21 +189,12 @@ describe('SIGKILL during an export', () => {
 });
 
 describe('SIGKILL during a long-running watch', () => {
-  let watchMock: MockServer;
-  let watchEnv: Record<string, string | undefined>;
-  beforeAll(async () => {
-    watchMock = await startMock({ records: 5, seed: 7 });
-    watchEnv = isolatedEnv(watchMock.env);
-  });
-  afterAll(async () => {
-    await watchMock?.stop();
-  });
-  const { createProperty, updateProperty, deleteProperty, someExistingIds } = changesTo(() => watchMock);
+  const { env: watchEnv, createProperty, updateProperty, deleteProperty, someExistingIds } = useWatchMock();
 
   it('long-running: emits changes as they happen; after a kill, a restart from the state file neither repeats nor misses', async () => {
     const state = join(tempDir('appraisal-signals-watch-'), 'props.state');
     const args = ['props', '--interval', '1s', '--full-every', '2', '--state-file', state, '--page-size', '2'];
-    const running = startCli(['watch', ...args], { env: watchEnv });
+    const running = startCli(['watch', ...args], { env: watchEnv() });
     const events = () => parseEvents(running.stdout());
     await waitFor(() => (stateOf(state)?.polls ?? 0) >= 1, 'the baseline');
     const a = await createProperty();
@@ -223,7 +214,7 @@ describe('SIGKILL during a long-running watch', () => {
     const restarted = await run(
       ['watch', ...args.filter((x) => x !== '--interval' && x !== '1s'), '--max-polls', '2', '--interval', '1s'],
       {
-        env: watchEnv,
+        env: watchEnv(),
       },
     );
     expect(restarted.code).toBe(0);

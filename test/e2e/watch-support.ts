@@ -2,9 +2,10 @@
 // killed or interrupted watch process): its events read back from stdout, its state file, and changes
 // made straight to the mock with its admin key, "behind the watcher's back".
 import { existsSync, readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { isolatedEnv } from '../helpers/env.js';
 import { adminOf } from '../helpers/mock-admin.js';
-import type { MockServer } from '../helpers/mock.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
 
 export interface WatchEventLine {
   type: 'created' | 'updated' | 'deleted';
@@ -64,4 +65,19 @@ export function changesTo(mock: () => MockServer) {
       return res.body!.items!.map((r) => r.id);
     },
   };
+}
+
+/** The mock a watch test runs against (5 properties, seed 7), started for the file or the describe
+ *  this is called in, with the environment that points the CLI at it and the changes to make. */
+export function useWatchMock() {
+  let mock: MockServer | undefined;
+  let env: Record<string, string | undefined> = {};
+  beforeAll(async () => {
+    mock = await startMock({ records: 5, seed: 7 });
+    env = isolatedEnv(mock.env);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+  return { env: () => env, ...changesTo(() => mock!) };
 }

@@ -4,31 +4,18 @@
 // --exec runs is interrupt.test.ts's.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run, start } from '../helpers/run.js';
-import { isolatedEnv } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
-import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
-import { changesTo, kinds, parseEvents, stateOf } from './watch-support.js';
+import { kinds, parseEvents, stateOf, useWatchMock } from './watch-support.js';
 
-let mock: MockServer;
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  mock = await startMock({ records: 5, seed: 7 });
-  env = isolatedEnv(mock.env);
-});
-
-afterAll(async () => {
-  await mock?.stop();
-});
-
-const { call, createProperty, updateProperty, deleteProperty, someExistingIds } = changesTo(() => mock);
+const watching = useWatchMock();
+const { call, createProperty, updateProperty, deleteProperty, someExistingIds } = watching;
 const dir = () => tempDir('appraisal-watch-');
 
 function watch(args: string[], options: { cwd?: string; extraEnv?: Record<string, string> } = {}) {
-  return run(['watch', ...args], { env: { ...env, ...options.extraEnv }, cwd: options.cwd });
+  return run(['watch', ...args], { env: { ...watching.env(), ...options.extraEnv }, cwd: options.cwd });
 }
 
 /** Wait for a condition (the shared helper, with this file's argument order). */
@@ -119,7 +106,7 @@ describe('appraisal watch', () => {
 
   it('Ctrl-C stops cleanly after saving the state: exit 130', async () => {
     const state = join(dir(), 'props.state');
-    const running = start(['watch', 'props', '--interval', '1s', '--state-file', state], { env });
+    const running = start(['watch', 'props', '--interval', '1s', '--state-file', state], { env: watching.env() });
     await until('the baseline', () => (stateOf(state)?.polls ?? 0) >= 1);
     running.interrupt();
     const { code } = await running.result;
