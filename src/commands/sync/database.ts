@@ -36,6 +36,11 @@ export interface Database {
    * (an `ON CONFLICT …` clause, or '') after them. In the caller's transaction.
    */
   insert(table: string, columns: readonly ColumnSpec[], rows: readonly Param[][], conflict: string): Promise<void>;
+  /**
+   * Insert rows none of whose keys is in `schema.table` (new records, replaced child rows), as insert
+   * does, by the quickest way the store has. In the caller's transaction.
+   */
+  append(schema: string, table: string, columns: readonly ColumnSpec[], rows: readonly Param[][]): Promise<void>;
   /** One transaction: committed when `work` resolves, rolled back when it throws. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Hold the one-writer lock of this schema for the connection's life; false when another holds it. */

@@ -37,6 +37,12 @@ export const DUCKDB_DIALECT: Dialect = {
  */
 const SETTINGS: Readonly<Record<string, string>> = { threads: '1', memory_limit: '128MB' };
 
+/**
+ * A time as RFC 3339 in UTC (`Z`) with at most microseconds: the appender reads it exactly as
+ * CAST(… AS TIMESTAMP WITH TIME ZONE) does, whatever the session's time zone (checked).
+ */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
 async function loadDuckDB(path: string): Promise<DuckDBModule> {
   try {
     return await import('@duckdb/node-api');
@@ -98,6 +104,22 @@ export async function openDuckDB(
   const failed = (error: unknown): never => {
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   };
+  // Each table's column names in the table's order (append), read on first use; a statement that
+  // changes tables forgets them.
+  const tableColumns = new Map<string, string[]>();
+  const columnsOf = async (schema: string, table: string): Promise<string[]> => {
+    const key = `${schema}.${table}`;
+    let names = tableColumns.get(key);
+    if (names === undefined) {
+      const rows = await database.query(
+        'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
+        [schema, table],
+      );
+      names = rows.map((row) => String(row.column_name));
+      tableColumns.set(key, names);
+    }
+    return names;
+  };
   const database: Database = {
     dialect: DUCKDB_DIALECT,
     shown,
@@ -106,7 +128,42 @@ export async function openDuckDB(
       return reader.getRowObjectsJson() as Array<Record<string, unknown>>;
     },
     async run(sql, params) {
+      if (/^\s*(CREATE|ALTER|DROP)\b/i.test(sql)) tableColumns.clear();
       await connection.run(sql, values(params)).catch(failed);
+    },
+    // Rows with no key to conflict on go straight into the table through DuckDB's appender, which
+    // casts each text cell to its column's type as CAST does (measured: half the time of the staging
+    // table, and none of its memory, which DuckDB does not give back after a DELETE). Except for a
+    // time with an offset, which the appender's cast drops: a batch with one goes through insert.
+    async append(schema, table, columns, rows) {
+      const times = columns.flatMap((column, index) => (column.type === 'timestamptz' ? [index] : []));
+      const names = await columnsOf(schema, table);
+      const at = names.map((name) => columns.findIndex((column) => column.name === name));
+      const direct =
+        columns.every((column) => names.includes(column.name)) &&
+        rows.every((row) => times.every((index) => row[index] === null || UTC_TIME.test(row[index]!)));
+      if (!direct) return database.insert(`${quote(schema)}.${quote(table)}`, columns, rows, '');
+      const appender = await connection.createAppender(table, schema).catch(failed);
+      try {
+        for (const row of rows) {
+          for (const index of at) {
+            // A column sync does not write (a field the description dropped): null, as insert leaves it.
+            if (index < 0 || row[index] === null) appender.appendNull();
+            else appender.appendVarchar(row[index]!);
+          }
+          appender.endRow();
+        }
+        appender.closeSync();
+      } catch (error) {
+        // Nothing of the batch is kept: the caller's transaction is rolled back.
+        try {
+          appender.clear();
+          appender.closeSync();
+        } catch {
+          // already closed by the failure
+        }
+        failed(error);
+      }
     },
     // Appended to a temporary all-text table, then cast into the real one by one INSERT … SELECT:
     // measured ~20x faster than a VALUES list with a parameter per cell (CHANGELOG).

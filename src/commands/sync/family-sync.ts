@@ -12,7 +12,7 @@ import { IdSet } from '../../core/http/id-set.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import type { Violation } from '../../core/description/validate.js';
 import type { Database } from './database.js';
-import { classify, countRows, liveIdsAfter, markGone, writeRecords } from './rows.js';
+import { classify, countRows, liveIdsAfter, markGone, writeRecords, type Classified } from './rows.js';
 import type { FamilySource } from './source.js';
 import { familyRecords } from './source.js';
 import { writeState, type FamilyState } from './state.js';
@@ -73,6 +73,11 @@ export interface RunFacts {
   batchRows: number;
 }
 
+/** A batch's records to write: new ones, and changed ones. */
+type Written = Pick<Classified, 'fresh' | 'changed'>;
+const NOTHING: Written = { fresh: [], changed: [] };
+const size = (written: Written) => written.fresh.length + written.changed.length;
+
 /** Service time now (ms), this machine's when the service sends no Date header. */
 function serviceNow(ctx: Context): number {
   return ctx.serviceClock.now() ?? ctx.now().getTime();
@@ -124,20 +129,20 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   }
 
   /** A batch checked and counted; the records to write (none in a dry run). */
-  const sort = async (batch: readonly ApiRecord[]): Promise<ApiRecord[]> => {
+  const sort = async (batch: readonly ApiRecord[]): Promise<Written> => {
     checkBatch(job, batch);
     const sorted = await classify(db, schema, shape, batch, tableExists && !startedEmpty);
     result.new += sorted.fresh.length;
     result.changed += sorted.changed.length;
     result.unchanged += sorted.unchanged;
-    if (run.dryRun) return [];
+    if (run.dryRun) return NOTHING;
     records += sorted.fresh.length;
-    return [...sorted.fresh, ...sorted.changed];
+    return sorted;
   };
-  const write = (written: readonly ApiRecord[]) => writeRecords(db, schema, shape, written, ctx.now().toISOString(), freshChildren);
+  const write = (written: Written) => writeRecords(db, schema, shape, written, ctx.now().toISOString(), freshChildren);
   const flush = async (batch: readonly ApiRecord[]) => {
     const written = await sort(batch);
-    if (written.length === 0) return;
+    if (size(written) === 0) return;
     await db.transaction(async () => {
       await write(written);
       await writeState(db, schema, shape.name, state(), facts());
@@ -155,16 +160,16 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   }
   // The last batch commits with the finished state (one transaction less), unless rows gone from
   // the service are still to be marked after it.
-  let last = batch.length > 0 ? await sort(batch) : [];
+  let last = batch.length > 0 ? await sort(batch) : NOTHING;
 
   if (seen) {
-    if (last.length > 0) {
+    if (size(last) > 0) {
       const written = last;
       await db.transaction(async () => {
         await write(written);
         await writeState(db, schema, shape.name, state(), facts());
       });
-      last = [];
+      last = NOTHING;
     }
     // The live rows in pages (in id order, so marking some gone does not move the next page), the
     // gone ones marked a batch at a time.
@@ -195,7 +200,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   if (run.dryRun) return result;
 
   await db.transaction(async () => {
-    if (last.length > 0) await write(last);
+    if (size(last) > 0) await write(last);
     records = (await countRows(db, schema, shape.name)).live;
     const finished: FamilyState = {
       ...state(),

@@ -6,7 +6,7 @@
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
+import { qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { postgresHost } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -165,6 +165,7 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
       await client.query(sql, params ? ([...params] as Param[]) : undefined).catch(failed);
     },
     insert: (table, columns, rows, conflict) => insertJson(database, table, columns, rows, conflict),
+    append: (schema, table, columns, rows) => insertJson(database, qualified(schema, table), columns, rows, ''),
     async transaction(work) {
       await database.run('BEGIN');
       try {

@@ -76,10 +76,11 @@ export async function writeRecords(
   db: Database,
   schema: string,
   shape: TableShape,
-  records: readonly ApiRecord[],
+  { fresh, changed }: Pick<Classified, 'fresh' | 'changed'>,
   syncedAt: string,
   freshChildren: ReadonlySet<string> = new Set(),
 ): Promise<void> {
+  const records = [...fresh, ...changed];
   if (records.length === 0) return;
   const table = qualified(schema, shape.name);
   const columns = [
@@ -87,11 +88,16 @@ export async function writeRecords(
     { name: SYNCED_AT, type: 'timestamptz' as const, path: [] },
     { name: DELETED_AT, type: 'timestamptz' as const, path: [] },
   ];
-  const rows = records.map((record) => [...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))), syncedAt, null]);
-  const updates = columns
-    .filter((column) => column.name !== 'id')
-    .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
-  await db.insert(table, columns, rows, ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
+  const rowsOf = (some: readonly ApiRecord[]) =>
+    some.map((record) => [...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))), syncedAt, null]);
+  // New records cannot conflict; changed ones are upserted on id.
+  if (fresh.length > 0) await db.append(schema, shape.name, columns, rowsOf(fresh));
+  if (changed.length > 0) {
+    const updates = columns
+      .filter((column) => column.name !== 'id')
+      .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
+    await db.insert(table, columns, rowsOf(changed), ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`);
+  }
 
   for (const child of shape.children) {
     const childTable = qualified(schema, child.name);
@@ -115,7 +121,8 @@ export async function writeRecords(
         childRows.push([record.id, String(position), ...values]);
       });
     }
-    if (childRows.length > 0) await db.insert(childTable, childColumns, childRows, '');
+    // Their old rows are deleted above: nothing left to conflict with.
+    if (childRows.length > 0) await db.append(schema, child.name, childColumns, childRows);
   }
 }
 
