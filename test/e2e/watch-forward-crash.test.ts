@@ -1,14 +1,12 @@
 // watch --forward-to survives kill -9 (issue 36): a spawned watch is killed the moment the receiver
 // has a request (before the state was saved, and again after it was saved with events still
 // waiting); the same command run again delivers every event not acknowledged, with the webhook-id it
-// had, in order, and none twice among those acknowledged. The killed watch is spawned (a killed process is
-// what is tested); the run after it reads only what it left on disk, in process.
+// had, in order, and none twice among those acknowledged. Spawned: a killed process is what is tested.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { run } from '../helpers/run.js';
-import { startCli } from '../helpers/spawn.js';
+import { runCli, startCli } from '../helpers/spawn.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -50,9 +48,8 @@ function args(dir: string, target: Receiver): string[] {
 async function rerun(dir: string, target: Receiver, killedId: string): Promise<void> {
   target.script = () => 200;
   const before = target.requests.length;
-  // The same command again (as after a reboot or a supervisor's restart), in process: what it reads is
-  // what the killed process left on disk, not anything of a process.
-  const again = await run(args(dir, target), { env, cwd: dir });
+  // The same command again, as a process too (as after a reboot or a supervisor's restart).
+  const again = await runCli(args(dir, target), { env, cwd: dir });
   expect(again.code, again.stderr).toBe(0);
   const delivered = target.requests.slice(before);
   // The event the killed run had sent goes again first, with its id; then the rest, each once.
