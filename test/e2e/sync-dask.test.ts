@@ -17,10 +17,8 @@ import { tempDir } from '../helpers/temp.js';
 const ORGS = ['org1', 'org2', 'org3', 'org4'];
 const FAMILIES = ['props', 'assignments'];
 const TABLES = ['properties', 'assignments', 'assignments__property_ids'];
-/** Small organizations (what is tested is the kill and the rerun, not the volume), in small pages and
- *  batches (many commits) so the killed worker's sync is caught between two of them. */
-const RECORDS = 60;
-const BATCH = '15';
+/** Small batches (many commits) so the killed worker's sync is caught between two of them. */
+const BATCH = '25';
 
 let mocks: MockServer[];
 let db: PostgresCluster;
@@ -29,7 +27,7 @@ let scratch: string;
 beforeAll(async () => {
   [db, ...mocks] = await Promise.all([
     startPostgres(),
-    ...ORGS.map((_, index) => startMock({ records: RECORDS, seed: index + 1, http: true })),
+    ...ORGS.map((_, index) => startMock({ records: 100, seed: index + 1, http: true })),
   ]);
   scratch = tempDir('appraisal-sync-dask-');
 }, 90_000);
@@ -73,7 +71,7 @@ function python(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 describe('four organizations synced as Dask tasks into one PostgreSQL', () => {
   it('with a worker killed mid-run, the four schemas equal four sequential runs', async () => {
-    const command = [process.execPath, BIN, 'sync', ...FAMILIES, '--to', db.url(), '--page-size', BATCH, '--quiet'];
+    const command = [process.execPath, BIN, 'sync', ...FAMILIES, '--to', db.url(), '--page-size', '25', '--quiet'];
     const plan = {
       scratch,
       command,
@@ -92,7 +90,7 @@ describe('four organizations synced as Dask tasks into one PostgreSQL', () => {
     expect(attempts.length, 'the killed task ran again').toBeGreaterThanOrEqual(2);
 
     for (const [index, org] of ORGS.entries()) {
-      const sequential = await run(['sync', ...FAMILIES, '--to', db.url(), '--schema', `seq_${org}`, '--page-size', BATCH, '--quiet'], {
+      const sequential = await run(['sync', ...FAMILIES, '--to', db.url(), '--schema', `seq_${org}`, '--page-size', '25', '--quiet'], {
         env: orgEnv(index),
         cwd: scratch,
       });
