@@ -25,6 +25,14 @@ export interface FieldSelection {
 
 export type { ResumeMode, RowOutputs, SinkPlan, SplitLimits } from './sink-plan.js';
 
+/** The encoders a list is written with as text; a Parquet file is written by its own sink, column by column. */
+export type EncoderKind = Exclude<OutputFormat, 'parquet'>;
+
+/** The encoder a format names, chosen with it (parquet: none; an --out extension that names no format: its error). */
+function encoderOf(format: OutputFormat | UsageError): EncoderKind | undefined | UsageError {
+  return format === 'parquet' ? undefined : format;
+}
+
 const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
@@ -65,6 +73,8 @@ export interface OutputPlanInput {
 interface PlanParts {
   format: OutputFormat | UsageError;
   formatExplicit: boolean;
+  /** The text encoder the format names (output/sinks.ts maps it to its part); undefined for parquet. */
+  encoder: EncoderKind | undefined | UsageError;
   fields: FieldSelection | undefined | UsageError;
   /** `--out` as given and resolved; undefined for stdout. */
   out: { given: string; path: string } | undefined;
@@ -127,6 +137,7 @@ export class OutputPlan {
     return new OutputPlan({
       format,
       formatExplicit: input.globals.output !== undefined,
+      encoder: encoderOf(format),
       fields: selection,
       out: file,
       sink: planSink({ out: file, format, flags: input.flags, page: input.globals.page, cwd: input.cwd }),
@@ -148,6 +159,17 @@ export class OutputPlan {
   /** -o was given (some commands change their default, e.g. keys create). */
   get formatExplicit(): boolean {
     return this.#parts.formatExplicit;
+  }
+
+  /**
+   * The encoder records are written with as text, chosen with the format when the plan was made
+   * (output/sinks.ts finds its part). Throws the format's usage error; a Parquet file has none.
+   */
+  get encoder(): EncoderKind {
+    const encoder = this.#parts.encoder;
+    if (encoder instanceof UsageError) throw encoder;
+    if (encoder === undefined) throw new Error('a Parquet file is written by its own sink (parquet.ts), not as text');
+    return encoder;
   }
 
   /** `--fields` when given, else undefined (json/ndjson print whole records, csv every field). */
@@ -223,6 +245,7 @@ export class OutputPlan {
     return new OutputPlan({
       format,
       formatExplicit: true,
+      encoder: encoderOf(format),
       fields: fields === undefined || fields.length === 0 ? undefined : fieldSelection(fields),
       out,
       sink:

@@ -1,5 +1,5 @@
 // `-o csv`: RFC 4180. CRLF line endings (as the RFC says, and what Excel and most parsers expect),
-// a header row of the dotted field paths (which ones: csv-columns.ts), fields quoted only when they
+// a header row of the dotted field paths (which ones: see csvColumns), fields quoted only when they
 // contain a comma, quote, CR or LF, quotes doubled. An array (or an object in no column of its own)
 // is one cell of compact JSON text (`["a","b"]`), which `import` reads back; null and missing are an
 // empty cell.
@@ -10,10 +10,78 @@
 //
 // Written to a terminal, cell text goes through the one sanitising step (core/terminal-text.ts): a
 // person reads it, and service text must not drive their terminal. To a file or a pipe it is exact.
+//
+// Which columns a csv holds: `--fields` when given; else every field, from the list operation's
+// published record schema (flattened dotted paths, schema order: known before the first record);
+// without a schema, the fields of the first record. One set serves every part of a split export. A
+// field a record carries that the columns leave out is never dropped silently: it is noted and named
+// in a warning at the end, with the --fields that gets it.
+import type { Context } from '../core/context.js';
+import type { FieldPath, FieldSelection } from '../core/output-plan.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import type { CsvColumns } from './csv-columns.js';
-import type { ListEncoder } from './encoder.js';
-import { cellText, getField } from './fields.js';
+import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
+import { cellText, fieldSelection, getField, isPlainObject, pathTrie, type PathTrie } from './fields.js';
+import type { View } from './view.js';
+
+/** A record's fields as paths: nested objects flattened, arrays and empty objects one field each. */
+export function recordPaths(record: Record<string, unknown>, prefix: readonly string[] = []): FieldPath[] {
+  const paths: FieldPath[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    const path = [...prefix, key];
+    if (isPlainObject(value) && Object.keys(value).length > 0) paths.push(...recordPaths(value, path));
+    else paths.push(path);
+  }
+  return paths;
+}
+
+export interface CsvColumns {
+  /** The columns, once known (at once with --fields or a schema; else at the first record). */
+  known(): FieldSelection | undefined;
+  /** The columns for this record: fixes them from it when nothing did yet. */
+  forRecord(record: Record<string, unknown>): FieldSelection;
+  /** The header of an output with no records at all, when nothing fixed the columns. */
+  fallback(): FieldSelection;
+  /** Fields records carried that no column holds, in the order first seen. */
+  leftOut(): readonly string[];
+}
+
+/**
+ * `fields`: --fields (exactly those, nothing noted); `published`: the schema's columns; `fallback`:
+ * the view's columns, for the header of an empty output without either.
+ */
+export function csvColumns(
+  fields: FieldSelection | undefined,
+  published: readonly string[] | undefined,
+  fallback: readonly string[],
+): CsvColumns {
+  let columns: FieldSelection | undefined = fields ?? (published ? fieldSelection(published) : undefined);
+  let trie = columns && !fields ? pathTrie(columns.paths) : undefined;
+  const left = new Map<string, true>();
+  const note = (value: unknown, node: PathTrie, prefix: string): void => {
+    if (!isPlainObject(value)) return;
+    for (const [key, child] of Object.entries(value)) {
+      const name = prefix === '' ? key : `${prefix}.${key}`;
+      const next = node.children.get(key);
+      if (next === undefined) {
+        if (child !== undefined && !left.has(name)) left.set(name, true);
+      } else if (!next.whole) note(child, next, name);
+    }
+  };
+  return {
+    known: () => columns,
+    forRecord(record) {
+      if (!columns) {
+        const paths = recordPaths(record);
+        columns = { names: paths.map((path) => path.join('.')), paths };
+        trie = pathTrie(paths);
+      }
+      if (trie) note(record, trie, '');
+      return columns;
+    },
+    fallback: () => columns ?? fieldSelection(fallback),
+    leftOut: () => [...left.keys()],
+  };
+}
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -60,4 +128,24 @@ export function csvListEncoder(columns: CsvColumns, options: CsvOptions = {}): L
       headed = true;
     },
   };
+}
+
+/** Fields some record carried that no csv column holds: named, with the --fields that gets them. */
+function reportLeftOut(ctx: Context, columns: CsvColumns): void {
+  const left = columns.leftOut();
+  const known = columns.known();
+  if (left.length === 0 || !known) return;
+  ctx.io.warn(
+    `csv: some records have fields that are not columns, left out: ${left.join(', ')}; get them with --fields ${[...known.names, ...left].join(',')} (or -o ndjson)`,
+  );
+}
+
+/** `-o csv`: one column set for the run (every part of a split export), its left-out fields reported at the end. */
+export class CsvPart implements EncoderPart {
+  encoders(ctx: Context, view: View): ListEncoders {
+    const plan = ctx.output;
+    const columns = csvColumns(plan.fields, view.recordColumns, view.columns);
+    // Cell text is made terminal-safe only for a person's terminal (the plan says: not a file).
+    return { encoder: async () => csvListEncoder(columns, { terminal: plan.terminal }), report: () => reportLeftOut(ctx, columns) };
+  }
 }

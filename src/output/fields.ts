@@ -2,7 +2,7 @@
 // table or csv cell, project a record down to some fields for json/ndjson, flatten a record into
 // key/value rows. Only own properties are followed, so a path can never reach Object.prototype.
 
-import type { FieldPath } from '../core/output-plan.js';
+import type { FieldPath, OutputPlan } from '../core/output-plan.js';
 
 export { fieldSelection, parseFieldPath, type FieldPath, type FieldSelection } from '../core/output-plan.js';
 
@@ -26,7 +26,7 @@ export function getField(record: unknown, path: FieldPath): unknown {
   return value;
 }
 
-/** Field paths as a tree: what --fields projects (pickFields) and which fields csv columns hold (csv-columns.ts). */
+/** Field paths as a tree: what --fields projects (pickFields) and which fields csv columns hold (csv.ts). */
 export interface PathTrie {
   /** A path ends here: the whole value at this node is meant (copied, or one cell); deeper paths add nothing. */
   whole: boolean;
@@ -68,6 +68,14 @@ function project(source: unknown, node: PathTrie): unknown {
  */
 export function pickFields(record: Record<string, unknown>, paths: readonly FieldPath[]): Record<string, unknown> {
   return (project(record, pathTrie(paths)) as Record<string, unknown> | undefined) ?? {};
+}
+
+export type Projection = (record: Record<string, unknown>) => Record<string, unknown>;
+
+/** json, ndjson and Parquet: the record, or only its --fields. */
+export function projection(plan: OutputPlan): Projection {
+  const fields = plan.fields;
+  return fields ? (record) => pickFields(record, fields.paths) : (record) => record;
 }
 
 /**

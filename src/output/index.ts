@@ -4,7 +4,8 @@
 // reader follows a list's journey file by file.)
 export { openPipe, writeRecords, type RecordPipe } from './pipe.js';
 export { openDestination, writeRecord } from './record-writer.js';
-export { countOf, droppedNotice, type View } from './list-encoder.js';
+export { countOf, type View } from './view.js';
+export { droppedNotice } from './table.js';
 export type { RecordSink } from './sink.js';
 export { openRowSink, type PushedRow, type RowSink, type RowSinkShape } from './row-sink.js';
 export type { ExportedCollection } from './checkpoint.js';

@@ -1,9 +1,9 @@
 // `-o json`: one JSON document. A list is an array written as records arrive, one compact record per
 // line (`[\n{…},\n{…}\n]\n`): still a single valid document, and line-oriented so it greps and diffs
 // well and costs nothing to produce at 100k records. A single record is pretty-printed.
-import type { ListEncoder } from './encoder.js';
-
-type Projection = (record: Record<string, unknown>) => Record<string, unknown>;
+import type { Context } from '../core/context.js';
+import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
+import { projection, type Projection } from './fields.js';
 
 export function jsonListEncoder(project: Projection): ListEncoder {
   let first = true;
@@ -22,6 +22,14 @@ export function jsonListEncoder(project: Projection): ListEncoder {
       first = count === 0;
     },
   };
+}
+
+/** `-o json`: whole records, or their --fields. */
+export class JsonPart implements EncoderPart {
+  encoders(ctx: Context): ListEncoders {
+    const project = projection(ctx.output);
+    return { encoder: async () => jsonListEncoder(project), report: () => undefined };
+  }
 }
 
 export function jsonDocument(record: Record<string, unknown>): string {

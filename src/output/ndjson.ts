@@ -1,8 +1,8 @@
 // `-o ndjson`: one compact JSON record per line, nothing else, so `| head`, `jq -c` and line-based
 // tools work on it as it streams.
-import type { ListEncoder } from './encoder.js';
-
-type Projection = (record: Record<string, unknown>) => Record<string, unknown>;
+import type { Context } from '../core/context.js';
+import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
+import { projection, type Projection } from './fields.js';
 
 export function ndjsonLine(record: Record<string, unknown>): string {
   return `${JSON.stringify(record)}\n`;
@@ -14,4 +14,12 @@ export function ndjsonListEncoder(project: Projection): ListEncoder {
     record: (record) => ndjsonLine(project(record)),
     end: () => '',
   };
+}
+
+/** `-o ndjson`: whole records, or their --fields. */
+export class NdjsonPart implements EncoderPart {
+  encoders(ctx: Context): ListEncoders {
+    const project = projection(ctx.output);
+    return { encoder: async () => ndjsonListEncoder(project), report: () => undefined };
+  }
 }

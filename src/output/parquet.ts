@@ -13,9 +13,9 @@ import { syncDirectory } from '../core/atomic-file.js';
 import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { writeFailure } from './buffered-writer.js';
+import { projection } from './fields.js';
 import { ndjsonLine } from './ndjson.js';
 import { parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
-import { projection } from './list-encoder.js';
 import type { RecordSink } from './sink.js';
 
 /** A SQL string literal. */

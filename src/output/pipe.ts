@@ -1,8 +1,8 @@
 // The pipe of records: from a source (the pager and a list's transforms, a command's own rows) into
 // the run's one sink, which the output plan chose from the flags when the context was made
-// (ctx.output.sink) and sinks.ts opens with the csv columns it needs. write() pumps the records into
-// it (pump: the one loop moving records from a producer into a sink), then finishes it, or discards
-// it on any failure, and says what was written.
+// (ctx.output.sink, and the encoder a text sink writes with: ctx.output.encoder) and sinks.ts opens.
+// write() pumps the records into it (pump: the one loop moving records from a producer into a sink),
+// then finishes it, or discards it on any failure, and says what was written.
 // Every format streams except table, which buffers bounded chunks (see table.ts). Nothing here
 // chooses a sink or a format: the plan did, once.
 import type { PageDone } from '../core/api-client.js';
@@ -10,12 +10,11 @@ import type { Context } from '../core/context.js';
 import { InterruptedError } from '../core/errors.js';
 import type { OutputPlan } from '../core/output-plan.js';
 import type { ExportedCollection } from './checkpoint.js';
-import { csvColumns, type CsvColumns } from './csv-columns.js';
 import { getField } from './fields.js';
-import { countOf, type View } from './list-encoder.js';
 import type { RecordSink, Resumed } from './sink.js';
 import { openSink } from './sinks.js';
 import type { FilePart } from './split.js';
+import { countOf, type View } from './view.js';
 
 // The pump: stops quietly when the reader goes away, closes the producer on any failure, and fails at
 // once on Ctrl-C even while a record is awaited.
@@ -113,16 +112,6 @@ function watchFields(
   };
 }
 
-/** Fields some record carried that no csv column holds: named, with the --fields that gets them. */
-function reportLeftOut(ctx: Context, csv: CsvColumns): void {
-  const left = csv.leftOut();
-  const columns = csv.known();
-  if (left.length === 0 || !columns) return;
-  ctx.io.warn(
-    `csv: some records have fields that are not columns, left out: ${left.join(', ')}; get them with --fields ${[...columns.names, ...left].join(',')} (or -o ndjson)`,
-  );
-}
-
 /** An open pipe: its source may ask where a resumed export continues, and says when a page is done. */
 export interface RecordPipe {
   /** A resumable export continued (--resume): the page the source starts after, and the records already written. */
@@ -138,9 +127,7 @@ export interface RecordPipe {
 /** Open the run's sink for records shown as `view`; `exported`: the collection a list exports (for a resumable one). */
 export async function openPipe(ctx: Context, view: View, exported?: ExportedCollection): Promise<RecordPipe> {
   const plan = ctx.output;
-  // One column set for every part of a split csv, known before the first record when it can be.
-  const csv = plan.format === 'csv' ? csvColumns(plan.fields, view.recordColumns, view.columns) : undefined;
-  const sink = await openSink(ctx, view, csv, exported);
+  const sink = await openSink(ctx, view, exported);
   let handed = sink.resumed?.written ?? 0;
   return {
     resumed: sink.resumed,
@@ -163,7 +150,7 @@ export async function openPipe(ctx: Context, view: View, exported?: ExportedColl
         throw error;
       }
       fields.report(count);
-      if (csv) reportLeftOut(ctx, csv);
+      sink.report?.();
       const where = sink.describe();
       if (where !== undefined) ctx.io.notice(`Wrote ${countOf(count, view)} to ${where}`);
       else if (plan.format === 'table' && count === 0) ctx.io.notice(`No ${view.label} found`);

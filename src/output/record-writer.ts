@@ -3,13 +3,12 @@
 import type { Context } from '../core/context.js';
 import { ContractError, UsageError } from '../core/errors.js';
 import type { OutputPlan } from '../core/output-plan.js';
-import { csvRow } from './csv.js';
-import { recordPaths } from './csv-columns.js';
+import { csvRow, recordPaths } from './csv.js';
 import { atomicOutFile } from './atomic-out-file.js';
 import type { Destination } from './destination.js';
-import { fieldSelection, flattenRecord, getField } from './fields.js';
+import { fieldSelection, flattenRecord, getField, projection } from './fields.js';
 import { jsonDocument } from './json.js';
-import { countOf, projection, type View } from './list-encoder.js';
+import { countOf, type View } from './view.js';
 import { ndjsonLine } from './ndjson.js';
 import { abortReason } from './pipe.js';
 import { stdoutDestination, type StdoutOptions } from './stdout-destination.js';

@@ -1,11 +1,9 @@
 // The one interface every sink implements: where the record pump (pipe.ts) puts records. The
-// output plan (core/sink-plan.ts) names one per run and sinks.ts opens it: stdout, one file written
-// atomically, a resumable file export, numbered parts (split.ts). A sink that takes rows elsewhere (a
-// database table, a Parquet file) implements the same few methods: begin, record, end, then finish
+// output plan (core/sink-plan.ts) names one per run and sinks.ts opens it (a text one with the
+// encoder the plan named): stdout, one file written atomically, a resumable file export, numbered
+// parts (split.ts). A sink that takes rows elsewhere (a database table, a Parquet file) implements the same few methods: begin, record, end, then finish
 // (make it durable and visible) or discard (leave nothing half-written).
 import type { PageDone, PaginateResume } from '../core/api-client.js';
-import type { ListEncoder } from './encoder.js';
-import type { Destination } from './destination.js';
 
 /** One file written, as a manifest lists it. */
 export interface FilePart {
@@ -42,23 +40,6 @@ export interface RecordSink {
   pageDone?(done: PageDone, written: number): Promise<void>;
   /** The files written, once finish() resolved (parts: name, records, bytes, sha256). */
   files?(): FilePart[];
-}
-
-/** One encoder writing into one destination; `resumed`: the destination already holds the start of the output. */
-export function encoderSink(encoder: ListEncoder, destination: Destination, resumed?: Resumed): RecordSink {
-  return {
-    resumed,
-    describe: () => destination.displayPath,
-    begin: async () => {
-      if (!resumed) return destination.write(encoder.begin());
-      encoder.resume?.(resumed.written);
-      return true;
-    },
-    record: (record) => destination.write(encoder.record(record)),
-    end: async (count) => {
-      await destination.write(encoder.end(count));
-    },
-    finish: () => destination.finish(),
-    discard: () => destination.discard(),
-  };
+  /** After the output: what its encoder has to say of the records (a csv's fields no column held). */
+  report?(): void;
 }

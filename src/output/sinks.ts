@@ -1,26 +1,65 @@
-// The sinks as parts: one part per kind of sink the output plan can name (core/sink-plan.ts) opens it
-// behind the one RecordSink interface (sink.ts). The plan chose the kind when the context was made;
-// this table only finds its part: nothing here weighs flags or formats.
+// The sinks and the encoders as parts: one part per kind of sink the output plan can name
+// (core/sink-plan.ts) opens it behind the one RecordSink interface (sink.ts), and a text sink writes
+// with the part of the encoder the plan named (ctx.output.encoder: json.ts, ndjson.ts, csv.ts,
+// table.ts). The plan chose both when the context was made; these tables only find their parts:
+// nothing here weighs flags or formats.
 import type { Context } from '../core/context.js';
-import type { SinkPlan } from '../core/output-plan.js';
+import type { EncoderKind, SinkPlan } from '../core/output-plan.js';
 import { atomicOutFile } from './atomic-out-file.js';
 import { exportIdentity, type ExportedCollection } from './checkpoint.js';
-import type { CsvColumns } from './csv-columns.js';
-import { listEncoder, type View } from './list-encoder.js';
+import { CsvPart } from './csv.js';
+import type { Destination } from './destination.js';
+import type { EncoderPart, ListEncoders } from './encoder.js';
+import { JsonPart } from './json.js';
+import { NdjsonPart } from './ndjson.js';
 import { openResumableExport } from './resumable.js';
-import { encoderSink, type RecordSink } from './sink.js';
+import type { RecordSink, Resumed } from './sink.js';
 import { openFilesSink } from './split.js';
 import { stdoutDestination } from './stdout-destination.js';
+import { TablePart } from './table.js';
+import type { View } from './view.js';
+
+const ENCODERS: { readonly [K in EncoderKind]: EncoderPart } = {
+  json: new JsonPart(),
+  ndjson: new NdjsonPart(),
+  csv: new CsvPart(),
+  table: new TablePart(),
+};
+
+/** The run's encoders, of the kind the plan named. */
+function openEncoders(ctx: Context, view: View): ListEncoders {
+  return (ENCODERS[ctx.output.encoder] as EncoderPart).encoders(ctx, view);
+}
+
+/** One encoder writing into one destination; `resumed`: the destination already holds the start of the output. */
+async function encoderSink(encoders: ListEncoders, destination: Destination, resumed?: Resumed): Promise<RecordSink> {
+  const encoder = await encoders.encoder();
+  return {
+    resumed,
+    describe: () => destination.displayPath,
+    begin: async () => {
+      if (!resumed) return destination.write(encoder.begin());
+      encoder.resume?.(resumed.written);
+      return true;
+    },
+    record: (record) => destination.write(encoder.record(record)),
+    end: async (count) => {
+      await destination.write(encoder.end(count));
+    },
+    finish: () => destination.finish(),
+    discard: () => destination.discard(),
+    report: () => encoders.report(),
+  };
+}
 
 /** Records pulled from a source; an import's rows are pushed into their own sink (row-sink.ts). */
 type PulledKind = Exclude<SinkPlan['kind'], 'rows'>;
 
-/** What an opener is given: the run, the view, the csv columns (one set for every file), the exported collection. */
+/** What an opener is given: the run, the view, the exported collection. */
 interface SinkInput<K extends PulledKind> {
   ctx: Context;
   plan: Extract<SinkPlan, { kind: K }>;
   view: View;
-  csv: CsvColumns | undefined;
   exported: ExportedCollection | undefined;
 }
 
@@ -30,24 +69,29 @@ interface SinkPart<K extends PulledKind> {
 }
 
 class StdoutPart implements SinkPart<'stdout'> {
-  async openRecords({ ctx, view, csv, exported }: SinkInput<'stdout'>): Promise<RecordSink> {
+  async openRecords({ ctx, view, exported }: SinkInput<'stdout'>): Promise<RecordSink> {
     // A collection's pages arrive whole: stdout gets one write per page, not one per record.
-    return encoderSink(await listEncoder(ctx, view, csv), stdoutDestination(ctx.io, { batch: exported !== undefined }));
+    return encoderSink(openEncoders(ctx, view), stdoutDestination(ctx.io, { batch: exported !== undefined }));
   }
 }
 
 class FilePart implements SinkPart<'file'> {
-  async openRecords({ ctx, view, csv }: SinkInput<'file'>): Promise<RecordSink> {
-    return encoderSink(await listEncoder(ctx, view, csv), await atomicOutFile(ctx.output));
+  async openRecords({ ctx, view }: SinkInput<'file'>): Promise<RecordSink> {
+    const encoders = openEncoders(ctx, view);
+    return encoderSink(encoders, await atomicOutFile(ctx.output));
   }
 }
 
 class ResumablePart implements SinkPart<'resumable'> {
-  async openRecords({ ctx, view, csv, exported }: SinkInput<'resumable'>): Promise<RecordSink> {
+  async openRecords({ ctx, view, exported }: SinkInput<'resumable'>): Promise<RecordSink> {
     if (!exported) throw new Error('a resumable export needs the collection it exports');
-    const encoder = await listEncoder(ctx, view, csv);
+    const encoders = openEncoders(ctx, view);
     const opened = await openResumableExport(ctx, ctx.output, await exportIdentity(ctx, ctx.output, exported));
-    const sink = encoderSink(encoder, opened.destination, opened.resumeFrom && { written: opened.resumedWritten, from: opened.resumeFrom });
+    const sink = await encoderSink(
+      encoders,
+      opened.destination,
+      opened.resumeFrom && { written: opened.resumedWritten, from: opened.resumeFrom },
+    );
     return { ...sink, pageDone: opened.pageDone };
   }
 }
@@ -59,12 +103,14 @@ class ParquetPart implements SinkPart<'parquet'> {
 }
 
 class PartsPart implements SinkPart<'parts'> {
-  async openRecords({ ctx, plan, view, csv }: SinkInput<'parts'>): Promise<RecordSink> {
+  async openRecords({ ctx, plan, view }: SinkInput<'parts'>): Promise<RecordSink> {
+    const encoders = openEncoders(ctx, view);
     const target = (await ctx.output.target())!;
-    return openFilesSink(
+    const sink = openFilesSink(
       { path: plan.path, displayPath: plan.given, format: ctx.output.format, split: plan.split, mode: target.mode },
-      () => listEncoder(ctx, view, csv),
+      () => encoders.encoder(),
     );
+    return { ...sink, report: () => encoders.report() };
   }
 }
 
@@ -77,8 +123,8 @@ const PARTS: { readonly [K in PulledKind]: SinkPart<K> } = {
 };
 
 /** The plan's one sink, opened. `exported`: the collection a list exports (what a resumable export's checkpoint records). */
-export function openSink(ctx: Context, view: View, csv: CsvColumns | undefined, exported?: ExportedCollection): Promise<RecordSink> {
+export function openSink(ctx: Context, view: View, exported?: ExportedCollection): Promise<RecordSink> {
   const plan = ctx.output.sink;
   if (plan.kind === 'rows') throw new Error("an import's rows are pushed into the rows sink (openRowSink), not pumped");
-  return (PARTS[plan.kind] as SinkPart<PulledKind>).openRecords({ ctx, plan, view, csv, exported });
+  return (PARTS[plan.kind] as SinkPart<PulledKind>).openRecords({ ctx, plan, view, exported });
 }

@@ -4,9 +4,11 @@
 // A table must know its column widths before it prints, so it buffers its first CHUNK_ROWS rows to
 // choose them, then keeps them for the rest of the list: memory stays flat on any export. Control
 // characters from the data never reach the terminal.
+import type { Context } from '../core/context.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import type { ListEncoder } from './encoder.js';
-import { cellText, getField, type FieldPath } from './fields.js';
+import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
+import { cellText, fieldSelection, getField, type FieldPath } from './fields.js';
+import type { View } from './view.js';
 
 type TableConstructor = typeof import('cli-table3');
 
@@ -216,6 +218,45 @@ export async function tableListEncoder(
       return `${text}${rule('└', '┴', '┘')}`;
     },
   };
+}
+
+/** Never cut: an id that is cut cannot be pasted into `get`. */
+const WHOLE_COLUMNS = ['id'];
+
+/**
+ * "Left out … to fit 80 columns", itself no wider than the width: the columns named while they fit,
+ * then how many more.
+ */
+export function droppedNotice(dropped: readonly string[], width: number, wideOption: boolean): string {
+  const advice = `${wideOption ? '--wide shows every column, ' : ''}--fields picks them`;
+  const full = `Left out ${dropped.join(', ')} to fit ${width} columns (${advice})`;
+  if (Array.from(full).length <= width) return full;
+  const short = wideOption ? '--wide shows all' : '--fields picks them';
+  for (let shown = dropped.length; shown >= 0; shown--) {
+    const names = dropped.slice(0, shown).join(', ');
+    const rest = dropped.length - shown;
+    const list = rest === 0 ? names : shown === 0 ? `${rest} columns` : `${names} and ${rest} more`;
+    const text = `Left out ${list} to fit (${short})`;
+    if (Array.from(text).length <= width) return text;
+  }
+  return `Left out ${dropped.length} columns`;
+}
+
+/** `-o table`: the --fields, else the view's columns, fitted to the terminal unless --wide. */
+export class TablePart implements EncoderPart {
+  encoders(ctx: Context, view: View): ListEncoders {
+    const plan = ctx.output;
+    const { names, paths } = plan.fields ?? fieldSelection(view.columns);
+    const width = plan.wide ? undefined : plan.width;
+    const fit: TableFit = {
+      width,
+      whole: WHOLE_COLUMNS,
+      priority: view.priority,
+      blank: view.blank,
+      onDropped: (dropped) => ctx.io.notice(droppedNotice(dropped, width ?? 80, plan.wide !== undefined)),
+    };
+    return { encoder: () => tableListEncoder(names, paths, { color: plan.color }, fit), report: () => undefined };
+  }
 }
 
 export interface KeyValueOptions extends TableStyle {
