@@ -3,8 +3,8 @@
 // written), sorted into new, changed and unchanged against the table, and its new and changed rows
 // committed in one transaction with the family's state row. A full pass then marks the rows whose
 // records the service no longer lists (never deleting them), in batches too; last, the state row's
-// watermark moves to the service time this pass started at. A dry run reads and counts, and writes
-// nothing.
+// watermark moves to the service time this pass started at (in the last batch's transaction when
+// there is nothing to mark). A dry run reads and counts, and writes nothing.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
@@ -140,14 +140,16 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     return sorted;
   };
   const write = (written: Written) => writeRecords(db, schema, shape, written, ctx.now().toISOString(), freshChildren);
-  const flush = async (batch: readonly ApiRecord[]) => {
-    const written = await sort(batch);
+  /** One transaction: the records and the state row. */
+  const commit = async (written: Written) => {
     if (size(written) === 0) return;
     await db.transaction(async () => {
       await write(written);
       await writeState(db, schema, shape.name, state(), facts());
     });
   };
+
+  const flush = async (batch: readonly ApiRecord[]) => commit(await sort(batch));
 
   let batch: ApiRecord[] = [];
   for await (const record of familyRecords(ctx, job.family, since ?? undefined)) {
@@ -163,14 +165,8 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   let last = batch.length > 0 ? await sort(batch) : NOTHING;
 
   if (seen) {
-    if (size(last) > 0) {
-      const written = last;
-      await db.transaction(async () => {
-        await write(written);
-        await writeState(db, schema, shape.name, state(), facts());
-      });
-      last = NOTHING;
-    }
+    await commit(last);
+    last = NOTHING;
     // The live rows in pages (in id order, so marking some gone does not move the next page), the
     // gone ones marked a batch at a time.
     let gone: string[] = [];
