@@ -1,7 +1,7 @@
 // The output API commands import from: the pipe of records to the plan's one sink (pipe.ts, sinks.ts),
 // one record (record-writer.ts), the --out writers, progress, and the export files. No logic lives
-// here. (The list runner, shared/list.ts, imports its pipe and progress from their own modules, so a
-// reader follows a list's journey file by file.)
+// here. (The list runner, shared/list-records.ts, imports its pipe and progress from their own
+// modules, so a reader follows a list's journey file by file.)
 export { openPipe, writeRecords, type RecordPipe } from './pipe.js';
 export { openDestination, writeRecord } from './record-writer.js';
 export { countOf, type View } from './view.js';

@@ -10,7 +10,7 @@ import type { ResumeMode, SplitLimits } from '../../core/output-plan.js';
 import { collectionTemplate, type ResourceFamily } from '../../core/resources.js';
 import { partialPaths, type FilePart } from '../../output/index.js';
 import { existsSync } from 'node:fs';
-import { listCollection } from '../shared/list.js';
+import { listCollection } from '../shared/list-records.js';
 import { exportContacts } from './contacts.js';
 import { updatedSincePublished } from './incremental.js';
 import type { FamilyDone } from './snapshot-dir.js';

@@ -2,7 +2,7 @@
 // last used, revoked, and whether it is a lease (`keys lease`). Never a secret.
 import type { Context } from '../../core/context.js';
 import { KEYS_PATH } from './records.js';
-import { listCollection } from '../shared/list.js';
+import { listCollection } from '../shared/list-records.js';
 import { KEYS_VIEW, secretFreeContext } from './view.js';
 import { leaseMarkingContext } from './lease/lease-marks.js';
 import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';

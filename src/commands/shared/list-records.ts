@@ -1,13 +1,22 @@
-// The transforms between a list's pager and its sink: --validate (every record against the published
-// record schema, violations reported after the output, exit 9), --query (JMESPath record by record;
-// --max-items counts its results; csv and table put a non-object result in one `value` column) and
-// the view from the published schema (a csv's columns known before the first record, Parquet's types).
-import type { ApiRecord, PaginateSummary } from '../../core/api-client.js';
+// A list's records as one pipe, the one list runner every command shares (listCollection): the pager
+// (paginate, with progress) → the list's transforms → the one sink the output plan chose from the
+// flags when the context was made (stdout, --out, a resumable export, parts). What the service's
+// description says of the list (core/description/list-contract.ts) is read once, before any request
+// of the list's own: what it may be asked, its record schema, the validator of its records.
+// The transforms: --validate (every record against the published record schema, violations reported
+// after the output, exit 9), --query (JMESPath record by record; --max-items counts its results; csv
+// and table put a non-object result in one `value` column) and the view from the published schema
+// (a csv's columns known before the first record, Parquet's types).
+import type { ApiRecord, PaginateSummary, Query } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { ListContract } from '../../core/description/list-contract.js';
 import type { OutputPlan } from '../../core/output-plan.js';
-import type { View } from '../../output/index.js';
-import { queryView, type RecordQuery } from './record-query.js';
+import { pagesOf } from '../../core/paging.js';
+import type { OutputFlags } from '../../core/sink-plan.js';
+import type { FilePart, View } from '../../output/index.js';
+import { openPipe } from '../../output/pipe.js';
+import { createProgress } from '../../output/progress.js';
+import { compileRecordQuery, queryView, type RecordQuery } from './record-query.js';
 import { recordChecker, type RecordChecker } from './validation.js';
 
 /**
@@ -110,4 +119,55 @@ export function listRecords(
       }
     },
   };
+}
+
+export interface ListFlags extends OutputFlags {
+  /** --query: a JMESPath expression applied record by record. */
+  query?: string;
+  /** How a query parameter was given, for errors: `--type`, `--param foo`. */
+  flagOf?: (param: string) => string;
+  /** `--validate`: check every record against the published response schema (exit 9 after the output). */
+  validate?: boolean;
+}
+
+/** What a list wrote: records written (all runs of a resumed export) and the service's account. */
+export interface ListResult {
+  written: number;
+  /** `pagination.total` as last reported; undefined for a list answered in one piece without one. */
+  total: number | undefined;
+  warnings: readonly string[];
+  /** With --split-rows/--split-size: the parts written (name, records, bytes, sha256). */
+  files?: FilePart[];
+}
+
+/** Stream every record of a collection to the run's one sink; the one list runner all commands share. */
+export async function listCollection(ctx: Context, path: string, query: Query, view: View, flags: ListFlags = {}): Promise<ListResult> {
+  // Everything local first (the output flags, --out, --query), then what the description says: before any request of the list's own.
+  await ctx.output.ready();
+  const recordQuery = flags.query === undefined ? undefined : await compileRecordQuery(flags.query);
+  const api = await ctx.api();
+  const { listContractOf } = await import('../../core/description/routed-client.js');
+  const contract = listContractOf(api, path);
+  const { page, pageSize } = ctx.globals;
+  contract?.checkRequest(query, { page, pageSize, resume: flags.resume === true }, flags.flagOf ?? ((param) => `--param ${param}`));
+  const records = listRecords(ctx, contract, view, { recordQuery, validate: flags.validate });
+  const pipe = await openPipe(ctx, records.view, { collection: path, filters: query, query: records.expression });
+  const progress = createProgress(ctx, view.label);
+  let summary: PaginateSummary | undefined;
+  try {
+    const pages = pagesOf(api, ctx.globals, ctx.signal, path, query, (fetched, total) => progress.update(fetched, total), {
+      ...(records.pagingMaxItems ? {} : { maxItems: undefined }),
+      ...(ctx.output.sink.kind === 'resumable' ? { resume: pipe.resumed?.from, onPageDone: (done) => pipe.pageDone(done) } : {}),
+    });
+    const onEnd = (ended: PaginateSummary) => {
+      summary = ended;
+      progress.stop();
+      for (const warning of ended.warnings) ctx.io.warn(warning);
+    };
+    const { count, files } = await pipe.write(records.apply(pages, pipe.resumed?.written ?? 0, onEnd));
+    await records.finish();
+    return { written: count, total: summary?.total, warnings: summary?.warnings ?? [], ...(files ? { files } : {}) };
+  } finally {
+    progress.stop();
+  }
 }

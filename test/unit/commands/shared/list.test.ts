@@ -1,5 +1,5 @@
-// commands/shared/list.ts alone: the one list runner (listCollection) over a fake client that pages
-// as told. It hands the paging flags to paginate, streams every record in order, prints the
+// commands/shared/list-records.ts alone: the one list runner (listCollection) over a fake client
+// that pages as told. It hands the paging flags to paginate, streams every record in order, prints the
 // integrity warnings once and after the records, counts --max-items in --query results (and stops
 // reading then), and with --out drives a resumable export: pages checkpointed as they are written,
 // a failed run's pages kept, a resumed run carried on to the same bytes as an uninterrupted one.
@@ -11,7 +11,7 @@ import { UsageError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import type { Session } from '../../../../src/core/session.js';
-import { listCollection } from '../../../../src/commands/shared/list.js';
+import { listCollection } from '../../../../src/commands/shared/list-records.js';
 import type { OutputFlags } from '../../../../src/core/sink-plan.js';
 import type { View } from '../../../../src/output/index.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
