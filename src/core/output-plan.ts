@@ -163,12 +163,14 @@ export class OutputPlan {
 
   /**
    * The encoder records are written with as text, chosen with the format when the plan was made
-   * (output/sinks.ts finds its part). Throws the format's usage error; a Parquet file has none.
+   * (output/sinks.ts finds its part). Throws the format's usage error. Parquet has none: a list's
+   * Parquet file is written by its own sink, which never asks, and one record is not a Parquet file.
    */
   get encoder(): EncoderKind {
     const encoder = this.#parts.encoder;
     if (encoder instanceof UsageError) throw encoder;
-    if (encoder === undefined) throw new Error('a Parquet file is written by its own sink (parquet.ts), not as text');
+    if (encoder === undefined)
+      throw new UsageError('-o parquet writes a list to a file; one record is shown with -o json, ndjson, csv or table');
     return encoder;
   }
 

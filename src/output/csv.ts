@@ -148,4 +148,19 @@ export class CsvPart implements EncoderPart {
     // Cell text is made terminal-safe only for a person's terminal (the plan says: not a file).
     return { encoder: async () => csvListEncoder(columns, { terminal: plan.terminal }), report: () => reportLeftOut(ctx, columns) };
   }
+
+  /** One record: a header and a row, of --fields, else the published fields, else the record's own. */
+  async one(ctx: Context, view: View, record: Record<string, unknown>): Promise<string> {
+    const plan = ctx.output;
+    const recordColumns = view.recordColumns ? fieldSelection(view.recordColumns) : undefined;
+    const own = recordPaths(record);
+    const { names, paths } = plan.fields ?? recordColumns ?? { names: own.map((path) => path.join('.')), paths: own };
+    return (
+      csvRow(names, { terminal: plan.terminal }) +
+      csvRow(
+        paths.map((path) => getField(record, path)),
+        { terminal: plan.terminal },
+      )
+    );
+  }
 }

@@ -24,7 +24,9 @@ export interface ListEncoders {
   report(): void;
 }
 
-/** The part of one format: opens its encoders for a run. */
+/** The part of one format: opens its encoders for a list, or encodes one record. */
 export interface EncoderPart {
   encoders(ctx: Context, view: View): ListEncoders;
+  /** One record alone (`get`, `create`): json pretty-printed, a table as key/value rows, ndjson and csv as for a list. */
+  one(ctx: Context, view: View, record: Record<string, unknown>): Promise<string>;
 }

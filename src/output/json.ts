@@ -4,6 +4,7 @@
 import type { Context } from '../core/context.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
 import { projection, type Projection } from './fields.js';
+import type { View } from './view.js';
 
 export function jsonListEncoder(project: Projection): ListEncoder {
   let first = true;
@@ -29,6 +30,10 @@ export class JsonPart implements EncoderPart {
   encoders(ctx: Context): ListEncoders {
     const project = projection(ctx.output);
     return { encoder: async () => jsonListEncoder(project), report: () => undefined };
+  }
+
+  async one(ctx: Context, _view: View, record: Record<string, unknown>): Promise<string> {
+    return jsonDocument(projection(ctx.output)(record));
   }
 }
 

@@ -3,6 +3,7 @@
 import type { Context } from '../core/context.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
 import { projection, type Projection } from './fields.js';
+import type { View } from './view.js';
 
 export function ndjsonLine(record: Record<string, unknown>): string {
   return `${JSON.stringify(record)}\n`;
@@ -21,5 +22,9 @@ export class NdjsonPart implements EncoderPart {
   encoders(ctx: Context): ListEncoders {
     const project = projection(ctx.output);
     return { encoder: async () => ndjsonListEncoder(project), report: () => undefined };
+  }
+
+  async one(ctx: Context, _view: View, record: Record<string, unknown>): Promise<string> {
+    return ndjsonLine(projection(ctx.output)(record));
   }
 }

@@ -26,9 +26,14 @@ const ENCODERS: { readonly [K in EncoderKind]: EncoderPart } = {
   table: new TablePart(),
 };
 
+/** The part of the encoder the plan named (one record is written with it too: record-writer.ts). */
+export function encoderPart(ctx: Context): EncoderPart {
+  return ENCODERS[ctx.output.encoder];
+}
+
 /** The run's encoders, of the kind the plan named. */
 function openEncoders(ctx: Context, view: View): ListEncoders {
-  return (ENCODERS[ctx.output.encoder] as EncoderPart).encoders(ctx, view);
+  return encoderPart(ctx).encoders(ctx, view);
 }
 
 /** One encoder writing into one destination; `resumed`: the destination already holds the start of the output. */

@@ -7,7 +7,7 @@
 import type { Context } from '../core/context.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { cellText, fieldSelection, getField, type FieldPath } from './fields.js';
+import { cellText, fieldSelection, flattenRecord, getField, type FieldPath } from './fields.js';
 import type { View } from './view.js';
 
 type TableConstructor = typeof import('cli-table3');
@@ -256,6 +256,22 @@ export class TablePart implements EncoderPart {
       onDropped: (dropped) => ctx.io.notice(droppedNotice(dropped, width ?? 80, plan.wide !== undefined)),
     };
     return { encoder: () => tableListEncoder(names, paths, { color: plan.color }, fit), report: () => undefined };
+  }
+
+  /** One record: key/value rows (its --fields, nested objects as dotted keys), wrapped to the terminal. */
+  async one(ctx: Context, view: View, record: Record<string, unknown>): Promise<string> {
+    const plan = ctx.output;
+    const fields = plan.fields;
+    const rows = fields
+      ? fields.names.flatMap((name, i): Array<[string, unknown]> => {
+          const value = getField(record, fields.paths[i]!);
+          return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0
+            ? flattenRecord(value as Record<string, unknown>, name)
+            : [[name, value]];
+        })
+      : flattenRecord(record);
+    const shown = rows.map(([name, value]): [string, unknown] => [name, value ?? view.blank?.[name] ?? value]);
+    return keyValueTable(shown, { color: plan.color, width: plan.width });
   }
 }
 
