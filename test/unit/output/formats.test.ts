@@ -60,6 +60,14 @@ describe('json', () => {
   });
 });
 
+describe('parquet', () => {
+  it('refuses one record in one line: a Parquet file is a list written to a file', async () => {
+    const error = await one({ output: 'parquet' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('-o parquet writes a list to a file; one record is shown with -o json, ndjson, csv or table');
+  });
+});
+
 describe('ndjson', () => {
   it('prints one compact record per line', async () => {
     const { out } = await list({ output: 'ndjson' });
