@@ -30,12 +30,13 @@ export default {
     const { RUN, SIZE, TARGET } = kit;
     const mock = await kit.getSmallMock();
     const url = `${mock.baseUrl}/api/keys/current`;
-    // Once as a table (every check, not only findings): the network and service checks must have run.
+    // Once as a table (every check, not only findings: a line `[status]  check: result` each): the
+    // network and service checks must have run.
     const tableOut = join(RUN, 'doctor.txt');
     kit.ensureOk('doctor -o table', await kit.cli(['doctor', '-o', 'table'], { mock, stdout: tableOut }));
     const table = readFileSync(tableOut, 'utf8');
     for (const check of ['tls', 'key', 'clock'])
-      if (!new RegExp(`│ ok\\s+│ ${check}\\s`).test(table)) throw new Error(`\`doctor\` did not report an ok ${check} check`);
+      if (!new RegExp(`^\\[ok\\]\\s+${check}: `, 'm').test(table)) throw new Error(`\`doctor\` did not report an ok ${check} check`);
     const out = join(RUN, 'doctor.json');
     const variants = [
       { key: 'node', label: '`node -e 0`' },
