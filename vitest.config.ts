@@ -11,9 +11,8 @@ export default defineConfig({
     setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',
     // Two cores, three files at a time: many e2e files wait (timeouts, rate windows, a held request)
-    // while their spawned processes sleep, and a third file uses that idle core. Measured on 2 cores,
-    // a fresh clone (`.ci/run`), longest files first: 212 s with 2 workers, 196 s with 3; in a warm
-    // checkout 192 s, 179 s, and 179 s with 4 (more only adds load).
+    // while their spawned processes sleep, and a third file uses that idle core. The suite is CPU-bound
+    // on two cores now (about 1.95 busy): measured warm, 234 s with 3 workers and 239 s with 2.
     maxWorkers: 3,
     // Longest files first, also on a fresh clone without vitest's results cache (test/longest-first.ts):
     // with vitest's own order (largest files first) the same clone took 244 s with 3 workers.
