@@ -180,8 +180,13 @@ rmSync(join(dist, 'chunks'), { recursive: true, force: true });
 rmSync(join(dist, 'cli.js'), { force: true });
 // The vendor files first, each replaced in one rename; files of groups that no longer exist go.
 mkdirSync(join(dist, 'vendor'), { recursive: true });
-const vendorFiles = Object.keys(VENDOR_GROUPS).map((group) => `${group}.cjs`);
-for (const name of vendorFiles) renameSync(join(staging, 'vendor', name), join(dist, 'vendor', name));
+const vendorFiles = Object.keys(VENDOR_GROUPS).flatMap((group) => [`${group}.cjs`, `${group}.cjs.cache`]);
+// A vendor bundle's code cache is bound to its source (src/boot/bundle-loader.ts): one left from an
+// older build, or missing, only means that bundle is compiled at each run.
+for (const name of vendorFiles) {
+  if (existsSync(join(staging, 'vendor', name))) renameSync(join(staging, 'vendor', name), join(dist, 'vendor', name));
+  else rmSync(join(dist, 'vendor', name), { force: true });
+}
 for (const name of readdirSync(join(dist, 'vendor'))) if (!vendorFiles.includes(name)) rmSync(join(dist, 'vendor', name), { force: true });
 for (const name of [mainFile, `${mainFile}.cache`, 'help.json', 'cli.cjs']) {
   if (existsSync(join(staging, name))) renameSync(join(staging, name), join(dist, name));

@@ -30,6 +30,8 @@ export async function writeCodeCache(dir, mainFile, stdio = ['ignore', 'inherit'
   const at = existsSync('/proc/self/cwd') ? '/proc/self/cwd' : dir;
   return spawnSync(process.execPath, ['--random-seed=20', join(root, 'scripts', 'code-cache.mjs'), join(at, LOADER), join(at, mainFile)], {
     cwd: dir,
+    // DuckDB's vendor bundle finds the addon from /proc/self/cwd/vendor/: through NODE_PATH.
+    env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
     stdio,
     timeout: 60_000,
   });

@@ -10,7 +10,11 @@
 // How: in the command bundle an import of a listed package becomes
 // `require('./vendor/GROUP.cjs')[PACKAGE]`, read when the importing module initializes, which for
 // each of them is already on first use (dynamic imports, or modules only those commands load).
+// A group whose loading shows in a short command's time also gets a V8 code cache
+// (scripts/code-cache.mjs writes GROUP.cjs.cache for ajv and duckdb; src/boot/bundle-loader.ts reads it).
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 
 /** Each group's file and the import specifiers it serves, exactly as the sources write them. */
@@ -20,6 +24,9 @@ export const VENDOR_GROUPS = {
   ajv: ['ajv', 'ajv/dist/2020.js', 'ajv-formats', 're2js'],
   // `<family> import`: reading CSV files.
   'csv-parse': ['csv-parse'],
+  // `sync` into DuckDB, Parquet export: DuckDB's JavaScript API (its native addon stays in
+  // node_modules: see DUCKDB below). Its 120 files took ~95 ms to load; one file with a code cache ~20 ms.
+  duckdb: ['@duckdb/node-api'],
   // `files upload`: multipart bodies with a known length (form-data brings mime-db, ~140 KB).
   'form-data': ['form-data'],
   // --query.
@@ -45,22 +52,65 @@ const entryRequire = (specifier) => JSON.stringify(isProjectModule(specifier) ? 
 /** The relative path the command bundle requires a group's file by. */
 export const vendorPath = (group) => `./vendor/${group}.cjs`;
 
+/**
+ * DuckDB's JavaScript is bundled, its native addon is not: `@duckdb/node-bindings` (which picks
+ * the platform's addon) is required from where the installed `@duckdb/node-api` resolves it, so
+ * any layout npm or pnpm makes finds it. The bundled JavaScript is used only with the addon of its
+ * own version: when the installed @duckdb/node-api is another version (a newer one satisfying the
+ * dependency's range), the installed package itself is loaded, as it was before bundling. In the
+ * single executable (its require has no `resolve`: it loads nothing from disk) DuckDB is not found,
+ * as before.
+ */
+const DUCKDB = {
+  group: 'duckdb',
+  version: (root) =>
+    JSON.parse(readFileSync(createRequire(join(root, 'package.json')).resolve('@duckdb/node-api/package.json'), 'utf8')).version,
+  entry: (version) => `if (!require.resolve)
+  throw Object.assign(new Error("Cannot find module '@duckdb/node-api': the single executable holds no such module and loads none from disk"), {
+    code: 'MODULE_NOT_FOUND',
+  });
+const installed = require('node:module').createRequire(__filename);
+module.exports = {
+  '@duckdb/node-api':
+    installed('@duckdb/node-api/package.json').version === ${JSON.stringify(version)} ? require('@duckdb/node-api') : installed('@duckdb/node-api'),
+};
+`,
+  plugin: {
+    name: 'duckdb-bindings',
+    setup(b) {
+      b.onResolve({ filter: /^@duckdb\/node-bindings$/ }, () => ({ path: 'bindings', namespace: 'duckdb-bindings' }));
+      b.onLoad({ filter: /.*/, namespace: 'duckdb-bindings' }, () => ({
+        contents: `const api = '@duckdb/node-api';
+module.exports = require('node:module').createRequire(require.resolve(api))('@duckdb/node-bindings');
+`,
+        loader: 'js',
+      }));
+    },
+  },
+};
+
 /** Writes OUTDIR/vendor/GROUP.cjs for every group: `module.exports = { [specifier]: require(specifier) }`. */
 export async function buildVendorBundles(root, outdir, common) {
   await Promise.all(
-    Object.entries(VENDOR_GROUPS).map(([group, specifiers]) =>
-      build({
+    Object.entries(VENDOR_GROUPS).map(([group, specifiers]) => {
+      const duckdb = group === DUCKDB.group;
+      return build({
         ...common,
+        // DuckDB's JavaScript is the duckdb group's to bundle (the command bundle keeps it external).
+        external: duckdb ? common.external.filter((name) => !name.startsWith('@duckdb/')) : common.external,
+        plugins: duckdb ? [DUCKDB.plugin] : [],
         stdin: {
-          contents: `module.exports = {\n${specifiers.map((specifier) => `  ${JSON.stringify(specifier)}: require(${entryRequire(specifier)}),`).join('\n')}\n};\n`,
+          contents: duckdb
+            ? DUCKDB.entry(DUCKDB.version(root))
+            : `module.exports = {\n${specifiers.map((specifier) => `  ${JSON.stringify(specifier)}: require(${entryRequire(specifier)}),`).join('\n')}\n};\n`,
           resolveDir: root,
           sourcefile: `vendor-${group}.cjs`,
           loader: 'js',
         },
         outfile: join(outdir, 'vendor', `${group}.cjs`),
         format: 'cjs',
-      }),
-    ),
+      });
+    }),
   );
 }
 

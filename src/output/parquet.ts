@@ -1,6 +1,6 @@
 // The Parquet sink (`-o parquet --out FILE`, `export -o parquet`): typed columns from the published
 // record schema (parquet-schema.ts), written by DuckDB, loaded only here and only then (start-up is
-// measured; it is a native addon, never bundled; only its built-in json and parquet code is used,
+// measured; its native addon is resolved from node_modules, never bundled; only its built-in json and parquet code is used,
 // no extension is installed or downloaded). Records stream as NDJSON into a private temp file beside
 // FILE (the ndjson encoder: integers stay exact); at the end DuckDB reads it with the typed columns
 // and writes the Parquet temp file, which is given its final mode and renamed over FILE. A Parquet

@@ -70,12 +70,14 @@ describe('the npm package', () => {
         'dist/help.json',
         `dist/${mainFile}`,
         `dist/${mainFile}.cache`,
-        // Every vendor bundle the command bundle requires (each once).
+        // Every vendor bundle the command bundle requires (each once), and the code caches of ajv's and DuckDB's.
         ...new Set(
           [...readFileSync(join(ROOT, 'dist', mainFile), 'latin1').matchAll(/require\("\.\/(vendor\/[\w-]+\.cjs)"\)/g)].map(
             (match) => `dist/${match[1]}`,
           ),
         ),
+        'dist/vendor/ajv.cjs.cache',
+        'dist/vendor/duckdb.cjs.cache',
         'openapi.json',
         'package.json',
       ].sort(),

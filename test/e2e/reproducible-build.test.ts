@@ -19,7 +19,7 @@ const writeCodeCache = writeCodeCacheUntyped as (dir: string, mainFile: string, 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('the npm package is reproducible', () => {
-  it("the command bundle's V8 code cache is the same bytes when written in other directories", async () => {
+  it("the V8 code caches (the command bundle's, ajv's, DuckDB's) are the same bytes when written in other directories", async () => {
     const dist = DIST;
     const mainFile = readFileSync(join(dist, '.build-stamp'), 'utf8').split('\n')[1]!;
     const built = sha256(join(dist, `${mainFile}.cache`));
@@ -30,6 +30,10 @@ describe('the npm package is reproducible', () => {
       const written = await writeCodeCache(dir, mainFile, ['ignore', 'ignore', 'pipe']);
       expect(written.status, String(written.stderr)).toBe(0);
       expect(sha256(join(dir, `${mainFile}.cache`)), dir).toBe(built);
+      for (const vendor of ['ajv', 'duckdb'])
+        expect(sha256(join(dir, 'vendor', `${vendor}.cjs.cache`)), `${dir} ${vendor}`).toBe(
+          sha256(join(dist, 'vendor', `${vendor}.cjs.cache`)),
+        );
     }
   }, 60_000);
 });

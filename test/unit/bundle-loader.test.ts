@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,5 +54,34 @@ describe('bundle loader: the code cache is used only when it is intact', () => {
   it('openCache gives back exactly what sealCache sealed', () => {
     const data = Buffer.from('some V8 code cache bytes');
     expect(openCache(sealCache(data))?.equals(data)).toBe(true);
+  });
+
+  it("a vendor bundle's cache is used only with the source it was made from", () => {
+    const sealed = sealCache(Buffer.from('cache bytes'), 'source A');
+    expect(openCache(sealed, 'source A')?.toString()).toBe('cache bytes');
+    expect(openCache(sealed, 'source B')).toBeUndefined();
+    expect(openCache(sealed)).toBeUndefined();
+  });
+
+  it('loads the vendor bundles the bundle requires once each, with their cache, and not a cache left from another source', () => {
+    const vendor = join(dir, 'vendor', 'group.cjs');
+    mkdirSync(join(dir, 'vendor'));
+    const source =
+      "'use strict';\nexports.loads = (globalThis.__vendorLoads = (globalThis.__vendorLoads ?? 0) + 1);\nexports.add = (a, b) => a + b;\n";
+    writeFileSync(vendor, source);
+    const produced = loadBundle(pathToFileURL(vendor), { useCache: false, vendor: true });
+    writeFileSync(`${vendor}.cache`, sealCache(produced.script.createCachedData(), source));
+    expect(loadBundle(pathToFileURL(vendor), { vendor: true }).cacheRejected).toBe(false);
+    writeFileSync(bundle, "'use strict';\nexports.both = () => [require('./vendor/group.cjs'), require('./vendor/group.cjs')];\n");
+    const [first, second] = (
+      loadBundle(pathToFileURL(bundle)).exports as { both: () => Array<{ loads: number; add: (a: number, b: number) => number }> }
+    ).both();
+    expect(first).toBe(second);
+    expect(first!.add(2, 3)).toBe(5);
+    // Another source of the same length: its cache is not taken (V8 alone would only compare lengths).
+    writeFileSync(vendor, source.replace('a + b', 'a - b'));
+    const changed = loadBundle(pathToFileURL(vendor), { vendor: true });
+    expect(changed.cacheRejected).toBeUndefined();
+    expect((changed.exports as { add: (a: number, b: number) => number }).add(2, 3)).toBe(-1);
   });
 });

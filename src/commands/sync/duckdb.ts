@@ -1,5 +1,6 @@
-// The embedded target: a DuckDB file through @duckdb/node-api (its native binding is resolved from
-// node_modules at run time, never bundled; loaded only here, so no other command pays for it).
+// The embedded target: a DuckDB file through @duckdb/node-api (its JavaScript is a vendor bundle
+// with a code cache, its native binding resolved from node_modules at run time; loaded only here,
+// so no other command pays for it).
 // DuckDB locks the file for the process that opens it: a second writer fails to open it, which is
 // the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
 // run opens an existing file read-only, and a missing one not at all (an empty in-memory database
