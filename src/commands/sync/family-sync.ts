@@ -37,6 +37,8 @@ export interface FamilyJob {
   source: FamilySource;
   /** Checks one record against the published schema. */
   check(record: ApiRecord): Violation[];
+  /** Compiles the record checks (of every family; again: nothing to do), or throws the description's fault. */
+  compileChecks(): void;
   formatViolations(violations: readonly Violation[]): string;
   changes: readonly TableChange[];
   state: FamilyState | undefined;
@@ -122,10 +124,20 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     records,
   });
 
-  if (!run.dryRun && job.changes.some((change) => change.create || change.add.length > 0)) {
-    const { applyTables } = await import('./tables.js');
-    await db.transaction(() => applyTables(db, schema, job.changes));
-    tableExists = true;
+  // The first page is asked for, then the record checks are compiled while it travels (a short
+  // run's largest fixed cost), before anything is written.
+  const reading = startReading(familyRecords(ctx, job.family, since ?? undefined));
+  try {
+    await reading.asked;
+    job.compileChecks();
+    if (!run.dryRun && job.changes.some((change) => change.create || change.add.length > 0)) {
+      const { applyTables } = await import('./tables.js');
+      await db.transaction(() => applyTables(db, schema, job.changes));
+      tableExists = true;
+    }
+  } catch (error) {
+    await reading.stop();
+    throw error;
   }
 
   /** A batch checked and counted; the records to write (none in a dry run). */
@@ -152,7 +164,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   const flush = async (batch: readonly ApiRecord[]) => commit(await sort(batch));
 
   let batch: ApiRecord[] = [];
-  for await (const record of familyRecords(ctx, job.family, since ?? undefined)) {
+  for await (const record of reading.records) {
     seen?.add(record.id);
     batch.push(record);
     if (batch.length >= run.batchRows) {
@@ -208,6 +220,37 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   });
   result.records = records;
   return result;
+}
+
+/**
+ * `records` with its first item asked for at once; `asked` resolves once the asking had its turn
+ * (the request is on its way) and never rejects: a failure is the first item's.
+ */
+function startReading(records: AsyncIterable<ApiRecord>): {
+  records: AsyncIterable<ApiRecord>;
+  asked: Promise<void>;
+  /** Ends the reading before its records are iterated (the first page's request is not left running). */
+  stop(): Promise<void>;
+} {
+  const iterator = records[Symbol.asyncIterator]();
+  const first = iterator.next();
+  first.catch(() => undefined);
+  async function* rest(): AsyncGenerator<ApiRecord> {
+    let finished = false;
+    try {
+      for (let step = await first; !step.done; step = await iterator.next()) yield step.value;
+      finished = true;
+    } finally {
+      if (!finished) await iterator.return?.();
+    }
+  }
+  return {
+    records: rest(),
+    asked: new Promise((resolve) => setImmediate(resolve)),
+    stop: async () => {
+      await iterator.return?.();
+    },
+  };
 }
 
 /** --validate semantics, for every batch: a record that breaks the published schema stops the run before its batch is written. */

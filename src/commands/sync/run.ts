@@ -1,6 +1,7 @@
 // One `appraisal sync` run: check the flags; open the database while the service's clock is read
-// and each family's table shape and record check are made from the published description (the
-// fixed costs of a short run, overlapped); take the one-writer lock; then prepare every family — the
+// and each family's table shape and record validator are made from the published description (the
+// fixed costs of a short run, overlapped; the record checks are compiled while the first page
+// travels, family-sync.ts); take the one-writer lock; then prepare every family — the
 // tables it needs, its state — before anything is written, so a family the database cannot take is
 // refused with nothing written; then sync them one after another. Rows committed before a failure
 // stay: the next run continues from them.
@@ -12,7 +13,7 @@ import { quote } from './database.js';
 import { batchRows, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
 import { reportFamily, reportRun } from './report.js';
-import { familySource } from './source.js';
+import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
 import { ensureStateTable, familyTables, planTables } from './tables.js';
 
@@ -32,25 +33,29 @@ async function openDatabase(ctx: Context, plan: SyncPlan, meanwhile: () => Promi
 }
 
 /** What a family is read with, found from the description alone (before the database is open). */
-type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations'>;
+type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations' | 'compileChecks'>;
 
-/** Each family's table shape and its record check, compiled now rather than at the first record. */
+/**
+ * Each family's table shape, and the validator its records are checked with (ajv loaded, the
+ * description added). The record checks themselves are compiled by the first family's pass while
+ * its first page travels (compileChecks), every family's at once, before anything is written.
+ */
 async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader[]> {
   const { validatorFor, formatViolations } = await import('../../core/description/validate.js');
   const { bindingOf } = await import('../../core/description/routed-client.js');
   const validator = await validatorFor(bindingOf(await ctx.api())!.description.contract);
-  const readers: FamilyReader[] = [];
-  for (const family of plan.families) {
-    const source = await familySource(ctx, family);
-    validator.compileRecord(source.operation);
-    readers.push({
-      family,
-      source,
-      check: (record) => validator.record(source.operation, record),
-      formatViolations: (violations) => formatViolations(violations, 3),
-    });
-  }
-  return readers;
+  const sources: FamilySource[] = [];
+  for (const family of plan.families) sources.push(await familySource(ctx, family));
+  const compileChecks = () => {
+    for (const source of sources) validator.compileRecord(source.operation);
+  };
+  return plan.families.map((family, index) => ({
+    family,
+    source: sources[index]!,
+    check: (record) => validator.record(sources[index]!.operation, record),
+    formatViolations: (violations) => formatViolations(violations, 3),
+    compileChecks,
+  }));
 }
 
 export async function runSync(ctx: Context, words: readonly string[], flags: SyncFlags): Promise<void> {
@@ -86,10 +91,12 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
       if (schema !== db.dialect.defaultSchema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
       await ensureStateTable(db, schema);
     }
+    // A writing run has just made sure of the state table; a dry run asks whether it is there.
+    const jobs = await prepare(db, schema, readers, origin, !plan.dryRun || (await stateTableExists(db, schema)));
+    // Awaited only now: its answer came while the database answered prepare's reads.
     const measured = await clock;
     if (measured === undefined) ctx.io.warn("the service's answers carry no Date header: watermarks are read from this machine's clock");
 
-    const jobs = await prepare(db, schema, readers, origin);
     const results: Record<string, FamilyResult> = {};
     for (const job of jobs) {
       const result = await syncFamily(ctx, job, {
@@ -113,8 +120,13 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
 }
 
 /** Every family's job, read before anything is written: a refusal (a column's type, an origin) writes nothing. */
-async function prepare(db: Database, schema: string, readers: readonly FamilyReader[], origin: string): Promise<FamilyJob[]> {
-  const hasState = await stateTableExists(db, schema);
+async function prepare(
+  db: Database,
+  schema: string,
+  readers: readonly FamilyReader[],
+  origin: string,
+  hasState: boolean,
+): Promise<FamilyJob[]> {
   const jobs: FamilyJob[] = [];
   for (const reader of readers) {
     const { shape } = reader.source;
