@@ -28,6 +28,22 @@ describe('IdSet', () => {
     expect(ids.size).toBe(33);
   });
 
+  it('packs only lower-case UUIDs: a string of their length that is none stays itself', () => {
+    const ids = new IdSet();
+    const uuid = '0123abcd-4567-89ef-8000-00000000000f';
+    expect(ids.add(uuid)).toBe(true);
+    const nearly = [
+      '0123abcd_4567-89ef-8000-00000000000f', // a dash replaced
+      '0123abcd-4567-89ef-8000-00000000000g', // a digit out of hex
+      '0123abcd-4567-89ef-8000-00000000000\u00e9', // a character beyond ASCII
+      '0123abcd4-567-89ef-8000-00000000000f', // a dash moved
+      '0123ABCD-4567-89ef-8000-00000000000f', // upper case
+    ];
+    for (const id of nearly) expect(ids.add(id)).toBe(true);
+    for (const id of [uuid, ...nearly]) expect(ids.add(id)).toBe(false);
+    expect(ids.size).toBe(6);
+  });
+
   it('behaves exactly like a Set<string> across growth (property)', () => {
     const id = fc.oneof(fc.uuid(), fc.string({ maxLength: 12 }));
     fc.assert(
