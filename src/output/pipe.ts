@@ -22,16 +22,28 @@ export function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new InterruptedError();
 }
 
+/** Records taken from the source so far (a resumed export's included), read while the pump runs. */
+export interface PumpTally {
+  count: number;
+}
+
 /**
  * Feed every record into the sink (an encoder and its destination, or split files). Stops early, quietly, when the reader
  * goes away; in that case and on any failure the records' iterator is closed (return()), so the
  * producer stops fetching. An abort (Ctrl-C) fails at once even while a record is still awaited.
+ * `tally` follows the count as it grows: a source checkpointing a page reads how many were handed
+ * over (counted here rather than by one more generator around the source: a hop per record).
  */
-export async function pump(ctx: Context, records: AsyncIterable<Record<string, unknown>>, sink: RecordSink): Promise<number> {
+export async function pump(
+  ctx: Context,
+  records: AsyncIterable<Record<string, unknown>>,
+  sink: RecordSink,
+  tally: PumpTally = { count: 0 },
+): Promise<number> {
   const signal = ctx.signal;
   const iterator = records[Symbol.asyncIterator]();
   // A resumed export counts the records its interrupted run wrote.
-  let count = sink.resumed?.written ?? 0;
+  tally.count = sink.resumed?.written ?? 0;
   let exhausted = false;
   let nextPending = false;
   // One abort listener for the whole pump (not one per record): it rejects the record being awaited.
@@ -63,16 +75,16 @@ export async function pump(ctx: Context, records: AsyncIterable<Record<string, u
   };
 
   try {
-    if (!(await sink.begin())) return count;
+    if (!(await sink.begin())) return tally.count;
     for (;;) {
       const step = await next();
       if (step.done) break;
-      count++;
-      if (!(await sink.record(step.value))) return count;
+      tally.count++;
+      if (!(await sink.record(step.value))) return tally.count;
     }
     if (signal.aborted) throw abortReason(signal);
-    await sink.end(count);
-    return count;
+    await sink.end(tally.count);
+    return tally.count;
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (!exhausted) {
@@ -128,22 +140,17 @@ export interface RecordPipe {
 export async function openPipe(ctx: Context, view: View, exported?: ExportedCollection): Promise<RecordPipe> {
   const plan = ctx.output;
   const sink = await openSink(ctx, view, exported);
-  let handed = sink.resumed?.written ?? 0;
+  // Records handed to the sink so far: a page is checkpointed with how many were written with it.
+  const handed: PumpTally = { count: sink.resumed?.written ?? 0 };
   return {
     resumed: sink.resumed,
-    pageDone: async (done) => sink.pageDone?.(done, handed),
+    pageDone: async (done) => sink.pageDone?.(done, handed.count),
     discard: () => sink.discard(),
     async write(records) {
       const fields = watchFields(ctx, plan, records, view);
-      const counted = (async function* () {
-        for await (const record of fields.records) {
-          handed++;
-          yield record;
-        }
-      })();
       let count: number;
       try {
-        count = await pump(ctx, counted, sink);
+        count = await pump(ctx, fields.records, sink, handed);
         await sink.finish();
       } catch (error) {
         await sink.discard();
