@@ -3,6 +3,7 @@
 // one, and adds no header but the user-agent), never follows a redirect (a 3xx is an answer like any
 // other: the caller decides), trusts its own extra CA, and bounds each attempt by its own timeout.
 // Retrying is the caller's: a webhook's schedule (hours, dead letters) is not the API client's.
+import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './agent.js';
 import { networkFailure, timeoutFailure, type FailureSite } from './network-errors.js';
@@ -44,6 +45,24 @@ export interface OutboundClient {
   close(): Promise<void>;
 }
 
+/**
+ * What cuts one attempt: its own timer, or the caller's signal. An EventEmitter, which undici takes as
+ * a request's signal (an 'abort' event, `aborted`, `reason`): an AbortController per attempt costs
+ * ~16 µs more in EventTarget listeners (and AbortSignal.timeout() with AbortSignal.any() ~35 µs), a
+ * tenth of a delivery to a receiver on this machine.
+ */
+class AttemptSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
 /** An answer's body is not read for anything: at most this much is drained so the connection is reused. */
 const DRAIN_LIMIT = 64 * 1024;
 
@@ -66,8 +85,16 @@ export function createOutboundClient(settings: OutboundSettings, deps: OutboundD
   return {
     async post(url, body, headers, signal) {
       const site: FailureSite = { method: 'POST', path: url.pathname, origin: url.origin, timeoutMs: settings.timeoutMs };
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const both = AbortSignal.any([signal, timeout]);
+      const attempt = new AttemptSignal();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attempt.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      }, settings.timeoutMs);
+      timer.unref();
+      const onAbort = () => attempt.abort(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
       let response: Dispatcher.ResponseData | undefined;
       try {
         response = await dispatcher.request({
@@ -76,7 +103,7 @@ export function createOutboundClient(settings: OutboundSettings, deps: OutboundD
           method: 'POST',
           headers: { ...headers, 'user-agent': deps.userAgent, 'content-length': String(Buffer.byteLength(body)) },
           body,
-          signal: both,
+          signal: attempt,
         });
         const answer: OutboundAnswer = {
           kind: 'answer',
@@ -84,20 +111,24 @@ export function createOutboundClient(settings: OutboundSettings, deps: OutboundD
           retryAfterMs: parseRetryAfter(header(response.headers['retry-after'])),
           location: header(response.headers.location),
         };
-        // The status is the answer: a body that fails or stalls after it changes nothing.
-        await response.body.dump({ limit: DRAIN_LIMIT, signal: both }).catch(() => undefined);
+        // The status is the answer: a body that fails or stalls after it changes nothing. The attempt's
+        // signal still cuts it (undici destroys the body when the request's signal aborts).
+        await response.body.dump({ limit: DRAIN_LIMIT }).catch(() => undefined);
         return answer;
       } catch (error) {
         if (response && !response.body.destroyed) response.body.destroy();
         if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
-        const failure = timeout.aborted ? timeoutFailure(site) : networkFailure(error, site);
+        const failure = timedOut ? timeoutFailure(site) : networkFailure(error, site);
         return {
           kind: 'failure',
-          reason: timeout.aborted ? 'timed out' : failure.reason,
+          reason: timedOut ? 'timed out' : failure.reason,
           // The hints speak of the service's flags; the message names what happened and where.
           message: failure.error.message,
-          retryable: timeout.aborted || failure.retryable,
+          retryable: timedOut || failure.retryable,
         };
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
       }
     },
     close: () => dispatcher.close(),
