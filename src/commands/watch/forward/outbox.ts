@@ -13,6 +13,7 @@
 // the middle of a write) is dropped when the log is read; it is then rewritten with only what is
 // still waiting (compacted), and emptied whenever nothing waits and the state is saved. Bodies stay
 // on disk: memory holds ~100 bytes per waiting event (the first thousand keep their body at hand).
+import { ftruncateSync, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -136,8 +137,9 @@ export class Outbox {
   private bufferedBytes = 0;
   /** Bytes in the file, written or buffered before `buffered`. */
   private size: number;
-  private writing: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  /** The fsyncs, one after another. */
+  private syncing: Promise<void> = Promise.resolve();
+  private failure: LocalEnvironmentError | undefined;
 
   private constructor(
     readonly path: string,
@@ -253,23 +255,24 @@ export class Outbox {
     return buffer.toString('utf8');
   }
 
-  /** Write what is buffered; with `durable`, fsync it too (before the state file moves past it). */
-  flush(durable: boolean): Promise<void> {
-    const text = this.buffered.join('');
-    this.buffered = [];
-    this.size += this.bufferedBytes;
-    this.bufferedBytes = 0;
-    this.writing = this.writing.then(async () => {
+  /**
+   * Write what is buffered, at once (before this returns its promise); with `durable`, fsync it too
+   * (before the state file moves past it). The lines are appended with one synchronous write: a few
+   * lines cost ~5 µs that way, an asynchronous write ~50 µs of this thread plus a pool thread's, for
+   * every event delivered. Only the fsync, which waits for the disk, goes to the pool.
+   */
+  async flush(durable: boolean): Promise<void> {
+    this.write();
+    if (!durable) return;
+    this.syncing = this.syncing.then(async () => {
       if (this.failure) throw this.failure;
       try {
-        if (text !== '') await this.handle.write(text);
-        if (durable) await this.handle.sync();
+        await this.handle.sync();
       } catch (error) {
-        this.failure = new LocalEnvironmentError(`cannot write the outbox ${this.path}: ${(error as Error).message}`);
-        throw this.failure;
+        throw this.failed(error);
       }
     });
-    return this.writing;
+    await this.syncing;
   }
 
   /**
@@ -285,11 +288,12 @@ export class Outbox {
     this.buffered = [];
     this.bufferedBytes = 0;
     this.size = HEADER_BYTES;
-    this.writing = this.writing.then(async () => {
-      if (this.failure) throw this.failure;
-      await this.handle.truncate(HEADER_BYTES);
-    });
-    await this.writing;
+    if (this.failure) throw this.failure;
+    try {
+      ftruncateSync(this.handle.fd, HEADER_BYTES);
+    } catch (error) {
+      throw this.failed(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -300,5 +304,26 @@ export class Outbox {
   private append(line: string): void {
     this.buffered.push(line);
     this.bufferedBytes += Buffer.byteLength(line);
+  }
+
+  /** Append the buffered lines to the file (O_APPEND: at its end, whatever a truncation did). */
+  private write(): void {
+    if (this.failure) throw this.failure;
+    if (this.buffered.length === 0) return;
+    const data = Buffer.from(this.buffered.length === 1 ? this.buffered[0]! : this.buffered.join(''));
+    this.buffered = [];
+    this.size += this.bufferedBytes;
+    this.bufferedBytes = 0;
+    try {
+      for (let at = 0; at < data.length;) at += writeSync(this.handle.fd, data, at);
+    } catch (error) {
+      throw this.failed(error);
+    }
+  }
+
+  /** A write or fsync failed: every later one fails the same way (the log may have a gap). */
+  private failed(error: unknown): LocalEnvironmentError {
+    this.failure ??= new LocalEnvironmentError(`cannot write the outbox ${this.path}: ${(error as Error).message}`);
+    return this.failure;
   }
 }
