@@ -3,12 +3,13 @@
 // order), each signed afresh at its attempt, retried on the schedule of schedule.ts, marked done in
 // the outbox once delivered or dead-lettered. A 410 Gone, or a file that cannot be written, is fatal:
 // onFatal stops the watch, and what was not delivered stays in the outbox for the next run.
+import { createSecretKey } from 'node:crypto';
 import { UndeliveredEventsError } from '../../../core/errors.js';
 import type { OutboundClient } from '../../../core/http/outbound.js';
 import type { DeadLetterFile } from './dead-letter.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { describeAnswer, retryDelay, verdictOf } from './schedule.js';
-import { webhookHeaders } from './signature.js';
+import { webhookHeaders, type SigningKey } from './signature.js';
 import { shownTarget } from './target.js';
 
 export interface ForwardReport {
@@ -51,8 +52,12 @@ export class Forwarder {
   private idleWaiters: Array<() => void> = [];
   private flushScheduled = false;
   private running: Promise<void> | undefined;
+  /** The secrets as KeyObjects, imported once rather than from bytes at every signature. */
+  private readonly keys: readonly SigningKey[];
 
-  constructor(private readonly deps: ForwarderDeps) {}
+  constructor(private readonly deps: ForwarderDeps) {
+    this.keys = deps.keys.map((key) => createSecretKey(key));
+  }
 
   start(): void {
     this.running ??= this.run();
@@ -60,7 +65,8 @@ export class Forwarder {
 
   /** A new event (appended to the outbox unless that webhook-id waits already or was just done). */
   enqueue(id: string, key: string, body: string): void {
-    if (this.deps.outbox.add(id, key, body)) this.wake();
+    // With every slot taken nothing could start: the attempt that ends wakes the loop.
+    if (this.deps.outbox.add(id, key, body) && this.tasks.size < this.deps.concurrency) this.wake();
   }
 
   /** Resolves once nothing waits and nothing is in flight, or the forwarder stopped. */
@@ -127,6 +133,8 @@ export class Forwarder {
 
   private async run(): Promise<void> {
     const { concurrency, signal } = this.deps;
+    const onAbort = () => this.wake();
+    signal.addEventListener('abort', onAbort, { once: true });
     while (!this.stopped && !signal.aborted) {
       const now = this.deps.now();
       let nextAt = Infinity;
@@ -147,15 +155,13 @@ export class Forwarder {
       // Until something changes: an event added, an attempt ended, a retry due, or Ctrl-C.
       await new Promise<void>((resolve) => {
         const timer = Number.isFinite(nextAt) ? setTimeout(() => this.wake(), Math.max(0, nextAt - now)) : undefined;
-        const onAbort = () => this.wake();
-        signal.addEventListener('abort', onAbort, { once: true });
         this.wakeUp = () => {
           if (timer) clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
           resolve();
         };
       });
     }
+    signal.removeEventListener('abort', onAbort);
     await Promise.allSettled([...this.tasks]);
     this.releaseWaiters();
   }
@@ -174,11 +180,11 @@ export class Forwarder {
 
   private async attempt(entry: OutboxEntry): Promise<void> {
     const { deps } = this;
-    const body = await deps.outbox.body(entry);
+    const body = entry.body ?? (await deps.outbox.body(entry));
     const at = deps.now();
     entry.firstAttemptAt ??= at;
     entry.attempts++;
-    const answer = await deps.client.post(deps.url, body, webhookHeaders(deps.keys, entry.id, at, body), deps.signal);
+    const answer = await deps.client.post(deps.url, body, webhookHeaders(this.keys, entry.id, at, body), deps.signal);
     const verdict = verdictOf(answer);
     if (verdict === 'delivered') {
       this.finish(entry);
