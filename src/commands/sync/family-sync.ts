@@ -229,7 +229,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
 function startReading(records: AsyncIterable<ApiRecord>): {
   records: AsyncIterable<ApiRecord>;
   asked: Promise<void>;
-  /** Ends the reading before its records are iterated (the first page's request is not left running). */
+  /** Ends the reading when its records will not be iterated (closing the reader once its first page is in). */
   stop(): Promise<void>;
 } {
   const iterator = records[Symbol.asyncIterator]();
