@@ -30,6 +30,8 @@ export type EventSink = (event: WatchEvent, change?: ChangeFacts) => Promise<voi
 /** Write one line, waiting for the stream to drain when its buffer is full. */
 export function writeLine(stream: Writable, line: string, signal: AbortSignal): Promise<void> {
   if (stream.write(line)) return Promise.resolve();
+  // Already stopped: the line is queued in the stream, but nothing will wake a wait for it.
+  if (signal.aborted) return Promise.reject(new InterruptedError());
   return new Promise((resolve, reject) => {
     const done = (error?: unknown) => {
       stream.off('drain', onDrain);

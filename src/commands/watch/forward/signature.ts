@@ -2,7 +2,7 @@
 // came from us. The id is derived from the change itself, so the same change gets the same id on
 // every retry, after a restart, and when a poll that was cut short finds it again: the receiver's
 // deduplication key holds across everything the watch can go through.
-import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /** What makes one change one event: the watch, the record, what happened, to which version, in which poll. */
 export interface ChangeIdentity {
@@ -42,4 +42,33 @@ export function webhookHeaders(keys: readonly SigningKey[], id: string, timestam
     'webhook-timestamp': String(timestamp),
     'webhook-signature': signatureHeader(keys, id, timestamp, body),
   };
+}
+
+/**
+ * Signs attempts with keys imported once. The event most likely to go next can be signed ahead, while
+ * a request is in flight and the receiver is busy; its attempt takes those headers if it starts within
+ * the same second (the timestamp is in seconds: they are then exactly the headers it would get).
+ */
+export class Signer {
+  private readonly keys: readonly KeyObject[];
+  private ahead: { id: string; timestamp: number; headers: Record<string, string> } | undefined;
+
+  constructor(keys: readonly Buffer[]) {
+    this.keys = keys.map((key) => createSecretKey(key));
+  }
+
+  /** The headers of an attempt starting at `timestampMs`. */
+  headers(id: string, timestampMs: number, body: string): Record<string, string> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    if (ahead?.id === id && ahead.timestamp === Math.floor(timestampMs / 1000)) return ahead.headers;
+    return webhookHeaders(this.keys, id, timestampMs, body);
+  }
+
+  /** Sign ahead an event expected to start soon. */
+  prepare(id: string, timestampMs: number, body: string): void {
+    const timestamp = Math.floor(timestampMs / 1000);
+    if (this.ahead?.id === id && this.ahead.timestamp === timestamp) return;
+    this.ahead = { id, timestamp, headers: webhookHeaders(this.keys, id, timestampMs, body) };
+  }
 }

@@ -88,7 +88,7 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
         say(() => ctx.io.warnOnce('dead-letter', `events ${target} does not take are written to ${plan.deadLetterPath}`));
       },
     },
-    onDelivered: (body) => writeLine(ctx.io.stdout, `${body}\n`, options.signal),
+    print: (lines) => writeLine(ctx.io.stdout, lines, options.signal),
     onFatal: () => options.stop(),
   });
   if (outbox.count > 0)
@@ -113,8 +113,9 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
       forwarder.enqueue(id, event.id, body);
       // A page's events come in one burst (100 of them: ~10 ms of this thread). One at a time, with the
       // event loop turning in between, the receiver's answers are read and the next request is sent
-      // while the poll goes on, instead of the receiver waiting for the whole page.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // while the poll goes on, instead of the receiver waiting for the whole page. Two turns: undici
+      // sends a request from an immediate, which then goes before the next event's work.
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
     },
     store: (inner) => ({
       path: inner.path,

@@ -14,6 +14,7 @@ import { retryDelay, verdictOf } from '../../../../src/commands/watch/forward/sc
 import { newSecret, secretKey } from '../../../../src/commands/watch/forward/secrets.js';
 import { webhookHeaders, webhookId } from '../../../../src/commands/watch/forward/signature.js';
 import { tempDir } from '../../../helpers/temp.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 const answer = (status: number, retryAfterMs?: number): OutboundAnswer => ({ kind: 'answer', status, retryAfterMs, location: undefined });
 
@@ -151,31 +152,71 @@ function fakeClient(script: (id: string, n: number) => OutboundAnswer | Promise<
   return { client, sent, most: () => most };
 }
 
-async function forwarder(client: OutboundClient, options: { concurrency: number; retryForMs?: number }) {
+async function forwarder(
+  client: OutboundClient,
+  options: { concurrency: number; retryForMs?: number; print?: (lines: string) => Promise<void> },
+) {
   const dir = tempDir('forwarder-');
   const outbox = await Outbox.open(join(dir, 'outbox'));
   const delivered: string[] = [];
   const dead: string[] = [];
   const errors: unknown[] = [];
+  const secret = newSecret();
   const forward = new Forwarder({
     outbox,
     deadLetters: deadLetterFile(join(dir, 'dead.ndjson')),
     client,
     url: new URL('http://127.0.0.1:9/x'),
-    keys: [secretKey(newSecret())!],
+    keys: [secretKey(secret)!],
     retryForMs: options.retryForMs ?? 60_000,
     concurrency: options.concurrency,
     now: () => Date.now(),
     random: () => 0,
     signal: new AbortController().signal,
     report: { delivered: (e) => delivered.push(e.id), retrying: () => {}, deadLettered: (e) => dead.push(e.id) },
-    onDelivered: async () => {},
+    print: options.print ?? (async () => {}),
     onFatal: (error) => errors.push(error),
   });
-  return { forward, delivered, dead, errors, dir, outbox };
+  return { forward, delivered, dead, errors, dir, outbox, secret };
 }
 
 describe('the forwarder', () => {
+  it('prints each delivered event once, in order; while stdout is full no new attempt starts; signed as at its attempt', async () => {
+    const { client, sent } = fakeClient(() => answer(200));
+    const headers: Array<Record<string, string>> = [];
+    const recording: OutboundClient = {
+      post: (url, body, h, signal) => (headers.push(h), client.post(url, body, h, signal)),
+      close: client.close,
+    };
+    let release: () => void = () => {};
+    const full = new Promise<void>((resolve) => (release = resolve));
+    let stdoutFull = true;
+    const printed: string[] = [];
+    const print = (lines: string) => {
+      printed.push(lines);
+      return stdoutFull ? full : Promise.resolve();
+    };
+    const { forward, secret } = await forwarder(recording, { concurrency: 1, print });
+    const bodies = [0, 1, 2, 3].map((i) => JSON.stringify({ key: `r${i}` }));
+    forward.start();
+    for (const [i, body] of bodies.entries()) forward.enqueue(`msg_${i}`, `r${i}`, body);
+    // Two lines printed: the second event was delivered and the loop had its turn after it.
+    await waitFor(() => printed.join('').split('\n').length > 2, 'two printed lines');
+    expect(sent).toEqual(['msg_0', 'msg_1']);
+    stdoutFull = false;
+    release();
+    await forward.drain();
+    await forward.stop();
+    expect(sent).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3']);
+    expect(printed.join('')).toBe(bodies.map((body) => `${body}\n`).join(''));
+    // Signed ahead of their attempt or not, every request verifies.
+    const hook = new Webhook(secret);
+    for (const [i, h] of headers.entries()) {
+      expect(h['webhook-id']).toBe(`msg_${i}`);
+      expect(() => hook.verify(bodies[i]!, h)).not.toThrow();
+    }
+  });
+
   it('with --forward-concurrency 3: others go side by side, one record never twice at once nor out of order', async () => {
     const { client, most } = fakeClient(() => answer(200));
     const { forward, delivered } = await forwarder(client, { concurrency: 3 });
