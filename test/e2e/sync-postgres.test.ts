@@ -2,10 +2,14 @@
 // (test/helpers/postgres.ts), read back with psql: typed columns, child tables, the state row, one
 // organization per --schema, the password from the URL, PGPASSWORD or ~/.pgpass and never printed,
 // the advisory lock (a second writer of a schema exits 2), an unreachable server (exit 3 naming the
-// host), a wrong password (exit 2).
+// host), a wrong password (exit 2); and the writer's own insert (an array parameter per column)
+// keeping every value exact: strings with tabs, newlines, backslashes, quotes and array-literal
+// punctuation, integers beyond 2^53, times with microseconds and offsets, JSON, NULLs, the upsert.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Database } from '../../src/commands/sync/database.js';
+import { openPostgres } from '../../src/commands/sync/postgres.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -98,5 +102,77 @@ describe('sync into PostgreSQL', () => {
     expect(exitProblems(wrong)).toEqual([]);
     expect(wrong.stderr).toMatch(/password authentication failed/);
     expect(wrong.stderr).not.toContain('wrong-pw-123');
+  });
+});
+
+describe('the PostgreSQL writer', () => {
+  const COLUMNS = [
+    { name: 'id', type: 'text' as const },
+    { name: 's', type: 'text' as const },
+    { name: 'n', type: 'bigint' as const },
+    { name: 'x', type: 'double' as const },
+    { name: 'at', type: 'timestamptz' as const },
+    { name: 'day', type: 'date' as const },
+    { name: 'ok', type: 'boolean' as const },
+    { name: 'doc', type: 'json' as const },
+  ];
+  const HOSTILE = 'tab\there, new\nline\r\n, back\\slash \\N \\t, "double" \'single\', {braces}, commas,; NULL é 漢字 🏠 \u200f';
+  const doc = JSON.stringify({ k: [1, 'a"b\\c\n', null], big: 1, s: HOSTILE });
+  /** Every row of writer.t read by psql: exact values as text, the jsonb parsed (jsonb orders keys its own way). */
+  const readBack = () =>
+    (
+      JSON.parse(
+        db.psql(
+          `SELECT json_agg(json_build_array(id, s, n::text, x::text, (at AT TIME ZONE 'UTC')::text, day::text, ok, doc::text, old) ORDER BY id) FROM writer.t`,
+        ),
+      ) as unknown[][]
+    ).map((row) => row.map((value, index) => (index === 7 && typeof value === 'string' ? JSON.parse(value) : value)));
+  let writer: Database;
+  beforeAll(async () => {
+    db.psql('CREATE SCHEMA writer');
+    // `old` stands for a column the description no longer has: the upsert leaves it as it was.
+    db.psql(
+      'CREATE TABLE writer.t (id text PRIMARY KEY, old text, s text, n bigint, x double precision, at timestamptz, day date, ok boolean, doc jsonb)',
+    );
+    writer = await openPostgres(db.url(), {});
+  });
+  afterAll(() => writer?.close());
+
+  it('writes strings, integers beyond 2^53, times, JSON and NULLs exactly, and upserts on id', async () => {
+    await writer.transaction(() =>
+      writer.append('writer', 't', COLUMNS, [
+        ['a', HOSTILE, '9007199254740993', '0.1', '2024-05-06T07:08:09.123456Z', '2024-02-29', 'true', doc],
+        ['b', '', '-9223372036854775808', '1e-7', '2024-05-06T07:08:09.5+02:00', null, 'false', '"NULL"'],
+        ['c', null, null, null, null, null, null, null],
+        ['d', 'NULL', '9223372036854775807', '1.7976931348623157e+308', null, '1999-12-31', null, '[null,"x\\ty"]'],
+      ]),
+    );
+    expect(readBack()).toEqual([
+      ['a', HOSTILE, '9007199254740993', '0.1', '2024-05-06 07:08:09.123456', '2024-02-29', true, JSON.parse(doc), null],
+      ['b', '', '-9223372036854775808', '1e-07', '2024-05-06 05:08:09.5', null, false, 'NULL', null],
+      ['c', null, null, null, null, null, null, null, null],
+      ['d', 'NULL', '9223372036854775807', '1.7976931348623157e+308', null, '1999-12-31', null, [null, 'x\ty'], null],
+    ]);
+    db.psql(`UPDATE writer.t SET old = 'kept' WHERE id IN ('a', 'c')`);
+    const names = COLUMNS.filter((column) => column.name !== 'id').map((column) => `"${column.name}" = EXCLUDED."${column.name}"`);
+    await writer.transaction(() =>
+      writer.insert(
+        '"writer"."t"',
+        COLUMNS,
+        [['c', HOSTILE, '18446744073709551', '2.5', null, null, 'true', '[]']],
+        ` ON CONFLICT (id) DO UPDATE SET ${names.join(', ')}`,
+      ),
+    );
+    expect(readBack()[2]).toEqual(['c', HOSTILE, '18446744073709551', '2.5', null, null, true, [], 'kept']);
+  });
+
+  it('keeps nothing of a batch whose transaction fails', async () => {
+    await expect(
+      writer.transaction(async () => {
+        await writer.append('writer', 't', COLUMNS, [['e', 'x', '1', null, null, null, null, null]]);
+        throw new Error('the batch failed');
+      }),
+    ).rejects.toThrow('the batch failed');
+    expect(db.psql(`SELECT count(*) FROM writer.t WHERE id = 'e'`)).toBe('0');
   });
 });

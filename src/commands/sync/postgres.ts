@@ -104,22 +104,24 @@ function connectError(shown: string, config: ConnectionConfig, error: unknown): 
 }
 
 /**
- * Rows sent as one JSON parameter (an array of arrays of text cells) and unpacked by the server:
- * measured 6-10x faster than a VALUES list with a parameter per cell (1,000 rows of 19 columns:
- * ~60 ms against ~450 ms), which made COPY (pg-copy-streams, not a dependency) not worth adding.
+ * An INSERT of rows sent as one array parameter per column, each typed as its column
+ * (`unnest($1::text[], $2::bigint[], …)`): the values travel as text inside the array literal
+ * (node-postgres quotes every element and escapes its quotes and backslashes), so they stay exact.
+ * Measured on 20 batches of 1,000 properties (19 columns), one transaction each: the statements
+ * took ~320 ms in all, as COPY FROM STDIN did (pg-copy-streams), against ~460 ms for the rows as one
+ * JSON parameter unpacked by the server (the way before; a parameter per cell was 6-10x slower
+ * still). COPY would add a dependency, its own text escaping and, for the upsert of changed rows, a
+ * staging table, for nothing measurable.
  */
-async function insertJson(
-  db: Database,
-  table: string,
-  columns: readonly ColumnSpec[],
-  rows: readonly Param[][],
-  conflict: string,
-): Promise<void> {
+function insertSql(table: string, columns: readonly ColumnSpec[], conflict: string): string {
   const names = columns.map((column) => quote(column.name)).join(', ');
-  const cells = columns.map((column, index) => `CAST(r->>${index} AS ${POSTGRES_DIALECT.typeName(column.type)})`);
-  await db.run(`INSERT INTO ${table} (${names}) SELECT ${cells.join(', ')} FROM ${POSTGRES_DIALECT.jsonElements('$1')}${conflict}`, [
-    JSON.stringify(rows),
-  ]);
+  const arrays = columns.map((column, index) => `CAST($${index + 1} AS ${POSTGRES_DIALECT.typeName(column.type)}[])`);
+  return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays.join(', ')})${conflict}`;
+}
+
+/** The rows' cells, column by column. */
+function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
+  return Array.from({ length: width }, (_, index) => rows.map((row) => row[index] ?? null));
 }
 
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
@@ -164,8 +166,10 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     async run(sql, params) {
       await client.query(sql, params ? ([...params] as Param[]) : undefined).catch(failed);
     },
-    insert: (table, columns, rows, conflict) => insertJson(database, table, columns, rows, conflict),
-    append: (schema, table, columns, rows) => insertJson(database, qualified(schema, table), columns, rows, ''),
+    async insert(table, columns, rows, conflict) {
+      await client.query(insertSql(table, columns, conflict), columnArrays(columns.length, rows)).catch(failed);
+    },
+    append: (schema, table, columns, rows) => database.insert(qualified(schema, table), columns, rows, ''),
     async transaction(work) {
       await database.run('BEGIN');
       try {
