@@ -161,17 +161,31 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     });
   };
 
-  const flush = async (batch: readonly ApiRecord[]) => commit(await sort(batch));
+  // A batch's transaction runs while the next batch is read (one at a time, in order, the next
+  // sorted only once it committed): the database's time overlaps the service's latency.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async (batch: readonly ApiRecord[]) => {
+    await writing;
+    writing = commit(await sort(batch));
+    writing.catch(() => undefined);
+  };
 
   let batch: ApiRecord[] = [];
-  for await (const record of reading.records) {
-    seen?.add(record.id);
-    batch.push(record);
-    if (batch.length >= run.batchRows) {
-      await flush(batch);
-      batch = [];
+  try {
+    for await (const record of reading.records) {
+      seen?.add(record.id);
+      batch.push(record);
+      if (batch.length >= run.batchRows) {
+        await flush(batch);
+        batch = [];
+      }
     }
+  } catch (error) {
+    // The batch on its way ends (committed or not) before the run stops.
+    await writing.catch(() => undefined);
+    throw error;
   }
+  await writing;
   // The last batch commits with the finished state (one transaction less), unless rows gone from
   // the service are still to be marked after it.
   let last = batch.length > 0 ? await sort(batch) : NOTHING;
