@@ -212,7 +212,8 @@ export class Outbox {
   add(id: string, key: string, body: string): OutboxEntry | undefined {
     if (this.waiting.has(id) || this.recent.has(id)) return undefined;
     const prefix = `A ${id} ${encodeURIComponent(key)} `;
-    const offset = this.size + this.bufferedBytes + Buffer.byteLength(prefix);
+    const prefixBytes = Buffer.byteLength(prefix);
+    const offset = this.size + this.bufferedBytes + prefixBytes;
     const length = Buffer.byteLength(body);
     const entry: OutboxEntry = {
       id,
@@ -224,7 +225,7 @@ export class Outbox {
       attempts: 0,
     };
     this.waiting.set(id, entry);
-    this.append(`${prefix}${body}\n`);
+    this.append(`${prefix}${body}\n`, prefixBytes + length + 1);
     return entry;
   }
 
@@ -301,9 +302,9 @@ export class Outbox {
     await this.handle.close().catch(() => undefined);
   }
 
-  private append(line: string): void {
+  private append(line: string, bytes = Buffer.byteLength(line)): void {
     this.buffered.push(line);
-    this.bufferedBytes += Buffer.byteLength(line);
+    this.bufferedBytes += bytes;
   }
 
   /** Append the buffered lines to the file (O_APPEND: at its end, whatever a truncation did). */
