@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOADER = 'code-cache-loader.mjs';
 
 /** Write DIR/MAIN.cache for DIR/MAIN (DIR also holds vendor/); the spawn's result. The loader is left in DIR. */
-export async function writeCodeCache(dir, mainFile, stdio = ['ignore', 'inherit', 'inherit']) {
+export async function writeCodeCache(dir, mainFile) {
   await build({
     entryPoints: [join(root, 'src', 'boot', 'bundle-loader.ts')],
     outfile: join(dir, LOADER),
@@ -28,11 +28,21 @@ export async function writeCodeCache(dir, mainFile, stdio = ['ignore', 'inherit'
     logLevel: 'warning',
   });
   const at = existsSync('/proc/self/cwd') ? '/proc/self/cwd' : dir;
-  return spawnSync(process.execPath, ['--random-seed=20', join(root, 'scripts', 'code-cache.mjs'), join(at, LOADER), join(at, mainFile)], {
-    cwd: dir,
-    // DuckDB's vendor bundle finds the addon from /proc/self/cwd/vendor/: through NODE_PATH.
-    env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
-    stdio,
-    timeout: 60_000,
-  });
+  const written = spawnSync(
+    process.execPath,
+    ['--random-seed=20', join(root, 'scripts', 'code-cache.mjs'), join(at, LOADER), join(at, mainFile)],
+    {
+      cwd: dir,
+      // DuckDB's vendor bundle finds the addon from /proc/self/cwd/vendor/: through NODE_PATH.
+      env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
+      // Always pipes, whatever the build's own stdout and stderr are: a terminal, a file or a pipe
+      // load different Node internals before the vendor bundles are compiled, which moves their script
+      // ids and so their caches' bytes (a build under `npm test` wrote another ajv cache than one in a
+      // terminal). What the producer says is passed on afterwards.
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    },
+  );
+  process.stderr.write(Buffer.concat([written.stdout ?? Buffer.alloc(0), written.stderr ?? Buffer.alloc(0)]));
+  return written;
 }
