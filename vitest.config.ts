@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/longest-first.js';
 
+// Files that point the keychain's native addon at a D-Bus session of their own (DBUS_SESSION_BUS_ADDRESS):
+// the addon, loaded once per worker, may keep the first session it met, so these get a fresh process.
+const OWN_PROCESS = ['test/e2e/keychain.test.ts', 'test/e2e/rotate.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -17,18 +21,25 @@ export default defineConfig({
     // Longest files first, also on a fresh clone without vitest's results cache (test/longest-first.ts):
     // with vitest's own order (largest files first) the same clone took 244 s with 3 workers.
     sequence: { sequencer: LongestFirst },
-    // Unit and mock tests share their workers' module cache (no per-file isolation): each file would
-    // otherwise load vitest, the sources and their dependencies again in a fresh process, which cost
-    // more than the tests themselves — test/unit measured 101 s CPU isolated, 39 s shared (2 cores,
-    // the same 1,102 tests passing). None of them mocks a module (no vi.mock); each restores what it
-    // changes. The e2e files stay isolated: they run the CLI in process with its environment, signals
-    // and terminals, where a file's leftovers would be another file's surprise.
+    // Test files share their workers' module cache (no per-file isolation): each file would otherwise
+    // load vitest, the sources and their dependencies again in a fresh process, which cost more than
+    // many tests themselves — test/unit measured 101 s CPU isolated, 39 s shared; the whole suite
+    // 433 s CPU with e2e isolated, 374 s shared (2 cores, the same tests passing). None of them mocks
+    // a module (no vi.mock); each restores what it changes (process.env, timers), and the CLI keeps no
+    // run state at module level (test/unit/architecture.test.ts). Files that run the CLI as a process
+    // are unaffected either way; the two in OWN_PROCESS keep a process of their own.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/mock/**/*.test.ts'], isolate: false } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/mock/**', 'test/fuzz/**', 'node_modules/**'] },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', 'test/mock/**', 'test/fuzz/**', 'node_modules/**', ...OWN_PROCESS],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'e2e-own-process', include: OWN_PROCESS } },
     ],
   },
 });
