@@ -55,7 +55,28 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   const flags = await importFlags(family, file, options, ctx.cwd, rows);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
-  const rowCount = flags.inputPath !== undefined && !flags.dryRun ? await countRows(openRows, ctx.signal) : undefined;
+  // The file is read through (a bad one refused, its rows counted) while the session, the journal and
+  // the match index are read — only reads meanwhile, not one row sent or a person asked before it ends:
+  // read first, it added its whole time to a re-import's. A bad file's error is the one reported, even
+  // when something else failed meanwhile.
+  const counting = flags.inputPath !== undefined && !flags.dryRun ? countRows(openRows, ctx.signal) : Promise.resolve(undefined);
+  counting.catch(() => undefined);
+  try {
+    await importRows(ctx, family, file, flags, openRows, counting);
+  } catch (error) {
+    await counting;
+    throw error;
+  }
+}
+
+async function importRows(
+  ctx: Context,
+  family: ResourceFamily,
+  file: string,
+  flags: ImportFlags,
+  openRows: OpenRows,
+  counting: Promise<number | undefined>,
+): Promise<void> {
   // What the run needs of the session and the flags, at once: the target's kind, the service's
   // origin (the journal's identity) and how a write is retried.
   const session = await ctx.session();
@@ -123,6 +144,7 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
         }),
     };
 
+    const rowCount = await counting;
     // A person is asked with the plan's counts (one more pass without writes); stdin is read once.
     let planned: Tally | undefined;
     const asks = production && !ctx.globals.yes;
@@ -203,7 +225,8 @@ async function sendAll(
   const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8');
   const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();
-  const progress = flags.dryRun ? undefined : createProgress(ctx, family.view.label);
+  // No progress line shown (not a terminal): no rate text made per row either.
+  const progress = flags.dryRun || !ctx.io.showProgress ? undefined : createProgress(ctx, family.view.label);
   const startedAt = performance.now();
   const details: PlanDetails = { updates: [], invalid: [], updateCount: 0, invalidCount: 0 };
   try {
