@@ -46,6 +46,8 @@ export interface InputSource {
   /** CSV: the header; other formats: undefined. */
   header?: string[];
   rows: AsyncIterable<SourceRow>;
+  /** Stop reading before the rows end (only the header was wanted). */
+  close(): void;
 }
 
 /** The format from `--format`, else the file's extension; `-` needs --format. */
@@ -189,7 +191,7 @@ async function openCsv(bytes: Readable, text: InputText): Promise<InputSource> {
     throw error;
   }
   const rest = { [Symbol.asyncIterator]: () => records };
-  return { format: 'csv', display, header, rows: csvRows(bytes, guard, text, header, rest) };
+  return { format: 'csv', display, header, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
 }
 
 async function* ndjsonRows(bytes: Readable, text: InputText): AsyncGenerator<SourceRow> {
@@ -256,7 +258,7 @@ export async function openInput(
   const text = new InputText(encoding, display);
   const bytes = await openBytes(path, stdin, display);
   if (format === 'csv') return openCsv(bytes, text);
-  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, text) };
+  if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, text), close: () => bytes.destroy() };
   return jsonSource(
     text.text(await readJson(bytes, display), (line, column) => `line ${line}, column ${column}`),
     display,
@@ -271,5 +273,5 @@ function jsonSource(text: string, display: string): InputSource {
     throw new UsageError(`${display}: not JSON: ${(error as Error).message}`, { hint: 'one record a line is --format ndjson' });
   }
   if (!Array.isArray(values)) throw new UsageError(`${display}: expected a JSON array of records`);
-  return { format: 'json', display, rows: arrayRows(values) };
+  return { format: 'json', display, rows: arrayRows(values), close: () => undefined };
 }

@@ -1,6 +1,6 @@
-// `appraisal <family> import FILE|-`: the flags are checked; a file is read through once (its text
-// in its encoding, the bounds on a row: input-text.ts), so a bad one is refused (exit 2) before
-// anything is asked or sent — stdin, read once, stops at the bad row; a production target is refused without
+// `appraisal <family> import FILE|-`: the flags are checked; a file is checked whole first (its text
+// in its encoding, the bounds on a row: input-text.ts; a quick scan of its bytes, else read through
+// row by row: input-scan.ts), so a bad one is refused (exit 2) before anything is asked or sent — stdin, read once, stops at the bad row; a production target is refused without
 // --yes when nobody can be asked; the results path's lock is taken and its journal read (resume);
 // the description gives the request's types and checks; the match index is read; on a production
 // target a person is asked with the plan's counts; then one pass sends every row (row-runner.ts) and the
@@ -20,6 +20,7 @@ import { familyReader, listCommand, propertyRelation } from './family-records.js
 import type { FieldShape } from '../../core/description/schema.js';
 import { importFlags, type ImportFlags, type ImportOptions } from './import-flags.js';
 import { openInput, type InputSource } from './input.js';
+import { scanClean } from './input-scan.js';
 import {
   confirmDone,
   EMPTY_JOURNAL,
@@ -55,11 +56,14 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   const flags = await importFlags(family, file, options, ctx.cwd, rows);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
-  // The file is read through (a bad one refused, its rows counted) while the session, the journal and
+  // The file is checked (a bad one refused, its rows counted when progress shows them) while the session, the journal and
   // the match index are read — only reads meanwhile, not one row sent or a person asked before it ends:
   // read first, it added its whole time to a re-import's. A bad file's error is the one reported, even
   // when something else failed meanwhile.
-  const counting = flags.inputPath !== undefined && !flags.dryRun ? countRows(openRows, ctx.signal) : Promise.resolve(undefined);
+  const counting =
+    flags.inputPath !== undefined && !flags.dryRun
+      ? checkInput(openRows, flags, ctx.io.showProgress, ctx.signal)
+      : Promise.resolve(undefined);
   counting.catch(() => undefined);
   try {
     await importRows(ctx, family, file, flags, openRows, counting);
@@ -185,6 +189,19 @@ async function importRows(
   } finally {
     await release?.();
   }
+}
+
+/**
+ * A file is looked at before anything is sent, so what cannot be read is refused now: read through
+ * row by row when the quick scan of its bytes (input-scan.ts) cannot vouch for it, or when the
+ * progress shown needs the total; else only its header is read. Returns the total when counted.
+ */
+async function checkInput(openRows: OpenRows, flags: ImportFlags, counted: boolean, signal: AbortSignal): Promise<number | undefined> {
+  if (!counted && flags.inputPath !== undefined && (await scanClean(flags.inputPath, flags.format, flags.encoding))) {
+    (await openRows()).close();
+    return undefined;
+  }
+  return countRows(openRows, signal);
 }
 
 /** The rows of a file, read through before anything is sent: what cannot be read is refused now. */
