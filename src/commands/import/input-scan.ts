@@ -8,7 +8,7 @@
 // 10,000 rows). Anything else, or a doubt, and the caller reads the file through as before, so a bad
 // file is still refused with its row and column before any write. It only says yes or "don't know".
 import { createReadStream } from 'node:fs';
-import { TextDecoder } from 'node:util';
+import { isUtf8 } from 'node:buffer';
 import { INPUT_LIMITS, type InputEncoding } from './input-text.js';
 import type { InputFormat } from './input.js';
 
@@ -85,6 +85,17 @@ function afterQuote(byte: number): 'doubled' | 'closed' | undefined {
   return byte === COMMA || byte === LF || byte === CR ? 'closed' : undefined;
 }
 
+/** How many bytes at the end of `bytes` start a UTF-8 character the next chunk finishes. */
+function unfinishedUtf8(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back for its lead
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
+}
+
 function nextLineEnd(chunk: Buffer, from: number): number {
   const lf = chunk.indexOf(LF, from);
   const cr = chunk.indexOf(CR, from);
@@ -110,9 +121,10 @@ function ndjsonChunkClean(chunk: Buffer, state: ScanState): boolean {
  */
 export async function scanClean(path: string, format: InputFormat, encoding: InputEncoding): Promise<boolean> {
   if (format === 'json') return false;
-  const decoder = new TextDecoder(encoding, { fatal: true });
-  // windows-1252's decoder maps every byte but NUL: only a UTF-8 decoder can refuse bytes here.
+  // windows-1252's decoder maps every byte but NUL: only UTF-8 can be refused here. Checked by
+  // isUtf8, which makes no string; a character cut by a chunk's end is checked with the next chunk.
   const decodes = encoding === 'utf-8';
+  let unfinished: Buffer = Buffer.alloc(0);
   const state: ScanState = { quoted: false, quoteAtEnd: false, previous: LF, recordBytes: 0 };
   const clean = format === 'csv' ? csvChunkClean : ndjsonChunkClean;
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
@@ -122,10 +134,15 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
       // A UTF-8 byte-order mark is refused in another encoding: one anywhere, or maybe cut by a chunk's end, and the file is read through.
       const bomCut = chunk[0] === UTF8_BOM[1] || chunk[0] === UTF8_BOM[2] || chunk.indexOf(UTF8_BOM[0]!, chunk.length - 2) >= 0;
       if (encoding !== 'utf-8' && (bomCut || chunk.indexOf(UTF8_BOM) >= 0)) return false;
-      if (decodes) decoder.decode(chunk, { stream: true });
+      if (decodes) {
+        const whole = unfinished.length > 0 ? Buffer.concat([unfinished, chunk]) : chunk;
+        const cut = whole.length - unfinishedUtf8(whole);
+        if (!isUtf8(whole.subarray(0, cut))) return false;
+        unfinished = whole.subarray(cut);
+      }
       if (!clean(chunk, state)) return false;
     }
-    if (decodes) decoder.decode();
+    if (unfinished.length > 0) return false;
     // A quote that ended the file closed its cell.
     return !state.quoted || state.quoteAtEnd;
   } catch {

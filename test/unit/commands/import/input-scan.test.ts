@@ -66,6 +66,20 @@ describe('scanClean', () => {
     expect((await verdicts(Buffer.from('{"a":"\xe9"}\n', 'latin1'), 'ndjson')).clean).toBe(false);
   });
 
+  it('checks UTF-8 across chunks: a character cut by the end of a chunk is text, a file ending mid-character is not', async () => {
+    // The scan reads 256 KiB chunks: "é" (two bytes) straddles the first chunk's end.
+    const head = `${HEADER}${'a,b,c\n'.repeat(Math.floor((256 * 1024 - HEADER.length) / 6) - 1)}`;
+    const pad = 'x'.repeat(256 * 1024 - 2 - Buffer.byteLength(head));
+    const cut = `${head}${pad},é,c\n`;
+    expect(
+      Buffer.from(cut)
+        .subarray(256 * 1024 - 1, 256 * 1024 + 1)
+        .toString(),
+    ).toBe('é');
+    expect(await verdicts(cut, 'csv')).toEqual({ clean: true, readable: true });
+    expect((await verdicts(Buffer.from(`${HEADER}a,b,\xe2\x82`, 'latin1'), 'csv')).clean).toBe(false);
+  });
+
   it('never vouches for a JSON array (read whole by the reader)', async () => {
     expect((await verdicts('[{"a":1}]', 'json')).clean).toBe(false);
   });
