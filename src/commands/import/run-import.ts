@@ -1,7 +1,8 @@
-// `appraisal <family> import FILE|-`: the flags are checked; a file is checked whole first (its text
+// `appraisal <family> import FILE|-`: the flags are checked; a file is checked whole (its text
 // in its encoding, the bounds on a row: input-text.ts; a quick scan of its bytes, else read through
-// row by row: input-scan.ts), so a bad one is refused (exit 2) before anything is asked or sent — stdin, read once, stops at the bad row; a production target is refused without
-// --yes when nobody can be asked; the results path's lock is taken and its journal read (resume);
+// row by row: input-scan.ts), so a bad one is refused (exit 2) before anything is asked or sent —
+// stdin, read once, stops at the bad row; a production target is refused without --yes when nobody
+// can be asked; the results path's lock is taken and its journal read (resume);
 // the description gives the request's types and checks; the match index is read; on a production
 // target a person is asked with the plan's counts; then one pass sends every row (row-runner.ts) and the
 // results, the failed rows and the summary are written. Rows not imported end with their own exit
@@ -56,9 +57,9 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   const flags = await importFlags(family, file, options, ctx.cwd, rows);
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
-  // The file is checked (a bad one refused, its rows counted when progress shows them) while the session, the journal and
-  // the match index are read — only reads meanwhile, not one row sent or a person asked before it ends:
-  // read first, it added its whole time to a re-import's. A bad file's error is the one reported, even
+  // The file is checked (a bad one refused, its rows counted when progress shows them: checkInput)
+  // while the session, the journal and the match index are read — only reads meanwhile, not one row
+  // sent or a person asked before it ends: read first, it added its whole time to a re-import's. A bad file's error is the one reported, even
   // when something else failed meanwhile.
   const counting =
     flags.inputPath !== undefined && !flags.dryRun
