@@ -27,6 +27,8 @@ export const INPUT_LIMITS = {
 } as const;
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/** A NUL byte or any byte past ASCII: what a cell needs checked or decoded. */
+const NOT_PLAIN = /[^\x01-\x7f]/;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const EURO = Buffer.from([0x80]);
 
@@ -66,6 +68,14 @@ export class InputText {
     throw new UsageError(`${this.display}: starts with a UTF-8 byte-order mark, so it is UTF-8, not ${this.encoding}`, {
       hint: 'import it without --encoding',
     });
+  }
+
+  /**
+   * A cell of ASCII text without NUL, within the bound (most cells): it is the same text in every
+   * encoding offered and has nothing to name, so its reader makes no closure naming its place.
+   */
+  static plain(raw: string): boolean {
+    return raw.length <= INPUT_LIMITS.cellBytes && !NOT_PLAIN.test(raw);
   }
 
   /**

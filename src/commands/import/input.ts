@@ -120,7 +120,9 @@ async function* csvRows(
       if (overflow) throw overflow;
       if (isBlank(raw)) continue;
       row++;
-      const cells = raw.map((cell, index) => text.cell(cell, () => `row ${formatCount(row)}, column ${header[index] ?? index + 1}`));
+      const cells = raw.map((cell, index) =>
+        InputText.plain(cell) ? cell : text.cell(cell, () => `row ${formatCount(row)}, column ${header[index] ?? index + 1}`),
+      );
       if (cells.length !== header.length) {
         yield { row, cells, problem: `has ${cells.length} cells where the header has ${header.length}` };
         continue;
