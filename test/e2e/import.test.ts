@@ -333,6 +333,13 @@ describe('props import: guards', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^error: import prod.csv into properties: confirmation needed; pass --yes/m);
     expect(await admin.apiRequests()).toEqual([]);
+    // The file is read while the target is looked at: a bad one's own error is the one reported.
+    writeFileSync(join(dir, 'prod-nul.csv'), 'name,parcelNumber\nA\0,P-1\n');
+    const bad = await cli(['props', 'import', 'prod-nul.csv', '--match', 'parcelNumber'], { env: { APPRAISAL_ENVIRONMENT: 'production' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: prod-nul\.csv: row 1, column name: holds a NUL byte/m);
+    expect(bad.stderr).not.toContain('confirmation needed');
+    expect(await admin.apiRequests()).toEqual([]);
     const dry = await cli(['props', 'import', 'prod.csv', '--match', 'parcelNumber', '--dry-run'], {
       env: { APPRAISAL_ENVIRONMENT: 'production' },
     });
