@@ -59,8 +59,8 @@ export async function runImport(ctx: Context, family: ResourceFamily, file: stri
   const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
   // The file is checked (a bad one refused, its rows counted when progress shows them: checkInput)
   // while the session, the journal and the match index are read — only reads meanwhile, not one row
-  // sent or a person asked before it ends: read first, it added its whole time to a re-import's. A bad file's error is the one reported, even
-  // when something else failed meanwhile.
+  // sent or a person asked before it ends: read first, it added its whole time to a re-import's. A
+  // bad file's error is the one reported, even when something else failed meanwhile.
   const counting =
     flags.inputPath !== undefined && !flags.dryRun
       ? checkInput(openRows, flags, ctx.io.showProgress, ctx.signal)
