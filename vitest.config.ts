@@ -16,7 +16,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores, three files at a time: many e2e files wait (timeouts, rate windows, a held request)
     // while their spawned processes sleep, and a third file uses that idle core. The suite is CPU-bound
-    // on two cores now (about 1.95 busy): measured warm, 234 s with 3 workers and 239 s with 2.
+    // on two cores (about 1.95 busy): with per-file isolation, measured warm, 234 s with 3 workers and
+    // 239 s with 2; without it (below), a fresh clone's run took 202 s with 3.
     maxWorkers: 3,
     // Longest files first, also on a fresh clone without vitest's results cache (test/longest-first.ts):
     // with vitest's own order (largest files first) the same clone took 244 s with 3 workers.
