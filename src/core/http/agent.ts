@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from './undici.js';
+import { warmConnector } from './warm-connections.js';
 import { isLoopbackHost } from '../loopback.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
@@ -125,7 +126,20 @@ export function trustingAlso(pem: string): SecureContext {
   return context;
 }
 
+/** A dispatcher, and a way to open connections ahead of requests it is about to send (warm-connections.ts). */
+export interface OpenedDispatcher {
+  dispatcher: Dispatcher;
+  /** Open `count` connections to `origin` now; nothing through a proxy. */
+  warm(origin: URL, count: number): void;
+  /** Close the connections opened ahead and not used (the dispatcher closes its own). */
+  closeWarm(): void;
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  return openDispatcher(options).dispatcher;
+}
+
+export function openDispatcher(options: DispatcherOptions): OpenedDispatcher {
   // undici parses HTTP in WebAssembly, compiled by V8's baseline compiler only: a flag of the
   // process entry (src/boot/v8-flags.ts, --liftoff-only), which says why.
   // One secure context for every connection: given `ca` instead, each new socket would parse the
@@ -141,8 +155,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     maxHeaderSize: 16 * 1024,
   };
   const proxy = proxySettings(options.env);
-  if (proxy === undefined) return new Agent(common);
-  return new LoopbackDirect(
+  if (proxy === undefined) {
+    const connector = warmConnector(common.connect);
+    return {
+      dispatcher: new Agent({ ...common, connect: connector.connect }),
+      warm: (origin, count) => connector.warm(origin, count),
+      closeWarm: () => connector.close(),
+    };
+  }
+  const dispatcher = new LoopbackDirect(
     new Agent(common),
     new EnvHttpProxyAgent({
       ...common,
@@ -154,6 +175,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       proxyTls: tls,
     }),
   );
+  return { dispatcher, warm: () => {}, closeWarm: () => {} };
 }
 
 function originHost(origin: Dispatcher.DispatchOptions['origin']): string | undefined {

@@ -31,6 +31,11 @@ export const SMALL_HEAP_FROM_RECORDS = 50_000;
 export interface PagingRuntime {
   /** Ask for a small heap over speed; called once, before a read of SMALL_HEAP_FROM_RECORDS or more. */
   favourSmallHeap?: (() => void) | undefined;
+  /**
+   * Open this many connections to the service now (http/warm-connections.ts): called while page 1
+   * is on its way, for the pages fetched alongside each other once it has told how many there are.
+   */
+  openConnections?: ((count: number) => void) | undefined;
 }
 
 function noop(): void {}
@@ -90,7 +95,13 @@ export async function* paginate(
     }
 
     const start = resume ? resume.afterPage + 1 : 1;
-    const first = (await load(start, resume ? resume.limit : options.pageSize))();
+    const loadingFirst = load(start, resume ? resume.limit : options.pageSize);
+    // Pages after the first go out together as soon as it answers (`concurrency` of them once it is
+    // consumed; undici does not hand page 1's connection to the next request at once): their
+    // connections are opened while it travels. A 1-page collection leaves them unused, closed at
+    // the end; a read the first page may already satisfy opens none.
+    if (concurrency > 1 && (maxItems === undefined || maxItems > (options.pageSize ?? 0))) runtime.openConnections?.(concurrency);
+    const first = (await loadingFirst)();
     integrity.checkResumable(first);
     integrity.noteTotal(first);
     // The duplicate check's table sized once from the total the service reports.

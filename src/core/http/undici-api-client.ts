@@ -19,7 +19,7 @@ import type {
 } from '../api-client.js';
 import type { CredentialInfo, ResolvedCredential } from '../credentials/credential.js';
 import { DEFAULT_MIN_RATE } from '../min-rate.js';
-import { createDispatcher, proxyFor } from './agent.js';
+import { openDispatcher, proxyFor } from './agent.js';
 import { startDownload } from './download.js';
 import { unwrapObject } from './envelope.js';
 import { paginate, type PagingRuntime } from './paginate.js';
@@ -31,7 +31,7 @@ import { parseBaseUrl } from './url-guard.js';
 
 export function createApiClient(settings: ClientSettings): ApiClient {
   const baseUrl = parseBaseUrl(settings.baseUrl);
-  const dispatcher = createDispatcher({ caFile: settings.caFile, env: settings.env, timeoutMs: settings.timeoutMs });
+  const { dispatcher, warm, closeWarm } = openDispatcher({ caFile: settings.caFile, env: settings.env, timeoutMs: settings.timeoutMs });
   // Which proxy an origin goes through, worked out once per origin: every request asks (for its
   // failure message), and reading six proxy variables each time showed in an export's profile.
   const proxies = new Map<string, string | undefined>();
@@ -56,15 +56,18 @@ export function createApiClient(settings: ClientSettings): ApiClient {
   });
   return new HttpApiClient(transport, {
     dispatcher,
+    closeWarm,
     closed: false,
     downloads: new Set(),
-    paging: { favourSmallHeap: settings.favourSmallHeap },
+    paging: { favourSmallHeap: settings.favourSmallHeap, openConnections: (count) => warm(baseUrl, count) },
   });
 }
 
 /** The dispatcher is owned by the first client; clients made by withCredential share it. */
 interface SharedDispatcher {
   dispatcher: Dispatcher;
+  /** Closes the connections opened ahead for paging and never used. */
+  closeWarm: () => void;
   closed: boolean;
   /** Download bodies handed out and still open. */
   downloads: Set<Readable>;
@@ -129,6 +132,7 @@ class HttpApiClient implements ApiClient {
     // Closing waits for every request in flight, and a download body nobody reads would hold it
     // until the body timeout: end those first.
     for (const body of this.shared.downloads) body.destroy();
+    this.shared.closeWarm();
     // After Ctrl-C nothing in flight is wanted: a graceful close would wait for a server that may
     // never answer (up to --timeout).
     if (this.transport.config.signal.aborted) await this.shared.dispatcher.destroy();

@@ -16,3 +16,7 @@ declare module 'undici/lib/api/index.js' {
   const api: Record<string, unknown>;
   export default api;
 }
+declare module 'undici/lib/core/connect.js' {
+  import buildConnector from 'undici/types/connector';
+  export default buildConnector;
+}
