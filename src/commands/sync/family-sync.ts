@@ -45,6 +45,8 @@ export interface FamilyJob {
   origin: string;
   /** Whether the family's table is already there (so rows may be in it). */
   tableExists: boolean;
+  /** The pass's reading when it was started before the job was made (run.ts: the first family's). */
+  reading?: Reading;
 }
 
 export interface FamilyResult {
@@ -85,13 +87,31 @@ function serviceNow(ctx: Context): number {
   return ctx.serviceClock.now() ?? ctx.now().getTime();
 }
 
+/** When (ISO 8601) this pass reads from: null for a full pass. */
+function passSince(job: Pick<FamilyJob, 'source' | 'state'>, run: Pick<RunFacts, 'full' | 'overlapMs'>): string | null {
+  const watermark = job.state?.watermark;
+  const incremental = !run.full && job.source.incremental && watermark != null;
+  return incremental ? new Date(watermark - run.overlapMs).toISOString() : null;
+}
+
+/** The records of the family's pass, its first page asked for at once. */
+export function readPass(
+  ctx: Context,
+  job: Pick<FamilyJob, 'family' | 'source' | 'state'>,
+  run: Pick<RunFacts, 'full' | 'overlapMs'>,
+): Reading {
+  return startReading(familyRecords(ctx, job.family, passSince(job, run) ?? undefined), ctx.now().getTime());
+}
+
 export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyResult> {
   const { db, schema } = run;
   const { shape } = job.source;
   const previous = job.state;
-  const incremental = !run.full && job.source.incremental && previous?.watermark != null;
-  const since = incremental ? new Date(previous!.watermark! - run.overlapMs).toISOString() : null;
-  const startedAt = serviceNow(ctx);
+  const since = passSince(job, run);
+  const incremental = since !== null;
+  const reading = job.reading ?? readPass(ctx, job, run);
+  // The service time the pass started at (its first page asked for), the watermark it leaves.
+  const startedAt = serviceNow(ctx) - (ctx.now().getTime() - reading.startedAt);
   const result: FamilyResult = {
     table: shape.name,
     mode: incremental ? 'incremental' : 'full',
@@ -105,7 +125,13 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     records: previous?.records ?? 0,
   };
   let tableExists = job.tableExists;
-  const counted = job.tableExists ? await countRows(db, schema, shape.name) : { live: 0, all: 0 };
+  // Counted while the first page travels; a failure ends the reading.
+  const counted = job.tableExists
+    ? await countRows(db, schema, shape.name).catch(async (error: unknown) => {
+        await reading.stop();
+        throw error;
+      })
+    : { live: 0, all: 0 };
   let records = counted.live;
   // A table with no rows at all when the pass begins: every record read is new (the reader never
   // gives an id twice), so batches are not compared with the table, and no row can be gone.
@@ -124,9 +150,8 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
     records,
   });
 
-  // The first page is asked for, then the record checks are compiled while it travels (a short
-  // run's largest fixed cost), before anything is written.
-  const reading = startReading(familyRecords(ctx, job.family, since ?? undefined));
+  // The first page was asked for (readPass): the record checks are compiled while it travels (a
+  // short run's largest fixed cost), before anything is written.
   try {
     await reading.asked;
     job.compileChecks();
@@ -236,16 +261,19 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   return result;
 }
 
-/**
- * `records` with its first item asked for at once; `asked` resolves once the asking had its turn
- * (the request is on its way) and never rejects: a failure is the first item's.
- */
-function startReading(records: AsyncIterable<ApiRecord>): {
+/** A pass's records, the first already asked for. */
+export interface Reading {
   records: AsyncIterable<ApiRecord>;
+  /** Resolves once the asking had its turn (the request is on its way); never rejects: a failure is the first item's. */
   asked: Promise<void>;
+  /** This machine's time (ms) the first item was asked for at. */
+  startedAt: number;
   /** Ends the reading when its records will not be iterated (closing the reader once its first page is in). */
   stop(): Promise<void>;
-} {
+}
+
+/** `records` with its first item asked for at once (at `startedAt`). */
+function startReading(records: AsyncIterable<ApiRecord>, startedAt: number): Reading {
   const iterator = records[Symbol.asyncIterator]();
   const first = iterator.next();
   first.catch(() => undefined);
@@ -261,6 +289,7 @@ function startReading(records: AsyncIterable<ApiRecord>): {
   return {
     records: rest(),
     asked: new Promise((resolve) => setImmediate(resolve)),
+    startedAt,
     stop: async () => {
       await iterator.return?.();
     },

@@ -10,7 +10,7 @@ import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
 import { quote } from './database.js';
-import { batchRows, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
+import { batchRows, readPass, syncFamily, type FamilyJob, type FamilyResult, type Reading } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
@@ -92,9 +92,13 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
       await ensureStateTable(db, schema);
     }
     // A writing run has just made sure of the state table; a dry run asks whether it is there.
-    const jobs = await prepare(db, schema, readers, origin, !plan.dryRun || (await stateTableExists(db, schema)));
+    const hasState = !plan.dryRun || (await stateTableExists(db, schema));
+    const jobs = await prepare(ctx, db, schema, readers, origin, hasState, plan);
     // Awaited only now: its answer came while the database answered prepare's reads.
-    const measured = await clock;
+    const measured = await clock.catch(async (error: unknown) => {
+      await jobs[0]?.reading?.stop();
+      throw error;
+    });
     if (measured === undefined) ctx.io.warn("the service's answers carry no Date header: watermarks are read from this machine's clock");
 
     const results: Record<string, FamilyResult> = {};
@@ -119,22 +123,37 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   }
 }
 
-/** Every family's job, read before anything is written: a refusal (a column's type, an origin) writes nothing. */
+/**
+ * Every family's job, read before anything is written: a refusal (a column's type, an origin) writes
+ * nothing. The first family's first page is asked for as soon as its state says from when, and its
+ * tables are read while the page travels (a short run's wait for the service came after them
+ * otherwise); a refusal ends that reading.
+ */
 async function prepare(
+  ctx: Context,
   db: Database,
   schema: string,
   readers: readonly FamilyReader[],
   origin: string,
   hasState: boolean,
+  plan: SyncPlan,
 ): Promise<FamilyJob[]> {
   const jobs: FamilyJob[] = [];
-  for (const reader of readers) {
-    const { shape } = reader.source;
-    const { main, children } = familyTables(shape);
-    const changes = await planTables(db, schema, [main, ...children]);
-    const state = await readState(db, schema, shape.name, hasState);
-    checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
-    jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create });
+  let reading: Reading | undefined;
+  try {
+    for (const reader of readers) {
+      const { shape } = reader.source;
+      const state = await readState(db, schema, shape.name, hasState);
+      checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
+      const first = jobs.length === 0;
+      if (first) reading = readPass(ctx, { ...reader, state }, plan);
+      const { main, children } = familyTables(shape);
+      const changes = await planTables(db, schema, [main, ...children]);
+      jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create, ...(first ? { reading } : {}) });
+    }
+  } catch (error) {
+    await reading?.stop();
+    throw error;
   }
   return jobs;
 }
