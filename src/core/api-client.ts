@@ -201,6 +201,11 @@ export interface ClientSettings {
    * process entry handed main() (ProcessDeps); absent in tests and for other clients.
    */
   favourSmallHeap?: (() => void) | undefined;
+  /**
+   * Open a connection to the service at once, while the command still prepares its first request
+   * (the context's client of a command that declares operations, which will send one).
+   */
+  connectAhead?: boolean | undefined;
 }
 
 /**
@@ -208,7 +213,7 @@ export interface ClientSettings {
  * outlives Ctrl-C), answer observer, timeout or retries (doctor's quick checks). The rest comes from the context.
  */
 export type ClientTarget = Pick<ClientSettings, 'baseUrl' | 'profileName' | 'caFile' | 'credential'> &
-  Partial<Pick<ClientSettings, 'signal' | 'onAnswer' | 'timeoutMs' | 'retries' | 'favourSmallHeap'>>;
+  Partial<Pick<ClientSettings, 'signal' | 'onAnswer' | 'timeoutMs' | 'retries' | 'favourSmallHeap' | 'connectAhead'>>;
 
 /** The parts of the Context a client is made from (named here, not imported: the Context names this module). */
 export interface ClientContext {
@@ -240,5 +245,6 @@ export function clientSettings(ctx: ClientContext, target: ClientTarget): Client
     signal: target.signal ?? ctx.signal,
     onAnswer: target.onAnswer,
     favourSmallHeap: target.favourSmallHeap,
+    connectAhead: target.connectAhead,
   };
 }

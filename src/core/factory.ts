@@ -178,10 +178,13 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         const resolved = await context.session();
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
-        const client = await newClient({ ...resolved, onAnswer, favourSmallHeap: deps.favourSmallHeap });
+        const talks = command !== undefined && command.operations.length > 0;
+        // A command that declares operations sends a request next: its connection is opened now,
+        // while the description is read and the command prepares (~15-20 ms of TCP and TLS).
+        const client = await newClient({ ...resolved, onAnswer, favourSmallHeap: deps.favourSmallHeap, connectAhead: talks });
         // A command that declares its operations talks to them where the service publishes them,
         // or is refused before any request when it does not (description/operation-binding.ts).
-        if (!command || command.operations.length === 0) return client;
+        if (!talks) return client;
         try {
           const { clientForCommand } = await import('./description/command-client.js');
           return await clientForCommand(context, client, command.name, command.operations);

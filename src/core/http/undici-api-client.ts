@@ -54,6 +54,7 @@ export function createApiClient(settings: ClientSettings): ApiClient {
     proxyFor: proxyOf,
     onAnswer: settings.onAnswer,
   });
+  if (settings.connectAhead) warm(baseUrl, 1);
   return new HttpApiClient(transport, {
     dispatcher,
     closeWarm,

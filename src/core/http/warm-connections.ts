@@ -36,26 +36,27 @@ export class WarmConnector {
   /** The connector undici calls (Agent's `connect` option). */
   readonly connect = (options: ConnectOptions, callback: Callback): void => {
     const key = keyOf(options);
+    // Known while it connects (opened ahead or not): connections opened ahead later wait for it (warm()).
+    let done!: () => void;
+    const connecting = new Promise<void>((resolve) => (done = resolve));
+    this.connecting.set(key, [...(this.connecting.get(key) ?? []), connecting]);
+    const deliver = (error: Error | null, socket: Socket | null): void => {
+      this.connecting.set(
+        key,
+        (this.connecting.get(key) ?? []).filter((other) => other !== connecting),
+      );
+      (callback as (error: Error | null, socket: Socket | null) => void)(error, socket);
+      done();
+    };
     const waiting = this.ahead.get(key)?.shift();
     if (waiting === undefined) {
-      // Known while it connects: connections opened ahead wait for it (warm()).
-      let done!: () => void;
-      const connecting = new Promise<void>((resolve) => (done = resolve));
-      this.connecting.set(key, [...(this.connecting.get(key) ?? []), connecting]);
-      this.base(options, ((error: Error | null, socket: Socket | null) => {
-        this.connecting.set(
-          key,
-          (this.connecting.get(key) ?? []).filter((other) => other !== connecting),
-        );
-        (callback as (error: Error | null, socket: Socket | null) => void)(error, socket);
-        done();
-      }) as Callback);
+      this.base(options, deliver as Callback);
       return;
     }
     clearTimeout(waiting.timer);
     void waiting.ready.then((socket) => {
-      if (socket === undefined || socket.destroyed) this.base(options, callback);
-      else callback(null, socket.ref());
+      if (socket === undefined || socket.destroyed) this.base(options, deliver as Callback);
+      else deliver(null, socket.ref());
     });
   };
 

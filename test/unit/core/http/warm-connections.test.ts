@@ -70,4 +70,14 @@ describe('connections opened ahead of paging', () => {
     expect(taken).toEqual(['p1a', 'p1b']);
     expect(capped.sockets.size).toBe(1);
   });
+
+  it('opens one connection when the client is made, if asked, and the first request goes out on it', async () => {
+    const { server, sockets, served } = await collection(1);
+    const { client: api } = client(server.url, { connectAhead: true });
+    await waitFor(() => sockets.size === 1, 'the connection opened ahead');
+    const [ahead] = sockets;
+    expect(served).toHaveLength(0);
+    await api.get('/api/things/x');
+    expect(served[0]?.socket).toBe(ahead);
+  });
 });
