@@ -1,10 +1,10 @@
 // One `appraisal sync` run: check the flags; open the database while the service's clock is read
 // and each family's table shape and record validator are made from the published description (the
-// fixed costs of a short run, overlapped; the record checks are compiled while the first page
-// travels, family-sync.ts); take the one-writer lock; then prepare every family — the
-// tables it needs, its state — before anything is written, so a family the database cannot take is
-// refused with nothing written; then sync them one after another. Rows committed before a failure
-// stay: the next run continues from them.
+// fixed costs of a short run, overlapped); take the one-writer lock; then prepare every family —
+// its state, the tables it needs — before anything is written, so a family the database cannot take
+// is refused with nothing written (the first family's first page is asked for as soon as its state
+// is read: its tables are read and its record checks compiled while the page travels); then sync
+// them one after another. Rows committed before a failure stay: the next run continues from them.
 import type { Context } from '../../core/context.js';
 import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
