@@ -71,6 +71,12 @@ export interface PaginateOptions {
   maxItems?: number | undefined;
   /** Pages fetched at once (`--concurrency N`). */
   concurrency?: number | undefined;
+  /**
+   * Open the connections the later pages need while page 1 travels (http/warm-connections.ts): for a
+   * whole listing, which usually spans pages. Not for repeated reads that are mostly one page (a
+   * watch's polls, an incremental sync): those would open them for nothing every time.
+   */
+  connectAhead?: boolean | undefined;
   /** Accept an export whose count differs from `total` instead of failing with exit 9. */
   allowPartial?: boolean | undefined;
   onProgress?: ((progress: PageProgress) => void) | undefined;

@@ -22,6 +22,7 @@ export function pagesOf(
     pageSize: globals.pageSize,
     maxItems: globals.maxItems,
     concurrency: globals.concurrency,
+    connectAhead: true,
     allowPartial: globals.allowPartial,
     signal,
     onProgress: ({ fetched, total }) => onProgress(fetched, total),

@@ -54,6 +54,8 @@ async function* topRecords(ctx: Context, family: ResourceFamily, query: Query): 
     query,
     pageSize: globals.pageSize,
     concurrency: globals.concurrency,
+    // A whole family usually spans pages; the changes since the last run usually fit in one.
+    connectAhead: Object.keys(query).length === 0,
     allowPartial: globals.allowPartial,
     signal: ctx.signal,
   });

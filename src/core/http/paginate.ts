@@ -99,8 +99,9 @@ export async function* paginate(
     // Pages after the first go out together as soon as it answers (`concurrency` of them once it is
     // consumed; undici does not hand page 1's connection to the next request at once): their
     // connections are opened while it travels. A 1-page collection leaves them unused, closed at
-    // the end; a read the first page may already satisfy opens none.
-    if (concurrency > 1 && (maxItems === undefined || maxItems > (options.pageSize ?? 0))) runtime.openConnections?.(concurrency);
+    // the end; a read the first page may already satisfy opens none, nor one that did not ask.
+    const ahead = options.connectAhead === true && concurrency > 1;
+    if (ahead && (maxItems === undefined || maxItems > (options.pageSize ?? 0))) runtime.openConnections?.(concurrency);
     const first = (await loadingFirst)();
     integrity.checkResumable(first);
     integrity.noteTotal(first);

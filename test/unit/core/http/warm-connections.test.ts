@@ -36,7 +36,7 @@ describe('connections opened ahead of paging', () => {
     });
     const { client: api } = client(server.url);
     const ids: string[] = [];
-    for await (const record of api.paginate('/api/things', { concurrency: 4, pageSize: 2 })) ids.push(record.id);
+    for await (const record of api.paginate('/api/things', { concurrency: 4, pageSize: 2, connectAhead: true })) ids.push(record.id);
     expect(ids).toHaveLength(10);
     expect(served.map((s) => s.page).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
     // Pages 2-5, sent together after page 1's answer, went out on connections already open.
@@ -47,7 +47,7 @@ describe('connections opened ahead of paging', () => {
     const { server, sockets, served } = await collection(1);
     const { client: api } = client(server.url);
     const ids: string[] = [];
-    for await (const record of api.paginate('/api/things', { concurrency: 4, pageSize: 2 })) ids.push(record.id);
+    for await (const record of api.paginate('/api/things', { concurrency: 4, pageSize: 2, connectAhead: true })) ids.push(record.id);
     expect(ids).toEqual(['p1a', 'p1b']);
     expect(served).toHaveLength(1);
     // Opened ahead (page 1's own connection plus up to 4): they exist, then the close ends them all.
@@ -56,19 +56,26 @@ describe('connections opened ahead of paging', () => {
     await waitFor(() => [...sockets].every((socket) => socket.destroyed), 'every connection closed');
   });
 
-  it('opens none at concurrency 1, nor for a read the first page already satisfies', async () => {
+  it('opens none unless asked, at concurrency 1, or for a read the first page already satisfies', async () => {
     // undici itself may keep one spare connection besides the one in use: 2 at most, where 4 opened
     // ahead would make 5.
     const sequential = await collection(3);
     const { client: one } = client(sequential.server.url);
-    for await (const record of one.paginate('/api/things', { concurrency: 1, pageSize: 2 })) expect(record.id).toBeTruthy();
+    for await (const record of one.paginate('/api/things', { concurrency: 1, pageSize: 2, connectAhead: true }))
+      expect(record.id).toBeTruthy();
     expect(sequential.sockets.size).toBeLessThanOrEqual(2);
     const capped = await collection(3);
     const { client: few } = client(capped.server.url);
     const taken: string[] = [];
-    for await (const record of few.paginate('/api/things', { concurrency: 4, pageSize: 2, maxItems: 2 })) taken.push(record.id);
+    for await (const record of few.paginate('/api/things', { concurrency: 4, pageSize: 2, maxItems: 2, connectAhead: true }))
+      taken.push(record.id);
     expect(taken).toEqual(['p1a', 'p1b']);
     expect(capped.sockets.size).toBe(1);
+    // Not asked (a watch's poll, an incremental sync): a 1-page read opens its one connection only.
+    const polled = await collection(1);
+    const { client: poller } = client(polled.server.url);
+    for await (const record of poller.paginate('/api/things', { concurrency: 4, pageSize: 2 })) expect(record.id).toBeTruthy();
+    expect(polled.sockets.size).toBe(1);
   });
 
   it('opens one connection when the client is made, if asked, and the first request goes out on it', async () => {
