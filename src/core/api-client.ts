@@ -144,9 +144,21 @@ export interface DownloadResponse {
   contentType: string | undefined;
 }
 
+/** When and how long a client waits before trying a request again (http/retry.ts). */
+export interface RetryPolicy {
+  /** Retries after the first attempt (`--retries`). */
+  retries: number;
+  baseMs: number;
+  capMs: number;
+  /** In [0, 1); injectable for tests. */
+  random: () => number;
+}
+
 export interface ApiClient {
   readonly baseUrl: string;
   readonly credential: CredentialInfo | undefined;
+  /** How it retries a safe request (`--retries`, the backoff): a command that retries a write of its own (import's create) follows the same. */
+  readonly retryPolicy: RetryPolicy;
   /** One request; non-2xx answers throw the HttpError subclass for their status. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   /** GET and return the body, with the `{success, data}` envelope unwrapped; anything but a JSON object is a ContractError. */

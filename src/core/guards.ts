@@ -38,6 +38,27 @@ async function sessionTarget(ctx: Context): Promise<GuardTarget> {
   };
 }
 
+/** The confirmation of a run that writes to a production target (productionWrites). */
+export interface WriteConfirmation {
+  /** A person will be asked (no --yes): what the run will do is worth counting first. */
+  readonly asks: boolean;
+  /** The banner, then the question (or --yes): `detail` is added to the action ("…: create 3, update 2"). */
+  confirm(detail?: string): Promise<void>;
+}
+
+/**
+ * A run that writes many things (an import) on the session's target: undefined when it is not
+ * production; else its confirmation, asked once the run knows what it will do. When nobody can
+ * answer (a pipe, cron) and --yes is not given it is refused now, naming --yes, before anything is
+ * read or sent.
+ */
+export async function productionWrites(ctx: Context, action: string): Promise<WriteConfirmation | undefined> {
+  const target = await sessionTarget(ctx);
+  if (!isProductionLike(target.environment)) return undefined;
+  if (!ctx.globals.yes && !ctx.io.canPrompt) await confirmDestructive(ctx, action, target);
+  return { asks: !ctx.globals.yes, confirm: (detail = '') => confirmDestructive(ctx, `${action}${detail}`, target) };
+}
+
 /**
  * Ask before a destructive action. `action` says what will happen ("delete property 1234").
  * The target defaults to the session (profile, environment, key prefix); commands acting on

@@ -22,6 +22,8 @@ export interface Session {
   profile: Profile | undefined;
   /** Effective base URL (profile, overridden by --base-url / APPRAISAL_BASE_URL). */
   baseUrl: string;
+  /** The base URL's origin (credentials/origin.ts originOf): what a stored key, a journal or a checkpoint is bound to. */
+  origin: string;
   environment: Environment;
   caFile: string | undefined;
   /** Made by holdSecret: the redactor knows it. */
@@ -67,7 +69,8 @@ export async function resolveSession(ctx: SessionContext): Promise<Session> {
   // The profile's environment and CA describe its own origin only; pointed elsewhere, a run is
   // what APPRAISAL_ENVIRONMENT / --environment declares, else production unless it targets a
   // loopback host. A declaration never overrides a stored profile's environment.
-  const sameOrigin = profile !== undefined && originOf(profile.baseUrl) === originOf(baseUrl);
+  const origin = originOf(baseUrl);
+  const sameOrigin = profile !== undefined && originOf(profile.baseUrl) === origin;
   const declared = ctx.globals.environment;
   if (sameOrigin && declared !== undefined && declared !== profile.environment) {
     throw new UsageError(
@@ -97,7 +100,7 @@ export async function resolveSession(ctx: SessionContext): Promise<Session> {
     `* profile ${profileName} (${environment}) at ${baseUrl}; credential: ${credential ? `${credential.prefix === '' ? 'a key (too short to show any of it)' : `${credential.prefix}…`} from ${describeSource(credential, ctx.globals.apiKeyFile)}` : 'none'}`,
   );
 
-  return { profileName, profile, baseUrl, environment, caFile, credential };
+  return { profileName, profile, baseUrl, origin, environment, caFile, credential };
 }
 
 /** The session's credential, or exit 4 with the commands that would fix it. */

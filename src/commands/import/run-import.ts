@@ -9,10 +9,8 @@
 // code (RowsNotImportedError), after everything is reported.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { originOf } from '../../core/credentials/origin.js';
 import { InterruptedError } from '../../core/errors.js';
-import { confirmDestructive, isProductionLike } from '../../core/guards.js';
-import { retryPolicy } from '../../core/http/retry.js';
+import { productionWrites } from '../../core/guards.js';
 import { refuseSharedStdin } from '../../core/record-input/index.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { createProgress, formatCount, openRowSink } from '../../output/index.js';
@@ -82,15 +80,11 @@ async function importRows(
   openRows: OpenRows,
   counting: Promise<number | undefined>,
 ): Promise<void> {
-  // What the run needs of the session and the flags, at once: the target's kind, the service's
-  // origin (the journal's identity) and how a write is retried.
+  // What the run needs of the session, at once: a production target's confirmation (refused now,
+  // naming --yes, when nobody can answer: a pipe, cron), and the service the journal belongs to.
+  const production = flags.dryRun ? undefined : await productionWrites(ctx, `import ${file} into ${family.view.label}`);
   const session = await ctx.session();
-  const production = !flags.dryRun && isProductionLike(session.environment);
-  const action = `import ${file} into ${family.view.label}`;
-  // Refused before anything is read or sent when nobody can answer (a pipe, cron): it names --yes.
-  if (production && !ctx.globals.yes && !ctx.io.canPrompt) await confirmDestructive(ctx, action);
-  const service = { origin: originOf(session.baseUrl), profile: session.profileName };
-  const policy = retryPolicy(ctx.globals.retries, ctx.env);
+  const service = { origin: session.origin, profile: session.profileName };
 
   const release = !flags.dryRun && flags.results ? await lockJournal(flags.results) : undefined;
   let journal: ImportJournal | undefined;
@@ -151,14 +145,13 @@ async function importRows(
 
     const rowCount = await counting;
     // A person is asked with the plan's counts (one more pass without writes); stdin is read once.
-    let planned: Tally | undefined;
-    const asks = production && !ctx.globals.yes;
-    if (!flags.dryRun && flags.inputPath && asks) planned = await planOnly(openRows, pass);
     if (production) {
-      const counts = planned
-        ? `: create ${formatCount(planned.counts.created)}, update ${formatCount(planned.counts.updated)} (unchanged ${formatCount(planned.counts.unchanged)}, invalid ${formatCount(planned.counts.invalid)})`
-        : '';
-      await confirmDestructive(ctx, `${action}${counts}`);
+      const planned = flags.inputPath && production.asks ? await planOnly(openRows, pass) : undefined;
+      await production.confirm(
+        planned
+          ? `: create ${formatCount(planned.counts.created)}, update ${formatCount(planned.counts.updated)} (unchanged ${formatCount(planned.counts.unchanged)}, invalid ${formatCount(planned.counts.invalid)})`
+          : '',
+      );
     }
 
     if (!flags.dryRun && flags.results)
@@ -172,7 +165,6 @@ async function importRows(
           journal,
           journalSends: flags.match === undefined,
           keyOf: matchIndex ? (record: ApiRecord) => matchIndex.keyOf(record) : undefined,
-          policy,
           signal: ctx.signal,
           now: () => ctx.now(),
           checkCommand: (since) => listCommand(family, since, flags.client),

@@ -15,7 +15,7 @@ import {
   PermissionError,
   ServiceUnavailableError,
 } from '../../core/errors.js';
-import { RETRYABLE_STATUSES, retryDelay, sleep, type RetryPolicy } from '../../core/http/retry.js';
+import { RETRYABLE_STATUSES, retryDelay, sleep } from '../../core/http/retry.js';
 import { listPath, recordPath, type ResourceFamily } from '../../core/resources.js';
 import type { FamilyReader } from './family-records.js';
 import type { ImportJournal } from './journal.js';
@@ -34,7 +34,6 @@ export interface SenderOptions {
   journalSends: boolean;
   /** The key of a service record, to find a create whose answer was lost; undefined without --match. */
   keyOf: ((record: ApiRecord) => string | undefined) | undefined;
-  policy: RetryPolicy;
   signal: AbortSignal;
   now: () => Date;
   /** The command that lists what a lost create may have made. */
@@ -79,7 +78,9 @@ export class RowSender {
   }
 
   async create(plan: CreatePlan): Promise<RowResult> {
-    const { api, family, journal, policy, signal } = this.options;
+    // Sent again as the client sends a safe request again: its --retries and backoff.
+    const { api, family, journal, signal } = this.options;
+    const policy = api.retryPolicy;
     const path = family.parent ? listPath(family, plan.parentId) : family.path;
     if (this.options.journalSends) await journal?.record(plan.row, 'sent');
     let lastError: unknown;

@@ -54,6 +54,9 @@ export function recordMappingClient(api: ApiClient, change: (record: ApiRecord) 
     get credential() {
       return api.credential;
     },
+    get retryPolicy() {
+      return api.retryPolicy;
+    },
     request: (options) => api.request(options),
     get: single ? async (path, query) => single(await api.get(path, query)) : (path, query) => api.get(path, query),
     send: single ? async (...args) => single(await api.send(...args)) : (...args) => api.send(...args),

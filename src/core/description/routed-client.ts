@@ -46,6 +46,10 @@ class BoundApiClient implements ApiClient {
     return this.inner.credential;
   }
 
+  get retryPolicy() {
+    return this.inner.retryPolicy;
+  }
+
   private route(method: HttpMethod, path: string): Route | undefined {
     return this.binding.route(method, path);
   }

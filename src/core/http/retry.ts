@@ -2,7 +2,7 @@
 // might have taken effect), only on answers that mean "try later" or on connection failures, with
 // exponential backoff and full jitter so that many clients do not retry in lock-step.
 import type { Env } from '../env.js';
-import type { HttpMethod } from '../api-client.js';
+import type { HttpMethod, RetryPolicy } from '../api-client.js';
 import { InterruptedError } from '../errors.js';
 
 /** Statuses that mean "not now" rather than "no". */
@@ -14,15 +14,6 @@ export const DEFAULT_RETRY_BASE_MS = 250;
 export const RETRY_CAP_MS = 8_000;
 /** A Retry-After longer than this is shortened: the CLI never sits silent for minutes. */
 export const RETRY_AFTER_CAP_MS = 60_000;
-
-export interface RetryPolicy {
-  /** Retries after the first attempt (`--retries`). */
-  retries: number;
-  baseMs: number;
-  capMs: number;
-  /** In [0, 1); injectable for tests. */
-  random: () => number;
-}
 
 /** The policy for `--retries N`; `APPRAISAL_RETRY_BASE_MS` shortens the backoff (tests, benchmarks). */
 export function retryPolicy(retries: number, env: Env, random: () => number = Math.random): RetryPolicy {

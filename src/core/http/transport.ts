@@ -6,7 +6,7 @@
 import { hrtime } from 'node:process';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { AnswerObserver, ApiResponse, HttpMethod, Query, RequestOptions } from '../api-client.js';
+import type { AnswerObserver, ApiResponse, HttpMethod, Query, RequestOptions, RetryPolicy } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
 import type { CredentialInfo, ResolvedCredential } from '../credentials/credential.js';
 import type { IO } from '../io.js';
@@ -23,7 +23,7 @@ import {
   readText,
   type ResponseHeaders,
 } from './response-body.js';
-import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, type RetryPolicy, sleep } from './retry.js';
+import { mayRetry, parseRetryAfter, RETRYABLE_STATUSES, retryDelay, sleep } from './retry.js';
 import { traceRequest, traceResponse } from './trace.js';
 import { assertNoCredentialHeaders, assertNoCredentialInUrl, assertSafeTransport, buildUrl } from './url-guard.js';
 

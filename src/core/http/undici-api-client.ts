@@ -14,6 +14,7 @@ import type {
   PaginateSummary,
   Query,
   RequestOptions,
+  RetryPolicy,
   UploadOptions,
   UploadResult,
 } from '../api-client.js';
@@ -79,6 +80,7 @@ interface SharedDispatcher {
 class HttpApiClient implements ApiClient {
   readonly baseUrl: string;
   readonly credential: CredentialInfo | undefined;
+  readonly retryPolicy: RetryPolicy;
 
   constructor(
     private readonly transport: Transport,
@@ -86,6 +88,7 @@ class HttpApiClient implements ApiClient {
     private readonly ownsDispatcher = true,
   ) {
     this.baseUrl = transport.config.baseUrl.href.replace(/\/$/, '');
+    this.retryPolicy = transport.config.retry;
     const held = transport.config.credential;
     // A copy without the secret: commands may print this.
     this.credential = held ? { prefix: held.prefix, source: held.source, kind: held.kind } : undefined;

@@ -70,6 +70,7 @@ export function apiContext(handlers: FakeApiHandlers = {}, options: FakeContextO
       profileName: 'test',
       profile: undefined,
       baseUrl: 'https://api.test',
+      origin: 'https://api.test:443',
       environment: 'local',
       caFile: undefined,
       credential: undefined,

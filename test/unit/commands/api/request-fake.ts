@@ -79,6 +79,7 @@ export function routeApi(routes: Record<string, Handler>, baseUrl = 'https://api
     },
     upload: () => Promise.reject(new Error('upload not faked')),
     download: () => Promise.reject(new Error('download not faked')),
+    retryPolicy: { retries: 0, baseMs: 0, capMs: 0, random: () => 0 },
     withCredential: () => {
       throw new Error('withCredential not faked');
     },

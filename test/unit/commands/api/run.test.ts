@@ -26,6 +26,7 @@ const SESSION: Session = {
   profileName: 'dev',
   profile: undefined,
   baseUrl: 'https://api.test',
+  origin: 'https://api.test:443',
   environment: 'local',
   caFile: undefined,
   credential: undefined,

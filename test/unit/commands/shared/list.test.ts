@@ -82,6 +82,7 @@ const SESSION: Session = {
   profileName: 'default',
   profile: undefined,
   baseUrl: 'https://api.example.com',
+  origin: 'https://api.example.com:443',
   environment: undefined as unknown as Session['environment'],
   caFile: undefined,
   credential: undefined,

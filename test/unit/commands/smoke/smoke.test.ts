@@ -29,6 +29,7 @@ function session(environment: Environment): Session {
     profileName: environment,
     profile: { name: environment, baseUrl: `https://${environment}.example.com`, environment },
     baseUrl: `https://${environment}.example.com`,
+    origin: `https://${environment}.example.com:443`,
     environment,
     caFile: undefined,
     credential: { secret: 'apk_AbCdEf12_0123456789abcdefghijklmnopqrstuv', prefix: 'apk_AbCdEf12', source: 'env', kind: 'api-key' },

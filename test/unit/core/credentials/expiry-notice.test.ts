@@ -15,6 +15,7 @@ function session(prefix = PREFIX, profileName = 'default'): Session {
     profileName,
     profile: undefined,
     baseUrl: 'https://api.test',
+    origin: 'https://api.test:443',
     environment: 'production',
     caFile: undefined,
     credential: { secret: KEY_A, prefix, source: 'keychain', kind: 'api-key' },
