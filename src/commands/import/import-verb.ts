@@ -2,13 +2,13 @@
 // assignments), declared once from its model entry, as the CRUD verbs are in shared/crud.ts. It
 // declares what it calls — the family's list (the match index and the look-up after a lost answer),
 // create and update, the live reference enums when the family has `enums`, and the referred family's
-// list when it `refers` to one (--property-match) — and hands the run to run-import.ts, loaded only
-// when the verb runs.
+// list when it `refers` to one (--property-match) — checks its flags (import-flags.ts) and hands the
+// run to run-import.ts, loaded only when the verb runs.
 import type { Operation } from '../../core/description/operations.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { collectionTemplate, parentFamily, recordTemplate, referredFamily, type ResourceFamily } from '../../core/resources.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
-import { rowOutputs, type ImportOptions } from './import-flags.js';
+import { importFlags, rowOutputs, type ImportOptions } from './import-flags.js';
 import { INPUT_ENCODINGS } from './input-text.js';
 
 export const IMPORT_ENUMS_PATH = '/api/reference/enums';
@@ -82,8 +82,12 @@ export function importVerb(family: ResourceFamily, examples: readonly string[]):
     outputFlags: ([file], options) => ({ rows: rowOutputs(file ?? '-', options) }),
     examples,
     async run(ctx, [file], options) {
+      // The flags are checked before the run is loaded, as a list's filters become its query first.
+      const rows = ctx.output.sink;
+      if (rows.kind !== 'rows') throw new Error(`import writes its rows to the rows sink, not to ${rows.kind}`);
+      const flags = await importFlags(family, file!, options, ctx.cwd, rows);
       const { runImport } = await import('./run-import.js');
-      await runImport(ctx, family, file!, options);
+      await runImport(ctx, family, flags);
     },
   });
 }

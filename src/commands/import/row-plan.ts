@@ -4,8 +4,7 @@
 // no record with its id). Rows the journal says an earlier run finished are not planned again.
 import { matchKey, type ExistingRecord, type MatchIndex } from './match-index.js';
 import type { JournalState } from './journal.js';
-import type { TypedRow } from './typed-row.js';
-import { setOwnField } from './own-field.js';
+import { setOwnField, type TypedRow } from './typed-row.js';
 
 export type RowPlan =
   | { kind: 'create'; row: number; body: Record<string, unknown>; key: string | undefined; parentId: string | undefined }

@@ -1,5 +1,5 @@
-// `appraisal <family> import FILE|-`: the flags are checked; a file is checked whole (its text
-// in its encoding, the bounds on a row: input-text.ts; a quick scan of its bytes, else read through
+// `appraisal <family> import FILE|-`, its flags checked by the verb (import-flags.ts): a file is
+// checked whole (its text in its encoding, the bounds on a row: input-text.ts; a quick scan of its bytes, else read through
 // row by row: input-scan.ts), so a bad one is refused (exit 2) before anything is asked or sent —
 // stdin, read once, stops at the bad row; a production target is refused without --yes when nobody
 // can be asked; the results path's lock is taken and its journal read (resume);
@@ -17,7 +17,7 @@ import { createProgress, formatCount, openRowSink } from '../../output/index.js'
 import { familyContract } from './body-checks.js';
 import { familyReader, listCommand, propertyRelation } from './family-records.js';
 import type { FieldShape } from '../../core/description/schema.js';
-import { importFlags, type ImportFlags, type ImportOptions } from './import-flags.js';
+import type { ImportFlags } from './import-flags.js';
 import { openInput, type InputSource } from './input.js';
 import { scanClean } from './input-scan.js';
 import {
@@ -49,10 +49,9 @@ interface Pass {
   run(input: InputSource, stage: Pick<PassOptions, 'sender' | 'concurrency' | 'stopAfterErrors' | 'onRow'>): Promise<void>;
 }
 
-export async function runImport(ctx: Context, family: ResourceFamily, file: string, options: ImportOptions): Promise<void> {
-  const rows = ctx.output.sink;
-  if (rows.kind !== 'rows') throw new Error(`import writes its rows to the rows sink, not to ${rows.kind}`);
-  const flags = await importFlags(family, file, options, ctx.cwd, rows);
+/** `flags`: checked by the verb's run (import-flags.ts) before this module is loaded. */
+export async function runImport(ctx: Context, family: ResourceFamily, flags: ImportFlags): Promise<void> {
+  const { file } = flags;
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
   // The file is checked (a bad one refused, its rows counted when progress shows them: checkInput)
