@@ -1,5 +1,5 @@
 // Where the text of an encoder goes, beneath a sink (sink.ts encoderSink): stdout
-// (stdout-destination.ts), the atomic `--out` file (atomic-out-file.ts), a resumable export's partial
+// (sinks.ts, with the stdout part), the atomic `--out` file (atomic-out-file.ts), a resumable export's partial
 // file (resumable.ts); files in numbered parts (split.ts) are a sink of their own. The file writers
 // share one buffered writer (buffered-writer.ts); which one a run uses is the output plan's choice
 // (core/sink-plan.ts), opened by sinks.ts (and openDestination for one record or a text output).

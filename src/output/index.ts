@@ -11,7 +11,7 @@ export { openRowSink, type PushedRow, type RowSink, type RowSinkShape } from './
 export type { ExportedCollection } from './checkpoint.js';
 export type { PublishedSchema } from './parquet-schema.js';
 export type { Destination } from './destination.js';
-export { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
+export { stdoutDestination, type StdoutOptions } from './sinks.js';
 export { BufferedFileWriter, writeFailure } from './buffered-writer.js';
 export { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 export { csvCell, csvRow } from './csv.js';

@@ -6,8 +6,7 @@ import { ContractError } from '../core/errors.js';
 import { atomicOutFile } from './atomic-out-file.js';
 import type { Destination } from './destination.js';
 import { abortReason } from './pipe.js';
-import { encoderPart } from './sinks.js';
-import { stdoutDestination, type StdoutOptions } from './stdout-destination.js';
+import { encoderPart, stdoutDestination, type StdoutOptions } from './sinks.js';
 import { countOf, type View } from './view.js';
 
 /** The plan's `--out` file written atomically, or stdout: where one record (writeRecord) or a text output (api, smoke) goes. */
