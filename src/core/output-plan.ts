@@ -11,18 +11,12 @@
 // thrown by `format`, the first time a writer asks for one.
 import { extname, resolve } from 'node:path';
 import { UsageError } from './errors.js';
+import { fieldSelection, type FieldSelection, type Projection } from './field-paths.js';
 import type { GlobalOptions, OutputFormat } from './global-options.js';
 import { checkOutPath, type OutTarget } from './out-path.js';
 import { planSink, type OutputFlags, type ResumeMode, type SinkPlan, type SplitLimits } from './sink-plan.js';
 
-export type FieldPath = readonly string[];
-
-export interface FieldSelection {
-  /** As given, for header rows. */
-  names: readonly string[];
-  paths: readonly FieldPath[];
-}
-
+export { fieldSelection, parseFieldPath, type FieldPath, type FieldSelection } from './field-paths.js';
 export type { ResumeMode, RowOutputs, SinkPlan, SplitLimits } from './sink-plan.js';
 
 /** The encoders a list is written with as text; a Parquet file is written by its own sink, column by column. */
@@ -40,20 +34,6 @@ const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.csv': 'csv',
   '.parquet': 'parquet',
 };
-
-export function parseFieldPath(path: string): FieldPath {
-  return path.split('.');
-}
-
-/** `--fields id,address.city` as names and paths; UsageError for a path with an empty step. */
-export function fieldSelection(names: readonly string[]): FieldSelection {
-  const paths = names.map((name) => {
-    const path = parseFieldPath(name);
-    if (path.some((key) => key === '')) throw new UsageError(`--fields: "${name}" is not a field path (use names like id,address.city)`);
-    return path;
-  });
-  return { names, paths };
-}
 
 /** What the plan is made from: the global options and the facts about stdout. */
 export interface OutputPlanInput {
@@ -106,6 +86,8 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => (made ??= make());
 }
+
+const whole: Projection = (record) => record;
 
 export class OutputPlan {
   readonly #parts: PlanParts;
@@ -179,6 +161,11 @@ export class OutputPlan {
     const fields = this.#parts.fields;
     if (fields instanceof UsageError) throw fields;
     return fields;
+  }
+
+  /** json, ndjson and Parquet write the record, or only its --fields (the projection compiled once, with the selection). */
+  get projection(): Projection {
+    return this.fields?.project ?? whole;
   }
 
   /**

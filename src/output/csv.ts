@@ -34,13 +34,16 @@ export function recordPaths(record: Record<string, unknown>, prefix: readonly st
   return paths;
 }
 
+/** A csv's columns: names for the header, paths for the cells. */
+type Columns = Pick<FieldSelection, 'names' | 'paths'>;
+
 export interface CsvColumns {
   /** The columns, once known (at once with --fields or a schema; else at the first record). */
-  known(): FieldSelection | undefined;
+  known(): Columns | undefined;
   /** The columns for this record: fixes them from it when nothing did yet. */
-  forRecord(record: Record<string, unknown>): FieldSelection;
+  forRecord(record: Record<string, unknown>): Columns;
   /** The header of an output with no records at all, when nothing fixed the columns. */
-  fallback(): FieldSelection;
+  fallback(): Columns;
   /** Fields records carried that no column holds, in the order first seen. */
   leftOut(): readonly string[];
 }
@@ -49,12 +52,8 @@ export interface CsvColumns {
  * `fields`: --fields (exactly those, nothing noted); `published`: the schema's columns; `fallback`:
  * the view's columns, for the header of an empty output without either.
  */
-export function csvColumns(
-  fields: FieldSelection | undefined,
-  published: readonly string[] | undefined,
-  fallback: readonly string[],
-): CsvColumns {
-  let columns: FieldSelection | undefined = fields ?? (published ? fieldSelection(published) : undefined);
+export function csvColumns(fields: Columns | undefined, published: readonly string[] | undefined, fallback: readonly string[]): CsvColumns {
+  let columns: Columns | undefined = fields ?? (published ? fieldSelection(published) : undefined);
   let trie = columns && !fields ? pathTrie(columns.paths) : undefined;
   const left = new Map<string, true>();
   const note = (value: unknown, node: PathTrie, prefix: string): void => {

@@ -3,7 +3,7 @@
 // well and costs nothing to produce at 100k records. A single record is pretty-printed.
 import type { Context } from '../core/context.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { projection, type Projection } from './fields.js';
+import type { Projection } from '../core/field-paths.js';
 import type { View } from './view.js';
 
 export function jsonListEncoder(project: Projection): ListEncoder {
@@ -28,12 +28,12 @@ export function jsonListEncoder(project: Projection): ListEncoder {
 /** `-o json`: whole records, or their --fields. */
 export class JsonPart implements EncoderPart {
   encoders(ctx: Context): ListEncoders {
-    const project = projection(ctx.output);
+    const project = ctx.output.projection;
     return { encoder: async () => jsonListEncoder(project), report: () => undefined };
   }
 
   async one(ctx: Context, _view: View, record: Record<string, unknown>): Promise<string> {
-    return jsonDocument(projection(ctx.output)(record));
+    return jsonDocument(ctx.output.projection(record));
   }
 }
 

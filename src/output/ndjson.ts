@@ -2,7 +2,7 @@
 // tools work on it as it streams.
 import type { Context } from '../core/context.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { projection, type Projection } from './fields.js';
+import type { Projection } from '../core/field-paths.js';
 import type { View } from './view.js';
 
 export function ndjsonLine(record: Record<string, unknown>): string {
@@ -20,11 +20,11 @@ export function ndjsonListEncoder(project: Projection): ListEncoder {
 /** `-o ndjson`: whole records, or their --fields. */
 export class NdjsonPart implements EncoderPart {
   encoders(ctx: Context): ListEncoders {
-    const project = projection(ctx.output);
+    const project = ctx.output.projection;
     return { encoder: async () => ndjsonListEncoder(project), report: () => undefined };
   }
 
   async one(ctx: Context, _view: View, record: Record<string, unknown>): Promise<string> {
-    return ndjsonLine(projection(ctx.output)(record));
+    return ndjsonLine(ctx.output.projection(record));
   }
 }

@@ -13,7 +13,6 @@ import { syncDirectory } from '../core/atomic-file.js';
 import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { writeFailure } from './buffered-writer.js';
-import { projection } from './fields.js';
 import { ndjsonLine } from './ndjson.js';
 import { parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
 import type { RecordSink } from './sink.js';
@@ -67,7 +66,7 @@ export async function openParquetSink(ctx: Context, published: PublishedSchema |
   const target = (await plan.target())!;
   const out = plan.outPath!;
   const columns = parquetColumns(published, plan.fields?.paths);
-  const project = projection(plan);
+  const project = plan.projection;
   // Both temp files are private (0600, or the replaced file's narrower mode) until the rename.
   const rows: TempFile = await createTempBeside(`${target.path}.ndjson`, out, { mode: target.mode });
   let parquet: TempFile | undefined;

@@ -61,11 +61,15 @@ describe('the output plan', () => {
     expect([piped.color, piped.width, piped.terminal]).toEqual([false, 100, false]);
   });
 
-  it('reads --fields once into paths, and keeps a bad one for the writer', () => {
-    expect(OutputPlan.from(input({ fields: ['id', 'address.city'] })).fields).toEqual({
-      names: ['id', 'address.city'],
-      paths: [['id'], ['address', 'city']],
+  it('reads --fields once into paths and its projection, and keeps a bad one for the writer', () => {
+    const plan = OutputPlan.from(input({ fields: ['id', 'address.city'] }));
+    expect(plan.fields).toMatchObject({ names: ['id', 'address.city'], paths: [['id'], ['address', 'city']] });
+    expect(plan.projection({ id: 'p1', address: { city: 'Leeds', zip: 'LS1' }, notes: 'x' })).toEqual({
+      id: 'p1',
+      address: { city: 'Leeds' },
     });
+    const whole = { id: 'p1', notes: 'x' };
+    expect(OutputPlan.from(input({})).projection(whole)).toBe(whole);
     expect(() => OutputPlan.from(input({ fields: ['a..b'] })).fields).toThrow('--fields: "a..b" is not a field path');
   });
 
