@@ -10,6 +10,10 @@ import { parseRecord, unwrapData } from './envelope.js';
 import { parseJsonBody, readJsonText } from './response-body.js';
 import type { Transport } from './transport.js';
 
+/** Bytes per read: 1 MiB instead of the stream default of 64 KiB, so each chunk's trip through the
+ * hash, form-data and undici is paid 16 times less often (measured in the files bench section). */
+const READ_CHUNK = 1 << 20;
+
 async function openFile(path: string): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle;
   try {
@@ -33,7 +37,7 @@ export async function uploadFile(transport: Transport, options: UploadOptions): 
     const hash = createHash('sha256');
     let sent = 0;
     async function* fileBytes(): AsyncGenerator<Buffer> {
-      for await (const chunk of handle.createReadStream({ start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
+      for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
         sent += chunk.length;
         if (sent > size) break;
         hash.update(chunk);
