@@ -37,7 +37,11 @@ export async function uploadFile(transport: Transport, options: UploadOptions): 
     const hash = createHash('sha256');
     let sent = 0;
     async function* fileBytes(): AsyncGenerator<Buffer> {
-      for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
+      for await (const chunk of handle.createReadStream({
+        start: 0,
+        autoClose: false,
+        highWaterMark: READ_CHUNK,
+      }) as AsyncIterable<Buffer>) {
         sent += chunk.length;
         if (sent > size) break;
         hash.update(chunk);

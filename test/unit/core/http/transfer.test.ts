@@ -123,7 +123,8 @@ describe('upload', () => {
     expect(server.requests[0]?.headers['x-api-key']).toBe(KEY);
     expect(server.requests[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(progress.at(-1)).toEqual([bigBytes.length, bigBytes.length]);
-    expect(progress.length).toBeGreaterThan(10);
+    // Progress moves with every read of the file (1 MiB each), not once at the end.
+    expect(progress.length).toBeGreaterThanOrEqual(6);
   });
 
   it('uploads an empty file', async () => {
