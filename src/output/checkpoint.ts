@@ -9,7 +9,6 @@
 import { rm, type FileHandle } from 'node:fs/promises';
 import type { Query } from '../core/api-client.js';
 import type { Context } from '../core/context.js';
-import { originOf } from '../core/credentials/origin.js';
 import { UsageError } from '../core/errors.js';
 import type { OutputPlan } from '../core/output-plan.js';
 import { createOwned, openOwned, UnsafeFileError } from '../core/owned-file.js';
@@ -60,7 +59,7 @@ export async function exportIdentity(ctx: Context, plan: OutputPlan, exported: E
     fields: plan.fields ? [...plan.fields.names] : null,
     format: plan.format,
     query: exported.query,
-    origin: originOf(session.baseUrl),
+    origin: session.origin,
     profile: session.profileName,
   };
 }

@@ -4,7 +4,6 @@
 // directory (skipping those an interrupted run finished, with --resume), then the manifest, and
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
-import { originOf } from '../../core/credentials/origin.js';
 import { holdRunLock } from '../../core/file-lock.js';
 import { UnpublishedOperationError } from '../../core/errors.js';
 import { countOf, formatCount } from '../../output/index.js';
@@ -40,7 +39,7 @@ async function withDigests(snapshot: SnapshotDir, done: FamilyDone, path: string
 export async function runExport(ctx: Context, flags: ExportFlags): Promise<void> {
   const plan = planExport(ctx, flags);
   const session = await ctx.session();
-  const origin = originOf(session.baseUrl);
+  const origin = session.origin;
   const start = await readSinceStart(plan, origin);
   const target = await checkTarget(plan);
   const names = plan.families.map((family) => family.name);

@@ -49,7 +49,7 @@ export async function runRevokeDue(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const now = ctx.now();
   const pending = pendingFor(config.dir, session.profileName);
-  const origin = originOf(session.baseUrl);
+  const origin = session.origin;
   const due = pending.filter((entry) => isDue(entry, now) && entry.origin === origin);
   for (const entry of pending.filter((item) => item.origin !== origin)) {
     ctx.io.warn(`key ${entry.prefix} belongs to ${entry.origin}, not ${origin}: run this with the profile's own base URL`);
@@ -115,7 +115,7 @@ export async function runRevoke(ctx: Context, reference: string | undefined, opt
 
   // Profiles of this origin that store the key stop working too: say so before asking.
   const config = await ctx.config();
-  const origin = originOf(session.baseUrl);
+  const origin = session.origin;
   const holders = config
     .listProfiles()
     .filter((profile) => profile.keyStorage !== undefined && profile.keyPrefix === key.prefix && originOf(profile.baseUrl) === origin)

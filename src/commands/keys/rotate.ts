@@ -9,7 +9,6 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { addPending } from '../../core/credentials/pending-revocations.js';
 import { hasStoredKey, profileSlot } from '../../core/credentials/key-slot.js';
-import { originOf } from '../../core/credentials/origin.js';
 import { confirmDestructive } from '../../core/guards.js';
 import { openAuditLog, type AuditLog } from './rotation/audit-log.js';
 import { detachedClient } from './rotation/detached-client.js';
@@ -66,7 +65,7 @@ function auditEntry(report: RotationReport, session: Session, keepOld: boolean, 
   return {
     at: at.toISOString(),
     profile: session.profileName,
-    origin: originOf(session.baseUrl),
+    origin: session.origin,
     oldPrefix: report.oldPrefix,
     newPrefix: report.newPrefix ?? null,
     keepOld,
@@ -176,7 +175,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
           addPending(config.dir, {
             ...pending,
             profile: profile.name,
-            origin: originOf(session.baseUrl),
+            origin: session.origin,
             recordedAt: ctx.now().toISOString(),
           }),
         register: (secret) => void hold(secret),

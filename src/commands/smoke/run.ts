@@ -76,7 +76,7 @@ async function writeReport(ctx: Context, results: readonly CheckResult[], facts:
 
 /** Why smoke refuses this target: a stored profile's environment, or a run without one. */
 function refusalOf(session: Session, declared: string | undefined): SafetyError {
-  const stored = session.profile !== undefined && originOf(session.profile.baseUrl) === originOf(session.baseUrl);
+  const stored = session.profile !== undefined && originOf(session.profile.baseUrl) === session.origin;
   if (stored) {
     return new SafetyError(
       `smoke refuses the ${session.environment} profile "${session.profileName}" (${session.baseUrl}): test automation never targets production`,

@@ -6,7 +6,6 @@
 // is read: its tables are read and its record checks compiled while the page travels); then sync
 // them one after another. Rows committed before a failure stay: the next run continues from them.
 import type { Context } from '../../core/context.js';
-import { originOf } from '../../core/credentials/origin.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
 import { quote } from './database.js';
@@ -61,7 +60,7 @@ async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader
 export async function runSync(ctx: Context, words: readonly string[], flags: SyncFlags): Promise<void> {
   const plan = planSync(ctx, words, flags);
   const session = await ctx.session();
-  const origin = originOf(session.baseUrl);
+  const origin = session.origin;
   const api = await ctx.api();
   // The service's clock (one small request) is read while the database opens; stopped if it fails.
   const reading = new AbortController();
