@@ -27,6 +27,7 @@ export {
   type StandardVerb,
 } from '../model/families.js';
 export { SCOPE_FAMILIES, type ScopeFamily } from '../model/scopes.js';
+export { REFERENCE_ENUMS_PATH } from '../model/reference.js';
 import type { ScopeFamily } from '../model/scopes.js';
 
 /** Whether the family's list operation accepts `updatedSince` (inclusive). */

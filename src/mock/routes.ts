@@ -4,6 +4,7 @@
 // scope) with the handler FAMILY_HANDLERS names; the others are listed here. The OpenAPI test
 // compares this table with openapi.json in both directions.
 import { FAMILIES, familyOperations, type ResourceFamily, type StandardVerb } from '../model/families.js';
+import { REFERENCE_ENUMS_PATH } from '../model/reference.js';
 import type { Permission } from './auth/scopes.js';
 import {
   createAssignment,
@@ -104,7 +105,7 @@ const OTHER_ROUTES: readonly MockRoute[] = [
   route('GET', '/api/files/{id}/content', 'downloadFile', 'files:read', downloadFile),
   route('POST', '/api/files/{id}/attachments', 'attachFile', 'files:write', attachFile),
 
-  route('GET', '/api/reference/enums', 'getReferenceEnums', 'reference:read', getReferenceEnums),
+  route('GET', REFERENCE_ENUMS_PATH, 'getReferenceEnums', 'reference:read', getReferenceEnums),
 
   route('GET', '/api/keys', 'listApiKeys', 'keys:admin', listKeys),
   route('POST', '/api/keys', 'createApiKey', 'keys:admin', createApiKey),

@@ -8,11 +8,9 @@ import { bindingOf } from '../../core/description/routed-client.js';
 import type { PublishedOperation } from '../../core/description/document.js';
 import type { Validator, Violation } from '../../core/description/validate.js';
 import { HttpError } from '../../core/errors.js';
-import { collectionTemplate, recordTemplate, type ResourceFamily } from '../../core/resources.js';
+import { collectionTemplate, recordTemplate, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../../core/resources.js';
 import { recordSchemaOf, shapeOf, type FieldShape } from '../../core/description/schema.js';
 import type { BodyChecks } from './row-plan.js';
-
-export const ENUMS_PATH = '/api/reference/enums';
 
 /** Always read-only, whatever the description says. */
 const READ_ONLY = ['id', 'createdAt', 'updatedAt'];
@@ -45,7 +43,7 @@ async function liveEnums(api: ApiClient, family: ResourceFamily, debug: (line: s
   if (Object.keys(fields).length === 0) return lists;
   let body: Record<string, unknown>;
   try {
-    body = await api.get<Record<string, unknown>>(ENUMS_PATH);
+    body = await api.get<Record<string, unknown>>(REFERENCE_ENUMS_PATH);
   } catch (error) {
     if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) throw error;
     debug(`import: the reference enums could not be read (${error.message}); the schema's enums apply`);

@@ -6,12 +6,17 @@
 // run to run-import.ts, loaded only when the verb runs.
 import type { Operation } from '../../core/description/operations.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
-import { collectionTemplate, parentFamily, recordTemplate, referredFamily, type ResourceFamily } from '../../core/resources.js';
+import {
+  collectionTemplate,
+  parentFamily,
+  recordTemplate,
+  REFERENCE_ENUMS_PATH,
+  referredFamily,
+  type ResourceFamily,
+} from '../../core/resources.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import { importFlags, rowOutputs, type ImportOptions } from './import-flags.js';
 import { INPUT_ENCODINGS } from './input-text.js';
-
-export const IMPORT_ENUMS_PATH = '/api/reference/enums';
 
 /** The operations `import` of a family may call. */
 export function importOperations(family: ResourceFamily): Operation[] {
@@ -22,7 +27,7 @@ export function importOperations(family: ResourceFamily): Operation[] {
   ];
   const parent = parentFamily(family);
   if (parent) operations.unshift({ method: 'GET', path: parent.path, query: ['page', 'limit'] });
-  if (family.enums !== undefined) operations.push({ method: 'GET', path: IMPORT_ENUMS_PATH });
+  if (family.enums !== undefined) operations.push({ method: 'GET', path: REFERENCE_ENUMS_PATH });
   const referred = referredFamily(family);
   if (referred) operations.push({ method: 'GET', path: referred.path, query: ['page', 'limit'] });
   return operations;

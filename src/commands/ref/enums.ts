@@ -3,7 +3,8 @@
 import type { Context } from '../../core/context.js';
 import { ContractError } from '../../core/errors.js';
 import { writeRecord, writeRecords } from '../../output/index.js';
-import { ENUMS_PATH, ENUMS_VIEW } from './paths.js';
+import { ENUMS_VIEW } from './paths.js';
+import { REFERENCE_ENUMS_PATH } from '../../core/resources.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
 
@@ -34,9 +35,11 @@ export function enumRows(data: Record<string, unknown>, joined: boolean): EnumRo
 
 export async function runEnums(ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const data = await api.get<unknown>(ENUMS_PATH);
+  const data = await api.get<unknown>(REFERENCE_ENUMS_PATH);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ContractError(`GET ${ENUMS_PATH} answered ${Array.isArray(data) ? 'an array' : typeof data}, not an object of enums`);
+    throw new ContractError(
+      `GET ${REFERENCE_ENUMS_PATH} answered ${Array.isArray(data) ? 'an array' : typeof data}, not an object of enums`,
+    );
   }
   const enums = data as Record<string, unknown>;
   const format = ctx.output.format;
@@ -59,7 +62,7 @@ export default defineVerb({
   name: 'enums',
   summary: 'allowed values: property types, assignment statuses, report types, client types',
   takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
-  calls: [{ method: 'GET', path: ENUMS_PATH }],
+  calls: [{ method: 'GET', path: REFERENCE_ENUMS_PATH }],
   examples: ['appraisal ref enums', 'appraisal ref enums -o json | jq -r ".assignmentStatuses[]"'],
   run: (ctx) => runEnums(ctx),
 });

@@ -1,13 +1,13 @@
 // The built-in checks of `appraisal smoke`, in order, as one table. The families listed come from
 // the resource table and what a key may do from the scope rules (core/); nothing here repeats them.
 import { listContractOf } from '../../../core/description/routed-client.js';
-import { FAMILIES, type ResourceFamily } from '../../../core/resources.js';
+import { FAMILIES, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../../../core/resources.js';
 import { allows, canManageKeys, needs } from '../../../core/scopes.js';
 import { ContractError, HttpError, MissingCredentialError, NetworkError } from '../../../core/errors.js';
 import { isObject, plural, withoutCredential, type SmokeCheck, type SmokeState } from './check.js';
 import { WRITE_CHECKS } from './write.js';
 import { SPEC_CHECK, schemaChecker } from './contract.js';
-import { CURRENT_KEY_PATH, ENUMS_PATH, KEYS_PATH, requirePublished } from './description.js';
+import { CURRENT_KEY_PATH, KEYS_PATH, requirePublished } from './description.js';
 import { DAY_MS, spanInWords } from '../../../core/duration.js';
 
 /** One page of this many records is enough to prove a collection reads and parses. */
@@ -137,15 +137,15 @@ function listFamily(family: ResourceFamily): SmokeCheck {
 const getEnums: SmokeCheck = {
   name: 'get enums',
   probe: true,
-  request: () => ({ method: 'GET', path: ENUMS_PATH }),
+  request: () => ({ method: 'GET', path: REFERENCE_ENUMS_PATH }),
   skip: (state) =>
     withoutCredential(state) ??
     (allows(state.scopes!, 'reference', 'read') ? undefined : `the key cannot read reference data (${needs('reference', 'read')})`),
   async run(state) {
-    requirePublished(state, 'GET', ENUMS_PATH);
-    const enums = await (await state.client()).get<unknown>(ENUMS_PATH);
-    if (!isObject(enums)) throw new ContractError(`GET ${ENUMS_PATH} did not answer an object of lists`);
-    const schema = schemaChecker(state, 'GET', ENUMS_PATH);
+    requirePublished(state, 'GET', REFERENCE_ENUMS_PATH);
+    const enums = await (await state.client()).get<unknown>(REFERENCE_ENUMS_PATH);
+    if (!isObject(enums)) throw new ContractError(`GET ${REFERENCE_ENUMS_PATH} did not answer an object of lists`);
+    const schema = schemaChecker(state, 'GET', REFERENCE_ENUMS_PATH);
     schema.record(enums);
     schema.finish();
     const lists = Object.entries(enums).filter(([, value]) => Array.isArray(value));

@@ -9,19 +9,18 @@ import { findByTemplate, type PublishedOperation } from '../../../core/descripti
 import { bundledDescription, loadDescription, type LoadedDescription } from '../../../core/description/load.js';
 import type { Operation } from '../../../core/description/operations.js';
 import { UnpublishedOperationError } from '../../../core/errors.js';
-import { FAMILIES, collectionTemplate, recordTemplate } from '../../../core/resources.js';
+import { FAMILIES, REFERENCE_ENUMS_PATH, collectionTemplate, recordTemplate } from '../../../core/resources.js';
 import type { SmokeDescription, SmokeState } from './check.js';
 
 export const CURRENT_KEY_PATH = '/api/keys/current';
 export const KEYS_PATH = '/api/keys';
-export const ENUMS_PATH = '/api/reference/enums';
 
 /** Every operation the family verbs call (as list.ts and crud.ts declare them), and smoke's own reads. */
 export function modelledOperations(): Operation[] {
   const operations: Operation[] = [
     { method: 'GET', path: CURRENT_KEY_PATH },
     { method: 'GET', path: KEYS_PATH },
-    { method: 'GET', path: ENUMS_PATH },
+    { method: 'GET', path: REFERENCE_ENUMS_PATH },
   ];
   for (const family of FAMILIES) {
     const { get, create, update, delete: remove } = family.operations;
