@@ -62,13 +62,26 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether laying `wanted` over `current` (as `overlay` does) changes it: the same answer as
+ * `!sameValue(overlay(current, wanted), current)` without building the overlay, since most rows of
+ * a re-import change nothing.
+ */
+function changes(current: unknown, wanted: unknown): boolean {
+  if (!isPlain(current) || !isPlain(wanted)) return !sameValue(wanted, current);
+  for (const key in wanted)
+    if (Object.hasOwn(wanted, key) && changes(Object.hasOwn(current, key) ? current[key] : undefined, wanted[key])) return true;
+  return false;
+}
+
 /** The fields of `record` that differ from `existing`, with nested objects overlaid. */
 export function changedFields(record: Record<string, unknown>, existing: Record<string, unknown>): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(record)) {
+  for (const field in record) {
+    if (!Object.hasOwn(record, field)) continue;
     const current = Object.hasOwn(existing, field) ? existing[field] : undefined;
-    const wanted = overlay(current, value);
-    if (!sameValue(wanted, current)) setOwnField(changed, field, wanted);
+    const value = record[field];
+    if (changes(current, value)) setOwnField(changed, field, overlay(current, value));
   }
   return changed;
 }
@@ -127,7 +140,7 @@ export class RowPlanner {
   }
 
   private async update(row: number, record: Record<string, unknown>, existing: ExistingRecord): Promise<RowPlan> {
-    const body = changedFields(record, JSON.parse(existing.json) as Record<string, unknown>);
+    const body = changedFields(record, existing);
     const fields = Object.keys(body);
     if (fields.length === 0) return { kind: 'unchanged', row, id: existing.id };
     const problems = await this.options.checks.update(body);

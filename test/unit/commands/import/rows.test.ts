@@ -3,11 +3,12 @@
 // ids are not record ids, is refused; done rows the service does not hold are set apart).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shapeOf } from '../../../../src/core/description/schema.js';
 import { cellValue, shapeAt } from '../../../../src/commands/import/field-shapes.js';
 import { confirmDone, ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
-import { changedFields } from '../../../../src/commands/import/row-plan.js';
+import { changedFields, sameValue } from '../../../../src/commands/import/row-plan.js';
 import { RowReader } from '../../../../src/commands/import/typed-row.js';
 import { tempDir } from '../../../helpers/temp.js';
 
@@ -67,6 +68,39 @@ describe('import: the fields a row changes', () => {
       yearBuilt: 1999,
       propertyIds: ['b'],
     });
+  });
+
+  // changedFields decides "unchanged" without building the overlay; the answer must be the one of
+  // overlaying every given field and comparing the result whole, as it was first written.
+  it('is what overlaying each field and comparing the result gives, for any records', () => {
+    type Json = unknown;
+    const isPlain = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
+    const overlaid = (current: Json, wanted: Json): Json =>
+      isPlain(current) && isPlain(wanted)
+        ? { ...current, ...Object.fromEntries(Object.entries(wanted).map(([key, value]) => [key, overlaid(current[key], value)])) }
+        : wanted;
+    const reference = (record: Record<string, Json>, existing: Record<string, Json>) =>
+      Object.fromEntries(
+        Object.entries(record)
+          .map(([field, value]) => [field, overlaid(existing[field], value)] as const)
+          .filter(([field, value]) => !sameValue(value, existing[field])),
+      );
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom<Json>(undefined, null, 0, 1, 'a', 'b', true),
+        fc.array(tie('value'), { maxLength: 2 }),
+        tie('object'),
+      ),
+      object: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('value'), { maxKeys: 3 }),
+    }));
+    const record = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), value, { maxKeys: 4 });
+    fc.assert(
+      fc.property(record, record, (wanted, existing) => {
+        expect(changedFields(wanted, existing)).toStrictEqual(reference(wanted, existing));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
