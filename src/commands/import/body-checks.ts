@@ -10,7 +10,7 @@ import type { Validator, Violation } from '../../core/description/validate.js';
 import { HttpError } from '../../core/errors.js';
 import { collectionTemplate, recordTemplate, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../../core/resources.js';
 import { recordSchemaOf, shapeOf, type FieldShape } from '../../core/description/schema.js';
-import type { BodyChecks } from './row-plan.js';
+import type { BodyChecks } from './row-pass.js';
 
 /** Always read-only, whatever the description says. */
 const READ_ONLY = ['id', 'createdAt', 'updatedAt'];

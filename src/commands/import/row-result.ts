@@ -6,6 +6,19 @@ import { getField, type PushedRow, type RowSinkShape } from '../../output/index.
 import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input.js';
 
+/** What to do with one row (row-pass.ts RowPlanner decides it). */
+export type RowPlan =
+  | { kind: 'create'; row: number; body: Record<string, unknown>; key: string | undefined; parentId: string | undefined }
+  | { kind: 'update'; row: number; id: string; body: Record<string, unknown>; fields: string[] }
+  | { kind: 'unchanged'; row: number; id: string }
+  | { kind: 'invalid'; row: number; error: string }
+  /** Finished by an earlier run of the same command (the journal). */
+  | { kind: 'done'; row: number; status: 'created' | 'updated'; id: string }
+  /** A create an earlier run sent without --match whose answer never came: not sent again. */
+  | { kind: 'unconfirmed'; row: number; error: string }
+  /** Done by the journal's word, but the service does not hold its record: to check and import again. */
+  | { kind: 'gone'; row: number; error: string };
+
 export type RowStatus = 'created' | 'updated' | 'unchanged' | 'invalid' | 'failed' | 'skipped';
 
 export interface RowResult {

@@ -4,7 +4,7 @@
 // stdin, read once, stops at the bad row; a production target is refused without --yes when nobody
 // can be asked; the results path's lock is taken and its journal read (resume);
 // the description gives the request's types and checks; the match index is read; on a production
-// target a person is asked with the plan's counts; then one pass sends every row (row-runner.ts) and the
+// target a person is asked with the plan's counts; then one pass sends every row (row-pass.ts) and the
 // results, the failed rows and the summary are written. Rows not imported end with their own exit
 // code (RowsNotImportedError), after everything is reported.
 import type { ApiRecord } from '../../core/api-client.js';
@@ -15,7 +15,7 @@ import { refuseSharedStdin } from '../../core/record-input/index.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { createProgress, formatCount, openRowSink } from '../../output/index.js';
 import { familyContract } from './body-checks.js';
-import { familyReader, listCommand, propertyRelation } from './family-records.js';
+import { buildIndex, familyReader, listCommand, propertyRelation, type MatchIndex } from './family-records.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { ImportFlags } from './import-flags.js';
 import { openInput, type InputSource } from './input.js';
@@ -30,10 +30,8 @@ import {
   removeJournal,
   type JournalState,
 } from './journal.js';
-import { buildIndex, type MatchIndex } from './match-index.js';
 import { pushedRow, rowLayout } from './row-result.js';
-import { runPass, type PassOptions } from './row-runner.js';
-import { RowPlanner } from './row-plan.js';
+import { RowPlanner, runPass, type PassOptions } from './row-pass.js';
 import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
 import { RowSender } from './send-row.js';
 import { Tally } from './tally.js';

@@ -8,7 +8,7 @@ import type { ResourceFamily } from '../../core/resources.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { formatCount } from '../../output/index.js';
 import type { ImportFlags } from './import-flags.js';
-import type { RowPlan } from './row-plan.js';
+import type { RowPlan } from './row-result.js';
 import type { Tally } from './tally.js';
 
 /** Plan lines shown per kind by a dry run; the rest are counted (all are in --results). */

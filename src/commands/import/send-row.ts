@@ -20,7 +20,7 @@ import { listPath, recordPath, type ResourceFamily } from '../../core/resources.
 import type { FamilyReader } from './family-records.js';
 import type { ImportJournal } from './journal.js';
 import type { RowResult } from './row-result.js';
-import type { RowPlan } from './row-plan.js';
+import type { RowPlan } from './row-result.js';
 
 /** How far before the request the lost-answer lookup starts: clocks of client and service differ. */
 const CLOCK_MARGIN_MS = 5 * 60_000;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { shapeOf } from '../../../../src/core/description/schema.js';
 import { cellValue, shapeAt } from '../../../../src/commands/import/field-shapes.js';
 import { confirmDone, ImportJournal, readJournal, type ImportIdentity } from '../../../../src/commands/import/journal.js';
-import { changedFields, sameValue } from '../../../../src/commands/import/row-plan.js';
+import { changedFields, sameValue } from '../../../../src/commands/import/row-pass.js';
 import { RowReader } from '../../../../src/commands/import/typed-row.js';
 import { tempDir } from '../../../helpers/temp.js';
 
