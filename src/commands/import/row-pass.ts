@@ -8,6 +8,7 @@
 // for row): create it, update only the fields that differ from the matched record, leave it (nothing
 // differs), or refuse it (unreadable, a duplicate match value, a schema or enum violation, no record
 // with its id). Rows the journal says an earlier run finished are not planned again.
+import type { BodyChecks } from '../../core/description/write-contract.js';
 import { InterruptedError } from '../../core/errors.js';
 import { matchKey, type ExistingRecord, type MatchIndex } from './family-records.js';
 import type { SourceRow } from './input.js';
@@ -15,12 +16,6 @@ import type { JournalState } from './journal.js';
 import type { RowPlan, RowResult } from './row-result.js';
 import type { RowSender } from './send-row.js';
 import { setOwnField, type RowReader, type TypedRow } from './typed-row.js';
-
-/** Checks of a body against the published request schema and the live enums: "column: reason" each. */
-export interface BodyChecks {
-  create(body: Record<string, unknown>): Promise<string[]>;
-  update(body: Record<string, unknown>): Promise<string[]>;
-}
 
 export interface PlannerOptions {
   /** --match as a path; undefined: rows with an `id` update, rows without create. */

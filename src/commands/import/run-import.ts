@@ -14,7 +14,7 @@ import { productionWrites } from '../../core/guards.js';
 import { refuseSharedStdin } from '../../core/record-input/index.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { createProgress, formatCount, openRowSink } from '../../output/index.js';
-import { familyContract } from './body-checks.js';
+import { familyContract } from '../../core/description/write-contract.js';
 import { buildIndex, familyReader, listCommand, propertyRelation, type MatchIndex } from './family-records.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { ImportFlags } from './import-flags.js';

@@ -1,19 +1,25 @@
-// The family's import contract, got once from the bound description (the create and update
+// The write contract of a family (what `import` checks before it creates or updates), beside
+// list-contract.ts: got once from the bound description (the create and update
 // operations found once) and the service's live reference data: the shape of the request (to type CSV cells), the read-only fields (never
 // sent), and the checks every row passes before any write — the same ajv validator create/update use,
 // plus the live enums (`GET /api/reference/enums`), which the service may change without a new
 // description. Each violation reads "column: reason".
-import type { ApiClient } from '../../core/api-client.js';
-import { bindingOf } from '../../core/description/routed-client.js';
-import type { PublishedOperation } from '../../core/description/document.js';
-import type { Validator, Violation } from '../../core/description/validate.js';
-import { HttpError } from '../../core/errors.js';
-import { collectionTemplate, recordTemplate, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../../core/resources.js';
-import { recordSchemaOf, shapeOf, type FieldShape } from '../../core/description/schema.js';
-import type { BodyChecks } from './row-pass.js';
+import type { ApiClient } from '../api-client.js';
+import { HttpError } from '../errors.js';
+import { collectionTemplate, recordTemplate, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../resources.js';
+import type { PublishedOperation } from './document.js';
+import { bindingOf } from './routed-client.js';
+import { recordSchemaOf, shapeOf, type FieldShape } from './schema.js';
+import type { Validator, Violation } from './validate.js';
 
 /** Always read-only, whatever the description says. */
 const READ_ONLY = ['id', 'createdAt', 'updatedAt'];
+
+/** Checks of a body against the published request schema and the live enums: "column: reason" each. */
+export interface BodyChecks {
+  create(body: Record<string, unknown>): Promise<string[]>;
+  update(body: Record<string, unknown>): Promise<string[]>;
+}
 
 export interface FamilyContract {
   shape: FieldShape;
@@ -74,7 +80,7 @@ function bodyChecks(
     (loading ??= (async () => {
       const enums = liveEnums(api, family, debug);
       enums.catch(() => undefined); // handled by Promise.all below, once the validator's module is loaded
-      const { validatorFor } = await import('../../core/description/validate.js');
+      const { validatorFor } = await import('./validate.js');
       const [validator, lists] = await Promise.all([binding ? validatorFor(binding.description.contract) : undefined, enums]);
       return { validator, enums: lists };
     })());
