@@ -2,7 +2,8 @@
 // client's, or one client's with --client), or only the ones changed since a moment (`updatedSince`,
 // which every importable family publishes), so a lost answer costs one small list, not a full one;
 // the list command a person runs to look for such a create; --property-match's index of the
-// referred family's records; and the match index itself.
+// referred family's records; the match index itself; and, on resume, the journal's done rows
+// checked against them (a row whose record the service does not hold is not done).
 //
 // The match index: the service's records by their --match value (or by id), read once before the
 // first row is planned. It keeps each record as the pager parsed it (what a row is compared with, to
@@ -14,6 +15,7 @@
 import type { ApiClient, ApiRecord } from '../../core/api-client.js';
 import { acceptsUpdatedSince, listPath, parentFamily, referredFamily, type ResourceFamily } from '../../core/resources.js';
 import { cellText, getField } from '../../output/index.js';
+import type { JournalDone, JournalState } from './journal.js';
 
 /** The page size used to read whole families: the most the service gives in one page. */
 export const INDEX_PAGE_SIZE = 100;
@@ -147,4 +149,18 @@ export function propertyRelation(
 export function listCommand(family: ResourceFamily, since: Date, client: string | undefined): string {
   const parent = family.parent ? ` --${family.parent.option} ${client ?? 'ID'}` : '';
   return `appraisal ${family.command} list${parent} --updated-since ${since.toISOString()}`;
+}
+
+/**
+ * The journal's done rows checked against the service's records: a row whose record is not among
+ * them (deleted since, or a journal edited to skip rows) moves to `gone`.
+ */
+export async function confirmDone(state: JournalState, records: AsyncIterable<ApiRecord>): Promise<JournalState> {
+  if (state.done.size === 0) return state;
+  const held = new Set<string>();
+  for await (const record of records) held.add(record.id);
+  const done = new Map<number, JournalDone>();
+  const gone = new Map<number, JournalDone>();
+  for (const [row, entry] of state.done) (held.has(entry.id) ? done : gone).set(row, entry);
+  return { done, sent: state.sent, gone };
 }

@@ -6,11 +6,10 @@
 // durable in groups (group commit: one fsync for every line that arrived meanwhile), through the
 // same buffered writer as export checkpoints; a line cut short by a crash is ignored and cut off.
 // A journal is a file anyone who can write beside the results can edit: its ids must be record ids,
-// and on resume the rows it calls done are checked against the service (confirmDone) — a row whose
-// record the service does not hold is reported failed, never counted as done. One import per journal:
-// the run lock beside the results (lockJournal).
+// and on resume the rows it calls done are checked against the service's records (confirmDone, in
+// family-records.ts) — a row whose record the service does not hold is reported failed, never counted
+// as done. One import per journal: the run lock beside the results (lockJournal).
 import { rm, stat } from 'node:fs/promises';
-import type { ApiRecord } from '../../core/api-client.js';
 import { UsageError } from '../../core/errors.js';
 import { holdRunLock } from '../../core/file-lock.js';
 import { isUuid, quoteInput } from '../../core/ids.js';
@@ -146,20 +145,6 @@ export async function readJournal(
   return { state, validBytes };
 }
 
-/**
- * The journal's done rows checked against the service's records: a row whose record is not among
- * them (deleted since, or a journal edited to skip rows) moves to `gone`.
- */
-export async function confirmDone(state: JournalState, records: AsyncIterable<ApiRecord>): Promise<JournalState> {
-  if (state.done.size === 0) return state;
-  const held = new Set<string>();
-  for await (const record of records) held.add(record.id);
-  const done = new Map<number, JournalDone>();
-  const gone = new Map<number, JournalDone>();
-  for (const [row, entry] of state.done) (held.has(entry.id) ? done : gone).set(row, entry);
-  return { done, sent: state.sent, gone };
-}
-
 /** Appends entries; `record` resolves once its line is on disk. */
 export class ImportJournal {
   private queue: string[] = [];
@@ -229,12 +214,8 @@ export function lockJournal(results: NonNullable<ImportFlags['results']>): Promi
   });
 }
 
-/** The run a journal belongs to: `service`, the session's origin and profile. */
-export async function journalIdentity(
-  family: ResourceFamily,
-  flags: ImportFlags,
-  service: { origin: string; profile: string },
-): Promise<ImportIdentity> {
+/** The run a journal belongs to, but for the service (the session's origin and profile), which the run adds. */
+export async function journalIdentity(family: ResourceFamily, flags: ImportFlags): Promise<Omit<ImportIdentity, 'origin' | 'profile'>> {
   const info = flags.inputPath ? await stat(flags.inputPath).catch(() => undefined) : undefined;
   return {
     family: family.name,
@@ -246,8 +227,6 @@ export async function journalIdentity(
     ...(flags.encoding !== 'utf-8' ? { encoding: flags.encoding } : {}),
     match: flags.match?.join('.') ?? null,
     map: flags.mapDisplay ?? null,
-    origin: service.origin,
-    profile: service.profile,
   };
 }
 

@@ -15,21 +15,12 @@ import { refuseSharedStdin } from '../../core/record-input/index.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import { createProgress, formatCount, openRowSink } from '../../output/index.js';
 import { familyContract } from '../../core/description/write-contract.js';
-import { buildIndex, familyReader, listCommand, propertyRelation, type MatchIndex } from './family-records.js';
+import { buildIndex, confirmDone, familyReader, listCommand, propertyRelation, type MatchIndex } from './family-records.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { ImportFlags } from './import-flags.js';
 import { openInput, type InputSource } from './input.js';
 import { scanClean } from './input-scan.js';
-import {
-  confirmDone,
-  EMPTY_JOURNAL,
-  ImportJournal,
-  journalIdentity,
-  lockJournal,
-  readJournal,
-  removeJournal,
-  type JournalState,
-} from './journal.js';
+import { EMPTY_JOURNAL, ImportJournal, journalIdentity, lockJournal, readJournal, removeJournal, type JournalState } from './journal.js';
 import { pushedRow, rowLayout } from './row-result.js';
 import { RowPlanner, runPass, type PassOptions } from './row-pass.js';
 import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
@@ -86,7 +77,7 @@ async function importRows(
   const release = !flags.dryRun && flags.results ? await lockJournal(flags.results) : undefined;
   let journal: ImportJournal | undefined;
   try {
-    const identity = await journalIdentity(family, flags, service);
+    const identity = { ...(await journalIdentity(family, flags)), ...service };
     let state: JournalState = EMPTY_JOURNAL;
     let validBytes: number | undefined;
     if (flags.results) {
