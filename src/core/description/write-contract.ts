@@ -1,9 +1,9 @@
 // The write contract of a family (what `import` checks before it creates or updates), beside
-// list-contract.ts: got once from the bound description (the create and update
-// operations found once) and the service's live reference data: the shape of the request (to type CSV cells), the read-only fields (never
-// sent), and the checks every row passes before any write — the same ajv validator create/update use,
-// plus the live enums (`GET /api/reference/enums`), which the service may change without a new
-// description. Each violation reads "column: reason".
+// list-contract.ts, got once from the bound description (the create and update operations found
+// once) and the service's live reference data: the shape of the request (to type CSV cells), the
+// read-only fields (never sent), and the checks every row passes before any write — the same ajv
+// validator create/update use, plus the live enums (`GET /api/reference/enums`), which the service
+// may change without a new description. Each violation reads "column: reason".
 import type { ApiClient } from '../api-client.js';
 import { HttpError } from '../errors.js';
 import { collectionTemplate, recordTemplate, REFERENCE_ENUMS_PATH, type ResourceFamily } from '../resources.js';
