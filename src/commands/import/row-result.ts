@@ -1,7 +1,8 @@
-// What became of one row, and how it reads in the files an import leaves (pushed into the output
-// plan's rows sink, output/row-sink.ts): --results gets every input row plus `_row, _status, _id,
-// _error` (CSV input: its own columns; NDJSON/JSON input: `id` and the request schema's fields as
-// dotted columns); --failed gets the rows to fix as the input held them.
+// What is to be done with one row (its plan), what became of it, and how it reads in the files an
+// import leaves (pushed into the output plan's rows sink, output/row-sink.ts): --results gets every
+// input row plus `_row, _status, _id, _error` (CSV input: its own columns; NDJSON/JSON input: `id`
+// and the request schema's fields as dotted columns); --failed gets the rows to fix as the input
+// held them.
 import { getField, type PushedRow, type RowSinkShape } from '../../output/index.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input.js';
