@@ -20,8 +20,6 @@ import type { JournalDone, JournalState } from './journal.js';
 /** The page size used to read whole families: the most the service gives in one page. */
 export const INDEX_PAGE_SIZE = 100;
 
-export type ExistingRecord = ApiRecord;
-
 /** The text a match value is compared by: `42` and `"42"` are the same parcel. */
 export function matchKey(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -30,7 +28,7 @@ export function matchKey(value: unknown): string | undefined {
 }
 
 export class MatchIndex {
-  private readonly records = new Map<string, ExistingRecord | 'ambiguous'>();
+  private readonly records = new Map<string, ApiRecord | 'ambiguous'>();
 
   constructor(readonly field: readonly string[]) {}
 
@@ -52,7 +50,7 @@ export class MatchIndex {
   }
 
   /** Undefined: no record has it; 'ambiguous': more than one. */
-  get(key: string): ExistingRecord | 'ambiguous' | undefined {
+  get(key: string): ApiRecord | 'ambiguous' | undefined {
     return this.records.get(key);
   }
 }

@@ -10,7 +10,8 @@
 // with its id). Rows the journal says an earlier run finished are not planned again.
 import type { BodyChecks } from '../../core/description/write-contract.js';
 import { InterruptedError } from '../../core/errors.js';
-import { matchKey, type ExistingRecord, type MatchIndex } from './family-records.js';
+import type { ApiRecord } from '../../core/api-client.js';
+import { matchKey, type MatchIndex } from './family-records.js';
 import type { SourceRow } from './input.js';
 import type { JournalState } from './journal.js';
 import type { RowPlan, RowResult } from './row-result.js';
@@ -132,7 +133,7 @@ export class RowPlanner {
     return this.create(row, typed.record, key);
   }
 
-  private async update(row: number, record: Record<string, unknown>, existing: ExistingRecord): Promise<RowPlan> {
+  private async update(row: number, record: Record<string, unknown>, existing: ApiRecord): Promise<RowPlan> {
     const body = changedFields(record, existing);
     const fields = Object.keys(body);
     if (fields.length === 0) return { kind: 'unchanged', row, id: existing.id };
