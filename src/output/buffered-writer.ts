@@ -25,7 +25,7 @@ export function writeFailure(displayPath: string, error: unknown): LocalEnvironm
 }
 
 export interface BufferedWriterOptions {
-  /** Bytes already in the file before this writer's first byte (a resumed partial file). */
+  /** Bytes already in the file before this writer's first byte (a resumed partial file): writing starts there. */
   position?: number;
   /** Keep a sha256 of what this writer writes (split parts, snapshot files). */
   hash?: boolean;
@@ -66,7 +66,10 @@ export class BufferedFileWriter {
     this.pendingBytes = 0;
     try {
       let offset = 0;
-      while (offset < data.length) offset += (await this.handle.write(data, offset)).bytesWritten;
+      // At the writer's own position: a file cut back and continued (a resumed partial, a journal)
+      // needs no second open for appending.
+      while (offset < data.length)
+        offset += (await this.handle.write(data, offset, data.length - offset, this.position + offset)).bytesWritten;
     } catch (error) {
       throw writeFailure(this.displayPath, error);
     }

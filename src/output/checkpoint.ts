@@ -4,14 +4,17 @@
 // the `total` seen, and the ids exported since the previous line (what duplicate detection needs).
 // A line is appended only after the partial file was fsynced, and fsynced itself, so a checkpoint
 // never claims bytes that are not on disk; a line cut short by `kill -9` is ignored and cut off.
-// The journal is created and re-opened through core/owned-file.ts: never through a planted link, and
-// only when it is a regular file of ours with one link (else exit 2, naming it).
+// The journal is created and opened through core/owned-file.ts: never through a planted link, and
+// only when it is a regular file of ours with one link (else exit 2, naming it). Before a resumed
+// export trusts its checkpoint, the numbers are checked against the partial file they vouch for
+// (checkAgainstPartial, issue 26 §14).
 import { rm, type FileHandle } from 'node:fs/promises';
 import type { Query } from '../core/api-client.js';
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { CheckpointMismatchError, UsageError } from '../core/errors.js';
 import type { OutputPlan } from '../core/output-plan.js';
-import { createOwned, openOwned, UnsafeFileError } from '../core/owned-file.js';
+import { createOwned, openOwned, UnsafeFileError, type ReopenMode } from '../core/owned-file.js';
+import { BufferedFileWriter } from './buffered-writer.js';
 
 export const CHECKPOINT_KIND = 'appraisal-export-checkpoint';
 const VERSION = 1;
@@ -113,21 +116,8 @@ function isEntry(value: unknown): value is CheckpointEntry {
   );
 }
 
-/** The journal at `path`, or undefined when there is none. A file that is not one is a usage error. */
-export async function readCheckpoint(path: string, displayName: string): Promise<CheckpointState | undefined> {
-  let bytes: Buffer;
-  try {
-    const handle = await openOwned(path, 'read', { display: path });
-    if (handle === undefined) return undefined;
-    try {
-      bytes = await handle.readFile();
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
-  } catch (error) {
-    if (error instanceof UnsafeFileError) throw error;
-    throw new UsageError(`cannot read the checkpoint ${displayName}: ${(error as Error).message}`);
-  }
+/** The journal's complete lines. A file that is not one is a usage error. */
+function parseCheckpoint(bytes: Buffer, displayName: string): CheckpointState {
   let offset = 0;
   let header: CheckpointHeader | undefined;
   let last: CheckpointEntry | undefined;
@@ -161,45 +151,61 @@ export async function readCheckpoint(path: string, displayName: string): Promise
   return { header, last, ids, validBytes };
 }
 
+/** The journal at `path` read whole, on a handle opened `how` (returned open); undefined when there is none. */
+async function openCheckpointAs(
+  path: string,
+  displayName: string,
+  how: ReopenMode,
+): Promise<{ state: CheckpointState; handle: FileHandle } | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openOwned(path, how, { display: path });
+    if (handle === undefined) return undefined;
+    return { state: parseCheckpoint(await handle.readFile(), displayName), handle };
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if (error instanceof UnsafeFileError || error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read the checkpoint ${displayName}: ${(error as Error).message}`);
+  }
+}
+
+/** The journal at `path`, or undefined when there is none. A file that is not one is a usage error. */
+export async function readCheckpoint(path: string, displayName: string): Promise<CheckpointState | undefined> {
+  const opened = await openCheckpointAs(path, displayName, 'read');
+  await opened?.handle.close().catch(() => undefined);
+  return opened?.state;
+}
+
+/** A journal a resumed export may continue: read, and kept open, unchanged until the resume is decided (CheckpointJournal.resume). */
+export function openCheckpoint(path: string, displayName: string): Promise<{ state: CheckpointState; handle: FileHandle } | undefined> {
+  return openCheckpointAs(path, displayName, 'update');
+}
+
 /** Appends entries to a journal, each made durable before the call resolves. */
 export class CheckpointJournal {
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(private readonly writer: BufferedFileWriter) {}
 
   /** A new journal holding only its header. */
   static async create(path: string, header: CheckpointHeader): Promise<CheckpointJournal> {
-    const handle = await createOwned(path, { mode: 0o600, append: true });
-    const journal = new CheckpointJournal(handle);
-    await journal.appendLine(header);
+    const journal = new CheckpointJournal(new BufferedFileWriter(await createOwned(path, { mode: 0o600 }), path));
+    await journal.append(header);
     return journal;
   }
 
-  /** An existing journal, cut back to its complete lines. */
-  static async reopen(path: string, validBytes: number): Promise<CheckpointJournal> {
-    const gone = () => new UnsafeFileError(path, 'disappeared while being resumed');
-    const handle = await openOwned(path, 'update');
-    if (handle === undefined) throw gone();
-    try {
-      await handle.truncate(validBytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    const appending = await openOwned(path, 'append');
-    if (appending === undefined) throw gone();
-    return new CheckpointJournal(appending);
+  /** The journal open on `handle` (openCheckpoint), cut back to its complete lines: the next entry follows them. */
+  static async resume(handle: FileHandle, path: string, validBytes: number): Promise<CheckpointJournal> {
+    await handle.truncate(validBytes);
+    await handle.sync();
+    return new CheckpointJournal(new BufferedFileWriter(handle, path, { position: validBytes }));
   }
 
-  async append(entry: CheckpointEntry): Promise<void> {
-    await this.appendLine(entry);
-  }
-
-  private async appendLine(value: unknown): Promise<void> {
-    await this.handle.write(`${JSON.stringify(value)}\n`);
-    await this.handle.sync();
+  async append(entry: CheckpointEntry | CheckpointHeader): Promise<void> {
+    await this.writer.write(`${JSON.stringify(entry)}\n`);
+    await this.writer.sync();
   }
 
   async close(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
+    await this.writer.close();
   }
 }
 
@@ -224,4 +230,63 @@ export function identityMismatch(was: ExportIdentity, now: ExportIdentity): stri
     if (JSON.stringify(before) !== JSON.stringify(after)) return `${name} was ${show(before)}, this run has ${show(after)}`;
   }
   return undefined;
+}
+
+// The check against the partial file: the page is within the pages, the byte at `bytes-1` ends a
+// record, and the records counted in the kept bytes equal `written`. A forged or damaged checkpoint
+// ("page 10^12 of 10", a byte count in the middle of a record) is refused with exit 9 and the file
+// is kept as it is. Counting reads the kept bytes once, in chunks; the formats are the streaming
+// encoders' (json.ts: one record per line after `[`; ndjson.ts: one per line; csv.ts: a header row,
+// then rows ending in CRLF, quoted fields may hold line breaks).
+const CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const CLOSE_BRACE = 0x7d;
+
+/** The last byte of a complete record in each resumable format. */
+const RECORD_END: Readonly<Record<string, number>> = { ndjson: NEWLINE, csv: NEWLINE, json: CLOSE_BRACE };
+
+/** Records in the first `bytes` bytes of a partial file in `format`. */
+async function countRecords(handle: FileHandle, format: string, bytes: number): Promise<number> {
+  const buffer = Buffer.alloc(Math.min(CHUNK, Math.max(bytes, 1)));
+  let lines = 0;
+  let quoted = false;
+  for (let position = 0; position < bytes;) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - position), position);
+    if (bytesRead === 0) break;
+    for (let i = 0; i < bytesRead; i++) {
+      const byte = buffer[i];
+      if (format === 'csv' && byte === QUOTE) quoted = !quoted;
+      else if (byte === NEWLINE && !quoted) lines++;
+    }
+    position += bytesRead;
+  }
+  // csv: the header row is a line but no record. json: every record is preceded by one line break.
+  return format === 'csv' ? Math.max(lines - 1, 0) : lines;
+}
+
+async function byteAt(handle: FileHandle, position: number): Promise<number | undefined> {
+  const one = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(one, 0, 1, position);
+  return bytesRead === 1 ? one[0] : undefined;
+}
+
+/**
+ * Refuse (CheckpointMismatchError, exit 9) a checkpoint entry that the partial file open as `handle`
+ * does not bear out. `shown` names the partial for the message.
+ */
+export async function checkAgainstPartial(handle: FileHandle, format: string, entry: CheckpointEntry, shown: string): Promise<void> {
+  const refuse = (why: string) =>
+    new CheckpointMismatchError(`--resume: the checkpoint of ${shown} is inconsistent (${why}); it was not resumed and is kept as it is`, {
+      hint: 'look at it if it matters; pass --restart to start the export from the beginning',
+    });
+  if (entry.page < 1 || entry.page > entry.pages) throw refuse(`page ${entry.page} of ${entry.pages}`);
+  if (entry.written > entry.records) throw refuse(`${entry.written} records written of ${entry.records} read`);
+  const end = RECORD_END[format];
+  if (end === undefined) throw refuse(`format ${format} is not resumable`);
+  if (entry.bytes > 0 && (await byteAt(handle, entry.bytes - 1)) !== end) {
+    throw refuse(`byte ${entry.bytes} is not the end of a record`);
+  }
+  const counted = await countRecords(handle, format, entry.bytes);
+  if (counted !== entry.written) throw refuse(`it says ${entry.written} records, the file holds ${counted}`);
 }

@@ -18,11 +18,12 @@ import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
 import { UsageError } from '../core/errors.js';
 import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
-import { checkCheckpointAgainstFile } from './checkpoint-check.js';
 import {
+  checkAgainstPartial,
   CHECKPOINT_KIND,
   CheckpointJournal,
   identityMismatch,
+  openCheckpoint,
   readCheckpoint,
   removeCheckpoint,
   type CheckpointEntry,
@@ -72,14 +73,16 @@ async function exists(path: string): Promise<boolean> {
 
 interface Resumable {
   state: CheckpointState & { last: CheckpointEntry };
-  /** The partial file, open for update, checked as ours (see owned-file.ts). */
+  /** The partial file, open for update, checked as ours (see owned-file.ts), not yet cut back. */
   partial: FileHandle;
+  /** The checkpoint journal, open for update, not yet cut back. */
+  journal: FileHandle;
 }
 
 /**
  * Decide between a fresh start and a resume, refusing a resume of another export (exit 2), of a
  * partial or checkpoint that is not a plain file of ours (exit 2), or of a checkpoint the partial
- * does not bear out (exit 9; nothing is changed then).
+ * does not bear out (exit 9; nothing is changed then). A resume keeps both files open, unchanged.
  */
 async function existingCheckpoint(
   ctx: Context,
@@ -89,11 +92,9 @@ async function existingCheckpoint(
   mode: ResumeMode,
 ): Promise<Resumable | undefined> {
   if (mode === 'restart') return undefined;
-  const state = await readCheckpoint(paths.checkpoint, `the checkpoint beside ${out}`).catch((error: unknown) => {
-    if (mode === 'resume') throw error;
-    return undefined;
-  });
+  const shown = `the checkpoint beside ${out}`;
   if (mode === 'auto') {
+    const state = await readCheckpoint(paths.checkpoint, shown).catch(() => undefined);
     if (state?.last !== undefined && (await exists(paths.partial))) {
       ctx.io.notice(
         `A partial export of ${formatCount(state.last.written)} records to ${out} (started ${state.header.startedAt}) is replaced; run with --resume to continue such an export instead`,
@@ -101,14 +102,17 @@ async function existingCheckpoint(
     }
     return undefined;
   }
-  const partial = state?.last !== undefined ? await openOwned(paths.partial, 'update') : undefined;
-  if (state?.last === undefined || partial === undefined) {
-    ctx.io.notice(`Nothing to resume for ${out}: starting from the beginning`);
-    return undefined;
-  }
-  const last = state.last;
+  const opened = await openCheckpoint(paths.checkpoint, shown);
+  const last = opened?.state.last;
+  let partial: FileHandle | undefined;
   try {
-    const mismatch = identityMismatch(state.header.identity, identity);
+    partial = last !== undefined ? await openOwned(paths.partial, 'update') : undefined;
+    if (opened === undefined || last === undefined || partial === undefined) {
+      await opened?.handle.close();
+      ctx.io.notice(`Nothing to resume for ${out}: starting from the beginning`);
+      return undefined;
+    }
+    const mismatch = identityMismatch(opened.state.header.identity, identity);
     if (mismatch !== undefined) {
       throw new UsageError(`--resume: the partial export beside ${out} is another export (${mismatch})`, {
         hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
@@ -123,12 +127,13 @@ async function existingCheckpoint(
         },
       );
     }
-    await checkCheckpointAgainstFile(partial, identity.format, last, paths.partial);
+    await checkAgainstPartial(partial, identity.format, last, paths.partial);
   } catch (error) {
-    await partial.close().catch(() => undefined);
+    await partial?.close().catch(() => undefined);
+    await opened?.handle.close().catch(() => undefined);
     throw error;
   }
-  return { state: { ...state, last }, partial };
+  return { state: { ...opened.state, last }, partial, journal: opened.handle };
 }
 
 /**
@@ -158,22 +163,16 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
   let checkpointed: boolean;
   try {
     if (resumable) {
-      const kept = resumable.partial;
-      try {
-        await kept.truncate(resumable.state.last.bytes);
-        await kept.sync();
-      } finally {
-        await kept.close();
-      }
-      const appending = await openOwned(paths.partial, 'append');
-      if (appending === undefined) throw new UnsafeFileError(paths.partial, 'disappeared while being resumed');
-      handle = appending;
-      journal = await CheckpointJournal.reopen(paths.checkpoint, resumable.state.validBytes);
-      const { last } = resumable.state;
-      position = last.bytes;
-      records = last.written;
+      const { partial, state: kept } = resumable;
+      // Both files are cut back to what the checkpoint vouches for, and continued on the same handles.
+      handle = partial;
+      await partial.truncate(kept.last.bytes);
+      await partial.sync();
+      journal = await CheckpointJournal.resume(resumable.journal, paths.checkpoint, kept.validBytes);
+      position = kept.last.bytes;
+      records = kept.last.written;
       checkpointed = true;
-      ctx.io.notice(`Resuming the export to ${out} after page ${last.page} of ${last.pages} (${formatCount(records)} records)`);
+      ctx.io.notice(`Resuming the export to ${out} after page ${kept.last.page} of ${kept.last.pages} (${formatCount(records)} records)`);
     } else {
       await rm(paths.partial, { force: true });
       await removeCheckpoint(paths.checkpoint);
@@ -190,6 +189,8 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
       checkpointed = false;
     }
   } catch (error) {
+    await resumable?.partial.close().catch(() => undefined);
+    await resumable?.journal.close().catch(() => undefined);
     await release();
     if (error instanceof UsageError || error instanceof UnsafeFileError) throw error;
     throw new UsageError(

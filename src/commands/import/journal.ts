@@ -158,10 +158,9 @@ export class ImportJournal {
     if (validBytes !== undefined) {
       const handle = await openOwned(path, 'update', { display });
       if (handle) {
+        // Continued on the same handle: the writer writes from validBytes on.
         await handle.truncate(validBytes);
-        await handle.close();
-        const appending = await openOwned(path, 'append', { display });
-        if (appending) return new ImportJournal(new BufferedFileWriter(appending, display, { position: validBytes }));
+        return new ImportJournal(new BufferedFileWriter(handle, display, { position: validBytes }));
       }
     }
     // A journal without a whole header line (a crash at the very start) is replaced.

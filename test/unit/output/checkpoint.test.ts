@@ -11,6 +11,7 @@ import {
   CHECKPOINT_KIND,
   CheckpointJournal,
   identityMismatch,
+  openCheckpoint,
   readCheckpoint,
   removeCheckpoint,
   type CheckpointEntry,
@@ -68,7 +69,11 @@ describe('checkpoint journal', () => {
     const state = (await readCheckpoint(path, 'x'))!;
     expect(state.last).toEqual(entry(1, ['a', 'b']));
     expect(state.validBytes).toBe(whole.length);
-    const reopened = await CheckpointJournal.reopen(path, state.validBytes);
+    const opened = (await openCheckpoint(path, 'x'))!;
+    expect(opened.state).toEqual(state);
+    // Opened for a resume, the journal is unchanged until the resume is decided.
+    expect(readFileSync(path).length).toBeGreaterThan(whole.length);
+    const reopened = await CheckpointJournal.resume(opened.handle, path, opened.state.validBytes);
     await reopened.append(entry(2, ['c', 'd']));
     await reopened.close();
     expect(readFileSync(path, 'utf8')).toBe(`${whole.toString('utf8')}${JSON.stringify(entry(2, ['c', 'd']))}\n`);
