@@ -1,6 +1,7 @@
 // The one buffered file writer behind every export file: `--out` (destination.ts), the partial file
 // of a resumable export (resumable.ts) and the parts of a split export (split.ts). Text is gathered
-// up to FLUSH_BYTES and written as one Buffer (one syscall per 64 KiB, not one per record); `bytes`
+// up to FLUSH_BYTES and written as one Buffer (one syscall per 64 KiB, not one per record), one such
+// write in flight while the next gathers; `bytes`
 // counts everything handed in, so a caller can note exact byte offsets at record boundaries before
 // they reach the disk. A failed write is a LocalEnvironmentError naming the path as the user gave it.
 import { createHash, type Hash } from 'node:crypto';
@@ -34,7 +35,10 @@ export interface BufferedWriterOptions {
 export class BufferedFileWriter {
   private pending: string[] = [];
   private pendingBytes = 0;
+  /** The file's size once every write started so far is done. */
   private position: number;
+  /** The write in flight, if any. */
+  private writing: Promise<void> | undefined;
   private readonly hasher: Hash | undefined;
   private open = true;
 
@@ -56,25 +60,42 @@ export class BufferedFileWriter {
     if (text === '') return;
     this.pending.push(text);
     this.pendingBytes += Buffer.byteLength(text, 'utf8');
-    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
+    if (this.pendingBytes < FLUSH_BYTES) return;
+    // One write in flight while the next 64 KiB gather: the records after it are encoded while the
+    // file system writes, and at most two buffers are held.
+    if (this.writing) await this.writing;
+    this.writing = this.writeOut();
   }
 
+  /** Everything handed in so far is written (not yet fsynced). */
   async flush(): Promise<void> {
-    if (this.pendingBytes === 0) return;
+    if (this.writing) await this.writing;
+    if (this.pendingBytes > 0) await (this.writing = this.writeOut());
+  }
+
+  /**
+   * Write what is pending at the writer's own position (a file cut back and continued — a resumed
+   * partial, a journal — needs no second open for appending). A failure is kept in the returned
+   * promise for the next write, flush or sync to throw, never left unhandled.
+   */
+  private writeOut(): Promise<void> {
     const data = Buffer.from(this.pending.join(''), 'utf8');
+    const position = this.position;
     this.pending = [];
     this.pendingBytes = 0;
-    try {
-      let offset = 0;
-      // At the writer's own position: a file cut back and continued (a resumed partial, a journal)
-      // needs no second open for appending.
-      while (offset < data.length)
-        offset += (await this.handle.write(data, offset, data.length - offset, this.position + offset)).bytesWritten;
-    } catch (error) {
-      throw writeFailure(this.displayPath, error);
-    }
     this.hasher?.update(data);
     this.position += data.length;
+    const written = (async () => {
+      try {
+        let offset = 0;
+        while (offset < data.length)
+          offset += (await this.handle.write(data, offset, data.length - offset, position + offset)).bytesWritten;
+      } catch (error) {
+        throw writeFailure(this.displayPath, error);
+      }
+    })();
+    written.catch(() => undefined);
+    return written;
   }
 
   /** Flush and fsync: every byte counted by `bytes` is on disk. */
@@ -114,6 +135,7 @@ export class BufferedFileWriter {
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
+    await this.writing?.catch(() => undefined);
     await this.handle.close().catch(() => undefined);
   }
 }

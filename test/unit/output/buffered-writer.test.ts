@@ -36,6 +36,34 @@ describe('BufferedFileWriter', () => {
     await writer.close();
   });
 
+  it('a write that fails while the next 64 KiB gather is thrown by the next write or flush, named for the user', async () => {
+    const path = join(tempDir('appraisal-writer-'), 'out.ndjson');
+    const real = await open(path, 'w');
+    let writes = 0;
+    // The second write of the file system fails as a full disk does.
+    const failing = new Proxy(real, {
+      get(target, name, receiver) {
+        if (name !== 'write') return Reflect.get(target, name, receiver);
+        return async (...args: Parameters<typeof real.write>) => {
+          writes++;
+          if (writes === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+          return (target.write as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const writer = new BufferedFileWriter(failing, 'out.ndjson');
+    const chunk = 'x'.repeat(FLUSH_BYTES);
+    await writer.write(chunk); // the first write starts
+    await writer.write(chunk); // waits for the first, starts the second (which fails)
+    const error = await writer.flush().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(LocalEnvironmentError);
+    expect((error as Error).message).toBe('could not write out.ndjson: no space left on device');
+    // Still failing later (nothing after a lost write may be claimed as written), and close is quiet.
+    await expect(writer.sync()).rejects.toThrow('no space left on device');
+    await writer.close();
+    expect(writes).toBe(2);
+  });
+
   it('names a full disk and an I/O error for the user, and passes its own errors through', () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(writeFailure('props.csv', full).message).toBe('could not write props.csv: no space left on device');
