@@ -46,6 +46,12 @@ export interface Context {
   outbound(settings: OutboundSettings): Promise<OutboundClient>;
   /** The OS keychain (login, logout, the session's stored key, keys create/rotate, profiles remove, doctor), opened on first use. */
   keychain(): SecretStore;
+  /**
+   * Ask V8 to favour a small heap over speed, once a run is known to be long (paging asks before a
+   * read of 50,000 records, import at its 50,000th row): the process entry decides what that means;
+   * nothing happens where it gave nothing (main() run by a test).
+   */
+  favourSmallHeap(): void;
   /** For commands that run until Ctrl-C (the mock): an interrupt is their normal end, exit 0. */
   runUntilInterrupted(): void;
   /**

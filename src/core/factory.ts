@@ -40,7 +40,8 @@ export interface ProcessDeps {
   /**
    * Ask V8 to favour a small heap over speed: installed by the process entry (src/boot/cli.ts, which
    * sets every V8 flag: the application never does), called by paging before a long read
-   * (core/http/paginate.ts). Absent when main() runs in a test: V8 stays as it is.
+   * (core/http/paginate.ts) and by a long import (Context.favourSmallHeap). Absent when main() runs
+   * in a test: V8 stays as it is.
    */
   favourSmallHeap?: (() => void) | undefined;
   /** Every noun's declarations (main.ts hands the registry's loader in: core cannot import the registry). */
@@ -147,6 +148,7 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     cwd: deps.cwd,
     now,
     serviceClock,
+    favourSmallHeap: () => deps.favourSmallHeap?.(),
     runUntilInterrupted: () => {
       interruptIsNormalEnd = true;
     },

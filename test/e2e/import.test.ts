@@ -5,7 +5,7 @@
 // In process (test/helpers/run.ts); `kill -9` in the middle of a run is in import-crash.test.ts (spawned).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -374,5 +374,23 @@ describe('props import: guards', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`another import is using the journal of locked.results.csv (pid ${process.pid})`);
     expect(result.stderr).toContain('.locked.results.csv.lock');
+  });
+});
+
+describe('import: a long input', () => {
+  it('asks for a small heap once, at its 50,000th row, as a long export does; a short one keeps V8 as it is', async () => {
+    // A dry run: every row read, typed and planned, nothing sent.
+    writePropertiesCsv(dir, 'long.csv', 'LONG', 50_000);
+    const favourSmallHeap = vi.fn();
+    const long = await run(['props', 'import', 'long.csv', '--dry-run'], { env, cwd: dir, favourSmallHeap });
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toContain('plan: create 50,000,');
+    expect(favourSmallHeap).toHaveBeenCalledTimes(1);
+
+    writePropertiesCsv(dir, 'short.csv', 'SHORT', 10);
+    const notLong = vi.fn();
+    const short = await run(['props', 'import', 'short.csv', '--dry-run'], { env, cwd: dir, favourSmallHeap: notLong });
+    expect(short.code, short.stderr).toBe(0);
+    expect(notLong).not.toHaveBeenCalled();
   });
 });

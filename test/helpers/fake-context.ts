@@ -149,6 +149,7 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
       if (!options.keychain) throw new Error('fakeContext: no keychain was given to this test context');
       return options.keychain;
     },
+    favourSmallHeap: () => {},
     runUntilInterrupted: () => {},
     runCommand: () => Promise.reject(new Error('fake contexts run no nested command')),
     // The registry's declarations, as main.ts hands them in.

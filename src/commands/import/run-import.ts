@@ -19,6 +19,7 @@ import { buildIndex, confirmDone, familyReader, listCommand, propertyRelation, t
 import type { FieldShape } from '../../core/description/schema.js';
 import type { ImportFlags } from './import-flags.js';
 import { openInput, type InputSource } from './input.js';
+import { SMALL_HEAP_FROM_RECORDS } from '../../core/http/paginate.js';
 import { scanClean } from './input-scan.js';
 import { EMPTY_JOURNAL, ImportJournal, journalIdentity, lockJournal, readJournal, removeJournal, type JournalState } from './journal.js';
 import { pushedRow, rowLayout } from './row-result.js';
@@ -227,6 +228,7 @@ async function sendAll(
   const progress = flags.dryRun || !ctx.io.showProgress ? undefined : createProgress(ctx, family.view.label);
   const startedAt = performance.now();
   const details: PlanDetails = { updates: [], invalid: [], updateCount: 0, invalidCount: 0 };
+  let rowsSeen = 0;
   try {
     await pass.run(input, {
       sender,
@@ -235,6 +237,9 @@ async function sendAll(
       onRow: async (source, result, plan) => {
         if (plan?.kind === 'done') tally.resumed++;
         if (!(flags.dryRun && plan?.kind === 'done')) tally.add(result.status);
+        // A long import, as a long export: V8's young generation and heap would otherwise grow with
+        // the rows' allocation rate (200,000 rows: ~175 → ~110 MiB peak; shorter ones keep V8's defaults).
+        if (++rowsSeen === SMALL_HEAP_FROM_RECORDS) ctx.favourSmallHeap();
         if (result.status === 'failed' && !result.toFix) tally.unconfirmed++;
         await sink.push(pushedRow(layout, source, result));
         if (flags.dryRun) describePlan(details, plan, result.error);

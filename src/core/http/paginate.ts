@@ -23,7 +23,7 @@ export type PageFetcher = (page: number, limit: number | undefined, signal: Abor
  * installed by the process entry, src/boot/v8-flags.ts): otherwise V8's young generation and heap
  * limits grow with a long export's allocation rate, and peak RSS with the record count (200,000
  * records: ~138 → ~91 MiB, 10,000: ~78 MiB either way). It costs ~6% of CPU, so shorter exports
- * keep V8's defaults.
+ * keep V8's defaults. An import asks at its row of this number (commands/import/run-import.ts).
  */
 export const SMALL_HEAP_FROM_RECORDS = 50_000;
 
