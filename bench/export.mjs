@@ -1,8 +1,8 @@
 // Section "export": `props list -o ndjson` of many records against a mock with 20 ms latency per
 // request, against floors from the same run: `node -e 0` + a bare undici client already running
 // (bench/lib/floor.mjs) fetching the same pages at the same concurrency, the same export at
-// concurrency 1, a sequential curl loop and the latency bound. Then other features (--query, resume
-// checkpoints, --validate), each against the same export without it.
+// concurrency 1, a sequential curl loop and the latency bound; in the same rounds other features
+// (--query, resume checkpoints, --validate), each against the same export without it.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertCount, checkNdjson, checkPages } from './lib/check.mjs';
@@ -88,6 +88,7 @@ export default {
         'done',
       ].join('\n');
       const keep = (list, run) => list.push({ ms: run.ms, cpuMs: run.cpuMs, mockCpuMs: run.mockCpuMs });
+      const features = await featureSteps(kit, mock, listArgs(CONCURRENCY), out);
       const steps = [
         async () => {
           const run = await kit.withMockCpu(mock, async () =>
@@ -142,6 +143,9 @@ export default {
           assertCount('curl loop', checkPages(readdirSync(pageDir).map((f) => join(pageDir, f))), N);
           keep(samples.curl, run);
         },
+        // Each feature's runs alternate with the runs of the export without it: a feature measured
+        // in a burst of its own after the rounds met another load than the export it is compared with.
+        ...features.steps,
       ];
       for (let rep = 0; rep < SIZE.exportReps; rep++) {
         for (let k = 0; k < steps.length; k++) await steps[(rep + k) % steps.length]();
@@ -241,7 +245,7 @@ export default {
           `The mock took ${sec(mock.startMs)} to start with ${int(N)} records.`,
         ],
       });
-      await featureRows(kit, planned, mock, listArgs(CONCURRENCY), c8, samples.c8, out);
+      features.rows(planned, c8, samples.c8);
     } finally {
       await mock.stop();
     }
@@ -249,40 +253,41 @@ export default {
 };
 
 /**
- * Other issues' features, each against the same export without it (≤ 10% over): measured when this
- * build has the feature, reported as not measured otherwise.
+ * Other issues' features, each against the same export without it (≤ 10% over): one step per
+ * feature for the export's rounds (run when this build has the feature), and the rows made from
+ * their runs afterwards (not measured when the build lacks it or a run failed).
  */
-async function featureRows(kit, planned, mock, baseArgs, baseMs, baseSamples, out) {
+async function featureSteps(kit, mock, baseArgs, out) {
   const helpOut = join(kit.RUN, 'list-help.txt');
   kit.ensureOk('props list --help', await kit.cli(['props', 'list', '--help'], { stdout: helpOut }));
   const help = readFileSync(helpOut, 'utf8');
-  for (const feature of FEATURES) {
-    const row = planned[feature.id];
-    if (!help.includes(feature.flag)) {
-      kit.notMeasured([row], `not measured: \`props list\` has no ${feature.flag} in this build`);
-      continue;
-    }
-    const args = feature.args(kit.RUN);
-    const runs = [];
-    for (let rep = 0; rep < kit.SIZE.exportReps; rep++) {
-      const run = await kit.withMockCpu(mock, async () => await kit.cli([...baseArgs, ...args], { mock, stdout: out }));
-      if (run.code !== 0) {
-        kit.notMeasured([row], `not measured: \`props list ${args.join(' ')}\` failed: ${describeFailure(run)}`);
-        runs.length = 0;
-        break;
-      }
-      runs.push(run);
-    }
-    if (runs.length === 0) continue;
-    const value = wallOf(runs) / baseMs;
-    kit.targetRow({
-      ...row,
-      measured: `${pct(value - 1)} over (${sec(wallOf(runs))} vs ${sec(baseMs)})`,
-      cpu: `${cpuText(cpuOf(runs))} vs ${cpuText(cpuOf(baseSamples))}`,
-      value,
-      limit: kit.TARGET.featureOverhead,
-      kind: 'max',
-      why: `${feature.name} adds ${ms(wallOf(runs) - baseMs)}`,
+  const state = FEATURES.map((feature) => ({ feature, args: feature.args(kit.RUN), runs: [], failed: undefined }));
+  const steps = state
+    .filter((s) => help.includes(s.feature.flag))
+    .map((s) => async () => {
+      if (s.failed !== undefined) return;
+      const run = await kit.withMockCpu(mock, async () => await kit.cli([...baseArgs, ...s.args], { mock, stdout: out }));
+      if (run.code === 0) s.runs.push(run);
+      else s.failed = describeFailure(run);
     });
-  }
+  const rows = (planned, baseMs, baseSamples) => {
+    for (const { feature, args, runs, failed } of state) {
+      const row = planned[feature.id];
+      if (!help.includes(feature.flag)) kit.notMeasured([row], `not measured: \`props list\` has no ${feature.flag} in this build`);
+      else if (failed !== undefined) kit.notMeasured([row], `not measured: \`props list ${args.join(' ')}\` failed: ${failed}`);
+      else {
+        const value = wallOf(runs) / baseMs;
+        kit.targetRow({
+          ...row,
+          measured: `${pct(value - 1)} over (${sec(wallOf(runs))} vs ${sec(baseMs)})`,
+          cpu: `${cpuText(cpuOf(runs))} vs ${cpuText(cpuOf(baseSamples))}`,
+          value,
+          limit: kit.TARGET.featureOverhead,
+          kind: 'max',
+          why: `${feature.name} adds ${ms(wallOf(runs) - baseMs)}`,
+        });
+      }
+    }
+  };
+  return { steps, rows };
 }

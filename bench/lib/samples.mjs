@@ -25,6 +25,8 @@ export async function alternate(variants, rounds, warmups, runOne, afterRound = 
 export const wallOf = (list) => median(list.map((r) => r.ms));
 export const cpuOf = (list) => (list.some((r) => r.cpuMs === undefined) ? undefined : median(list.map((r) => r.cpuMs)));
 export const mockCpuOf = (list) => (list.some((r) => r.mockCpuMs === undefined) ? undefined : median(list.map((r) => r.mockCpuMs)));
+/** The run whose `by` is the median (the upper middle one of an even count). */
+export const medianRun = (list, by) => [...list].sort((a, b) => by(a) - by(b))[list.length >> 1];
 /** a + b, or undefined when either is (a CPU time that could not be read). */
 export const plus = (a, b) => (a === undefined || b === undefined ? undefined : a + b);
 

@@ -11,7 +11,7 @@ export const FULL = {
   exportReps: 3,
   memSmall: 10_000,
   memLarge: 200_000,
-  memReps: 2,
+  memReps: 3,
   fileBytes: 512 * MiB,
   fileReps: 3,
   scanBytes: 100 * MiB,
