@@ -238,6 +238,7 @@ export default {
             line(`bare undici client already running, concurrency ${CONCURRENCY}: the requests alone (bench/lib/floor.mjs)`, samples.floor),
             line('the same bare undici client as a whole process', samples.floorProcess),
             ...(CURL ? [line('sequential `curl` loop, one process per page', samples.curl)] : []),
+            ...features.measured().map(({ feature, runs }) => line(`the same with ${feature.name}`, runs)),
           ],
         },
         notes: [
@@ -289,5 +290,7 @@ async function featureSteps(kit, mock, baseArgs, out) {
       }
     }
   };
-  return { steps, rows };
+  /** The features whose every run succeeded, with their runs (for the detail table). */
+  const measured = () => state.filter((s) => help.includes(s.feature.flag) && s.failed === undefined && s.runs.length > 0);
+  return { steps, rows, measured };
 }
