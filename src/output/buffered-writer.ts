@@ -67,25 +67,30 @@ export class BufferedFileWriter {
     this.writing = this.writeOut();
   }
 
-  /** Everything handed in so far is written (not yet fsynced). */
+  /** Everything handed in so far is written (not yet fsynced), whoever else is writing meanwhile. */
   async flush(): Promise<void> {
-    if (this.writing) await this.writing;
-    if (this.pendingBytes > 0) await (this.writing = this.writeOut());
+    if (this.pendingBytes > 0) this.writing = this.writeOut();
+    await this.writing;
   }
 
   /**
    * Write what is pending at the writer's own position (a file cut back and continued — a resumed
-   * partial, a journal — needs no second open for appending). A failure is kept in the returned
-   * promise for the next write, flush or sync to throw, never left unhandled.
+   * partial, a journal — needs no second open for appending), after the write before it: the last
+   * write started is done only when every earlier one is, so a flush (and the fsync of a checkpoint
+   * taken while records keep coming) covers every byte handed in before it. A failure is kept in the
+   * returned promise, and in every later one, for the next write, flush or sync to throw, never left
+   * unhandled.
    */
   private writeOut(): Promise<void> {
     const data = Buffer.from(this.pending.join(''), 'utf8');
     const position = this.position;
+    const before = this.writing;
     this.pending = [];
     this.pendingBytes = 0;
     this.hasher?.update(data);
     this.position += data.length;
     const written = (async () => {
+      await before;
       try {
         let offset = 0;
         while (offset < data.length)

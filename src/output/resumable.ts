@@ -207,6 +207,12 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
   // Whether this run put anything worth resuming into the partial.
   let progressed = false;
   let isOpen = true;
+  // The checkpoint being made, if any: records keep flowing into the partial meanwhile (its fsync
+  // covers every byte handed in before it, buffered-writer.ts). One at a time.
+  let checkpointing: Promise<void> | undefined;
+  // A checkpoint that failed: thrown at the next page and at the end; nothing is journaled after it
+  // (a later entry's ids would miss the failed one's).
+  let failed: unknown;
 
   const record = async (entry: CheckpointEntry): Promise<void> => {
     await writer.sync();
@@ -215,12 +221,17 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
     } catch (error) {
       throw writeFailure(out, error);
     }
-    unrecorded = undefined;
-    pendingIds = [];
+    // Pages done meanwhile stay unrecorded, with the ids exported since this entry.
+    if (unrecorded === entry) unrecorded = undefined;
     records = entry.written;
     checkpointed = true;
     progressed = true;
     lastCheckpointAt = Date.now();
+  };
+  /** The checkpoint in flight, done; its failure thrown. */
+  const settled = async (): Promise<void> => {
+    await checkpointing;
+    if (failed !== undefined) throw failed;
   };
   const closeAll = async (): Promise<void> => {
     if (!isOpen) return;
@@ -236,6 +247,7 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
       return true;
     },
     async finish() {
+      await settled();
       try {
         await writer.complete(target.mode ?? defaultFileMode());
         await closeAll();
@@ -251,7 +263,8 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
     async discard() {
       // The lock goes last: another run may start once the partial is settled, not before.
       try {
-        if (unrecorded && isOpen) await record(unrecorded).catch(() => undefined);
+        await checkpointing;
+        if (unrecorded && isOpen && failed === undefined) await record(unrecorded).catch(() => undefined);
         await closeAll();
         if (!checkpointed) {
           await rm(paths.partial, { force: true });
@@ -279,11 +292,24 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
     },
     resumedWritten: state?.last?.written ?? 0,
     async pageDone(done, written) {
+      if (failed !== undefined) throw failed;
       for (const id of done.ids) pendingIds.push(id);
       const { page, pages, limit, total, count } = done;
       // Everything handed to write() so far belongs to complete pages.
       unrecorded = { page, pages, limit, total, records: count, written, bytes: writer.bytes, ids: pendingIds };
-      if (Date.now() - lastCheckpointAt >= CHECKPOINT_INTERVAL_MS) await record(unrecorded);
+      if (checkpointing !== undefined || Date.now() - lastCheckpointAt < CHECKPOINT_INTERVAL_MS) return;
+      // Not awaited: the pipe goes on while the partial is fsynced and the line written. The next
+      // entry's ids start here.
+      pendingIds = [];
+      checkpointing = record(unrecorded).then(
+        () => {
+          checkpointing = undefined;
+        },
+        (error: unknown) => {
+          checkpointing = undefined;
+          failed = error;
+        },
+      );
     },
   };
 }

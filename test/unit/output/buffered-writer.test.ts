@@ -64,6 +64,30 @@ describe('BufferedFileWriter', () => {
     expect(writes).toBe(2);
   });
 
+  it('a flush covers every byte handed in before it, also when a write started meanwhile takes them (a checkpoint while records flow)', async () => {
+    const path = join(tempDir('appraisal-writer-'), 'out.ndjson');
+    const real = await open(path, 'w');
+    // Every write of the file system takes a few turns of the event loop, as a real disk's does.
+    const slow = new Proxy(real, {
+      get(target, name, receiver) {
+        if (name !== 'write') return Reflect.get(target, name, receiver);
+        return async (...args: Parameters<typeof real.write>) => {
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return (target.write as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const writer = new BufferedFileWriter(slow, 'out.ndjson');
+    await writer.write('a'.repeat(FLUSH_BYTES)); // in flight
+    const writing = writer.write('b'.repeat(FLUSH_BYTES)); // waits for the first, its bytes handed in
+    const flushed = writer.flush().then(async () => (await readFile(path)).length);
+    // Every byte handed in before the flush is in the file when it resolves.
+    expect(await flushed).toBe(2 * FLUSH_BYTES);
+    await writing;
+    await writer.complete();
+    expect((await readFile(path, 'utf8')).replace(/a+b+/, '')).toBe('');
+  });
+
   it('names a full disk and an I/O error for the user, and passes its own errors through', () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(writeFailure('props.csv', full).message).toBe('could not write props.csv: no space left on device');
