@@ -259,4 +259,22 @@ describe('schema evolution (the description the run binds, given with --spec)', 
     expect(refused.stderr).toMatch(/column main\.properties\.id is INTEGER/);
     expect(await duck(file, `SELECT id, note FROM properties`)).toEqual([{ id: 1, note: 'theirs' }]);
   });
+
+  it('a table someone else made with the right columns but no primary key on id is refused', async () => {
+    const file = join(scratch, 'theirs-no-key.duckdb');
+    const instance = await DuckDBInstance.create(file);
+    const connection = await instance.connect();
+    await connection.run(
+      `CREATE TABLE properties (id VARCHAR, note VARCHAR, PRIMARY KEY (note)); INSERT INTO properties VALUES ('a', 'theirs')`,
+    );
+    connection.closeSync();
+    instance.closeSync();
+    const refused = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toMatch(
+      /error: table main\.properties in .* was not made by sync: its primary key is \(note\), sync needs \(id\)/,
+    );
+    expect(await duck(file, `SELECT id, note FROM properties`)).toEqual([{ id: 'a', note: 'theirs' }]);
+  });
 });

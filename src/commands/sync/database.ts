@@ -25,6 +25,12 @@ export interface Dialect {
   epochMs(expression: string): string;
 }
 
+/** A table already in the database: its columns (name → data type, in the table's order) and primary key. */
+export interface ExistingTable {
+  columns: Map<string, string>;
+  key: string[];
+}
+
 export interface Database {
   readonly dialect: Dialect;
   /** Where it is, for messages (`appraisal.duckdb`, `postgres at db:5432`): never a password. */
@@ -41,6 +47,8 @@ export interface Database {
    * does, by the quickest way the store has. In the caller's transaction.
    */
   append(schema: string, table: string, columns: readonly ColumnSpec[], rows: readonly Param[][]): Promise<void>;
+  /** Those of `names` that are tables (or views) of `schema`, as they are: read before anything is written. */
+  tables(schema: string, names: readonly string[]): Promise<Map<string, ExistingTable>>;
   /** One transaction: committed when `work` resolves, rolled back when it throws. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Hold the one-writer lock of this schema for the connection's life; false when another holds it. */

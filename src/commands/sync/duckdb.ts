@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { quote, settled, type Database, type Dialect, type Param } from './database.js';
+import { quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
 
 type DuckDBModule = typeof import('@duckdb/node-api');
 
@@ -108,6 +108,21 @@ export async function openDuckDB(
   const failed = (error: unknown): never => {
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   };
+  // A table's columns as DuckDB would answer `SELECT *` (names and types in the table's order),
+  // from a prepared statement that never runs: ~2 ms where information_schema.columns took ~20.
+  const describe = async (schema: string, table: string): Promise<Map<string, string>> => {
+    const statement = await connection.prepare(`SELECT * FROM ${quote(schema)}.${quote(table)} LIMIT 0`).catch(failed);
+    try {
+      const columns = new Map<string, string>();
+      for (let index = 0; index < statement.columnCount; index++) {
+        const type = statement.columnType(index);
+        columns.set(statement.columnName(index), type.alias ?? String(type));
+      }
+      return columns;
+    } finally {
+      statement.destroySync();
+    }
+  };
   // Each table's column names in the table's order (append), read on first use; a statement that
   // changes tables forgets them.
   const tableColumns = new Map<string, string[]>();
@@ -115,11 +130,7 @@ export async function openDuckDB(
     const key = `${schema}.${table}`;
     let names = tableColumns.get(key);
     if (names === undefined) {
-      const rows = await database.query(
-        'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
-        [schema, table],
-      );
-      names = rows.map((row) => String(row.column_name));
+      names = [...(await describe(schema, table)).keys()];
       tableColumns.set(key, names);
     }
     return names;
@@ -196,6 +207,26 @@ export async function openDuckDB(
       const names = columns.map((column) => quote(column.name)).join(', ');
       await database.run(`INSERT INTO ${table} (${names}) SELECT ${casts.join(', ')} FROM temp.main.${quote(name)}${conflict}`);
       await database.run(`DELETE FROM temp.main.${quote(name)}`);
+    },
+    // Which of them are there and their primary keys (one query of DuckDB's own catalog functions,
+    // not information_schema's views: ~15 ms where the two information_schema queries took ~30), then
+    // each one's columns (describe).
+    async tables(schema, names) {
+      const found = new Map<string, ExistingTable>();
+      if (names.length === 0) return found;
+      const list = names.map((_, index) => `$${index + 2}`).join(', ');
+      const here = (of: string) => `${of}.database_name = current_database() AND ${of}.schema_name = $1`;
+      const rows = await database.query(
+        `SELECT t.name, k.constraint_column_names AS key FROM (SELECT table_name AS name FROM duckdb_tables() d WHERE ${here('d')} ` +
+          `UNION ALL SELECT view_name FROM duckdb_views() d WHERE ${here('d')}) t LEFT JOIN duckdb_constraints() k ` +
+          `ON ${here('k')} AND k.table_name = t.name AND k.constraint_type = 'PRIMARY KEY' WHERE t.name IN (${list})`,
+        [schema, ...names],
+      );
+      for (const row of rows) {
+        const name = String(row.name);
+        found.set(name, { columns: await describe(schema, name), key: Array.isArray(row.key) ? row.key.map(String) : [] });
+      }
+      return found;
     },
     async transaction(work) {
       await database.run('BEGIN TRANSACTION');

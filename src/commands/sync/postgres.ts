@@ -7,6 +7,7 @@
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
+import { catalogTables } from './tables.js';
 import { postgresHost } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -170,6 +171,7 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
       await client.query(insertSql(table, columns, conflict), columnArrays(columns.length, rows)).catch(failed);
     },
     append: (schema, table, columns, rows) => database.insert(qualified(schema, table), columns, rows, ''),
+    tables: (schema, names) => catalogTables(database, schema, names),
     async transaction(work) {
       await database.run('BEGIN');
       try {

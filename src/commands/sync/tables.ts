@@ -7,7 +7,7 @@
 // family before anything is written to it: one error naming the column, both types and what to do.
 import { UsageError } from '../../core/errors.js';
 import type { ColumnType, TableShape } from '../../core/table-shape/shape.js';
-import { qualified, quote, type ColumnSpec, type Database } from './database.js';
+import { qualified, quote, type ColumnSpec, type Database, type ExistingTable } from './database.js';
 
 export type { ColumnSpec };
 
@@ -54,13 +54,12 @@ export interface TableChange {
   add: readonly ColumnSpec[];
 }
 
-interface Existing {
-  columns: Map<string, string>;
-  key: string[];
-}
-
-async function existingTables(db: Database, schema: string, names: readonly string[]): Promise<Map<string, Existing>> {
-  const found = new Map<string, Existing>();
+/**
+ * The tables of `names` as information_schema describes them (two queries): PostgreSQL's way
+ * (Database.tables); DuckDB reads its own catalog quicker (duckdb.ts).
+ */
+export async function catalogTables(db: Database, schema: string, names: readonly string[]): Promise<Map<string, ExistingTable>> {
+  const found = new Map<string, ExistingTable>();
   if (names.length === 0) return found;
   const list = names.map((_, index) => `$${index + 2}`).join(', ');
   const columns = await db.query(
@@ -88,8 +87,7 @@ const WHAT_TO_DO =
  * table cannot take the family's rows.
  */
 export async function planTables(db: Database, schema: string, specs: readonly TableSpec[]): Promise<TableChange[]> {
-  const existing = await existingTables(
-    db,
+  const existing = await db.tables(
     schema,
     specs.map((spec) => spec.name),
   );
