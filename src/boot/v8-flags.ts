@@ -18,12 +18,12 @@ export function setBundleFlags(): void {
   for (const flag of BUNDLE_V8_FLAGS) setFlagsFromString(flag);
 }
 
-/** Asked by paging (core/http/paginate.ts) from SMALL_HEAP_FROM_RECORDS records on, and by import at its SMALL_HEAP_FROM_RECORDS-th row. */
+/** Asked by paging (core/http/paginate.ts) from SMALL_HEAP_FROM_RECORDS records on, and by import (a file of 3 MiB or more before its first row, else at its 50,000th). */
 export const SMALL_HEAP_FLAG = '--optimize-for-size';
 
 /**
- * `--optimize-for-size`, set at run time when a long export starts (or a long import reaches its
- * 50,000th row: 200,000 rows ~175 → ~110 MiB): otherwise V8's young generation
+ * `--optimize-for-size`, set at run time when a long export starts (or a long import: 200,000 rows
+ * ~180 → ~107 MiB): otherwise V8's young generation
  * and heap limits grow with the export's allocation rate, and peak RSS with the record count
  * (200,000 records: ~138 → ~91 MiB; 10,000: ~78 MiB either way). It costs ~6% of CPU, so paging asks
  * for it only from 50,000 records on, and other commands keep V8's defaults. Set after the bundle

@@ -48,7 +48,7 @@ export interface Context {
   keychain(): SecretStore;
   /**
    * Ask V8 to favour a small heap over speed, once a run is known to be long (paging asks before a
-   * read of 50,000 records, import at its 50,000th row): the process entry decides what that means;
+   * read of 50,000 records, import for a file of 3 MiB or more, else at its 50,000th row): the process entry decides what that means;
    * nothing happens where it gave nothing (main() run by a test).
    */
   favourSmallHeap(): void;

@@ -393,4 +393,15 @@ describe('import: a long input', () => {
     expect(short.code, short.stderr).toBe(0);
     expect(notLong).not.toHaveBeenCalled();
   });
+
+  it('asks once, from the file size before its first row, for a file of 3 MiB or more (at the 50,000th row V8 had already grown its heap)', async () => {
+    // 60 rows of ~60 KB (a `_` column is not a field): a large file of far fewer than 50,000 rows.
+    const cells = Array.from({ length: 60 }, (_, index) => [...propertyCells('WIDE', index + 1), 'x'.repeat(60_000)]);
+    writeFileSync(join(dir, 'wide.csv'), csvText([...PROPERTY_HEADER, '_note'], cells));
+    const favourSmallHeap = vi.fn();
+    const wide = await run(['props', 'import', 'wide.csv', '--dry-run'], { env, cwd: dir, favourSmallHeap });
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout).toContain('plan: create 60,');
+    expect(favourSmallHeap).toHaveBeenCalledTimes(1);
+  });
 });
