@@ -19,18 +19,30 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The keys of a local JSON pointer `$ref` (`#/components/schemas/A~1B` → components, schemas, A/B). */
+export function pointerKeys(ref: string): string[] {
+  return ref
+    .slice(2)
+    .split('/')
+    .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** What the keys of a pointer name in the document: one step, no chain followed. */
+export function pointerTarget(document: Json, keys: readonly string[]): unknown {
+  let target: unknown = document;
+  for (const key of keys) {
+    if (!isObject(target) && !Array.isArray(target)) return undefined;
+    target = (target as Json)[key];
+  }
+  return target;
+}
+
 /** Follow a local `$ref` (`#/components/...`) chain; anything else is returned as it is. */
 export function resolveRef(document: Json, value: unknown, depth = 0): unknown {
   if (!isObject(value) || typeof value.$ref !== 'string' || depth > 20) return value;
   const ref = value.$ref;
   if (!ref.startsWith('#/')) return value;
-  let target: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(target) && !Array.isArray(target)) return undefined;
-    target = (target as Json)[key];
-  }
-  return resolveRef(document, target, depth + 1);
+  return resolveRef(document, pointerTarget(document, pointerKeys(ref)), depth + 1);
 }
 
 /** The properties a schema declares, through $ref and allOf. */
