@@ -165,7 +165,6 @@ describe('no hidden module state', () => {
    */
   const ALLOWED: Record<string, string> = {
     'src/core/description/loaded.ts bundledContract': 'the bundled openapi.json parsed once: the same file for every run',
-    'src/core/description/validate.ts validators': 'compiled schemas per description object (a pure function of it); the object keys it',
     'src/core/description/document.ts templateCache': 'a path template as a RegExp: a pure function of the string',
     'src/core/credentials/keychain.ts keyringModule': 'the native addon imported once per process',
     'src/core/owned-file.ts umaskCache': "the process's umask: a fact of the process, not of a run",

@@ -179,8 +179,8 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
 
   const published = await checkPublicContract(ctx, method, target.path, { strict: options.strict });
   if (body !== undefined && options.validate !== false && published?.operation.requestSchema !== undefined) {
-    const { formatViolations, validatorFor } = await import('../../core/description/validate.js');
-    const violations = (await validatorFor(published.contract)).request(published.operation, body);
+    const { formatViolations, createValidator } = await import('../../core/description/validate.js');
+    const violations = (await createValidator(published.contract)).request(published.operation, body);
     if (violations.length > 0) {
       throw new UsageError(
         `the request body does not match the published schema of ${published.operation.operationId ?? `${method} ${published.operation.path}`}: ${formatViolations(violations)}`,

@@ -40,9 +40,9 @@ type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViola
  * its first page travels (compileChecks), every family's at once, before anything is written.
  */
 async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader[]> {
-  const { validatorFor, formatViolations } = await import('../../core/description/validate.js');
+  const { formatViolations } = await import('../../core/description/validate.js');
   const { bindingOf } = await import('../../core/description/routed-client.js');
-  const validator = await validatorFor(bindingOf(await ctx.api())!.description.contract);
+  const validator = await bindingOf(await ctx.api())!.validator();
   const sources: FamilySource[] = [];
   for (const family of plan.families) sources.push(await familySource(ctx, family));
   const compileChecks = () => {

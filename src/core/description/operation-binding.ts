@@ -36,15 +36,19 @@ function fillInOrder(template: string, values: readonly string[]): string {
 }
 
 export class Binding {
+  /** Made on first use, once for the run: compiling schemas is the expensive part. */
+  private made: Promise<Validator> | undefined;
+
   constructor(
     readonly command: string,
     readonly description: LoadedDescription,
     readonly operations: readonly BoundOperation[],
   ) {}
 
-  /** The validator of the bound description's schemas (--validate, request bodies): ajv is loaded only now. */
-  async validator(): Promise<Validator> {
-    return (await import('./validate.js')).validatorFor(this.description.contract);
+  /** The validator of the bound description's schemas (--validate, request bodies, sync): ajv is loaded only now. */
+  validator(): Promise<Validator> {
+    this.made ??= import('./validate.js').then(({ createValidator }) => createValidator(this.description.contract));
+    return this.made;
   }
 
   /** Which bound operation `method path` is, and where the service publishes it; undefined if not declared. */

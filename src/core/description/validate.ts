@@ -170,15 +170,3 @@ export function formatViolations(violations: readonly Violation[], limit = 5): s
   if (violations.length > limit) shown.push(`and ${violations.length - limit} more`);
   return shown.join('; ');
 }
-
-const validators = new WeakMap<PublishedContract, Promise<Validator>>();
-
-/** One validator per description and run (compiling schemas is the expensive part). */
-export function validatorFor(contract: PublishedContract): Promise<Validator> {
-  let validator = validators.get(contract);
-  if (!validator) {
-    validator = createValidator(contract);
-    validators.set(contract, validator);
-  }
-  return validator;
-}

@@ -80,8 +80,7 @@ function bodyChecks(
     (loading ??= (async () => {
       const enums = liveEnums(api, family, debug);
       enums.catch(() => undefined); // handled by Promise.all below, once the validator's module is loaded
-      const { validatorFor } = await import('./validate.js');
-      const [validator, lists] = await Promise.all([binding ? validatorFor(binding.description.contract) : undefined, enums]);
+      const [validator, lists] = await Promise.all([binding ? binding.validator() : undefined, enums]);
       return { validator, enums: lists };
     })());
   const check = async (operation: PublishedOperation | undefined, body: Record<string, unknown>): Promise<string[]> => {

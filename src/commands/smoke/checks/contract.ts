@@ -7,7 +7,7 @@ import type { HttpMethod } from '../../../core/api-client.js';
 import { ContractError, UnpublishedOperationError } from '../../../core/errors.js';
 import { BUNDLED_SOURCE } from '../../../core/description/load.js';
 import type { PublishedOperation } from '../../../core/description/document.js';
-import { validatorFor, type Violation } from '../../../core/description/validate.js';
+import { createValidator, type Violation } from '../../../core/description/validate.js';
 import { plural, type SmokeCheck, type SmokeState } from './check.js';
 import { publishedOperation } from './description.js';
 
@@ -19,7 +19,7 @@ export const SPEC_CHECK: SmokeCheck = {
   skip: (state) => (state.reached ? undefined : 'the reachable check failed'),
   async run(state) {
     const { loaded, bound, missing } = await state.describe();
-    state.contract = { validator: await validatorFor(loaded.contract) };
+    state.contract = { validator: await createValidator(loaded.contract) };
     // Discovery failed: this check fails with why; the others go on against the copy in use.
     if (loaded.discoveryError) throw loaded.discoveryError;
     const where =
