@@ -4,13 +4,16 @@
 // Why: ajv compiles a `$ref` into a registered document by first walking all of that document (its
 // paths, every family's schemas) and compiling its root. Registering only this part made compiling a
 // record's check ~45 ms of CPU cheaper (the description's 52 KB; --validate and sync pay it before
-// their first page). Anything this cannot follow as a plain pointer (`#`, an `$anchor`, a malformed
-// escape) keeps the whole document, as before.
+// their first page). Anything this cannot follow as a plain pointer (`#`, an anchor, an `$id`, a
+// dynamic ref, a malformed escape) keeps the whole document, as before.
 import { pointerKeys, pointerTarget } from './schema.js';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/** Keywords that name schemas other than by a JSON pointer from the document's root. */
+const BY_NAME = new Set(['$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor']);
 
 /** The document reduced to what `schema` reaches through local `$ref`s (the whole of it when in doubt). */
 export function reachablePart(document: Json, schema: unknown): Json {
@@ -35,6 +38,8 @@ export function reachablePart(document: Json, schema: unknown): Json {
     const value = pending.pop();
     if (!isObject(value)) continue;
     for (const [key, child] of Object.entries(value)) {
+      // Resolved by ids and anchors, not pointers: only the whole document keeps what they name.
+      if (BY_NAME.has(key) && typeof child === 'string') return document;
       if (key !== '$ref' || typeof child !== 'string') {
         pending.push(child);
         continue;

@@ -41,6 +41,13 @@ describe('reachablePart: the part of the description a schema needs', () => {
     expect(reachablePart(doc, { $ref: '#' })).toBe(doc);
     expect(reachablePart(doc, { $ref: '#someAnchor' })).toBe(doc);
     expect(reachablePart(doc, { $ref: '#/components/%E0%A4%A' })).toBe(doc);
+    // Ids, anchors and dynamic refs name schemas other than by a pointer.
+    expect(reachablePart(doc, { $dynamicRef: '#node' })).toBe(doc);
+    expect(reachablePart(doc, { allOf: [{ $ref: '#/components/schemas/C' }, { $id: 'urn:x', type: 'object' }] })).toBe(doc);
+    const anchored = { components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $anchor: 'b', type: 'string' } } } };
+    expect(reachablePart(anchored, { $ref: '#/components/schemas/A' })).toBe(anchored);
+    // A property called `$id` or `id` is a schema, not a name.
+    expect(reachablePart(doc, { properties: { $id: { type: 'string' }, id: { type: 'string' } } })).toEqual({});
   });
 
   it('leaves out a broken ref and a ref to another document (ajv refuses or fetches them as before)', () => {
