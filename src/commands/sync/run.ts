@@ -35,9 +35,9 @@ async function openDatabase(ctx: Context, plan: SyncPlan, meanwhile: () => Promi
 type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations' | 'compileChecks'>;
 
 /**
- * Each family's table shape, and the validator its records are checked with (ajv loaded, the
- * description added). The record checks themselves are compiled by the first family's pass while
- * its first page travels (compileChecks), every family's at once, before anything is written.
+ * Each family's table shape, and the validator its records are checked with (the command binding's:
+ * ajv loaded). The record checks themselves are compiled by the first family's pass while its first
+ * page travels (compileChecks), every family's at once, before anything is written.
  */
 async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader[]> {
   const { formatViolations } = await import('../../core/description/validate.js');
