@@ -44,9 +44,21 @@ function csvChunkClean(chunk: Buffer, state: ScanState): boolean {
     if (after === 'doubled') at = 1;
     else state.quoted = false;
   }
+  // Where the next quote, LF and CR are, searched again only once passed (-2: not yet searched; -1:
+  // none left in the chunk). Searched afresh from each line, a byte the file lacks (a quote, a CR)
+  // cost a search to the chunk's end per line: ~0.1 s of CPU on a 10,000-row file.
+  let quoteAt = -2;
+  let lfAt = -2;
+  let crAt = -2;
+  const nextAt = (byte: number, found: number): number => (found === -1 || found >= at ? found : chunk.indexOf(byte, at));
   while (at < chunk.length) {
-    const quote = chunk.indexOf(QUOTE, at);
-    const lineEnd = state.quoted ? -1 : nextLineEnd(chunk, at);
+    const quote = (quoteAt = nextAt(QUOTE, quoteAt));
+    let lineEnd = -1;
+    if (!state.quoted) {
+      lfAt = nextAt(LF, lfAt);
+      crAt = nextAt(CR, crAt);
+      lineEnd = lfAt < 0 ? crAt : crAt < 0 || lfAt < crAt ? lfAt : crAt;
+    }
     const next = lineEnd >= 0 && (quote < 0 || lineEnd < quote) ? lineEnd : quote;
     if (next < 0) {
       state.recordBytes += chunk.length - at;
@@ -94,13 +106,6 @@ function unfinishedUtf8(bytes: Buffer): number {
     return length > back ? back : 0;
   }
   return 0;
-}
-
-function nextLineEnd(chunk: Buffer, from: number): number {
-  const lf = chunk.indexOf(LF, from);
-  const cr = chunk.indexOf(CR, from);
-  if (lf < 0) return cr;
-  return cr < 0 || lf < cr ? lf : cr;
 }
 
 /** NDJSON: every line shorter than the smallest bound. */

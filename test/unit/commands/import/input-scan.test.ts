@@ -84,6 +84,14 @@ describe('scanClean', () => {
     expect((await verdicts('[{"a":1}]', 'json')).clean).toBe(false);
   });
 
+  it('finds each quote and line end after many lines without one: a late stray quote, CR or long record still counts', async () => {
+    // Thousands of plain LF rows first: the next quote and CR are far ahead of every line end.
+    const plain = Array.from({ length: 5_000 }, (_, n) => `a${n},Boston,x\n`).join('');
+    expect(await verdicts(`${HEADER}${plain}"b, c",Bos,y\r\nd,e,f\r\n`, 'csv')).toEqual({ clean: true, readable: true });
+    expect((await verdicts(`${HEADER}${plain}b,Bos"ton,y\r\n`, 'csv')).clean).toBe(false);
+    expect((await verdicts(`${HEADER}${plain}\r${'z'.repeat(1000)},b,c\n`, 'csv')).clean).toBe(false);
+  });
+
   it('carries quotes and record lengths across chunks: a file of many quoted rows is clean, one long record at its end is not', async () => {
     const rows = Array.from({ length: 20_000 }, (_, n) => `"row ${n}, ""quoted""","line\nbreak",${n}\n`).join('');
     expect(await verdicts(`${HEADER}${rows}`, 'csv')).toEqual({ clean: true, readable: true });
