@@ -73,12 +73,14 @@ export function familyReader(api: ApiClient, family: ResourceFamily, concurrency
   const page = (path: string, signal: AbortSignal, query = {}) =>
     api.paginate(path, { pageSize: INDEX_PAGE_SIZE, concurrency, signal, query, allowPartial: true });
 
-  async function* all(signal: AbortSignal): AsyncGenerator<ApiRecord> {
-    const parent = parentFamily(family);
-    if (!parent) {
-      yield* page(family.path, signal);
-      return;
-    }
+  // A family without a parent is the pager itself: re-yielded by a generator of its own, each of the
+  // index's records took one more promise and turn of the microtask queue.
+  function all(signal: AbortSignal): AsyncGenerator<ApiRecord> {
+    return parentFamily(family) ? allOfParents(signal) : page(family.path, signal);
+  }
+
+  async function* allOfParents(signal: AbortSignal): AsyncGenerator<ApiRecord> {
+    const parent = parentFamily(family)!;
     const parents: string[] = [];
     if (onlyParent !== undefined) parents.push(onlyParent);
     else for await (const record of page(parent.path, signal)) parents.push(record.id);

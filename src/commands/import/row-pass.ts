@@ -84,6 +84,8 @@ export function changedFields(record: Record<string, unknown>, existing: Record<
 export class RowPlanner {
   /** Match value (or id) → the first row that had it. */
   private readonly seen = new Map<string, number>();
+  /** The index once read: awaited again for every row, it cost each row a turn of the microtask queue. */
+  private index: MatchIndex | undefined;
 
   constructor(private readonly options: PlannerOptions) {}
 
@@ -124,7 +126,7 @@ export class RowPlanner {
       const problems = await options.relate(typed.record);
       if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
     }
-    const existing = key === undefined ? undefined : (await options.index()).get(key);
+    const existing = key === undefined ? undefined : (this.index ??= await options.index()).get(key);
     if (existing === 'ambiguous')
       return { kind: 'invalid', row, error: `${byId ? 'id' : matchField!.join('.')}: ${key} matches more than one record` };
     if (existing === undefined && typed.id !== undefined && byId)
@@ -133,13 +135,18 @@ export class RowPlanner {
     return this.create(row, typed.record, key);
   }
 
-  private async update(row: number, record: Record<string, unknown>, existing: ApiRecord): Promise<RowPlan> {
+  /** Not async for a row that changes nothing (most of a re-import): no promise made and awaited for it. */
+  private update(row: number, record: Record<string, unknown>, existing: ApiRecord): RowPlan | Promise<RowPlan> {
     const body = changedFields(record, existing);
     const fields = Object.keys(body);
     if (fields.length === 0) return { kind: 'unchanged', row, id: existing.id };
+    return this.checkedUpdate(row, existing.id, body, fields);
+  }
+
+  private async checkedUpdate(row: number, id: string, body: Record<string, unknown>, fields: string[]): Promise<RowPlan> {
     const problems = await this.options.checks.update(body);
     if (problems.length > 0) return { kind: 'invalid', row, error: problems.join('; ') };
-    return { kind: 'update', row, id: existing.id, body, fields };
+    return { kind: 'update', row, id, body, fields };
   }
 
   private async create(row: number, record: Record<string, unknown>, key: string | undefined): Promise<RowPlan> {
@@ -235,10 +242,12 @@ export async function runPass(options: PassOptions): Promise<void> {
   };
   const stopped = () => options.stopAfterErrors !== undefined && errors >= options.stopAfterErrors;
 
+  // What a row that sends nothing waits for: one promise for them all, not one per row.
+  const settledAtOnce = Promise.resolve();
   for await (const source of options.rows) {
     if (signal.aborted) throw new InterruptedError();
     if (fatal !== undefined) break;
-    const slot: Slot = { source, plan: undefined, result: undefined, settled: Promise.resolve() };
+    const slot: Slot = { source, plan: undefined, result: undefined, settled: settledAtOnce };
     window.push(slot);
     if (stopped()) {
       slot.result = { row: source.row, status: 'skipped', id: undefined, error: '--stop-after-errors: not attempted', toFix: true };
