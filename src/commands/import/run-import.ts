@@ -30,8 +30,11 @@ import { RowSender } from './send-row.js';
 import { Tally } from './tally.js';
 import { RowReader } from './typed-row.js';
 
-/** Where rows come from: the input opened again for each pass (a file is read to count, to plan for a person, to send). */
-type OpenRows = () => Promise<InputSource>;
+/**
+ * Where rows come from: the input opened again for each pass (a file is read to count, to plan for a
+ * person, to send); `headerOnly`: opened only to check its header.
+ */
+type OpenRows = (headerOnly?: boolean) => Promise<InputSource>;
 
 /** The pipe's stages before the sink: the input's rows typed by the contract's shapes, then planned. */
 interface Pass {
@@ -63,7 +66,7 @@ export async function runImport(ctx: Context, family: ResourceFamily, flags: Imp
   const { file } = flags;
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const smallHeap = await favourSmallHeapForFile(ctx, flags.inputPath);
-  const openRows: OpenRows = () => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding);
+  const openRows: OpenRows = (headerOnly) => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding, headerOnly);
   // The file is checked (a bad one refused, its rows counted when progress shows them: checkInput)
   // while the session, the journal and the match index are read — only reads meanwhile, not one row
   // sent or a person asked before it ends: read first, it added its whole time to a re-import's. A
@@ -200,7 +203,7 @@ async function importRows(
  */
 async function checkInput(openRows: OpenRows, flags: ImportFlags, counted: boolean, signal: AbortSignal): Promise<number | undefined> {
   if (!counted && flags.inputPath !== undefined && (await scanClean(flags.inputPath, flags.format, flags.encoding))) {
-    (await openRows()).close();
+    (await openRows(true)).close();
     return undefined;
   }
   return countRows(openRows, signal);
