@@ -121,10 +121,14 @@ function ndjsonChunkClean(chunk: Buffer, state: ScanState): boolean {
 }
 
 /**
- * True when the CSV or NDJSON file at `path` certainly holds no row the reader refuses (see the top
- * of the file); false when it may (then it must be read through). A JSON array is never scanned.
+ * The scan's word on a file: `false`, it may hold a row the reader refuses (then it must be read
+ * through); `clean`, it certainly holds none; `unquoted`, a clean CSV without a single quote (its
+ * records are then split without the CSV parser: unquoted-csv.ts).
  */
-export async function scanClean(path: string, format: InputFormat, encoding: InputEncoding): Promise<boolean> {
+export type ScanVerdict = false | 'clean' | 'unquoted';
+
+/** The CSV or NDJSON file at `path` scanned (see the top of the file). A JSON array is never scanned. */
+export async function scanClean(path: string, format: InputFormat, encoding: InputEncoding): Promise<ScanVerdict> {
   if (format === 'json') return false;
   // windows-1252's decoder maps every byte but NUL: only UTF-8 can be refused here. Checked by
   // isUtf8, which makes no string; a character cut by a chunk's end is checked with the next chunk.
@@ -133,6 +137,7 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
   const state: ScanState = { quoted: false, quoteAtEnd: false, previous: LF, recordBytes: 0 };
   const clean = format === 'csv' ? csvChunkClean : ndjsonChunkClean;
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  let quotes = false;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (chunk.indexOf(0) >= 0) return false;
@@ -146,10 +151,12 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
         unfinished = whole.subarray(cut);
       }
       if (!clean(chunk, state)) return false;
+      quotes ||= chunk.indexOf(QUOTE) >= 0;
     }
     if (unfinished.length > 0) return false;
     // A quote that ended the file closed its cell.
-    return !state.quoted || state.quoteAtEnd;
+    if (state.quoted && !state.quoteAtEnd) return false;
+    return format === 'csv' && !quotes ? 'unquoted' : 'clean';
   } catch {
     return false; // not text, or a read that failed: the read-through names it
   } finally {

@@ -1,5 +1,6 @@
-// The rows of an import file, streamed: CSV (csv-parse, loaded on first use; the header is dotted
-// field paths, as `list -o csv` writes them), NDJSON (one object a line) or a JSON array (read whole,
+// The rows of an import file, streamed: CSV (csv-parse, loaded on first use, or a file the byte scan
+// found without a single quote split at its commas and line ends: unquoted-csv.ts; the header is
+// dotted field paths, as `list -o csv` writes them), NDJSON (one object a line) or a JSON array (read whole,
 // up to a bound: a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are
 // what big files use). Text is decoded in the input's encoding and every row is bounded
 // (input-text.ts). `row` is the data row's number, 1 = the first record, counted the same way for
@@ -7,7 +8,7 @@
 // CSV reader does; a line that is not a record stays a row (reported invalid), so numbers never shift.
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/size.js';
 import { formatCount } from '../../output/index.js';
@@ -22,6 +23,7 @@ import {
   tooManyColumns,
   type InputEncoding,
 } from './input-text.js';
+import { UnquotedCsv } from './unquoted-csv.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export const INPUT_FORMATS: readonly InputFormat[] = ['csv', 'ndjson', 'json'];
@@ -169,10 +171,11 @@ function csvHeader(first: IteratorResult<string[]>, guard: RecordGuard, text: In
   return header;
 }
 
-async function openCsv(bytes: Readable, text: InputText): Promise<InputSource> {
-  const { display } = text;
+/** The CSV parser with the reader's options, or the split of a file without quotes (unquoted-csv.ts). */
+export async function csvParser(display: string, unquoted: boolean): Promise<Transform> {
+  if (unquoted) return new UnquotedCsv(display);
   const { parse } = await import('csv-parse');
-  const parser = parse({
+  return parse({
     // No `bom`: finding one, csv-parse would decode the cells as UTF-8 itself (RecordGuard drops it).
     // One character per byte: the cells' bytes reach InputText as they are in the file, decoded there.
     encoding: 'latin1',
@@ -181,6 +184,11 @@ async function openCsv(bytes: Readable, text: InputText): Promise<InputSource> {
     // Any of the three line ends, mixed: a file saved with CRLF and a final LF added by an editor.
     record_delimiter: ['\r\n', '\n', '\r'],
   });
+}
+
+async function openCsv(bytes: Readable, text: InputText, unquoted: boolean): Promise<InputSource> {
+  const { display } = text;
+  const parser = await csvParser(display, unquoted);
   // The bounds on a record are counted on the bytes, before the parser builds it (input-text.ts).
   const guard = new RecordGuard(text.display);
   // pipeline, not pipe: a read that fails part-way (EIO, a vanished mount) must reach the reader of
@@ -192,6 +200,7 @@ async function openCsv(bytes: Readable, text: InputText): Promise<InputSource> {
     first = await records.next();
   } catch (error) {
     bytes.destroy();
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${display}: not readable as CSV: ${(error as Error).message}`);
   }
   let header: string[];
@@ -258,21 +267,26 @@ async function readJson(bytes: Readable, display: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/**
- * Open the input: `path` undefined reads `stdin`. Errors in the file's framing are usage errors.
- * `headerOnly`: a file opened only for its header (then closed), read in small chunks.
- */
+/** How a file is read, when its byte scan (input-scan.ts) or its use says more. */
+export interface OpenOptions {
+  /** Opened only for its header (then closed): read in small chunks. */
+  headerOnly?: boolean | undefined;
+  /** A CSV the scan found without a single quote: split without the CSV parser. */
+  unquoted?: boolean | undefined;
+}
+
+/** Open the input: `path` undefined reads `stdin`. Errors in the file's framing are usage errors. */
 export async function openInput(
   path: string | undefined,
   stdin: Readable,
   display: string,
   format: InputFormat,
   encoding: InputEncoding = 'utf-8',
-  headerOnly = false,
+  options: OpenOptions = {},
 ): Promise<InputSource> {
   const text = new InputText(encoding, display);
-  const bytes = await openBytes(path, stdin, display, headerOnly);
-  if (format === 'csv') return openCsv(bytes, text);
+  const bytes = await openBytes(path, stdin, display, options.headerOnly === true);
+  if (format === 'csv') return openCsv(bytes, text, path !== undefined && options.unquoted === true);
   if (format === 'ndjson') return { format, display, rows: ndjsonRows(bytes, text), close: () => bytes.destroy() };
   return jsonSource(
     text.text(await readJson(bytes, display), (line, column) => `line ${line}, column ${column}`),

@@ -19,7 +19,7 @@ import { familyContract } from '../../core/description/write-contract.js';
 import { buildIndex, confirmDone, familyReader, listCommand, propertyRelation, type MatchIndex } from './family-records.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { ImportFlags } from './import-flags.js';
-import { openInput, type InputSource } from './input.js';
+import { openInput, type InputSource, type OpenOptions } from './input.js';
 import { SMALL_HEAP_FROM_RECORDS } from '../../core/http/paginate.js';
 import { scanClean } from './input-scan.js';
 import { EMPTY_JOURNAL, ImportJournal, journalIdentity, lockJournal, readJournal, removeJournal, type JournalState } from './journal.js';
@@ -30,11 +30,14 @@ import { RowSender } from './send-row.js';
 import { Tally } from './tally.js';
 import { RowReader } from './typed-row.js';
 
-/**
- * Where rows come from: the input opened again for each pass (a file is read to count, to plan for a
- * person, to send); `headerOnly`: opened only to check its header.
- */
-type OpenRows = (headerOnly?: boolean) => Promise<InputSource>;
+/** Where rows come from: the input opened again for each pass (a file is read to count, to plan for a person, to send). */
+type OpenRows = (options?: OpenOptions) => Promise<InputSource>;
+
+/** What checkInput learnt of a file: its rows when it counted them, and whether the scan found it a CSV without quotes. */
+interface InputCheck {
+  rows: number | undefined;
+  unquoted: boolean;
+}
 
 /** The pipe's stages before the sink: the input's rows typed by the contract's shapes, then planned. */
 interface Pass {
@@ -66,7 +69,7 @@ export async function runImport(ctx: Context, family: ResourceFamily, flags: Imp
   const { file } = flags;
   if (flags.inputPath === undefined) refuseSharedStdin(ctx, `${family.name} import -`);
   const smallHeap = await favourSmallHeapForFile(ctx, flags.inputPath);
-  const openRows: OpenRows = (headerOnly) => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding, headerOnly);
+  const openRows: OpenRows = (options) => openInput(flags.inputPath, ctx.io.stdin, flags.file, flags.format, flags.encoding, options);
   // The file is checked (a bad one refused, its rows counted when progress shows them: checkInput)
   // while the session, the journal and the match index are read — only reads meanwhile, not one row
   // sent or a person asked before it ends: read first, it added its whole time to a re-import's. A
@@ -90,7 +93,7 @@ async function importRows(
   file: string,
   flags: ImportFlags,
   { openRows, smallHeap }: { openRows: OpenRows; smallHeap: boolean },
-  counting: Promise<number | undefined>,
+  counting: Promise<InputCheck | undefined>,
 ): Promise<void> {
   // What the run needs of the session, at once: a production target's confirmation (refused now,
   // naming --yes, when nobody can answer: a pipe, cron), and the service the journal belongs to.
@@ -155,7 +158,7 @@ async function importRows(
         }),
     };
 
-    const rowCount = await counting;
+    const checked = await counting;
     // A person is asked with the plan's counts (one more pass without writes); stdin is read once.
     if (production) {
       const planned = flags.inputPath && production.asks ? await planOnly(openRows, pass) : undefined;
@@ -181,7 +184,7 @@ async function importRows(
           now: () => ctx.now(),
           checkCommand: (since) => listCommand(family, since, flags.client),
         });
-    const tally = await sendAll(ctx, family, flags, { openRows, pass, sender, smallHeap }, rowCount);
+    const tally = await sendAll(ctx, family, flags, { openRows, pass, sender, smallHeap }, checked);
     await journal?.close();
     journal = undefined;
     if (!flags.dryRun && flags.results) await removeJournal(flags.results.journal);
@@ -199,14 +202,16 @@ async function importRows(
 /**
  * A file is looked at before anything is sent, so what cannot be read is refused now: read through
  * row by row when the quick scan of its bytes (input-scan.ts) cannot vouch for it, or when the
- * progress shown needs the total; else only its header is read. Returns the total when counted.
+ * progress shown needs the total; else only its header is read.
  */
-async function checkInput(openRows: OpenRows, flags: ImportFlags, counted: boolean, signal: AbortSignal): Promise<number | undefined> {
-  if (!counted && flags.inputPath !== undefined && (await scanClean(flags.inputPath, flags.format, flags.encoding))) {
-    (await openRows(true)).close();
-    return undefined;
+async function checkInput(openRows: OpenRows, flags: ImportFlags, counted: boolean, signal: AbortSignal): Promise<InputCheck> {
+  const verdict = !counted && flags.inputPath !== undefined && (await scanClean(flags.inputPath, flags.format, flags.encoding));
+  if (verdict) {
+    const unquoted = verdict === 'unquoted';
+    (await openRows({ headerOnly: true, unquoted })).close();
+    return { rows: undefined, unquoted };
   }
-  return countRows(openRows, signal);
+  return { rows: await countRows(openRows, signal), unquoted: false };
 }
 
 /** The rows of a file, read through before anything is sent: what cannot be read is refused now. */
@@ -241,9 +246,10 @@ async function sendAll(
   family: ResourceFamily,
   flags: ImportFlags,
   { openRows, pass, sender, smallHeap }: { openRows: OpenRows; pass: Pass; sender: RowSender | undefined; smallHeap: boolean },
-  total: number | undefined,
+  checked: InputCheck | undefined,
 ): Promise<Tally> {
-  const input = await openRows();
+  const total = checked?.rows;
+  const input = await openRows({ unquoted: checked?.unquoted });
   const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8');
   const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();

@@ -19,7 +19,7 @@ let files = 0;
 async function verdicts(bytes: Buffer | string, format: InputFormat, encoding: InputEncoding = 'utf-8') {
   const path = join(dir, `input-${files++}.${format}`);
   writeFileSync(path, bytes);
-  const clean = await scanClean(path, format, encoding);
+  const clean = (await scanClean(path, format, encoding)) !== false;
   let readable = true;
   try {
     const source = await openInput(undefined, Readable.from([Buffer.from(bytes)]), path, format, encoding);
@@ -78,6 +78,17 @@ describe('scanClean', () => {
     ).toBe('é');
     expect(await verdicts(cut, 'csv')).toEqual({ clean: true, readable: true });
     expect((await verdicts(Buffer.from(`${HEADER}a,b,\xe2\x82`, 'latin1'), 'csv')).clean).toBe(false);
+  });
+
+  it('says which clean CSV holds no quote at all (split without the parser), and never calls NDJSON so', async () => {
+    const scan = (text: string, format: InputFormat) => {
+      const path = join(dir, `input-${files++}.${format}`);
+      writeFileSync(path, text);
+      return scanClean(path, format, 'utf-8');
+    };
+    expect(await scan(`${HEADER}a,Boston,plain\r\nb,,\n`, 'csv')).toBe('unquoted');
+    expect(await scan(`${HEADER}a,"Boston",plain\n`, 'csv')).toBe('clean');
+    expect(await scan('{"a":1}\n', 'ndjson')).toBe('clean');
   });
 
   it('never vouches for a JSON array (read whole by the reader)', async () => {
