@@ -1,13 +1,23 @@
-// The split of a CSV without quotes (unquoted-csv.ts) against csv-parse with the reader's options:
-// the same records from the same bytes, however the bytes are cut into chunks — every line end (CRLF,
-// LF, CR, mixed, one cut between CR and LF), blank lines, rows of empty cells, a last line without
-// its end, bytes past ASCII — and a quote (the file changed since the scan) refused.
-import { Readable } from 'node:stream';
+// The split of a CSV without quotes (unquoted-csv.ts) against csv-parse with the reader's own options
+// (input.ts csvParser): the same records from the same bytes however they are cut into chunks, and
+// through the whole reader (openInput: the byte-order mark, the bounds, the decoding, the column
+// count, blank rows) the same header, rows and refusals — on generated unquoted files (CRLF, LF and
+// CR mixed, blank and whitespace lines, rows of empty cells, with or without a last line end,
+// UTF-8 text and bytes that are not UTF-8) and on the bounds' edge cases. A quote, which the scan
+// found none of, means the file changed since: refused.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Transform } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { csvParser } from '../../../../src/commands/import/input.js';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { csvParser, openInput, type SourceRow } from '../../../../src/commands/import/input.js';
+import type { InputEncoding } from '../../../../src/commands/import/input-text.js';
 import { UsageError } from '../../../../src/core/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'unquoted-csv-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The records `parser` makes of `chunks`. */
 async function records(parser: Transform, chunks: Buffer[]): Promise<string[][]> {
@@ -18,31 +28,86 @@ async function records(parser: Transform, chunks: Buffer[]): Promise<string[][]>
   return out;
 }
 
-const INPUTS = [
-  '',
-  'name,city\n',
-  'name,city\na,Boston\nb,Denver\n',
-  'name,city\r\na,Boston\r\nb,Denver\r\n',
-  'name,city\ra,Boston\rb,Denver',
-  'name,city\r\na,Boston\nb,Denver\rc,Reno\r\n',
-  'name,city\n\n\na,Boston\r\n\r\n,\n,,,\n  \nb,\n',
-  'name,city\na,Boston\r',
-  '\n\r\nname,city\na,Bost\xc3\xa9n\n',
-  'x',
-];
+let files = 0;
+/** What the whole reader makes of the file `bytes`: its header, rows, and the line that refused it. */
+async function read(bytes: Buffer, unquoted: boolean, encoding: InputEncoding = 'utf-8') {
+  const path = join(dir, `in-${files++}.csv`);
+  writeFileSync(path, bytes);
+  const rows: SourceRow[] = [];
+  let header: string[] | undefined;
+  try {
+    const source = await openInput(path, Readable.from([]), 'in.csv', 'csv', encoding, { unquoted });
+    header = source.header;
+    for await (const row of source.rows) rows.push(row);
+    return { header, rows, error: undefined };
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return { header, rows, error: (error as UsageError).message };
+  }
+}
+
+// Cells of ASCII, whitespace, UTF-8 text and (rarely) a byte that is not UTF-8; never a quote.
+const cell = fc
+  .array(fc.constantFrom('a', 'B', '7', ' ', '\t', '-', '.', 'é', '東京', '😀', '\\', "'", '\xff'), { maxLength: 6 })
+  .map((parts) => parts.join(''));
+const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
+// A line: cells (one to four: the column count varies), a blank line, or whitespace alone.
+const line = fc.oneof(
+  { weight: 5, arbitrary: fc.array(cell, { minLength: 1, maxLength: 4 }).map((cells) => cells.join(',')) },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ', ',', ',,,', '\t ') },
+);
+/** A file: a header, lines with their ends (the last one maybe without), maybe a UTF-8 byte-order mark. */
+const file = fc
+  .record({
+    bom: fc.boolean(),
+    header: fc.constantFrom('name,city', 'name,city,region,zip', 'a'),
+    lines: fc.array(fc.tuple(line, lineEnd), { maxLength: 12 }),
+    lastEnd: fc.boolean(),
+  })
+  .map(({ bom, header, lines, lastEnd }) => {
+    const text = `${header}\n${lines.map(([text, end]) => text + end).join('')}`;
+    const cut = lastEnd || lines.length === 0 ? text : text.replace(/(\r\n|\n|\r)$/, '');
+    // Characters past U+00FF as UTF-8; \xff stays the one byte that is never UTF-8.
+    const bytes = Buffer.concat([...cut].map((char) => (char === '\xff' ? Buffer.from([0xff]) : Buffer.from(char, 'utf8'))));
+    return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes;
+  });
 
 describe('UnquotedCsv', () => {
-  it.each(INPUTS.map((text) => [JSON.stringify(text), text]))(
-    'makes the records csv-parse makes of %s, cut anywhere',
-    async (_name, text) => {
-      const bytes = Buffer.from(text, 'latin1');
-      const expected = await records(await csvParser('-', false), [bytes]);
-      for (let cut = 0; cut <= bytes.length; cut++) {
-        const chunks = [bytes.subarray(0, cut), bytes.subarray(cut)].filter((chunk) => chunk.length > 0);
-        expect(await records(await csvParser('-', true), chunks)).toEqual(expected);
-      }
-    },
-  );
+  it('makes the records csv-parse makes, however the bytes are cut into chunks', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, fc.array(fc.nat(), { maxLength: 4 }), async (bytes, cuts) => {
+        const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((start, index) => bytes.subarray(start, [...at, bytes.length][index])).filter((c) => c.length > 0);
+        expect(await records(await csvParser('-', true), chunks)).toEqual(await records(await csvParser('-', false), [bytes]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a file as csv-parse does through the whole reader: header, rows, and the line that refuses it', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, fc.constantFrom<InputEncoding>('utf-8', 'windows-1252'), async (bytes, encoding) => {
+        expect(await read(bytes, true, encoding)).toEqual(await read(bytes, false, encoding));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it.each([
+    ['no header', ''],
+    ['a blank header', '\n\n'],
+    ['an empty column name', 'name,,city\na,b,c\n'],
+    ['a column named twice', 'name,name\na,b\n'],
+    ['a NUL byte', 'name,city\na,Bos\0ton\n'],
+    ['a row over 1,000 cells', `name,city\n${','.repeat(1001)}x\n`],
+    ['a header over 1,000 columns', `${'c,'.repeat(1001)}c\n`],
+    ['a cell over 64 KiB', `name,city\na,${'x'.repeat(64 * 1024 + 1)}\n`],
+    ['a row over 1 MiB', `name,city\n${'xxxxxxxxx,'.repeat(110_000)}\n`],
+  ])('refuses %s with the same line', async (_what, text) => {
+    const bytes = Buffer.from(text, 'latin1');
+    const split = await read(bytes, true);
+    expect(split).toEqual(await read(bytes, false));
+  });
 
   it('refuses a quote: the file changed since the scan found none', async () => {
     const error = await records(await csvParser('in.csv', true), [Buffer.from('name,city\n"a",b\n')]).catch((caught: unknown) => caught);
