@@ -52,7 +52,7 @@ export class AttemptScope {
   }
 
   /** The request body, held to the floor while it is sent (as it is when there is none). */
-  pacedRequest(body: string | Readable): string | Readable {
+  pacedRequest(body: string | AsyncIterable<Uint8Array>): string | AsyncIterable<Uint8Array> {
     return this.minRate === undefined || typeof body === 'string' ? body : pacedRequestBody(body, this.pace('sending'));
   }
 

@@ -71,17 +71,22 @@ function meter(pace: TransferPace): Transform {
 }
 
 /**
- * The request body as sent: measured from the moment undici starts reading it (after connecting)
- * to its end; the wait for the answer after it is the headers timeout's (--timeout).
+ * The request body as sent: measured from the moment undici first asks for a chunk (after
+ * connecting) to its end; the wait for the answer after it is the headers timeout's (--timeout).
+ * Each chunk is asked for only when undici asks for it (nothing read ahead: the body may reuse its
+ * buffer, upload.ts), counted as undici takes it. A failure of the body's (a file changed while
+ * sent) reaches undici; undici ending the body early (an abort) ends the body's reading too.
  */
-export function pacedRequestBody(body: Readable, pace: TransferPace): Readable {
-  const metered = meter(pace);
-  metered.once('resume', () => pace.start());
-  metered.once('end', () => pace.stop());
-  // pipeline passes a failure either way: the source's (a file changed while sent) to undici, an
-  // abort by undici back to the source.
-  pipeline(body, metered, () => pace.stop());
-  return metered;
+export async function* pacedRequestBody(body: AsyncIterable<Uint8Array>, pace: TransferPace): AsyncGenerator<Uint8Array> {
+  pace.start();
+  try {
+    for await (const chunk of body) {
+      pace.moved(chunk.length);
+      yield chunk;
+    }
+  } finally {
+    pace.stop();
+  }
 }
 
 /** The response body as it arrives, measured from now to its end; a reader that is behind pauses the verdict. */

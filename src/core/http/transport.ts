@@ -4,7 +4,6 @@
 // Over 300 lines because its steps (prepare, send, retry, map an answer to an error) are one sequence
 // read top to bottom; each step is a small function here rather than a file of its own.
 import { hrtime } from 'node:process';
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { AnswerObserver, ApiResponse, HttpMethod, Query, RequestOptions, RetryPolicy } from '../api-client.js';
 import { AppError, ContractError, InterruptedError, MissingCredentialError, NetworkError, UsageError } from '../errors.js';
@@ -50,8 +49,8 @@ export interface TransportConfig {
 }
 
 export interface OutgoingBody {
-  /** Produce the bytes for one attempt (a string can be sent again; a stream only once). */
-  open(): string | Readable;
+  /** Produce the bytes for one attempt (a string can be sent again; chunks only once, each taken before the next is asked for). */
+  open(): string | AsyncIterable<Uint8Array>;
   contentType: string;
   contentLength?: number | undefined;
 }
@@ -252,7 +251,7 @@ export class Transport {
         path: `${prepared.url.pathname}${prepared.url.search}`,
         method: prepared.method,
         headers: prepared.headers,
-        body: out.body ? scope.pacedRequest(out.body.open()) : null,
+        body: out.body ? undiciBody(scope.pacedRequest(out.body.open())) : null,
         signal: scope.signal,
       });
       // An 'idle' attempt's answer (an upload's record, a download, an error body) is held to the floor.
@@ -325,4 +324,13 @@ export class Transport {
       );
     }
   }
+}
+
+/**
+ * A body as undici's request() takes it: undici sends an async iterable chunk by chunk (its
+ * lib/core/request.js accepts one, client-h1.js's writeIterable sends it), though its types name
+ * only Readable among the streaming bodies.
+ */
+function undiciBody(body: string | AsyncIterable<Uint8Array>): Dispatcher.RequestOptions['body'] {
+  return body as Dispatcher.RequestOptions['body'];
 }

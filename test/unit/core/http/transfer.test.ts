@@ -70,19 +70,16 @@ function filesEndpoint(parsed: Parsed[]) {
 }
 
 describe('multipart framing', () => {
-  it('frames fields and the file part with an exact length', async () => {
+  it('frames fields and the file part around the file bytes, with an exact length', () => {
     const frame = frameMultipart({
       fields: { propertyId: 'p-1' },
       fileField: 'file',
       fileName: 'a "b".txt',
       fileContentType: 'text/plain',
-      file: Readable.from([Buffer.from('hello')]),
       fileSize: 5,
       boundary: 'XyZ',
     });
-    const chunks: Buffer[] = [];
-    for await (const chunk of frame.stream) chunks.push(chunk as Buffer);
-    const whole = Buffer.concat(chunks).toString();
+    const whole = Buffer.concat([frame.head, Buffer.from('hello'), frame.tail]).toString();
     expect(whole).toBe(
       '--XyZ\r\nContent-Disposition: form-data; name="propertyId"\r\n\r\np-1\r\n' +
         '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a %22b%22.txt"\r\nContent-Type: text/plain\r\n\r\n' +
@@ -90,6 +87,12 @@ describe('multipart framing', () => {
     );
     expect(frame.contentLength).toBe(Buffer.byteLength(whole));
     expect(frame.contentType).toBe('multipart/form-data; boundary=XyZ');
+  });
+
+  it('refuses a content type of more than one line', () => {
+    expect(() =>
+      frameMultipart({ fileField: 'file', fileName: 'a', fileContentType: 'text/plain\r\nX-Evil: 1', fileSize: 1, boundary: 'XyZ' }),
+    ).toThrow(UsageError);
   });
 });
 
@@ -125,6 +128,36 @@ describe('upload', () => {
     expect(progress.at(-1)).toEqual([bigBytes.length, bigBytes.length]);
     // Progress moves with every read of the file (1 MiB each), not once at the end.
     expect(progress.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each([
+    ['without a rate floor', {}],
+    ['held to a rate floor', { minRate: { bytes: 1024, windowMs: 10_000 } }],
+  ])('sends every byte as read to a service that reads slowly (%s)', async (_name, overrides) => {
+    // The service takes 256 KiB at a time with a pause after each, so the client's socket fills and
+    // its writes wait in the queue: a read buffer refilled before its bytes were sent would change
+    // what the service receives.
+    const parsed: Parsed[] = [];
+    const endpoint = filesEndpoint(parsed);
+    const server = await serve(
+      (req, res) => {
+        let taken = 0;
+        req.on('data', (chunk: Buffer) => {
+          taken += chunk.length;
+          if (taken < 256 * 1024) return;
+          taken = 0;
+          req.pause();
+          setTimeout(() => req.resume(), 2);
+        });
+        endpoint(req, res);
+      },
+      { raw: true },
+    );
+    const { client: api } = client(server.url, overrides);
+    const result = await api.upload({ path: '/api/files', filePath: bigFile, fileName: 'r.pdf', contentType: 'application/pdf' });
+    expect(result.sha256).toBe(sha(bigBytes));
+    expect(parsed[0]?.received).toBe(parsed[0]?.contentLength);
+    expect(parsed[0]?.file).toMatchObject({ size: bigBytes.length, sha256: sha(bigBytes) });
   });
 
   it('uploads an empty file', async () => {
