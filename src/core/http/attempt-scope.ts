@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { AppError, InterruptedError } from '../errors.js';
 import type { MinRate } from '../min-rate.js';
 import { type FailureSite, networkFailure, timeoutFailure, tooSlowFailure, type TransferDirection } from './network-errors.js';
+import { listenForAbort } from './shared-signal.js';
 import { pacedRequestBody, pacedResponseBody, TransferPace } from './transfer-pace.js';
 
 /** 'exchange': the timeout bounds the whole exchange; 'idle': each wait for bytes (undici's own timeouts). */
@@ -16,6 +17,7 @@ export class AttemptScope {
   private timer: NodeJS.Timeout | undefined;
   private kept = false;
   private readonly paces: TransferPace[] = [];
+  private readonly stopListening: ReadonlyArray<() => void>;
   timedOut = false;
   /** Set when a body moved slower than the floor: which one, and how much it moved in the last window. */
   tooSlow: { direction: TransferDirection; moved: number } | undefined;
@@ -27,7 +29,7 @@ export class AttemptScope {
     mode: TimeoutMode,
     private readonly minRate?: MinRate | undefined,
   ) {
-    for (const signal of userSignals) signal.addEventListener('abort', this.onAbort, { once: true });
+    this.stopListening = userSignals.map((signal) => listenForAbort(signal, this.onAbort));
     if (mode === 'exchange') {
       this.timer = setTimeout(() => {
         this.timedOut = true;
@@ -82,7 +84,7 @@ export class AttemptScope {
   dispose(): void {
     clearTimeout(this.timer);
     for (const pace of this.paces) pace.stop();
-    for (const signal of this.userSignals) signal.removeEventListener('abort', this.onAbort);
+    for (const stop of this.stopListening) stop();
   }
 
   /** What a failure during this attempt means for the user. */

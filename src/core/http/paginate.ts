@@ -11,6 +11,7 @@ import { CollectionIntegrity } from './collection-integrity.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
 import { concurrencyWindow, PageScheduler } from './page-scheduler.js';
 import { DeferredJson } from './response-body.js';
+import { listenForAbort } from './shared-signal.js';
 
 /**
  * Fetch one page's body; `limit` undefined lets the service choose. A DeferredJson is parsed when the
@@ -55,8 +56,7 @@ export async function* paginate(
   let pageIds: string[] | undefined;
   // Aborting this cancels every page still in flight (consumer break, error, caller's signal).
   const controller = new AbortController();
-  const onCallerAbort = (): void => controller.abort();
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const stopListening = options.signal ? listenForAbort(options.signal, () => controller.abort()) : undefined;
   if (options.signal?.aborted) controller.abort();
 
   /** Start fetching a page; the promise gives a function that parses and checks it, called when it is consumed. */
@@ -153,6 +153,6 @@ export async function* paginate(
     return summary;
   } finally {
     controller.abort();
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    stopListening?.();
   }
 }

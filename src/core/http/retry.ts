@@ -4,6 +4,7 @@
 import type { Env } from '../env.js';
 import type { HttpMethod, RetryPolicy } from '../api-client.js';
 import { InterruptedError } from '../errors.js';
+import { listenForAbort } from './shared-signal.js';
 
 /** Statuses that mean "not now" rather than "no". */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -68,15 +69,19 @@ export function sleep(ms: number, signals: readonly AbortSignal[]): Promise<void
       reject(new InterruptedError());
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      for (const signal of signals) signal.removeEventListener('abort', onAbort);
-      reject(new InterruptedError());
+    const stopListening = (): void => {
+      for (const stop of listening) stop();
     };
     const timer = setTimeout(() => {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort);
+      stopListening();
       resolve();
     }, ms);
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+    const listening = signals.map((signal) =>
+      listenForAbort(signal, () => {
+        clearTimeout(timer);
+        stopListening();
+        reject(new InterruptedError());
+      }),
+    );
   });
 }

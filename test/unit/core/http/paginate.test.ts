@@ -375,3 +375,41 @@ describe('paginate', () => {
     await generator.return(undefined as never);
   });
 });
+
+describe('paginate: many in flight on one signal', () => {
+  /** The Node warnings emitted while `work` runs (a leak warning comes a tick after its listener). */
+  async function warningsDuring(work: () => Promise<void>): Promise<string[]> {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      await work();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    return warnings;
+  }
+
+  it('--concurrency 64 raises no leak warning', async () => {
+    const c = await collection(3000, { delay: () => 20 });
+    const warnings = await warningsDuring(async () => {
+      const { generator } = list(c, { concurrency: 64 });
+      expect((await drain(generator)).records).toHaveLength(3000);
+    });
+    expect(c.maxConcurrent()).toBeGreaterThan(10);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('20 lists under one caller signal (a child family, a list per parent) raise no leak warning', async () => {
+    const c = await collection(50, { delay: () => 20 });
+    const caller = new AbortController();
+    const { client: api } = client(c);
+    const warnings = await warningsDuring(async () => {
+      const lists = Array.from({ length: 20 }, () => drain(api.paginate('/api/things', { concurrency: 1, signal: caller.signal })));
+      for (const { records } of await Promise.all(lists)) expect(records).toHaveLength(50);
+    });
+    expect(c.maxConcurrent()).toBeGreaterThan(10);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});

@@ -3,9 +3,10 @@
 // over plain http to another machine), which requests are sent again (safe methods only, on
 // 429/502/503/504 or a connection failure, within --retries, Retry-After honoured), what the trace
 // shows (the key prefix, never the key), and how an answer becomes an error or a value.
+import { getEventListeners } from 'node:events';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { holdSecret } from '../../../../src/core/credentials/credential.js';
 import {
   AuthenticationError,
@@ -315,5 +316,55 @@ describe('transport: the trace and the answers', () => {
     abort();
     expect(await failure(t.json({ method: 'GET', path: '/a' }))).toBeInstanceOf(InterruptedError);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('transport: many requests in flight', () => {
+  it('64 requests sharing one signal raise no leak warning, and leave no listener behind', async () => {
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const dispatcher = {
+      async request(): Promise<Dispatcher.ResponseData> {
+        arrived++;
+        await answered;
+        return {
+          statusCode: 200,
+          headers: { 'content-type': 'application/json' },
+          body: Readable.from([Buffer.from('{}')]),
+        } as unknown as Dispatcher.ResponseData;
+      },
+    } as unknown as Dispatcher;
+    const made = fakeContext();
+    const controller = new AbortController();
+    const t = new Transport({
+      baseUrl: new URL('https://api.example.com/'),
+      profileName: 'staging',
+      credential: holdSecret(made.io, KEY, 'keychain'),
+      timeoutMs: 5_000,
+      retry: retryPolicy(0, {}),
+      userAgent: 'appraisal-cli/9.9.9',
+      maxResponseBytes: 1024 * 1024,
+      io: made.io,
+      signal: controller.signal,
+      dispatcher,
+    });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const requests = Array.from({ length: 64 }, (_, n) => t.json({ method: 'GET', path: `/a/${n}` }));
+      await vi.waitFor(() => expect(arrived).toBe(64));
+      // Every attempt listens for Ctrl-C on the one signal at once.
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(64);
+      release();
+      await Promise.all(requests);
+      // Node emits the warning on the next tick after the listener that crossed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
