@@ -31,8 +31,9 @@ Runs:
   --overlap (in the service's time). State lives in the table _appraisal_sync, written in the same
   transaction as the rows (batches of at most 1,000): a run killed at any point is finished by running
   it again. One sync per database and schema at a time (exit 2 for a second one).
-  Targets: duckdb:PATH (default ${DEFAULT_TARGET}) or postgres://user@host:port/db (PG* variables and
-  ~/.pgpass fill what the URL leaves out); --schema NAME keeps one organization per schema.`;
+  Targets: duckdb:PATH (default ${DEFAULT_TARGET}; a leading ~ is your home) or
+  postgres://user@host:port/db (PG* variables and ~/.pgpass fill what the URL leaves out); --schema
+  NAME keeps one organization per schema.`;
 
 export default defineNounCommand<SyncFlags>({
   arguments: [

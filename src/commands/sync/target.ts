@@ -2,7 +2,7 @@
 // directory) or a libpq URL (`postgres://…`, `postgresql://…`; PG* variables and ~/.pgpass fill what
 // it leaves out). Checked before any request. A URL is never shown whole: only its host and port
 // (and a refused scheme alone), so a password in it never reaches a message.
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 
 export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
@@ -27,13 +27,24 @@ export function postgresHost(url: string, env: Readonly<Record<string, string | 
   return `${host}:${port}`;
 }
 
+/**
+ * The file of `duckdb:PATH`: a leading `~` is the home directory, as DuckDB's own paths read it (the
+ * shell expands `~` only at the start of a word, never in `--to duckdb:~/ops.duckdb`); a relative
+ * path is from the working directory.
+ */
+function databasePath(path: string, cwd: string, env: Readonly<Record<string, string | undefined>>): string {
+  const home = env.HOME;
+  if ((path === '~' || path.startsWith('~/')) && home) return join(home, path.slice(1));
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
 export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): SyncTarget {
   const given = raw ?? DEFAULT_TARGET;
   if (given.startsWith('duckdb:')) {
     const path = given.slice('duckdb:'.length);
     if (path === '' || path === ':memory:')
       throw new UsageError(`--to ${given}: name the database file (duckdb:PATH); an in-memory database would keep nothing`);
-    return { kind: 'duckdb', path: isAbsolute(path) ? path : resolve(cwd, path), shown: path };
+    return { kind: 'duckdb', path: databasePath(path, cwd, env), shown: path };
   }
   if (/^postgres(ql)?:\/\//i.test(given)) return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}` };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];

@@ -14,6 +14,13 @@ describe('sync targets', () => {
       shown: 'appraisal.duckdb',
     });
     expect(parseTarget('duckdb:/abs/x.duckdb', '/w', {})).toMatchObject({ path: '/abs/x.duckdb' });
+    // The shell leaves `~` inside --to alone: it is the home directory, as in DuckDB's own paths.
+    expect(parseTarget('duckdb:~/ops/x.duckdb', '/w', { HOME: '/home/ann' })).toEqual({
+      kind: 'duckdb',
+      path: '/home/ann/ops/x.duckdb',
+      shown: '~/ops/x.duckdb',
+    });
+    expect(parseTarget('duckdb:~user/x.duckdb', '/w', { HOME: '/home/ann' })).toMatchObject({ path: '/w/~user/x.duckdb' });
   });
 
   it('reads postgres:// and postgresql:// URLs, showing only the host and port', () => {
