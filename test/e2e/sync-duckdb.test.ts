@@ -7,12 +7,12 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
-import { run } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
@@ -121,6 +121,28 @@ describe('sync into DuckDB', () => {
     const again = await cli(['sync', 'clients', '--to', `duckdb:${file}`], isolatedEnv());
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^clients: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since \d{4}-/m);
+  });
+
+  it('on a terminal, shows how many records it has read, cleared before the summary; nothing when stderr is not one', async () => {
+    const file = join(scratch, 'progress.duckdb');
+    const args = ['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '5', '--concurrency', '1'];
+    // Page 2 waits until the count of page 1 is on the terminal.
+    await admin.queueFault({ path: '/api/properties', method: 'GET', query: { page: '2' }, fault: 'hold', count: 1 });
+    const running = start(args, { env: { ...env, APPRAISAL_RETRY_BASE_MS: '1' }, cwd: scratch, tty: { stderr: true } });
+    try {
+      await vi.waitFor(() => expect(running.stderr()).toMatch(/Fetched 5 \/ \d+ properties/), { timeout: 30_000, interval: 20 });
+    } finally {
+      await admin.release();
+    }
+    const shown = await running.result;
+    expect(shown.code, shown.stderr).toBe(0);
+    // The summary comes after the spinner's line was cleared, on a line of its own.
+    const summary = shown.stderr.lastIndexOf('properties: ');
+    expect(shown.stderr.slice(summary)).toMatch(/^properties: \d+ new, 0 changed, 0 unchanged, 0 gone \(full\)/);
+    expect(shown.stderr.lastIndexOf('Fetched')).toBeLessThan(summary);
+    const piped = await cli(args);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).not.toContain('Fetched');
   });
 
   it('refuses targets it cannot use: another scheme, a file it cannot open (exit 2, naming it)', async () => {

@@ -11,6 +11,7 @@ import { ContractError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import type { Violation } from '../../core/description/validate.js';
+import { createProgress, type Progress } from '../../output/index.js';
 import type { Database } from './database.js';
 import { classify, countRows, liveIdsAfter, markGone, writeRecords, type Classified } from './rows.js';
 import type { FamilySource } from './source.js';
@@ -94,22 +95,36 @@ function passSince(job: Pick<FamilyJob, 'source' | 'state'>, run: Pick<RunFacts,
   return incremental ? new Date(watermark - run.overlapMs).toISOString() : null;
 }
 
-/** The records of the family's pass, its first page asked for at once. */
+/**
+ * The records of the family's pass, its first page asked for at once; while they are read, a person
+ * watching stderr sees how many (output/progress.ts: a terminal, not --quiet).
+ */
 export function readPass(
   ctx: Context,
   job: Pick<FamilyJob, 'family' | 'source' | 'state'>,
   run: Pick<RunFacts, 'full' | 'overlapMs'>,
 ): Reading {
-  return startReading(familyRecords(ctx, job.family, passSince(job, run) ?? undefined), ctx.now().getTime());
+  const progress = createProgress(ctx, job.family.view.label);
+  const records = familyRecords(ctx, job.family, passSince(job, run) ?? undefined, (read, total) => progress.update(read, total));
+  return startReading(records, ctx.now().getTime(), progress);
 }
 
 export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyResult> {
+  const reading = job.reading ?? readPass(ctx, job, run);
+  try {
+    return await syncPass(ctx, job, reading, run);
+  } finally {
+    // The count's line is cleared before the family's summary, or the error, is printed.
+    reading.progress.stop();
+  }
+}
+
+async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: RunFacts): Promise<FamilyResult> {
   const { db, schema } = run;
   const { shape } = job.source;
   const previous = job.state;
   const since = passSince(job, run);
   const incremental = since !== null;
-  const reading = job.reading ?? readPass(ctx, job, run);
   // The service time the pass started at (its first page asked for), the watermark it leaves.
   const startedAt = serviceNow(ctx) - (ctx.now().getTime() - reading.startedAt);
   const result: FamilyResult = {
@@ -270,10 +285,12 @@ export interface Reading {
   startedAt: number;
   /** Ends the reading when its records will not be iterated (closing the reader once its first page is in). */
   stop(): Promise<void>;
+  /** The count read so far on stderr: stopped (its line cleared) before the family's summary. */
+  progress: Progress;
 }
 
 /** `records` with its first item asked for at once (at `startedAt`). */
-function startReading(records: AsyncIterable<ApiRecord>, startedAt: number): Reading {
+function startReading(records: AsyncIterable<ApiRecord>, startedAt: number, progress: Progress): Reading {
   const iterator = records[Symbol.asyncIterator]();
   const first = iterator.next();
   first.catch(() => undefined);
@@ -291,8 +308,10 @@ function startReading(records: AsyncIterable<ApiRecord>, startedAt: number): Rea
     asked: new Promise((resolve) => setImmediate(resolve)),
     startedAt,
     stop: async () => {
+      progress.stop();
       await iterator.return?.();
     },
+    progress,
   };
 }
 

@@ -41,13 +41,21 @@ export async function familySource(ctx: Context, family: ResourceFamily): Promis
   return { shape, operation: published, incremental: queryParameterNames(published).includes(UPDATED_SINCE.param) };
 }
 
+/** Told how many records were read so far, and of how many when the list says. */
+export type ReadProgress = (read: number, total: number | undefined) => void;
+
 /** The family's records (updated at or after `since`, when given), as the service lists them. */
-export function familyRecords(ctx: Context, family: ResourceFamily, since: string | undefined): AsyncIterable<ApiRecord> {
+export function familyRecords(
+  ctx: Context,
+  family: ResourceFamily,
+  since: string | undefined,
+  onProgress: ReadProgress,
+): AsyncIterable<ApiRecord> {
   const query: Query = since === undefined ? {} : { [UPDATED_SINCE.param]: since };
-  return family.parent ? childRecords(ctx, family, query) : topRecords(ctx, family, query);
+  return family.parent ? childRecords(ctx, family, query, onProgress) : topRecords(ctx, family, query, onProgress);
 }
 
-async function* topRecords(ctx: Context, family: ResourceFamily, query: Query): AsyncGenerator<ApiRecord> {
+async function* topRecords(ctx: Context, family: ResourceFamily, query: Query, onProgress: ReadProgress): AsyncGenerator<ApiRecord> {
   const api = await ctx.api();
   const { globals } = ctx;
   yield* api.paginate(family.path, {
@@ -58,11 +66,15 @@ async function* topRecords(ctx: Context, family: ResourceFamily, query: Query): 
     connectAhead: Object.keys(query).length === 0,
     allowPartial: globals.allowPartial,
     signal: ctx.signal,
+    onProgress: ({ fetched, total }) => onProgress(fetched, total),
   });
 }
 
-async function* childRecords(ctx: Context, family: ResourceFamily, query: Query): AsyncGenerator<ApiRecord> {
+async function* childRecords(ctx: Context, family: ResourceFamily, query: Query, onProgress: ReadProgress): AsyncGenerator<ApiRecord> {
   // A parent removed after the ids were read has no children left; a record under two parents is one row.
   const seen = new IdSet();
-  for await (const parent of parentLists(ctx, family, query)) for (const record of parent.records) if (seen.add(record.id)) yield record;
+  for await (const parent of parentLists(ctx, family, query)) {
+    for (const record of parent.records) if (seen.add(record.id)) yield record;
+    onProgress(seen.size, undefined);
+  }
 }

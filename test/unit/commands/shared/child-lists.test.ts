@@ -42,10 +42,17 @@ describe('parentLists', () => {
     expect(fake.calls.slice(1).map((call) => call.query)).toEqual(Array(3).fill({ updatedSince: '2026-01-01T00:00:00Z' }));
   });
 
-  it('sync keeps a contact listed under two clients once, and a removed client has none', async () => {
+  it('sync keeps a contact listed under two clients once, and a removed client has none; the count read after each client', async () => {
     const ids: string[] = [];
-    for await (const record of familyRecords(service().ctx, RESOURCES.contacts, undefined)) ids.push(record.id);
+    const counts: Array<[number, number | undefined]> = [];
+    for await (const record of familyRecords(service().ctx, RESOURCES.contacts, undefined, (read, total) => counts.push([read, total])))
+      ids.push(record.id);
     expect(ids).toEqual(['k1', 'k-shared', 'k3']);
+    expect(counts).toEqual([
+      [2, undefined],
+      [2, undefined],
+      [3, undefined],
+    ]);
   });
 
   it('fails with the error of a list that fails otherwise', async () => {
