@@ -109,15 +109,9 @@ export default {
     const importMock = await kit.mock({ records: 10, latency: LATENCY_MS });
     const floorMock = await kit.mock({ records: 10, latency: LATENCY_MS });
     try {
-      const create = await cli(importMock, [
-        'props',
-        'import',
-        inputs.csv,
-        '--match',
-        'parcelNumber',
-        '--concurrency',
-        String(CONCURRENCY),
-      ]);
+      // The same import, first creating every row, then again with nothing to change.
+      const importArgs = ['props', 'import', inputs.csv, '--match', 'parcelNumber', '--concurrency', String(CONCURRENCY)];
+      const create = await cli(importMock, importArgs);
       const floorRun = spawnSync(
         process.execPath,
         [join(kit.ROOT, 'bench', 'lib', 'floor.mjs'), 'import', inputs.ndjson, String(CONCURRENCY)],
@@ -150,17 +144,7 @@ export default {
       kit.log(`import: the same ${SIZE.importCreate} rows again (unchanged) vs props list, ${REIMPORT_ROUNDS} alternating rounds`);
       const samples = await kit.alternate([{ key: 'unchanged' }, { key: 'exported' }], REIMPORT_ROUNDS, 0, async (variant, round) =>
         variant.key === 'unchanged'
-          ? await cli(importMock, [
-              'props',
-              'import',
-              inputs.csv,
-              '--match',
-              'parcelNumber',
-              '--concurrency',
-              String(CONCURRENCY),
-              '--results',
-              join(dir, `unchanged-${round}.results.csv`),
-            ])
+          ? await cli(importMock, [...importArgs, '--results', join(dir, `unchanged-${round}.results.csv`)])
           : await cli(importMock, ['props', 'list', '-o', 'ndjson', '--page-size', '100', '--concurrency', String(CONCURRENCY)], {
               stdout: join(dir, 'export.ndjson'),
             }),
