@@ -60,6 +60,8 @@ describe('import: the spreadsheet round trip', () => {
         const result = await cli([family, 'import', file, '--match', 'id', '--dry-run']);
         expect(result.code, `${family} ${format}: ${result.stderr}`).toBe(0);
         expect(result.stdout).toContain(`plan: create 0, update 0, unchanged ${records.toLocaleString('en-US')}, invalid 0`);
+        // Every exported column is a published field (or one the request does not take): no warning.
+        expect(result.stderr).not.toContain('warning');
         expect(await writes()).toEqual([]);
       }
     }
@@ -194,6 +196,33 @@ describe('props import: invalid rows and the failed file', () => {
       ['BAD-4', 1],
       ['BAD-5', 1],
     ]);
+  });
+});
+
+describe('props import: columns the service does not publish', () => {
+  it('warns once per column, naming the field it likely means, and sends it as it is', async () => {
+    const header = PROPERTY_HEADER.map((name) =>
+      name === 'yearBuilt' ? 'year_built' : name === 'address.postalCode' ? 'Address.PostalCode' : name,
+    );
+    writeFileSync(
+      join(dir, 'misspelt.csv'),
+      csvText(
+        [...header, 'colour'],
+        [
+          [...propertyCells('MIS', 1), 'red'],
+          [...propertyCells('MIS', 2), 'blue'],
+        ],
+      ),
+    );
+    await admin.clearRequests();
+    const result = await cli(['props', 'import', 'misspelt.csv', '--match', 'parcelNumber', '--dry-run']);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: misspelt.csv: column year_built is not a field the service publishes for properties: it is sent as it is (did you mean yearBuilt? --map can rename it)',
+      'warning: misspelt.csv: column Address.PostalCode is not a field the service publishes for properties: it is sent as it is (did you mean address.postalCode? --map can rename it)',
+      'warning: misspelt.csv: column colour is not a field the service publishes for properties: it is sent as it is',
+    ]);
+    expect(await writes()).toEqual([]);
   });
 });
 

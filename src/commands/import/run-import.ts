@@ -64,6 +64,16 @@ async function favourSmallHeapForFile(ctx: Context, path: string | undefined): P
   return true;
 }
 
+/** One warning per column of the input whose field the service does not publish (a misspelt header). */
+function warnUnpublished(ctx: Context, family: ResourceFamily, file: string, reader: RowReader): void {
+  for (const { column, meant } of reader.unpublishedColumns()) {
+    ctx.io.warn(
+      `${file}: column ${column} is not a field the service publishes for ${family.view.label}: it is sent as it is` +
+        (meant ? ` (did you mean ${meant}? --map can rename it)` : ''),
+    );
+  }
+}
+
 /** `flags`: checked by the verb's run (import-flags.ts) before this module is loaded. */
 export async function runImport(ctx: Context, family: ResourceFamily, flags: ImportFlags): Promise<void> {
   const { file } = flags;
@@ -146,16 +156,17 @@ async function importRows(
         relate,
         checkCommand,
       });
+    let columnsChecked = false;
     const pass: Pass = {
       shape: contract.shape,
-      run: (input, stage) =>
-        runPass({
-          ...stage,
-          rows: input.rows,
-          reader: new RowReader({ shape: contract.shape, readOnly: contract.readOnly, header: input.header, rename: flags.rename }),
-          planner: planner(),
-          signal: ctx.signal,
-        }),
+      run: (input, stage) => {
+        const reader = new RowReader({ shape: contract.shape, readOnly: contract.readOnly, header: input.header, rename: flags.rename });
+        if (!columnsChecked) {
+          columnsChecked = true;
+          warnUnpublished(ctx, family, file, reader);
+        }
+        return runPass({ ...stage, rows: input.rows, reader, planner: planner(), signal: ctx.signal });
+      },
     };
 
     const checked = await counting;

@@ -18,6 +18,8 @@ export interface TypedRow {
 }
 
 interface Column {
+  /** The input's name for it (the CSV header's). */
+  name: string;
   path: string[];
   shape: FieldShape | undefined;
   /** `id` column. */
@@ -72,12 +74,27 @@ export class RowReader {
       const path = mapped.split('.');
       const top = path[0]!;
       return {
+        name,
         path,
         shape: shapeAt(options.shape, path),
         isId: mapped === 'id',
         skip: mapped.startsWith('_') || (mapped !== 'id' && options.readOnly.has(top)),
       };
     });
+  }
+
+  /**
+   * The columns whose field the request schema does not publish, each with the published field its
+   * name most likely means (the same letters in another case, or with `_`, `-` or spaces: `year_built`,
+   * `YearBuilt`). They are sent as they are (the published requests take fields beyond their own), so
+   * a misspelt column would quietly leave its field unset.
+   */
+  unpublishedColumns(): Array<{ column: string; meant: string | undefined }> {
+    const published = fieldPaths(this.options.shape);
+    const byLetters = new Map(published.map((path) => [letters(path), path]));
+    return this.columns
+      .filter((column) => !column.skip && !column.isId && !isPublished(this.options.shape, column.path))
+      .map((column) => ({ column: column.name, meant: byLetters.get(letters(column.path.join('.'))) }));
   }
 
   read(source: SourceRow): TypedRow {
@@ -123,6 +140,28 @@ export class RowReader {
     }
     return { row, record, id, problems: [] };
   }
+}
+
+/** Whether the schema publishes the field at `path` (any field under an object that lists none of its own). */
+function isPublished(root: FieldShape, path: readonly string[]): boolean {
+  let shape = root;
+  for (const key of path) {
+    if (shape.properties.size === 0) return true;
+    const next = shape.properties.get(key);
+    if (next === undefined) return false;
+    shape = next;
+  }
+  return true;
+}
+
+/** Every field path the schema publishes (`address`, `address.city`, …). */
+function fieldPaths(shape: FieldShape, prefix = ''): string[] {
+  return [...shape.properties].flatMap(([key, field]) => [`${prefix}${key}`, ...fieldPaths(field, `${prefix}${key}.`)]);
+}
+
+/** A name's letters and digits, lower case: `Year_Built` and `yearBuilt` are the same. */
+function letters(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]/g, '');
 }
 
 /** `--map` file: a JSON object `{"Input column": "field.path"}`. */
