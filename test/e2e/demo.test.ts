@@ -27,7 +27,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 }
 
 describe('npm run demo', () => {
-  it('runs auth status, a table, an NDJSON export with its record count and an upload against the mock', async () => {
+  it('runs auth status, a table, an NDJSON export with its record count, an upload and two syncs against the mock', async () => {
     const result = await runDemo();
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
@@ -36,11 +36,21 @@ describe('npm run demo', () => {
       '==> appraisal props list --max-items 10 -o table',
       '==> appraisal props list -o ndjson',
       '==> appraisal files upload',
+      '==> appraisal sync props assignments --to duckdb:org.duckdb',
+      '==> the tables, read by DuckDB itself',
     ]) {
       expect(out).toContain(heading);
     }
     expect(out).toContain('properties.ndjson: 1000 records');
     expect(out).toContain('inspection-report.pdf');
+    // The first sync writes every record; the second finds nothing new since the first.
+    expect(result.stderr).toMatch(/^properties: 1000 new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
+    expect(result.stderr).toMatch(/^properties: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since /m);
+    const byType = out.slice(out.indexOf('==> the tables, read by DuckDB itself')).split('\n').slice(1, 6);
+    expect(
+      byType.every((line) => /^[a-z_]+ +\d+$/.test(line)),
+      byType.join('\n'),
+    ).toBe(true);
     expect(out).toContain('==> done: stopping the mock');
     // Nothing stray: the demo waits for the mock with --detach instead of grepping a file that the
     // background job may not have created yet ("grep: …/mock.out: No such file or directory").
