@@ -11,11 +11,10 @@ import { ContractError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
 import type { ResourceFamily } from '../../core/resources.js';
 import type { Violation } from '../../core/description/validate.js';
-import { createProgress, type Progress } from '../../output/index.js';
 import type { Database } from './database.js';
 import { classify, countRows, liveIdsAfter, markGone, writeRecords, type Classified } from './rows.js';
+import { startPass, type Reading } from './reading.js';
 import type { FamilySource } from './source.js';
-import { familyRecords } from './source.js';
 import { writeState, type FamilyState } from './state.js';
 import type { TableChange } from './tables.js';
 
@@ -95,18 +94,13 @@ function passSince(job: Pick<FamilyJob, 'source' | 'state'>, run: Pick<RunFacts,
   return incremental ? new Date(watermark - run.overlapMs).toISOString() : null;
 }
 
-/**
- * The records of the family's pass, its first page asked for at once; while they are read, a person
- * watching stderr sees how many (output/progress.ts: a terminal, not --quiet).
- */
+/** The records of the family's pass (reading.ts), its first page asked for at once. */
 export function readPass(
   ctx: Context,
   job: Pick<FamilyJob, 'family' | 'source' | 'state'>,
   run: Pick<RunFacts, 'full' | 'overlapMs'>,
 ): Reading {
-  const progress = createProgress(ctx, job.family.view.label);
-  const records = familyRecords(ctx, job.family, passSince(job, run) ?? undefined, (read, total) => progress.update(read, total));
-  return startReading(records, ctx.now().getTime(), progress);
+  return startPass(ctx, job.family, passSince(job, run) ?? undefined);
 }
 
 export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyResult> {
@@ -274,45 +268,6 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
   });
   result.records = records;
   return result;
-}
-
-/** A pass's records, the first already asked for. */
-export interface Reading {
-  records: AsyncIterable<ApiRecord>;
-  /** Resolves once the asking had its turn (the request is on its way); never rejects: a failure is the first item's. */
-  asked: Promise<void>;
-  /** This machine's time (ms) the first item was asked for at. */
-  startedAt: number;
-  /** Ends the reading when its records will not be iterated (closing the reader once its first page is in). */
-  stop(): Promise<void>;
-  /** The count read so far on stderr: stopped (its line cleared) before the family's summary. */
-  progress: Progress;
-}
-
-/** `records` with its first item asked for at once (at `startedAt`). */
-function startReading(records: AsyncIterable<ApiRecord>, startedAt: number, progress: Progress): Reading {
-  const iterator = records[Symbol.asyncIterator]();
-  const first = iterator.next();
-  first.catch(() => undefined);
-  async function* rest(): AsyncGenerator<ApiRecord> {
-    let finished = false;
-    try {
-      for (let step = await first; !step.done; step = await iterator.next()) yield step.value;
-      finished = true;
-    } finally {
-      if (!finished) await iterator.return?.();
-    }
-  }
-  return {
-    records: rest(),
-    asked: new Promise((resolve) => setImmediate(resolve)),
-    startedAt,
-    stop: async () => {
-      progress.stop();
-      await iterator.return?.();
-    },
-    progress,
-  };
 }
 
 /** --validate semantics, for every batch: a record that breaks the published schema stops the run before its batch is written. */
