@@ -8,7 +8,8 @@ import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { FAMILIES, isImportable, type ResourceFamily } from '../../core/resources.js';
 import type { RowOutputs, SinkFile } from '../../core/sink-plan.js';
-import { checkReadable, inputFormat, type InputFormat } from './input.js';
+import type { InputFormat } from './input-source.js';
+import { checkReadable, inputFormat } from './input.js';
 import { INPUT_ENCODINGS, type InputEncoding } from './input-text.js';
 import { parseRename } from './typed-row.js';
 

@@ -10,7 +10,7 @@
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { INPUT_LIMITS, type InputEncoding } from './input-text.js';
-import type { InputFormat } from './input.js';
+import type { InputFormat } from './input-source.js';
 
 /** A record shorter than this cannot pass any bound: fewer cells than the column bound, fewer bytes than a cell's. */
 const SHORT_RECORD = Math.min(INPUT_LIMITS.columns, INPUT_LIMITS.cellBytes, INPUT_LIMITS.rowBytes);

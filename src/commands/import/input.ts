@@ -8,49 +8,14 @@
 // CSV reader does; a line that is not a record stays a row (reported invalid), so numbers never shift.
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/size.js';
 import { formatCount } from '../../output/index.js';
-import {
-  boundedLines,
-  INPUT_LIMITS,
-  InputText,
-  LineTooLong,
-  OVERFLOW_MARK,
-  RecordGuard,
-  rowTooLarge,
-  tooManyColumns,
-  type InputEncoding,
-} from './input-text.js';
-import { UnquotedCsv } from './unquoted-csv.js';
+import { boundedLines, INPUT_LIMITS, InputText, LineTooLong, rowTooLarge, type InputEncoding } from './input-text.js';
+import { openCsv } from './csv-input.js';
 
-export type InputFormat = 'csv' | 'ndjson' | 'json';
-export const INPUT_FORMATS: readonly InputFormat[] = ['csv', 'ndjson', 'json'];
-
-/** One input row as it was read: CSV cells (in header order) or a JSON value. */
-export interface SourceRow {
-  row: number;
-  /** CSV: the cells as text, in the header's order. */
-  cells?: string[];
-  /** NDJSON / JSON: the parsed value (a record when it is an object). */
-  value?: unknown;
-  /** NDJSON: the line as written (what --failed writes back). */
-  line?: string;
-  /** Why this row could not be read at all (not JSON, wrong number of cells). */
-  problem?: string;
-}
-
-export interface InputSource {
-  format: InputFormat;
-  /** The file as the user named it, or `-`. */
-  display: string;
-  /** CSV: the header; other formats: undefined. */
-  header?: string[];
-  rows: AsyncIterable<SourceRow>;
-  /** Stop reading before the rows end (only the header was wanted). */
-  close(): void;
-}
+import { INPUT_FORMATS, type InputFormat, type InputSource, type SourceRow } from './input-source.js';
 
 /** The format from `--format`, else the file's extension; `-` needs --format. */
 export function inputFormat(file: string, given: string | undefined): InputFormat {
@@ -101,117 +66,6 @@ async function openBytes(path: string | undefined, stdin: Readable, display: str
     stream.once('error', (error) => reject(unreadable(display, error)));
   });
   return stream;
-}
-
-/** A CSV record of blank cells only: a blank line, or a spreadsheet's row of empty cells. */
-const isBlank = (cells: readonly string[]) => cells.every((cell) => /^[ \t\r\n]*$/.test(cell));
-
-/** The record RecordGuard cut short, as the one line that says why. */
-function overflowOf(guard: RecordGuard, raw: readonly string[], what: () => string): UsageError | undefined {
-  if (guard.overflow === undefined || raw[raw.length - 1] !== OVERFLOW_MARK) return undefined;
-  return guard.overflow === 'cells' ? tooManyColumns(guard.display, what()) : rowTooLarge(guard.display, what());
-}
-
-async function* csvRows(
-  bytes: Readable,
-  guard: RecordGuard,
-  text: InputText,
-  header: string[],
-  records: AsyncIterable<string[]>,
-): AsyncGenerator<SourceRow> {
-  const { display } = text;
-  let row = 0;
-  try {
-    for await (const raw of records) {
-      // The row's name is made only for its error: formatCount per row was a tenth of a re-import's CPU.
-      const overflow = overflowOf(guard, raw, () => `row ${formatCount(row + 1)}`);
-      if (overflow) throw overflow;
-      if (isBlank(raw)) continue;
-      row++;
-      // The parser's own array, its cells decoded in place: a new array per row was garbage at once.
-      const cells = raw;
-      for (let index = 0; index < cells.length; index++) {
-        const cell = cells[index]!;
-        if (!InputText.plain(cell)) cells[index] = text.cell(cell, () => `row ${formatCount(row)}, column ${header[index] ?? index + 1}`);
-      }
-      if (cells.length !== header.length) {
-        yield { row, cells, problem: `has ${cells.length} cells where the header has ${header.length}` };
-        continue;
-      }
-      yield { row, cells };
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${display}: not readable as CSV after row ${row}: ${(error as Error).message}`);
-  } finally {
-    bytes.destroy();
-  }
-}
-
-function checkHeader(header: string[], display: string): void {
-  if (header.length === 0 || header.every((name) => name.trim() === '')) throw new UsageError(`${display}: the CSV has no header row`);
-  const seen = new Set<string>();
-  for (const name of header) {
-    if (name.trim() === '') throw new UsageError(`${display}: the CSV header has an empty column name`);
-    if (seen.has(name)) throw new UsageError(`${display}: the CSV header names ${name} twice`);
-    if (name.split('.').some((key) => key === '__proto__' || key === 'constructor' || key === 'prototype'))
-      throw new UsageError(`${display}: the column name ${name} is not a field path`);
-    seen.add(name);
-  }
-}
-
-/** The header record, decoded and checked. */
-function csvHeader(first: IteratorResult<string[]>, guard: RecordGuard, text: InputText): string[] {
-  if (guard.starts !== undefined) text.refuseUtf8Bom(guard.starts);
-  if (first.done) throw new UsageError(`${text.display}: the CSV has no header row`);
-  const overflow = overflowOf(guard, first.value, () => 'the CSV header');
-  if (overflow) throw overflow;
-  const header = first.value.map((name, index) => text.cell(name, () => `the CSV header, column ${index + 1}`).trim());
-  checkHeader(header, text.display);
-  return header;
-}
-
-/** The CSV parser with the reader's options, or the split of a file without quotes (unquoted-csv.ts). */
-export async function csvParser(display: string, unquoted: boolean): Promise<Transform> {
-  if (unquoted) return new UnquotedCsv(display);
-  const { parse } = await import('csv-parse');
-  return parse({
-    // No `bom`: finding one, csv-parse would decode the cells as UTF-8 itself (RecordGuard drops it).
-    // One character per byte: the cells' bytes reach InputText as they are in the file, decoded there.
-    encoding: 'latin1',
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // Any of the three line ends, mixed: a file saved with CRLF and a final LF added by an editor.
-    record_delimiter: ['\r\n', '\n', '\r'],
-  });
-}
-
-async function openCsv(bytes: Readable, text: InputText, unquoted: boolean): Promise<InputSource> {
-  const { display } = text;
-  const parser = await csvParser(display, unquoted);
-  // The bounds on a record are counted on the bytes, before the parser builds it (input-text.ts).
-  const guard = new RecordGuard(text.display);
-  // pipeline, not pipe: a read that fails part-way (EIO, a vanished mount) must reach the reader of
-  // the rows as an error, not leave the parser waiting for bytes that never come.
-  pipeline(bytes, guard, parser, () => {});
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
-  let first: IteratorResult<string[]>;
-  try {
-    first = await records.next();
-  } catch (error) {
-    bytes.destroy();
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${display}: not readable as CSV: ${(error as Error).message}`);
-  }
-  let header: string[];
-  try {
-    header = csvHeader(first, guard, text);
-  } catch (error) {
-    bytes.destroy();
-    throw error;
-  }
-  const rest = { [Symbol.asyncIterator]: () => records };
-  return { format: 'csv', display, header, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
 }
 
 async function* ndjsonRows(bytes: Readable, text: InputText): AsyncGenerator<SourceRow> {

@@ -12,7 +12,7 @@ import type { BodyChecks } from '../../core/description/write-contract.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { ApiRecord } from '../../core/api-client.js';
 import { matchKey, type MatchIndex } from './family-records.js';
-import type { SourceRow } from './input.js';
+import type { SourceRow } from './input-source.js';
 import type { JournalState } from './journal.js';
 import type { RowPlan, RowResult } from './row-result.js';
 import type { RowSender } from './send-row.js';

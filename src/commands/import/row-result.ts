@@ -5,7 +5,7 @@
 // held them.
 import { getField, type PushedRow, type RowSinkShape } from '../../output/index.js';
 import type { FieldShape } from '../../core/description/schema.js';
-import type { InputFormat, SourceRow } from './input.js';
+import type { InputFormat, SourceRow } from './input-source.js';
 
 /** What to do with one row (row-pass.ts RowPlanner decides it). */
 export type RowPlan =

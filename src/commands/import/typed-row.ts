@@ -5,7 +5,7 @@
 // Columns starting with `_` (a results file's own) are not fields.
 import type { FieldShape } from '../../core/description/schema.js';
 import { cellValue, shapeAt } from './field-shapes.js';
-import type { SourceRow } from './input.js';
+import type { SourceRow } from './input-source.js';
 
 export interface TypedRow {
   row: number;

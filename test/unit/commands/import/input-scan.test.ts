@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openInput, type InputFormat } from '../../../../src/commands/import/input.js';
+import type { InputFormat } from '../../../../src/commands/import/input-source.js';
+import { openInput } from '../../../../src/commands/import/input.js';
 import { scanClean } from '../../../../src/commands/import/input-scan.js';
 import type { InputEncoding } from '../../../../src/commands/import/input-text.js';
 

@@ -4,7 +4,8 @@
 // are skipped; the bounds on a cell, a row, the columns and a JSON array hold with memory flat.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openInput, type InputFormat, type SourceRow } from '../../../../src/commands/import/input.js';
+import type { InputFormat, SourceRow } from '../../../../src/commands/import/input-source.js';
+import { openInput } from '../../../../src/commands/import/input.js';
 import type { InputEncoding } from '../../../../src/commands/import/input-text.js';
 import { UsageError } from '../../../../src/core/errors.js';
 

@@ -12,7 +12,9 @@ import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { csvParser, openInput, type SourceRow } from '../../../../src/commands/import/input.js';
+import { csvParser } from '../../../../src/commands/import/csv-input.js';
+import type { SourceRow } from '../../../../src/commands/import/input-source.js';
+import { openInput } from '../../../../src/commands/import/input.js';
 import type { InputEncoding } from '../../../../src/commands/import/input-text.js';
 import { UsageError } from '../../../../src/core/errors.js';
 
