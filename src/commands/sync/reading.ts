@@ -23,6 +23,8 @@ export interface Reading {
 /** The family's records (updated at or after `since`, when given), the first asked for now. */
 export function startPass(ctx: Context, family: ResourceFamily, since: string | undefined): Reading {
   const progress = createProgress(ctx, family.view.label);
+  // Until the first page answers (the database is opened and its tables read meanwhile).
+  progress.text(`Reading ${family.view.label}`);
   const records = familyRecords(ctx, family, since, (read, total) => progress.update(read, total));
   return startReading(records, ctx.now().getTime(), progress);
 }
