@@ -6,7 +6,7 @@
 // cannot be loaded; `sync` into PostgreSQL (its driver is bundled), and DuckDB refused in one line
 // without loading a module planted in a node_modules above the executable.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,17 @@ describe('the single executable', () => {
     const again = await runExe(['props', 'list', '-o', 'json', '--max-items', '1', '-v'], vars);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/GET \/api\/openapi\.json/);
+  });
+
+  it('uploads a file through its bundled multipart framing: the bytes the service stored are the file (3 MiB: one buffer read into again)', async () => {
+    const vars = env(mock.env);
+    const file = join(tempDir('appraisal-sea-upload-'), 'report.bin');
+    const bytes = randomBytes(3 * 1024 * 1024 + 7);
+    writeFileSync(file, bytes);
+    const upload = await runExe(['files', 'upload', file, '-o', 'json'], vars);
+    expect(upload.code, upload.stderr).toBe(0);
+    // files upload exits 0 only when the service's size and sha256 match the file's; checked here too.
+    expect(JSON.parse(upload.stdout)).toMatchObject({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
   });
 
   it('prints shell completion and pre-rendered help', async () => {
