@@ -134,6 +134,28 @@ describe('appraisal mcp', () => {
     await session.close();
   });
 
+  it('answers 40 calls made at once, each its own records, with no leak warning', async () => {
+    const session = await connect();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const ids = await admin.ids('/api/properties');
+      const calls = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => session.client.callTool({ name: 'props_get', arguments: { id: ids[n % ids.length] } })),
+      );
+      expect(calls.map((call) => (call.structuredContent as { id: string }).id)).toEqual(
+        Array.from({ length: 40 }, (_, n) => ids[n % ids.length]),
+      );
+      // Node emits the warning on the next tick after the listener that crossed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    await session.close();
+  });
+
   it('validates a create against the published schema, then creates; the data schema is the published one', async () => {
     const session = await connect(['--allow-write']);
     const create = (await session.client.listTools()).tools.find((tool) => tool.name === 'props_create')!;

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
+import { listenForAbort } from '../../core/shared-signal.js';
 import { LIST_CAP_DEFAULT, LIST_CAP_MAX, type Tool } from './catalogue.js';
 
 export interface CallLimits {
@@ -117,8 +118,7 @@ export async function callTool(
   const { argv, cap } = commandLine(tool, input);
   const stop = new AbortController();
   const deadline = setTimeout(() => stop.abort(), limits.timeoutMs);
-  const onOuterAbort = () => stop.abort();
-  ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const stopListening = listenForAbort(ctx.signal, () => stop.abort());
   const stdout = new Capture(limits.maxBytes, () => stop.abort());
   const stderr = new Capture(256 * 1024);
   let exitCode: number;
@@ -126,7 +126,7 @@ export async function callTool(
     exitCode = await ctx.runCommand(argv, { stdout, stderr, signal: stop.signal, env });
   } finally {
     clearTimeout(deadline);
-    ctx.signal.removeEventListener('abort', onOuterAbort);
+    stopListening();
   }
   const lines = stderr.text().split('\n');
   const requestIds = lines.flatMap((line) => REQUEST_ID.exec(line)?.slice(1, 2) ?? []);

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { AppError, InterruptedError } from '../errors.js';
 import type { MinRate } from '../min-rate.js';
 import { type FailureSite, networkFailure, timeoutFailure, tooSlowFailure, type TransferDirection } from './network-errors.js';
-import { listenForAbort } from './shared-signal.js';
+import { listenForAbort } from '../shared-signal.js';
 import { pacedRequestBody, pacedResponseBody, TransferPace } from './transfer-pace.js';
 
 /** 'exchange': the timeout bounds the whole exchange; 'idle': each wait for bytes (undici's own timeouts). */

@@ -11,7 +11,7 @@ import { CollectionIntegrity } from './collection-integrity.js';
 import { type CollectionPage, parseCollectionPage } from './envelope.js';
 import { concurrencyWindow, PageScheduler } from './page-scheduler.js';
 import { DeferredJson } from './response-body.js';
-import { listenForAbort } from './shared-signal.js';
+import { listenForAbort } from '../shared-signal.js';
 
 /**
  * Fetch one page's body; `limit` undefined lets the service choose. A DeferredJson is parsed when the

@@ -4,7 +4,7 @@
 import type { Env } from '../env.js';
 import type { HttpMethod, RetryPolicy } from '../api-client.js';
 import { InterruptedError } from '../errors.js';
-import { listenForAbort } from './shared-signal.js';
+import { listenForAbort } from '../shared-signal.js';
 
 /** Statuses that mean "not now" rather than "no". */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
