@@ -290,7 +290,8 @@ describe('the single executable', () => {
         attacker.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
         const runs: string[] = [];
         try {
-          await waitFor(() => said.includes('ready') || attacker.exitCode !== null, 'the other user to start swapping');
+          // A whole line: the pipe may deliver a line in more than one chunk.
+          await waitFor(() => said.includes('\n') || attacker.exitCode !== null, 'the other user to start swapping');
           expect(said).toBe('ready\n');
           for (let run = 0; run < 10; run += 1) runs.push((await runExe(['auth', 'status'], vars)).stderr);
           // Still swapping when the last run ended.

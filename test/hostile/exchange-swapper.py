@@ -12,7 +12,9 @@ parent, a, b, name, content = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
 me = os.getuid()
-print("ready", flush=True)
+# One write: print() writes its end separately when Python runs unbuffered (PYTHONUNBUFFERED).
+sys.stdout.write("ready\n")
+sys.stdout.flush()
 swaps = 0
 while True:
     libc.renameat2(fd, a.encode(), fd, b.encode(), RENAME_EXCHANGE)
