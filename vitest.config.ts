@@ -3,7 +3,9 @@ import LongestFirst from './test/longest-first.js';
 
 // Files that point the keychain's native addon at a D-Bus session of their own (DBUS_SESSION_BUS_ADDRESS):
 // the addon, loaded once per worker, may keep the first session it met, so these get a fresh process.
-const OWN_PROCESS = ['test/e2e/keychain.test.ts', 'test/e2e/rotate.test.ts'];
+// The PostgreSQL TLS file checks that no library warning is emitted, which pg-connection-string does
+// once per process.
+const OWN_PROCESS = ['test/e2e/keychain.test.ts', 'test/e2e/rotate.test.ts', 'test/e2e/sync-postgres-tls.test.ts'];
 
 export default defineConfig({
   test: {

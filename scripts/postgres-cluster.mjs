@@ -6,7 +6,7 @@
 // really exercised), fsync off (a killed client is what gets killed, never the server). `psql` is
 // the reader that is not ours. Plain JavaScript, so the bench needs no build.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +50,12 @@ function runner() {
  * Returns its port, user, password, `url(db)`, `psqlCommand(db)` (argv, run with `env`), `psql(sql,
  * db)` (rows as lines, columns joined by `|`) and `stop()`.
  */
-export async function startPostgresCluster({ user = 'appraisal', track } = {}) {
+/**
+ * `tls`: `{ certPem, keyPem, onlyUser }` turns TLS on with that certificate, and makes the role
+ * `onlyUser` (when given) one the server accepts over TLS alone (pg_hba: hostssl, and hostnossl
+ * rejected), as a managed server that forces TLS does.
+ */
+export async function startPostgresCluster({ user = 'appraisal', track, tls } = {}) {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql): /usr/lib/postgresql/*/bin/initdb not found');
   const dir = mkdtempSync(join(tmpdir(), 'appraisal-pg-'));
@@ -81,6 +86,22 @@ export async function startPostgresCluster({ user = 'appraisal', track } = {}) {
   );
   const port = await freePort();
   const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=60'];
+  if (tls) {
+    // The server refuses a key others can read: 0600, owned by the user it runs as.
+    for (const [name, pem] of [
+      ['server.crt', tls.certPem],
+      ['server.key', tls.keyPem],
+    ]) {
+      writeFileSync(join(dir, name), pem, { mode: 0o600 });
+      if (as) chownSync(join(dir, name), as.uid, as.gid);
+    }
+    settings.push('ssl=on', `ssl_cert_file=${join(dir, 'server.crt')}`, `ssl_key_file=${join(dir, 'server.key')}`);
+    if (tls.onlyUser) {
+      const hba = join(data, 'pg_hba.conf');
+      const rules = [`hostssl all ${tls.onlyUser} 127.0.0.1/32 scram-sha-256`, `hostnossl all ${tls.onlyUser} all reject`];
+      writeFileSync(hba, `${rules.join('\n')}\n${readFileSync(hba, 'utf8')}`);
+    }
+  }
   const child = spawn(
     ...asRunner(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])]),
     {

@@ -28,8 +28,15 @@ export function postgresBin(): string {
   return bin;
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
-  const cluster = (await (startPostgresCluster as () => Promise<unknown>)()) as Omit<
+/** TLS on with this certificate; `onlyUser` a role the server accepts over TLS alone. */
+export interface ClusterTls {
+  certPem: string;
+  keyPem: string;
+  onlyUser?: string;
+}
+
+export async function startPostgres(options: { tls?: ClusterTls } = {}): Promise<PostgresCluster> {
+  const cluster = (await (startPostgresCluster as (options: object) => Promise<unknown>)(options)) as Omit<
     PostgresCluster,
     'urlWithoutPassword' | 'createDatabase'
   >;

@@ -1,12 +1,12 @@
 // The PostgreSQL target through `pg` (bundled apart, loaded only here). The connection is read as
-// libpq reads it: the URL first, then the PG* variables of the CLI's environment (PGHOST, PGPORT,
-// PGUSER, PGDATABASE, PGPASSWORD, PGSSLMODE), then the password file (PGPASSFILE or ~/.pgpass, by
-// pgpass). Messages name the host and port only, never the password. One writer per schema: a
+// libpq reads it (postgres-connection.ts). Messages name the host and port only, never the
+// password. One writer per schema: a
 // session advisory lock keyed by the schema's name, held until the connection closes (a killed
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
+import { connectError, connectionConfig, UNREACHABLE, unreachable, type ConnectionConfig } from './postgres-connection.js';
 import { catalogTables } from './tables.js';
 import { postgresHost } from './target.js';
 
@@ -35,75 +35,6 @@ export const POSTGRES_DIALECT: Dialect = {
 /** The advisory lock's first key: "apsy", so it does not meet another program's locks keyed by one number. */
 const LOCK_CLASS = 0x61707379;
 
-interface ConnectionConfig {
-  host: string;
-  port: number;
-  user: string;
-  database: string;
-  password: string | undefined;
-  ssl: boolean | { rejectUnauthorized: boolean };
-  [option: string]: unknown;
-}
-
-function sslOf(mode: string | undefined): ConnectionConfig['ssl'] {
-  switch (mode) {
-    case 'require':
-    case 'prefer':
-      return mode === 'require' ? { rejectUnauthorized: false } : false;
-    case 'verify-ca':
-    case 'verify-full':
-      return { rejectUnauthorized: true };
-    default:
-      return false;
-  }
-}
-
-/** The URL's parts, with what it leaves out taken from the PG* variables and the password file, as libpq does. */
-async function connectionConfig(url: string, env: Env): Promise<ConnectionConfig> {
-  const { parse } = await import('pg-connection-string');
-  const given = parse(url);
-  const host = given.host || env.PGHOST || 'localhost';
-  const port = Number(given.port || env.PGPORT || 5432);
-  const user = given.user || env.PGUSER || env.USER || env.LOGNAME || 'postgres';
-  const database = given.database || env.PGDATABASE || user;
-  const sslmode = new URL(url.replace(/^postgres(ql)?:/i, 'http:')).searchParams.get('sslmode') ?? env.PGSSLMODE;
-  let password = given.password || env.PGPASSWORD;
-  if (!password) password = await passwordFile({ host, port: String(port), database, user }, env);
-  return { host, port, user, database, password, ssl: sslOf(sslmode ?? undefined) };
-}
-
-/** The password file's entry for this connection (PGPASSFILE, else ~/.pgpass; ignored unless 0600, as libpq). */
-async function passwordFile(connection: Record<string, string>, env: Env): Promise<string | undefined> {
-  const helper = await import('pgpass/lib/helper.js');
-  const { stat } = await import('node:fs/promises');
-  const { createReadStream } = await import('node:fs');
-  const file = helper.getFileName(env);
-  const stats = await stat(file).catch(() => undefined);
-  if (!stats || !helper.usePgPass(stats, file)) return undefined;
-  return new Promise((done) => helper.getPassword(connection, createReadStream(file), (password) => done(password || undefined)));
-}
-
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT']);
-
-/** A connection failure as the CLI says it: unreachable (exit 3) or refused by the server (exit 2). */
-function connectError(shown: string, config: ConnectionConfig, error: unknown): Error {
-  const code = (error as { code?: string }).code;
-  const message = (error as Error).message ?? String(error);
-  if ((code && UNREACHABLE.has(code)) || /timeout|terminated unexpectedly/i.test(message)) {
-    return new NetworkError(`cannot reach ${shown}: ${code ?? message}`, {
-      hint: 'check the host and port in --to (or PGHOST/PGPORT) and that the server is running and accepts TCP connections',
-      cause: error,
-    });
-  }
-  const hint =
-    code === '28P01' || code === '28000'
-      ? `check the user and password: in the URL, PGUSER/PGPASSWORD, or ${'~/.pgpass'} (mode 0600)`
-      : code === '3D000'
-        ? `create the database first (createdb ${config.database}), or name another in the URL`
-        : undefined;
-  return new LocalEnvironmentError(`${shown} refused the connection as user ${config.user}: ${message}`, { hint, cause: error });
-}
-
 /**
  * An INSERT of rows sent as one array parameter per column, each typed as its column
  * (`unnest($1::text[], $2::bigint[], …)`): the values travel as text inside the array literal
@@ -125,6 +56,33 @@ function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
   return Array.from({ length: width }, (_, index) => rows.map((row) => row[index] ?? null));
 }
 
+/** A refusal that says only that the other way (with TLS or without) was the one to take. */
+const TLS_REFUSAL = /does not support SSL|no encryption|SSL off|SSL on\b/i;
+
+/**
+ * A connected client: each of the connection's TLS settings in turn (libpq's prefer: TLS, then
+ * without when the server refuses it). When every one fails, the failure that says why (a wrong
+ * password rather than the other attempt's "no TLS here").
+ */
+async function connect(pg: typeof import('pg'), config: ConnectionConfig): Promise<import('pg').Client> {
+  const failures: unknown[] = [];
+  for (const ssl of config.attempts) {
+    const { attempts: _, ...settings } = config;
+    const client = new pg.Client({ ...settings, ssl, connectionTimeoutMillis: 15_000, application_name: 'appraisal sync' });
+    // A connection lost while idle is reported here; the statement waiting on it fails on its own.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      failures.push(error);
+      if (unreachable(error)) break;
+    }
+  }
+  throw failures.find((error) => !TLS_REFUSAL.test((error as Error).message ?? '')) ?? failures.at(-1);
+}
+
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
 export async function openPostgres(url: string, env: Env, meanwhile?: () => Promise<void>): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
@@ -132,20 +90,17 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
   try {
     config = await connectionConfig(url, env);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`--to: ${shown}: the URL cannot be read (${(error as Error).message.slice(0, 80)})`, { cause: error });
   }
   const pg = (await import('pg')) as unknown as { default?: typeof import('pg') } & typeof import('pg');
-  const { Client } = pg.default ?? pg;
-  const client = new Client({ ...config, connectionTimeoutMillis: 15_000, application_name: 'appraisal sync' });
-  // A connection lost while idle is reported here; the statement waiting on it fails on its own.
-  client.on('error', () => undefined);
-  const connecting = client.connect();
+  const connecting = connect(pg.default ?? pg, config);
   connecting.catch(() => undefined);
   const alongside = await settled(meanwhile);
+  let client: import('pg').Client;
   try {
-    await connecting;
+    client = await connecting;
   } catch (error) {
-    await client.end().catch(() => undefined);
     throw connectError(shown, config, error);
   }
   if (alongside.failed) {
@@ -155,7 +110,12 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
   const failed = (error: unknown): never => {
     const code = (error as { code?: string }).code;
     if (code && UNREACHABLE.has(code)) throw new NetworkError(`${shown}: the connection was lost (${code})`, { cause: error });
-    throw new LocalEnvironmentError(`${shown}: ${(error as Error).message}`, { cause: error });
+    // 42501: insufficient privilege, as for a role that may not create in `public` (PostgreSQL 15 on).
+    const hint =
+      code === '42501'
+        ? `give sync a schema of its own with --schema NAME (created when ${config.user} may CREATE in the database), or GRANT CREATE ON that schema TO ${config.user}`
+        : undefined;
+    throw new LocalEnvironmentError(`${shown}: ${(error as Error).message}`, { hint, cause: error });
   };
   const database: Database = {
     dialect: POSTGRES_DIALECT,

@@ -48,7 +48,9 @@ export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<
   }
   if (/^postgres(ql)?:\/\//i.test(given)) return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}` };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];
-  throw new UsageError(`--to: ${scheme ? `the scheme "${scheme.slice(0, 20)}:" is` : 'that target is'} not supported`, {
-    hint: `use ${SCHEMES}`,
+  if (scheme) throw new UsageError(`--to: the scheme "${scheme.slice(0, 20)}:" is not supported`, { hint: `use ${SCHEMES}` });
+  // A bare path (`--to ops.duckdb`): most likely a DuckDB file named without its scheme.
+  throw new UsageError(`--to ${given.slice(0, 200)}: a target starts with its kind (duckdb: or postgres://)`, {
+    hint: `for a DuckDB file: --to duckdb:${given.slice(0, 200)}`,
   });
 }

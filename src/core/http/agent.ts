@@ -5,7 +5,6 @@
 // Loopback targets (localhost, 127.0.0.0/8, ::1) are never proxied, whatever NO_PROXY says: plain
 // http:// is allowed to carry a credential only because such traffic never leaves this machine, and
 // through a proxy it would (in clear text, the proxy resolving "localhost" on its own side).
-import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from './undici.js';
@@ -13,6 +12,7 @@ import { warmConnector } from './warm-connections.js';
 import { isLoopbackHost } from '../loopback.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
+import { readCaFile } from '../ca-file.js';
 
 export interface DispatcherOptions {
   caFile?: string | undefined;
@@ -62,33 +62,6 @@ export function proxySettings(env: Env): ProxySettings | undefined {
     noProxy: variable(env, 'NO_PROXY'),
   };
   return settings.httpProxy === undefined && settings.httpsProxy === undefined ? undefined : settings;
-}
-
-/** Read a PEM CA file; an unreadable or non-PEM file is a usage error, reported before any request. */
-export function readCaFile(path: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (code ?? String(error));
-    throw new UsageError(`cannot read the CA file ${path}: ${why}`, {
-      hint: 'pass a readable PEM certificate with --ca-file PATH (or APPRAISAL_CA_FILE)',
-    });
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`the CA file ${path} holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`, {
-      hint: 'pass the PEM certificate of the CA that signed the service certificate',
-    });
-  }
-  return pem;
 }
 
 /** Whether NO_PROXY exempts this host (`*`, a host name, or a domain suffix, optionally with a port). */

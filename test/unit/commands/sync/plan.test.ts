@@ -43,7 +43,9 @@ describe('sync targets', () => {
     expect(refusal('mysql://root:hunter2@db/x')).toMatch(/"mysql:" is not supported.*duckdb:PATH, postgres:\/\/… or postgresql:\/\/…/);
     expect(refusal('mysql://root:hunter2@db/x')).not.toContain('hunter2');
     expect(refusal('duckdb::memory:')).toMatch(/in-memory/);
-    expect(refusal('appraisal.duckdb')).toMatch(/not supported/);
+    expect(refusal('appraisal.duckdb')).toBe(
+      '--to appraisal.duckdb: a target starts with its kind (duckdb: or postgres://) for a DuckDB file: --to duckdb:appraisal.duckdb',
+    );
   });
 });
 

@@ -1,0 +1,31 @@
+// The one way a CA certificate file the user names is read: the service's (--ca-file,
+// APPRAISAL_CA_FILE) and a PostgreSQL server's (sync's sslrootcert, PGSSLROOTCERT). An unreadable or
+// non-PEM file is a usage error, reported before any connection, with the caller's hint.
+import { readFileSync } from 'node:fs';
+import { UsageError } from './errors.js';
+
+const CA_FLAG_HINT = 'pass a readable PEM certificate with --ca-file PATH (or APPRAISAL_CA_FILE)';
+
+export function readCaFile(path: string, hint = CA_FLAG_HINT): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? String(error));
+    throw new UsageError(`cannot read the CA file ${path}: ${why}`, { hint });
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`the CA file ${path} holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`, {
+      hint: 'pass the PEM certificate of the CA that signed the server certificate',
+    });
+  }
+  return pem;
+}
