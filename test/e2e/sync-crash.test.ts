@@ -7,6 +7,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { mockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startCli } from '../helpers/spawn.js';
@@ -129,4 +131,31 @@ describe('sync killed with SIGKILL at random points ends as a clean run', () => 
     },
     CRASH_LOOP_BUDGET,
   );
+});
+
+describe('one writer', () => {
+  it('a second sync of the same DuckDB file exits 2 at once, saying another sync holds it (pid and all)', async () => {
+    const admin = mockAdmin(mock);
+    const file = join(scratch, 'one-writer.duckdb');
+    // The first sync holds the file while the mock holds its second page (the request log cleared:
+    // the runs above asked for second pages too).
+    await admin.clearRequests();
+    await admin.queueFault({ path: '/api/properties', method: 'GET', query: { page: '2' }, fault: 'hold', count: 1 });
+    const first = startCli(['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '40', '--concurrency', '1'], { env, cwd: scratch });
+    try {
+      await admin.waitForRequest((entry) => entry.path === '/api/properties' && entry.query.page === '2', 30_000);
+      const second = startCli(['sync', 'props', '--to', `duckdb:${file}`], { env, cwd: scratch });
+      const refused = await second.result;
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(exitProblems(refused)).toEqual([]);
+      expect(refused.stderr).toMatch(
+        new RegExp(`^error: ${file} is in use by another process \\(.*, pid ${first.child.pid}\\): another sync holds it$`, 'm'),
+      );
+    } finally {
+      await admin.release();
+      await admin.close();
+    }
+    const finished = await first.result;
+    expect(finished.code, finished.stderr).toBe(0);
+  });
 });

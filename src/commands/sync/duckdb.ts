@@ -7,6 +7,7 @@
 // stands in: every record is new).
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
 
@@ -58,14 +59,37 @@ async function loadDuckDB(path: string): Promise<DuckDBModule> {
   }
 }
 
+/**
+ * Whether the process holding the file is another `appraisal sync` (its command line names the
+ * verb after the CLI's launcher or executable), as far as this machine lets us see.
+ */
+function holderIsSync(pid: number): boolean | undefined {
+  const words = commandLineOf(pid);
+  if (words === undefined) return undefined;
+  const cli = words.findIndex((word) => /(^|\/)appraisal(\.js|-[\w-]+)?$/.test(word));
+  return cli >= 0 && words.slice(cli + 1).includes('sync');
+}
+
 /** DuckDB's open failure as the CLI says it: another holder (exit 2), a file it may not write (exit 2). */
 function openError(shown: string, error: unknown): Error {
   const message = (error as Error).message ?? String(error);
   const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(message);
   if (lock || /Could not set lock/i.test(message)) {
-    return new UsageError(`${shown} is in use by another process${lock ? ` (${lock[1]}, pid ${lock[2]})` : ''}: another sync holds it`, {
-      hint: 'one sync writes a database at a time: wait for the other to finish (or stop it), then run this again',
-    });
+    const holder = lock ? ` (${lock[1]}, pid ${lock[2]})` : '';
+    const sync = lock ? holderIsSync(Number(lock[2])) : undefined;
+    if (sync === false) {
+      // A DuckDB shell, a notebook or a dashboard with the file open: DuckDB lets one process have a
+      // file open for writing, and no other open it at all meanwhile.
+      return new UsageError(`${shown} is in use by another program${holder}`, {
+        hint: 'DuckDB lets one process at a time open a database file: close it in the other program (a DuckDB shell, a notebook, a dashboard), then run this again',
+      });
+    }
+    return new UsageError(
+      `${shown} is in use by another process${holder}: ${sync ? 'another sync holds it' : 'another sync, or a program that has it open'}`,
+      {
+        hint: 'one sync writes a database at a time: wait for the other to finish (or stop it), then run this again',
+      },
+    );
   }
   return new LocalEnvironmentError(`cannot open ${shown} for writing: ${message.replace(/^IO Error: /, '').split('\n')[0]}`, {
     hint: 'check that the file and its directory exist and are writable by this user, or choose another --to duckdb:PATH',
