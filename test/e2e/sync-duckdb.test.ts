@@ -5,7 +5,7 @@
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
@@ -221,6 +221,21 @@ describe('sync into DuckDB', () => {
     } finally {
       await many.stop();
     }
+  });
+  it('a disk with no room for the write-ahead log: exit 2, one line with what to do; the same command then finishes', async () => {
+    const file = join(scratch, 'full-disk.duckdb');
+    expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+    // Every write to the WAL fails as on a full disk (ENOSPC), without a disk of our own to fill.
+    symlinkSync('/dev/full', `${file}.wal`);
+    const full = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+    expect(full.code, full.stderr).toBe(2);
+    expect(exitProblems(full)).toEqual([]);
+    expect(full.stderr).toMatch(/^error: .*full-disk\.duckdb: .*No space left on device/m);
+    expect(full.stderr).toMatch(/^hint: the disk is full: free some space .* every batch committed before this is kept/m);
+    rmSync(`${file}.wal`);
+    const done = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/^properties: \d+ new, 0 changed, 0 unchanged, 0 gone \(full\)/m);
   });
 });
 

@@ -74,3 +74,12 @@ export async function settled(work: (() => Promise<void>) | undefined): Promise<
     return { failed: true, error };
   }
 }
+
+/**
+ * What to do after a write the disk had no room for (DuckDB's file or WAL, PostgreSQL's server):
+ * every batch committed before it is kept, so the same command goes on from there.
+ */
+export function diskFullHint(message: string, code?: string): string | undefined {
+  if (code !== '53100' && !/No space left on device|disk full/i.test(message)) return undefined;
+  return 'the disk is full: free some space (or choose another --to), then run the same command: every batch committed before this is kept and the run goes on from there';
+}

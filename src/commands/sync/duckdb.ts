@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
+import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
 
 type DuckDBModule = typeof import('@duckdb/node-api');
 
@@ -130,7 +130,8 @@ export async function openDuckDB(
   // The temporary staging table of each column list (insert), made on first use.
   const staged = new Map<string, string>();
   const failed = (error: unknown): never => {
-    throw new LocalEnvironmentError(`${shown}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    throw new LocalEnvironmentError(`${shown}: ${message}`, { hint: diskFullHint(message), cause: error });
   };
   // A table's columns as DuckDB would answer `SELECT *` (names and types in the table's order),
   // from a prepared statement that never runs: ~2 ms where information_schema.columns took ~20.

@@ -5,7 +5,7 @@
 // sync's lock goes with its connection).
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
-import { qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
+import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { connectError, connectionConfig, UNREACHABLE, unreachable, type ConnectionConfig } from './postgres-connection.js';
 import { catalogTables } from './tables.js';
 import { postgresHost } from './target.js';
@@ -112,9 +112,10 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     if (code && UNREACHABLE.has(code)) throw new NetworkError(`${shown}: the connection was lost (${code})`, { cause: error });
     // 42501: insufficient privilege, as for a role that may not create in `public` (PostgreSQL 15 on).
     const hint =
-      code === '42501'
+      diskFullHint((error as Error).message ?? '', code) ??
+      (code === '42501'
         ? `give sync a schema of its own with --schema NAME (created when ${config.user} may CREATE in the database), or GRANT CREATE ON that schema TO ${config.user}`
-        : undefined;
+        : undefined);
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message}`, { hint, cause: error });
   };
   const database: Database = {
