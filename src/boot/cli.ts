@@ -2,6 +2,7 @@
 // main.ts. This is the only module that touches process.* for streams, signals and the exit code.
 import { isatty } from 'node:tty';
 import { CREDENTIAL_VARIABLES } from '../core/child-env.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 import { readDistText } from './dist-files.js';
 import { ownEnvironment } from './own-environment.js';
 
@@ -57,7 +58,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     await new Promise((resolve) => setImmediate(resolve));
     if (stdoutFailure && code === 0) {
       process.stderr.write(
-        `error: could not write to stdout: ${stdoutFailure.message}\nhint: check the file or device stdout goes to, or write with --out PATH\n`,
+        `error: could not write to stdout: ${fileErrorWords(stdoutFailure)}\nhint: check the file or device stdout goes to, or write with --out PATH\n`,
       );
       return 2;
     }

@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, LocalEnvironmentError, UsageError } from './errors.js';
 import { createOwned, createOwnedSync, ownedFileProblem, readOwnedSync, UnsafeFileError } from './owned-file.js';
+import { fileErrorWords } from './file-error-words.js';
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -196,9 +197,7 @@ export async function holdRunLock(lockPath: string, words: RunLockWords): Promis
     taken = await takeRunLock(lockPath);
   } catch (error) {
     if (error instanceof UnsafeFileError) throw error;
-    throw new UsageError(
-      `${words.target}: cannot create the lock ${lockPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    throw new UsageError(`${words.target}: cannot create the lock ${lockPath} (${fileErrorWords(error)})`);
   }
   if (typeof taken === 'number') {
     throw new UsageError(`${words.busy}${taken > 0 ? ` (pid ${taken})` : ''}`, {

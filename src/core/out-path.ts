@@ -4,6 +4,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors.js';
+import { fileErrorWords } from './file-error-words.js';
 
 export interface OutTarget {
   /** Absolute path the file is renamed to. */
@@ -30,7 +31,7 @@ export async function checkOutPath(cwd: string, out: string): Promise<OutTarget>
     const code = codeOf(error);
     if (code === 'EACCES') throw new UsageError(`--out ${out}: permission denied`);
     if (code === 'ENOTDIR') throw new UsageError(`--out ${out}: ${dirname(out)} is not a directory`);
-    if (code !== 'ENOENT') throw new UsageError(`--out ${out}: cannot use this path (${code ?? 'unknown error'})`);
+    if (code !== 'ENOENT') throw new UsageError(`--out ${out}: cannot use this path (${fileErrorWords(error)})`);
   }
   if (existing?.isSymbolicLink()) {
     const target = await realpath(path).catch(() => undefined);
@@ -52,7 +53,7 @@ export async function checkOutPath(cwd: string, out: string): Promise<OutTarget>
     if (code === 'ENOENT') throw new UsageError(`--out ${out}: directory ${dir} does not exist`);
     if (code === 'ENOTDIR') throw new UsageError(`--out ${out}: ${dir} is not a directory`);
     if (code === 'EACCES') throw new UsageError(`--out ${out}: permission denied for ${dir}`);
-    throw new UsageError(`--out ${out}: cannot use directory ${dir} (${code ?? 'unknown error'})`);
+    throw new UsageError(`--out ${out}: cannot use directory ${dir} (${fileErrorWords(error)})`);
   }
   return { path, mode: existing ? existing.mode & 0o7777 : undefined };
 }

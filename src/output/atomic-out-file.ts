@@ -12,6 +12,7 @@ import type { OutputPlan } from '../core/output-plan.js';
 import { trackTempFile, untrackTempFile } from '../core/temp-files.js';
 import { BufferedFileWriter, writeFailure, type BufferedWriterOptions } from './buffered-writer.js';
 import type { Destination } from './destination.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 function describeCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -51,7 +52,7 @@ export async function createTempBeside(
     const code = describeCode(error);
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`--out ${out}: cannot create files in ${dir} (permission denied)`);
     if (code === 'EROFS') throw new UsageError(`--out ${out}: ${dir} is on a read-only file system`);
-    throw new UsageError(`--out ${out}: cannot create a file in ${dir} (${code ?? 'unknown error'})`);
+    throw new UsageError(`--out ${out}: cannot create a file in ${dir} (${fileErrorWords(error)})`);
   }
   trackTempFile(path);
   const writer = new BufferedFileWriter(handle, out, options);

@@ -7,22 +7,14 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { LocalEnvironmentError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 export const FLUSH_BYTES = 64 * 1024;
 
 /** A failed write to an export file, named for the user (a full disk, a quota, an I/O error). */
 export function writeFailure(displayPath: string, error: unknown): LocalEnvironmentError {
   if (error instanceof LocalEnvironmentError) return error;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason =
-    code === 'ENOSPC'
-      ? 'no space left on device'
-      : code === 'EDQUOT'
-        ? 'disk quota exceeded'
-        : code === 'EIO'
-          ? 'I/O error'
-          : (error as Error).message;
-  return new LocalEnvironmentError(`could not write ${displayPath}: ${reason}`, { cause: error });
+  return new LocalEnvironmentError(`could not write ${displayPath}: ${fileErrorWords(error)}`, { cause: error });
 }
 
 export interface BufferedWriterOptions {

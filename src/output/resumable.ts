@@ -32,6 +32,7 @@ import {
 } from './checkpoint.js';
 import type { Destination } from './destination.js';
 import { formatCount } from './progress.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** At most one checkpoint per interval: two fsyncs per page would cost more than they save. */
 export const CHECKPOINT_INTERVAL_MS = 500;
@@ -193,9 +194,7 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
     await resumable?.journal.close().catch(() => undefined);
     await release();
     if (error instanceof UsageError || error instanceof UnsafeFileError) throw error;
-    throw new UsageError(
-      `--out ${out}: cannot write the partial export beside it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    throw new UsageError(`--out ${out}: cannot write the partial export beside it (${fileErrorWords(error)})`);
   }
 
   const writer = new BufferedFileWriter(handle, out, { position });

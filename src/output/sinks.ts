@@ -22,6 +22,7 @@ import type { RecordSink, Resumed } from './sink.js';
 import { openFilesSink } from './split.js';
 import { TablePart } from './table.js';
 import type { View } from './view.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 const ENCODERS: { readonly [K in EncoderKind]: EncoderPart } = {
   json: new JsonPart(),
@@ -95,7 +96,7 @@ export function stdoutDestination(io: Pick<IO, 'stdout' | 'stdoutWatch'>, option
   const state = io.stdoutWatch;
   const gone = () => state.gone || stream.destroyed || stream.writableEnded;
   const check = () => {
-    if (state.error) throw new LocalEnvironmentError(`could not write the output: ${state.error.message}`, { cause: state.error });
+    if (state.error) throw new LocalEnvironmentError(`could not write the output: ${fileErrorWords(state.error)}`, { cause: state.error });
   };
   const writeNow = async (text: string): Promise<boolean> => {
     check();

@@ -40,7 +40,7 @@ describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '
     const result = await runWithFull(args, 'stdout');
     expect(exitProblems(result), result.stderr).toEqual([]);
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(/^error: could not write (to stdout|the output): ENOSPC/m);
+    expect(result.stderr).toMatch(/^error: could not write (to stdout|the output): no space left on device$/m);
   });
 
   it('stdout full: files download exits 2 (our side failed), not 3 (the connection)', async () => {
@@ -49,7 +49,7 @@ describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '
     const result = await runWithFull(['files', 'download', id], 'stdout');
     expect(exitProblems(result), result.stderr).toEqual([]);
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(/^error: could not write file .*ENOSPC/m);
+    expect(result.stderr).toMatch(/^error: could not write file .*: no space left on device$/m);
   });
 
   it("stderr full: the exit code is still the command's own (0 on success, 2 for a usage error)", async () => {

@@ -75,6 +75,11 @@ describe('one place for each concern', () => {
     expect(filesMatching(/redactor\.register\(/)).toEqual(['src/core/credentials/credential.ts']);
   });
 
+  it("words a failed file operation's reason in one place (core/file-error-words.ts): no message shows a bare error code", () => {
+    expect(filesMatching(/ENOSPC/)).toEqual(['src/core/file-error-words.ts']);
+    expect(filesMatching(/\.code \?\? \(error as Error\)\.message|code \?\? 'unknown error'/)).toEqual([]);
+  });
+
   it('writes the user-agent string once (core/api-client.ts)', () => {
     expect(filesMatching(/appraisal-cli\/\$\{/)).toEqual(['src/core/api-client.ts']);
   });

@@ -18,6 +18,7 @@ import { defaultDirMode, defaultFileMode, privateDirProblem, readOwned, UnsafeFi
 import { fileDigest, MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
 import type { ExportPlan } from './plan.js';
 import type { ServiceTime } from './incremental.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 const RUN_FILE = '.export-run.json';
 const RUN_KIND = 'appraisal-export-run';
@@ -58,7 +59,7 @@ async function entryType(path: string): Promise<'missing' | 'directory' | 'other
     return (await lstat(path)).isDirectory() ? 'directory' : 'other';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw new UsageError(`cannot use ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot use ${path}: ${fileErrorWords(error)}`);
   }
 }
 
@@ -186,10 +187,7 @@ export class SnapshotDir {
       await writeFileAtomic(join(temp, RUN_FILE), `${JSON.stringify(state)}\n`, { mode: 0o600 });
       await syncDirectory(target.parent);
     } catch (error) {
-      throw new LocalEnvironmentError(
-        `--dir ${plan.dirGiven}: cannot create ${temp} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        { cause: error },
-      );
+      throw new LocalEnvironmentError(`--dir ${plan.dirGiven}: cannot create ${temp} (${fileErrorWords(error)})`, { cause: error });
     }
     return new SnapshotDir(plan, target, startedAt, serviceStartedAt);
   }
@@ -255,12 +253,9 @@ export class SnapshotDir {
       }
       await syncDirectory(parent);
     } catch (error) {
-      throw new LocalEnvironmentError(
-        `could not put the snapshot in place at ${this.plan.dirGiven}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      throw new LocalEnvironmentError(`could not put the snapshot in place at ${this.plan.dirGiven}: ${fileErrorWords(error)}`, {
+        cause: error,
+      });
     }
   }
 }

@@ -28,6 +28,7 @@ import {
 
 export { BUNDLED_SOURCE, bundledDescription, type DescriptionKind, type LoadedDescription };
 import { plainGet, type PlainGet } from './fetch.js';
+import { fileErrorWords } from '../file-error-words.js';
 
 export interface LoadOptions {
   /** Ask the service now even if the cache is fresh (`spec sync`). */
@@ -69,7 +70,7 @@ async function readLocal(ctx: Context, spec: string, label: string): Promise<Loa
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${label} ${spec}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read ${label} ${spec}: ${fileErrorWords(error)}`);
   }
   let contract: PublishedContract;
   try {

@@ -12,6 +12,7 @@ import { AppError, ContractError, InterruptedError, LocalEnvironmentError, Netwo
 import { contentMismatch, type Content, type ExpectedContent } from './content.js';
 import { trackTempFile, untrackTempFile } from '../../../core/temp-files.js';
 import { createOwned, defaultFileMode } from '../../../core/owned-file.js';
+import { fileErrorWords } from '../../../core/file-error-words.js';
 
 export type ByteBody = DownloadResponse['body'];
 
@@ -46,7 +47,7 @@ async function receive(body: ByteBody, write: (chunk: Uint8Array) => Promise<voi
         await write(chunk);
       } catch (error) {
         // Our side failed (a full disk, a closed pipe), not the connection: exit 2, not 3.
-        throw new LocalEnvironmentError(`could not write ${options.what}: ${(error as Error).message}`, { cause: error });
+        throw new LocalEnvironmentError(`could not write ${options.what}: ${fileErrorWords(error)}`, { cause: error });
       }
       options.onProgress?.(size);
     }
@@ -112,9 +113,7 @@ function coalescingWriter(handle: FileHandle, fail: (error: unknown) => Error) {
 }
 
 function localFailure(shown: string, error: unknown): LocalEnvironmentError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : (error as Error).message;
-  return new LocalEnvironmentError(`could not write ${shown}: ${reason}`, { cause: error });
+  return new LocalEnvironmentError(`could not write ${shown}: ${fileErrorWords(error)}`, { cause: error });
 }
 
 export interface FileTarget {
@@ -146,7 +145,7 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
     try {
       await writer.end();
     } catch (error) {
-      throw new LocalEnvironmentError(`could not write ${options.what}: ${(error as Error).message}`, { cause: error });
+      throw new LocalEnvironmentError(`could not write ${options.what}: ${fileErrorWords(error)}`, { cause: error });
     }
     const mismatch = contentMismatch(content, options.expected);
     if (mismatch) throw new ContractError(`${options.what} arrived with ${mismatch}; nothing was written to ${target.shown}`);

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LocalEnvironmentError } from '../../../core/errors.js';
 import { createOwned, openOwned, UnsafeFileError } from '../../../core/owned-file.js';
+import { fileErrorWords } from '../../../core/file-error-words.js';
 
 export interface AuditStep {
   step: string;
@@ -61,7 +62,7 @@ export async function openAuditLog(pathArg: string, cwd: string, redact: (text: 
     if (handle === undefined) throw Object.assign(new Error('removed while being opened'), { code: 'ENOENT' });
   } catch (error) {
     if (error instanceof UnsafeFileError) throw error;
-    throw new LocalEnvironmentError(`cannot open ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new LocalEnvironmentError(`cannot open ${shown}: ${fileErrorWords(error)}`, {
       cause: error,
     });
   }

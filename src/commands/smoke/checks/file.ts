@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../../core/context.js';
 import { parseDuration } from '../../../core/duration.js';
 import { UsageError } from '../../../core/errors.js';
+import { fileErrorWords } from '../../../core/file-error-words.js';
 
 /** A checks file is a handful of lines; anything bigger is not one (and is not read into memory). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -98,7 +99,7 @@ export async function loadChecksFile(ctx: Context, raw: string): Promise<ChecksF
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--checks ${raw}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`--checks ${raw}: cannot read it (${fileErrorWords(error)})`);
   }
   const data = await parseText(raw, path, text);
   const parsed = (await specSchema()).safeParse(data);

@@ -83,7 +83,7 @@ describe('--audit-log', () => {
     mkdirSync(join(dir, 'adir'));
     await expect(openAuditLog('adir', dir, (t) => t)).rejects.toBeInstanceOf(LocalEnvironmentError);
     await expect(openAuditLog('missing/dir/log.jsonl', dir, (t) => t)).rejects.toThrow(
-      /cannot open --audit-log missing\/dir\/log.jsonl: ENOENT/,
+      /cannot open --audit-log missing\/dir\/log.jsonl: no such file or directory/,
     );
   });
 });

@@ -304,7 +304,7 @@ describe('appraisal smoke (in-process)', () => {
     const t = setup();
     await expect(t.run('--max-latency', 'soon')).rejects.toThrow('--max-latency must be a duration');
     await expect(t.run('--wait-ready', '0s')).rejects.toThrow('--wait-ready must be between 1s and 1h');
-    await expect(t.run('--checks', 'missing.json')).rejects.toThrow('--checks missing.json: cannot read it (ENOENT)');
+    await expect(t.run('--checks', 'missing.json')).rejects.toThrow('--checks missing.json: cannot read it (no such file or directory)');
     expect(t.calls).toEqual([]);
   });
 
