@@ -83,20 +83,25 @@ export function csvColumns(fields: Columns | undefined, published: readonly stri
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
+/** With another delimiter (an import's results and failed rows, written as its input was). */
+const NEEDS_QUOTES_WITH: Readonly<Record<string, RegExp>> = { ';': /[",;\r\n]/, '\t': /[",\t\r\n]/ };
 
 export interface CsvOptions {
   /** stdout is a terminal: make cell text terminal-safe. */
   terminal?: boolean;
+  /** Between cells: a comma unless an import's input had a semicolon or a tab. */
+  delimiter?: ',' | ';' | '\t';
 }
 
 export function csvCell(value: unknown, options: CsvOptions = {}): string {
   const raw = cellText(value);
   const text = options.terminal ? terminalSafe(raw) : raw;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const needsQuotes = options.delimiter === undefined || options.delimiter === ',' ? NEEDS_QUOTES : NEEDS_QUOTES_WITH[options.delimiter]!;
+  return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export function csvRow(values: readonly unknown[], options: CsvOptions = {}): string {
-  return `${values.map((value) => csvCell(value, options)).join(',')}\r\n`;
+  return `${values.map((value) => csvCell(value, options)).join(options.delimiter ?? ',')}\r\n`;
 }
 
 /**

@@ -6,7 +6,7 @@
 // place when the run ends, never half; --failed is placed only when some row went to it.
 import type { Context } from '../core/context.js';
 import { atomicFile } from './atomic-out-file.js';
-import { csvRow } from './csv.js';
+import { csvRow, type CsvOptions } from './csv.js';
 import type { Destination } from './destination.js';
 
 /** The form the rows to fix are written in: the input's. */
@@ -17,6 +17,8 @@ export interface RowSinkShape {
   columns: readonly string[];
   /** The rows to fix: their form, a CSV's header, and whether a byte-order mark starts the file (input in another encoding). */
   failed: { form: RowForm; header: readonly string[] | undefined; bom: boolean };
+  /** Between the CSV cells of both files: the input CSV's own (a semicolon or a tab), else a comma. */
+  delimiter?: CsvOptions['delimiter'];
 }
 
 /** A row as the input held it: CSV cells, an NDJSON line as written, or a JSON value. */
@@ -41,8 +43,8 @@ export interface RowSink {
   discard(): Promise<void>;
 }
 
-function failedText(form: RowForm, row: InputRow, first: boolean): string {
-  if (form === 'csv') return csvRow(row.cells ?? []);
+function failedText(form: RowForm, row: InputRow, first: boolean, csv: CsvOptions): string {
+  if (form === 'csv') return csvRow(row.cells ?? [], csv);
   if (form === 'ndjson') return `${row.line ?? JSON.stringify(row.value)}\n`;
   return `${first ? '' : ',\n'}${JSON.stringify(row.value ?? null)}`;
 }
@@ -52,12 +54,13 @@ export async function openRowSink(ctx: Context, shape: RowSinkShape): Promise<Ro
   const plan = ctx.output.sink;
   if (plan.kind !== 'rows') throw new Error(`an import's rows go to the rows sink, not to ${plan.kind}`);
   const { form, header, bom } = shape.failed;
+  const csv: CsvOptions = { delimiter: shape.delimiter ?? ',' };
   const results = plan.results && (await atomicFile(plan.results.path, plan.results.given));
   let failed: Destination | undefined;
   try {
     failed = plan.failed && (await atomicFile(plan.failed.path, plan.failed.given));
-    await results?.write(csvRow(shape.columns));
-    await failed?.write(`${bom ? '\uFEFF' : ''}${form === 'csv' ? csvRow(header ?? []) : form === 'json' ? '[\n' : ''}`);
+    await results?.write(csvRow(shape.columns, csv));
+    await failed?.write(`${bom ? '\uFEFF' : ''}${form === 'csv' ? csvRow(header ?? [], csv) : form === 'json' ? '[\n' : ''}`);
   } catch (error) {
     await results?.discard();
     await failed?.discard();
@@ -66,8 +69,8 @@ export async function openRowSink(ctx: Context, shape: RowSinkShape): Promise<Ro
   let toFix = 0;
   return {
     async push(row) {
-      await results?.write(csvRow(row.results));
-      if (row.toFix && failed) await failed.write(failedText(form, row.toFix, toFix === 0));
+      await results?.write(csvRow(row.results, csv));
+      if (row.toFix && failed) await failed.write(failedText(form, row.toFix, toFix === 0, csv));
       if (row.toFix) toFix++;
     },
     async finish() {

@@ -5,6 +5,7 @@
 // In process (test/helpers/run.ts); `kill -9` in the middle of a run is in import-crash.test.ts (spawned).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
@@ -196,6 +197,79 @@ describe('props import: invalid rows and the failed file', () => {
       ['BAD-4', 1],
       ['BAD-5', 1],
     ]);
+  });
+});
+
+describe('props import: a CSV with semicolons or tabs between its fields (Excel where the comma is the decimal mark)', () => {
+  /** Rows with `sep` between cells; cells holding the separator, a comma or a quote are quoted as Excel quotes them. */
+  const separated = (sep: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>) =>
+    [header, ...rows]
+      .map((row) => row.map((cell) => (cell.includes(sep) || /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(sep))
+      .join('\r\n') + '\r\n';
+  const rowsOf = (tag: string) => [
+    propertyCells(tag, 1),
+    [`${tag} 2; the annex, "east"`, 'office', `${tag}-2`, '1990', '2 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+    [`${tag} 3`, 'castle', `${tag}-3`, '1990', '3 Pier Rd', 'Boston', 'MA', '02110', 'US'],
+  ];
+
+  it("reads the fields at the header line's delimiter, from a file with quotes, one without, and stdin; results and failed rows keep it", async () => {
+    const cases = [
+      { tag: 'SEMI', sep: ';', rows: rowsOf('SEMI'), stdin: false },
+      // No quote anywhere: the byte scan's split (unquoted-csv.ts), not the CSV parser.
+      {
+        tag: 'SEMIPLAIN',
+        sep: ';',
+        rows: rowsOf('SEMIPLAIN').map((row, index) => (index === 1 ? row.map((cell) => cell.replace(/[;,"]/g, '')) : row)),
+        stdin: false,
+      },
+      { tag: 'TAB', sep: '\t', rows: rowsOf('TAB'), stdin: true },
+    ];
+    for (const { tag, sep, rows, stdin } of cases) {
+      const text = separated(sep, PROPERTY_HEADER, rows);
+      const name = `${tag.toLowerCase()}.csv`;
+      writeFileSync(join(dir, name), text);
+      const result = stdin
+        ? await cli(
+            [
+              'props',
+              'import',
+              '-',
+              '--format',
+              'csv',
+              '--match',
+              'parcelNumber',
+              '--results',
+              `${tag}.results.csv`,
+              '--failed',
+              `${tag}.failed.csv`,
+            ],
+            { input: text },
+          )
+        : await cli(['props', 'import', name, '--match', 'parcelNumber', '--failed', `${tag}.failed.csv`]);
+      expect(result.code, result.stderr).toBe(22);
+      expect(result.stderr).not.toMatch(/not a field the service publishes/);
+      expect(summaryCounts(result.stdout)).toMatchObject({ created: 2, invalid: 1 });
+      // The name filter finds the new rows among the thousands other tests made (names are `${tag} n`).
+      const created = await admin.call('GET', `/api/properties?limit=100&q=${encodeURIComponent(`${tag} `)}`);
+      const byParcel = new Map((created.body as { items: Array<Record<string, unknown>> }).items.map((item) => [item.parcelNumber, item]));
+      expect(byParcel.get(`${tag}-2`)).toMatchObject({
+        name: rows[1]![0],
+        yearBuilt: 1990,
+        address: { city: 'Boston', postalCode: '02110' },
+      });
+      const resultsText = readFileSync(join(dir, stdin ? `${tag}.results.csv` : `${tag.toLowerCase()}.results.csv`), 'utf8');
+      expect(resultsText.split('\r\n')[0]).toBe([...PROPERTY_HEADER, '_row', '_status', '_id', '_error'].join(sep));
+      const results = parse(resultsText, { columns: true, delimiter: sep }) as Array<Record<string, string>>;
+      expect(results.map((row) => [row.parcelNumber, row._status])).toEqual([
+        [`${tag}-1`, 'created'],
+        [`${tag}-2`, 'created'],
+        [`${tag}-3`, 'invalid'],
+      ]);
+      expect(results[1]!.name).toBe(rows[1]![0]);
+      // The row to fix, in the input's own form: its header and delimiter, so it imports again as it is.
+      const failedText = readFileSync(join(dir, `${tag}.failed.csv`), 'utf8');
+      expect(failedText).toBe(separated(sep, PROPERTY_HEADER, [rows[2]!]));
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 // The rows of a CSV input: csv-parse (loaded on first use), or the split of a file the byte scan
-// found without a single quote (unquoted-csv.ts); every record bounded on its bytes before it is
+// found without a single quote (unquoted-csv.ts), at the delimiter its header line shows
+// (csv-delimiter.ts: a comma, a semicolon or a tab); every record bounded on its bytes before it is
 // parsed (RecordGuard, input-text.ts); the header checked (no empty or repeated name, no
 // prototype key); a row with another number of cells than the header stays a row (reported invalid).
 import { pipeline, type Readable, type Transform } from 'node:stream';
@@ -8,6 +9,8 @@ import { formatCount } from '../../output/index.js';
 import type { InputSource, SourceRow } from './input-source.js';
 import { InputText, OVERFLOW_MARK, RecordGuard, rowTooLarge, tooManyColumns } from './input-text.js';
 import { UnquotedCsv } from './unquoted-csv.js';
+import { csvDelimiter, peekHeaderLine, type CsvDelimiter } from './csv-delimiter.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 /** A CSV record of blank cells only: a blank line, or a spreadsheet's row of empty cells. */
 const isBlank = (cells: readonly string[]) => cells.every((cell) => /^[ \t\r\n]*$/.test(cell));
@@ -78,10 +81,11 @@ function csvHeader(first: IteratorResult<string[]>, guard: RecordGuard, text: In
 }
 
 /** The CSV parser with the reader's options, or the split of a file without quotes (unquoted-csv.ts). */
-export async function csvParser(display: string, unquoted: boolean): Promise<Transform> {
-  if (unquoted) return new UnquotedCsv(display);
+export async function csvParser(display: string, unquoted: boolean, delimiter: CsvDelimiter = ','): Promise<Transform> {
+  if (unquoted) return new UnquotedCsv(display, delimiter);
   const { parse } = await import('csv-parse');
   return parse({
+    delimiter,
     // No `bom`: finding one, csv-parse would decode the cells as UTF-8 itself (RecordGuard drops it).
     // One character per byte: the cells' bytes reach InputText as they are in the file, decoded there.
     encoding: 'latin1',
@@ -92,9 +96,18 @@ export async function csvParser(display: string, unquoted: boolean): Promise<Tra
   });
 }
 
-export async function openCsv(bytes: Readable, text: InputText, unquoted: boolean): Promise<InputSource> {
+export async function openCsv(given: Readable, text: InputText, unquoted: boolean): Promise<InputSource> {
   const { display } = text;
-  const parser = await csvParser(display, unquoted);
+  let peeked: { head: Buffer; bytes: Readable };
+  try {
+    peeked = await peekHeaderLine(given);
+  } catch (error) {
+    given.destroy();
+    throw new UsageError(`cannot read ${display}: ${fileErrorWords(error)}`);
+  }
+  const { bytes } = peeked;
+  const delimiter = csvDelimiter(peeked.head);
+  const parser = await csvParser(display, unquoted, delimiter);
   // The bounds on a record are counted on the bytes, before the parser builds it (input-text.ts).
   const guard = new RecordGuard(text.display);
   // pipeline, not pipe: a read that fails part-way (EIO, a vanished mount) must reach the reader of
@@ -117,5 +130,5 @@ export async function openCsv(bytes: Readable, text: InputText, unquoted: boolea
     throw error;
   }
   const rest = { [Symbol.asyncIterator]: () => records };
-  return { format: 'csv', display, header, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
+  return { format: 'csv', display, header, delimiter, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
 }

@@ -11,18 +11,20 @@ import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { INPUT_LIMITS, type InputEncoding } from './input-text.js';
 import type { InputFormat } from './input-source.js';
+import { csvDelimiter } from './csv-delimiter.js';
 
 /** A record shorter than this cannot pass any bound: fewer cells than the column bound, fewer bytes than a cell's. */
 const SHORT_RECORD = Math.min(INPUT_LIMITS.columns, INPUT_LIMITS.cellBytes, INPUT_LIMITS.rowBytes);
 
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Where the scan is between chunks: inside quotes or not, the last byte, bytes since the record began. */
 interface ScanState {
+  /** The byte between fields: the header line's (csv-delimiter.ts), read from the first chunk. */
+  delimiter: number;
   quoted: boolean;
   /** Inside quotes, the chunk ended on a quote: the next chunk's first byte says whether it closed the cell. */
   quoteAtEnd: boolean;
@@ -32,14 +34,14 @@ interface ScanState {
 
 /**
  * Whether the chunk's quotes and record lengths are certainly fine for the CSV reader: it visits only
- * quotes and line ends (found by indexOf), not every byte. A quote opens a cell (after a comma or a
- * line end); inside, a quote is doubled or closes the cell (before a comma or a line end).
+ * quotes and line ends (found by indexOf), not every byte. A quote opens a cell (after the delimiter
+ * or a line end); inside, a quote is doubled or closes the cell (before the delimiter or a line end).
  */
 function csvChunkClean(chunk: Buffer, state: ScanState): boolean {
   let at = 0;
   if (state.quoteAtEnd) {
     state.quoteAtEnd = false;
-    const after = afterQuote(chunk[0]!);
+    const after = afterQuote(chunk[0]!, state.delimiter);
     if (after === undefined) return false;
     if (after === 'doubled') at = 1;
     else state.quoted = false;
@@ -71,7 +73,7 @@ function csvChunkClean(chunk: Buffer, state: ScanState): boolean {
     if (next === lineEnd) state.recordBytes = 0;
     else if (!state.quoted) {
       const before = next > 0 ? chunk[next - 1] : state.previous;
-      if (before !== COMMA && before !== LF && before !== CR) return false;
+      if (before !== state.delimiter && before !== LF && before !== CR) return false;
       state.quoted = true;
     } else {
       if (next + 1 >= chunk.length) {
@@ -79,7 +81,7 @@ function csvChunkClean(chunk: Buffer, state: ScanState): boolean {
         state.previous = QUOTE;
         return true;
       }
-      const after = afterQuote(chunk[next + 1]!);
+      const after = afterQuote(chunk[next + 1]!, state.delimiter);
       if (after === undefined) return false;
       if (after === 'doubled') step = 2;
       else state.quoted = false;
@@ -92,9 +94,9 @@ function csvChunkClean(chunk: Buffer, state: ScanState): boolean {
 }
 
 /** Inside quotes, what the byte after a quote makes of it: a doubled quote, a closed cell, or a parse error (undefined). */
-function afterQuote(byte: number): 'doubled' | 'closed' | undefined {
+function afterQuote(byte: number, delimiter: number): 'doubled' | 'closed' | undefined {
   if (byte === QUOTE) return 'doubled';
-  return byte === COMMA || byte === LF || byte === CR ? 'closed' : undefined;
+  return byte === delimiter || byte === LF || byte === CR ? 'closed' : undefined;
 }
 
 /** How many bytes at the end of `bytes` start a UTF-8 character the next chunk finishes. */
@@ -134,7 +136,7 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
   // isUtf8, which makes no string; a character cut by a chunk's end is checked with the next chunk.
   const decodes = encoding === 'utf-8';
   let unfinished: Buffer = Buffer.alloc(0);
-  const state: ScanState = { quoted: false, quoteAtEnd: false, previous: LF, recordBytes: 0 };
+  const state: ScanState = { delimiter: -1, quoted: false, quoteAtEnd: false, previous: LF, recordBytes: 0 };
   const clean = format === 'csv' ? csvChunkClean : ndjsonChunkClean;
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   let quotes = false;
@@ -150,6 +152,8 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
         if (!isUtf8(whole.subarray(0, cut))) return false;
         unfinished = whole.subarray(cut);
       }
+      // The first chunk (256 KiB, or the whole file) holds the header line's first 64 KiB, all the reader looks at.
+      if (state.delimiter < 0) state.delimiter = csvDelimiter(chunk).charCodeAt(0);
       if (!clean(chunk, state)) return false;
       quotes ||= chunk.indexOf(QUOTE) >= 0;
     }

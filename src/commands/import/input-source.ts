@@ -1,5 +1,7 @@
 // What an import reads, whatever the input's format: its rows as they were read (CSV cells in the
 // header's order, or a JSON value), numbered the same way for every format.
+import type { CsvDelimiter } from './csv-delimiter.js';
+
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export const INPUT_FORMATS: readonly InputFormat[] = ['csv', 'ndjson', 'json'];
 
@@ -22,6 +24,8 @@ export interface InputSource {
   display: string;
   /** CSV: the header; other formats: undefined. */
   header?: string[];
+  /** CSV: the character between its fields, as its header line shows (csv-delimiter.ts). */
+  delimiter?: CsvDelimiter;
   rows: AsyncIterable<SourceRow>;
   /** Stop reading before the rows end (only the header was wanted). */
   close(): void;

@@ -6,6 +6,7 @@
 import { getField, type PushedRow, type RowSinkShape } from '../../output/index.js';
 import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input-source.js';
+import type { CsvDelimiter } from './csv-delimiter.js';
 
 /** What to do with one row (row-pass.ts RowPlanner decides it). */
 export type RowPlan =
@@ -51,11 +52,20 @@ export interface RowLayout {
   fields: string[][] | undefined;
 }
 
-/** `header`: the CSV input's header; `bom`: the input was in another encoding (see docs/IMPORT.md). */
-export function rowLayout(format: InputFormat, header: readonly string[] | undefined, shape: FieldShape, bom: boolean): RowLayout {
+/**
+ * `header`: the CSV input's header; `bom`: the input was in another encoding (see docs/IMPORT.md);
+ * `delimiter`: the CSV input's, which the results and failed files keep.
+ */
+export function rowLayout(
+  format: InputFormat,
+  header: readonly string[] | undefined,
+  shape: FieldShape,
+  bom: boolean,
+  delimiter: CsvDelimiter = ',',
+): RowLayout {
   const fields = header ? undefined : [['id'], ...fieldColumns(shape)];
   const names = header ?? fields!.map((path) => path.join('.'));
-  return { sink: { columns: [...names, ...STATUS_COLUMNS], failed: { form: format, header, bom } }, fields };
+  return { sink: { columns: [...names, ...STATUS_COLUMNS], failed: { form: format, header, bom }, delimiter }, fields };
 }
 
 /** One row as the sink takes it. */

@@ -262,7 +262,7 @@ async function sendAll(
 ): Promise<Tally> {
   const total = checked?.rows;
   const input = await openRows({ unquoted: checked?.unquoted });
-  const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8');
+  const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8', input.delimiter);
   const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();
   // No progress line shown (not a terminal): no rate text made per row either.

@@ -1,14 +1,14 @@
 // The records of a CSV file in which the byte scan found not a single quote (input-scan.ts), split at
-// its commas and line ends instead of by csv-parse: without quotes a CSV record is its line and a cell
+// its commas (or the semicolons or tabs its header line shows) and line ends instead of by csv-parse: without quotes a CSV record is its line and a cell
 // what lies between commas, so this makes the records csv-parse makes of it with the reader's options
 // (a CRLF, LF or CR ends a record, an empty line is none, a last line without its end is one) — at
 // half the CPU (10,000 rows through each alone in a fresh process: ~85 against ~190 ms). A quote in
 // the bytes means the file changed after the scan: refused, never split as if it were not there.
 import { Transform, type TransformCallback } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
+import type { CsvDelimiter } from './csv-delimiter.js';
 
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 
 /** Bytes in (one character per byte, as the parser reads them: latin1), records of cells out. */
 export class UnquotedCsv extends Transform {
@@ -17,8 +17,15 @@ export class UnquotedCsv extends Transform {
   /** Where the line ends are, found in the chunk's text (one character per byte: at the same offsets as in its bytes). */
   private readonly lineEnd = /\r\n|\n|\r/g;
 
-  constructor(private readonly display: string) {
+  /** The byte between cells: a comma, or the semicolon or tab the header line shows (csv-delimiter.ts). */
+  private readonly delimiter: number;
+
+  constructor(
+    private readonly display: string,
+    delimiter: CsvDelimiter = ',',
+  ) {
     super({ readableObjectMode: true });
+    this.delimiter = delimiter.charCodeAt(0);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -40,7 +47,7 @@ export class UnquotedCsv extends Transform {
         // the chunk's text, a cell would keep all of it alive as long as it lives (a --match value
         // is kept for every row: 200,000 rows peaked ~25 MiB higher).
         for (let from = start; ;) {
-          if (comma !== -1 && comma < from) comma = bytes.indexOf(COMMA, from);
+          if (comma !== -1 && comma < from) comma = bytes.indexOf(this.delimiter, from);
           const to = comma === -1 || comma > end.index ? end.index : comma;
           cells.push(bytes.toString('latin1', from, to));
           if (to === end.index) break;
@@ -55,7 +62,7 @@ export class UnquotedCsv extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.rest.length > 0) this.push(this.rest.toString('latin1').split(','));
+    if (this.rest.length > 0) this.push(this.rest.toString('latin1').split(String.fromCharCode(this.delimiter)));
     done();
   }
 }
