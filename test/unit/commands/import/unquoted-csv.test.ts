@@ -53,26 +53,30 @@ const cell = fc
   .array(fc.constantFrom('a', 'B', '7', ' ', '\t', '-', '.', 'é', '東京', '😀', '\\', "'", '\xff'), { maxLength: 6 })
   .map((parts) => parts.join(''));
 const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
-// A line: cells (one to four: the column count varies), a blank line, or whitespace alone.
-const line = fc.oneof(
-  { weight: 5, arbitrary: fc.array(cell, { minLength: 1, maxLength: 4 }).map((cells) => cells.join(',')) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', ',', ',,,', '\t ') },
-);
+// A line: cells (one to four: the column count varies), a blank line, or whitespace alone; `d` between cells.
+const lineWith = (d: string) =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.array(cell, { minLength: 1, maxLength: 4 }).map((cells) => cells.join(d)) },
+    { weight: 1, arbitrary: fc.constantFrom('', ' ', d, d.repeat(3), '\t ') },
+  );
 /** A file: a header, lines with their ends (the last one maybe without), maybe a UTF-8 byte-order mark. */
-const file = fc
-  .record({
-    bom: fc.boolean(),
-    header: fc.constantFrom('name,city', 'name,city,region,zip', 'a'),
-    lines: fc.array(fc.tuple(line, lineEnd), { maxLength: 12 }),
-    lastEnd: fc.boolean(),
-  })
-  .map(({ bom, header, lines, lastEnd }) => {
-    const text = `${header}\n${lines.map(([text, end]) => text + end).join('')}`;
-    const cut = lastEnd || lines.length === 0 ? text : text.replace(/(\r\n|\n|\r)$/, '');
-    // Characters past U+00FF as UTF-8; \xff stays the one byte that is never UTF-8.
-    const bytes = Buffer.concat([...cut].map((char) => (char === '\xff' ? Buffer.from([0xff]) : Buffer.from(char, 'utf8'))));
-    return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes;
-  });
+/** `d`: the delimiter, which the header line shows (a semicolon where Excel's decimal mark is a comma). */
+const fileWith = (d: string) =>
+  fc
+    .record({
+      bom: fc.boolean(),
+      header: fc.constantFrom(`name${d}city`, `name${d}city${d}region${d}zip`, 'a'),
+      lines: fc.array(fc.tuple(lineWith(d), lineEnd), { maxLength: 12 }),
+      lastEnd: fc.boolean(),
+    })
+    .map(({ bom, header, lines, lastEnd }) => {
+      const text = `${header}\n${lines.map(([text, end]) => text + end).join('')}`;
+      const cut = lastEnd || lines.length === 0 ? text : text.replace(/(\r\n|\n|\r)$/, '');
+      // Characters past U+00FF as UTF-8; \xff stays the one byte that is never UTF-8.
+      const bytes = Buffer.concat([...cut].map((char) => (char === '\xff' ? Buffer.from([0xff]) : Buffer.from(char, 'utf8'))));
+      return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes;
+    });
+const file = fileWith(',');
 
 describe('UnquotedCsv', () => {
   it('makes the records csv-parse makes, however the bytes are cut into chunks', async () => {
@@ -86,9 +90,9 @@ describe('UnquotedCsv', () => {
     );
   });
 
-  it('reads a file as csv-parse does through the whole reader: header, rows, and the line that refuses it', async () => {
+  it('reads a file as csv-parse does through the whole reader: header, rows, and the line that refuses it (commas or semicolons)', async () => {
     await fc.assert(
-      fc.asyncProperty(file, fc.constantFrom<InputEncoding>('utf-8', 'windows-1252'), async (bytes, encoding) => {
+      fc.asyncProperty(fc.oneof(file, fileWith(';')), fc.constantFrom<InputEncoding>('utf-8', 'windows-1252'), async (bytes, encoding) => {
         expect(await read(bytes, true, encoding)).toEqual(await read(bytes, false, encoding));
       }),
       { numRuns: 150 },
