@@ -15,11 +15,13 @@ export function shapeAt(root: FieldShape, path: readonly string[]): FieldShape |
 }
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const NUMBER_WITH_COMMA = /^-?\d[\d.]*,[\d.,]*\d$/;
 
 /**
  * One cell's value for a field of this shape. Text that does not fit the type is kept as text, so
  * the schema check reports it with the column ("must be integer") instead of it being guessed at.
- * Throws (a message for the row's error) only when a JSON cell is not JSON.
+ * Throws (a message for the row's error) only when a JSON cell is not JSON, or a number is written
+ * with a decimal comma or thousands separators.
  */
 export function cellValue(text: string, shape: FieldShape | undefined): unknown {
   if (!shape || shape.types.size === 0 || shape.types.has('string')) return text;
@@ -34,6 +36,10 @@ export function cellValue(text: string, shape: FieldShape | undefined): unknown 
     }
   }
   if ((types.has('integer') || types.has('number')) && NUMBER.test(text.trim())) return Number(text.trim());
+  // `1,53` or `1.234,5`: a spreadsheet's number where the comma is the decimal mark (or a thousands
+  // separator), which the schema check would only call "must be number".
+  if ((types.has('integer') || types.has('number')) && NUMBER_WITH_COMMA.test(text.trim()))
+    throw new Error(`${text.trim()} is not a number: write it with a point as the decimal mark and no thousands separator (1234.5)`);
   if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.has('null') && text === 'null') return null;
   return text;

@@ -29,6 +29,18 @@ describe('import: cells typed by the request schema', () => {
     expect(cellValue('x', undefined)).toBe('x');
   });
 
+  it('says a number written with a decimal comma or thousands separators is not one, naming how to write it', () => {
+    for (const text of ['1,53', '-0,5', '1.234,5', '1,234', '12,345,678'])
+      expect(() => cellValue(text, shapeAt(propertyShape, ['landArea'])), text).toThrow(
+        `${text} is not a number: write it with a point as the decimal mark and no thousands separator (1234.5)`,
+      );
+    expect(() => cellValue('1,998', shapeAt(propertyShape, ['yearBuilt']))).toThrow(/1,998 is not a number/);
+    // Text fields keep their commas; anything else that is no number is left to the schema check.
+    expect(cellValue('1,53', shapeAt(propertyShape, ['parcelNumber']))).toBe('1,53');
+    expect(cellValue('1,a', shapeAt(propertyShape, ['landArea']))).toBe('1,a');
+    expect(cellValue(',5', shapeAt(propertyShape, ['landArea']))).toBe(',5');
+  });
+
   it('reads an array cell as JSON, and says when it is not', () => {
     const assignment = shapeOf(document, { $ref: '#/components/schemas/AssignmentCreate' });
     expect(cellValue('["a","b"]', shapeAt(assignment, ['propertyIds']))).toEqual(['a', 'b']);
