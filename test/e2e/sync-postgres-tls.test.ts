@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { openPostgres } from '../../src/commands/sync/postgres.js';
 import { generateCertificate } from '../../src/mock/tls-certificate.js';
 import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -123,6 +124,19 @@ describe('sync into PostgreSQL over TLS', () => {
     expect(noPassword.code).toBe(2);
     refusedInOneLine(noPassword);
     expect(noPassword.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+ asks for a password for user tls_only and none was given$/m);
+  });
+
+  it("reads a password only from the environment it is handed, never this process's own", async () => {
+    process.env.PGPASSWORD = PASSWORD;
+    try {
+      await expect(openPostgres(target('', null), { HOME: tempDir('appraisal-pg-nohome-') })).rejects.toThrow(
+        /asks for a password for user tls_only and none was given/,
+      );
+    } finally {
+      delete process.env.PGPASSWORD;
+    }
+    const opened = await openPostgres(target('', null), { PGPASSWORD: PASSWORD });
+    await opened.close();
   });
 
   it('takes the whole target from the PG* variables when --to is postgres:// alone', async () => {

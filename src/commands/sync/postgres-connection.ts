@@ -157,7 +157,10 @@ export function connectError(shown: string, config: ConnectionConfig, error: unk
       cause: error,
     });
   }
-  if (/client password must be a string/.test(message)) {
+  if (
+    /client password must be a (non-empty )?string/.test(message) ||
+    (config.password === undefined && (code === '28P01' || code === '28000') && /password/.test(message))
+  ) {
     return new LocalEnvironmentError(`${shown} asks for a password for user ${config.user} and none was given`, {
       hint: `put it in the URL, PGPASSWORD, or ${'~/.pgpass'} (mode 0600)`,
       cause: error,

@@ -67,8 +67,16 @@ const TLS_REFUSAL = /does not support SSL|no encryption|SSL off|SSL on\b/i;
 async function connect(pg: typeof import('pg'), config: ConnectionConfig): Promise<import('pg').Client> {
   const failures: unknown[] = [];
   for (const ssl of config.attempts) {
-    const { attempts: _, ...settings } = config;
-    const client = new pg.Client({ ...settings, ssl, connectionTimeoutMillis: 15_000, application_name: 'appraisal sync' });
+    const { attempts: _, password, ...settings } = config;
+    // The password as a function: given as a value, an absent one would send pg to this process's own
+    // PGPASSWORD and ~/.pgpass, where the CLI reads the environment it was handed (connectionConfig).
+    const client = new pg.Client({
+      ...settings,
+      password: () => password ?? '',
+      ssl,
+      connectionTimeoutMillis: 15_000,
+      application_name: 'appraisal sync',
+    });
     // A connection lost while idle is reported here; the statement waiting on it fails on its own.
     client.on('error', () => undefined);
     try {
