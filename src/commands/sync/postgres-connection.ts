@@ -60,13 +60,13 @@ function sslModeOf(given: string | undefined): SslMode {
 }
 
 /** The CA to check the server's certificate with: a named file, ~/.postgresql/root.crt, or the system's roots. */
-function rootCertificate(named: string | undefined, env: Env): { ca?: string; named: boolean } {
+function rootCertificate(named: string | undefined, env: Env): { ca?: string } {
   const hint = 'name a readable PEM file with sslrootcert=FILE in the URL or PGSSLROOTCERT, or sslrootcert=system for the system roots';
-  if (named === 'system') return { named: true };
-  if (named !== undefined && named !== '') return { ca: readCaFile(named, hint), named: true };
+  if (named === 'system') return {};
+  if (named !== undefined && named !== '') return { ca: readCaFile(named, hint) };
   const fallback = env.HOME ? join(env.HOME, '.postgresql', 'root.crt') : undefined;
-  if (fallback !== undefined && existsSync(fallback)) return { ca: readCaFile(fallback, hint), named: false };
-  return { named: false };
+  if (fallback !== undefined && existsSync(fallback)) return { ca: readCaFile(fallback, hint) };
+  return {};
 }
 
 function tlsAttempts(mode: SslMode, named: string | undefined, env: Env): TlsSetting[] {
@@ -81,13 +81,11 @@ function tlsAttempts(mode: SslMode, named: string | undefined, env: Env): TlsSet
     case 'require': {
       // libpq: require with a root certificate named checks the chain, as verify-ca does.
       if (named === undefined || named === '') return [unchecked];
-      const root = rootCertificate(named, env);
-      return [{ ...(root.ca === undefined ? {} : { ca: root.ca }), rejectUnauthorized: true, checkServerIdentity: () => undefined }];
+      return [{ ...rootCertificate(named, env), rejectUnauthorized: true, checkServerIdentity: () => undefined }];
     }
     case 'verify-ca':
     case 'verify-full': {
-      const root = rootCertificate(named, env);
-      const chain: ConnectionOptions = { ...(root.ca === undefined ? {} : { ca: root.ca }), rejectUnauthorized: true };
+      const chain: ConnectionOptions = { ...rootCertificate(named, env), rejectUnauthorized: true };
       return [mode === 'verify-ca' ? { ...chain, checkServerIdentity: () => undefined } : chain];
     }
   }
