@@ -3,6 +3,7 @@
 // non-PEM file is a usage error, reported before any connection, with the caller's hint.
 import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
+import { fileErrorWords } from './file-error-words.js';
 
 const CA_FLAG_HINT = 'pass a readable PEM certificate with --ca-file PATH (or APPRAISAL_CA_FILE)';
 
@@ -11,16 +12,7 @@ export function readCaFile(path: string, hint = CA_FLAG_HINT): string {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (code ?? String(error));
-    throw new UsageError(`cannot read the CA file ${path}: ${why}`, { hint });
+    throw new UsageError(`cannot read the CA file ${path}: ${fileErrorWords(error)}`, { hint });
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
     throw new UsageError(`the CA file ${path} holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`, {

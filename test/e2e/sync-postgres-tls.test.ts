@@ -114,7 +114,7 @@ describe('sync into PostgreSQL over TLS', () => {
     const missing = await cli(['sync', 'props', '--to', target('?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem')]);
     expect(missing.code).toBe(2);
     refusedInOneLine(missing);
-    expect(missing.stderr).toMatch(/^error: cannot read the CA file \/nonexistent\/ca\.pem: no such file$/m);
+    expect(missing.stderr).toMatch(/^error: cannot read the CA file \/nonexistent\/ca\.pem: no such file or directory$/m);
     expect(missing.stderr).toMatch(/^hint: .*sslrootcert=FILE.*PGSSLROOTCERT/m);
     const clientCertificate = await cli(['sync', 'props', '--to', target(`?sslcert=${encodeURIComponent(caFile)}`)]);
     expect(clientCertificate.code).toBe(2);
