@@ -139,6 +139,8 @@ export async function startPostgresCluster({ user = 'appraisal', track, tls } = 
     port,
     user,
     password,
+    /** The directory of the server's Unix socket (local connections are trusted). */
+    socketDir: dir,
     env,
     url: (database = 'postgres') => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`,
     psqlCommand,

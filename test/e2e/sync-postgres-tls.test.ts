@@ -139,6 +139,13 @@ describe('sync into PostgreSQL over TLS', () => {
     await opened.close();
   });
 
+  it('over a Unix socket uses no TLS, whatever sslmode says (as libpq)', async () => {
+    const socket = `postgres:///postgres?host=${encodeURIComponent(db.socketDir)}&port=${db.port}&user=${db.user}`;
+    const opened = await openPostgres(socket, { PGSSLMODE: 'require', HOME: tempDir('appraisal-pg-nohome-') });
+    expect(await opened.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await opened.close();
+  });
+
   it('takes the whole target from the PG* variables when --to is postgres:// alone', async () => {
     const result = await cli(['sync', 'props', '--to', 'postgres://', '--schema', 'from_env'], {
       PGHOST: '127.0.0.1',

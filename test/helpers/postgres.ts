@@ -10,6 +10,8 @@ export interface PostgresCluster {
   port: number;
   user: string;
   password: string;
+  /** The directory of the server's Unix socket (local connections are trusted). */
+  socketDir: string;
   /** `postgres://user:password@127.0.0.1:port/db` */
   url(database?: string): string;
   /** The URL without the password (for PGPASSWORD / ~/.pgpass tests). */
@@ -42,6 +44,7 @@ export async function startPostgres(options: { tls?: ClusterTls } = {}): Promise
   >;
   return {
     port: cluster.port,
+    socketDir: cluster.socketDir,
     user: cluster.user,
     password: cluster.password,
     url: cluster.url,

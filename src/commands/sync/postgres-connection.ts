@@ -9,7 +9,7 @@
 // certificate (unless sslrootcert names a CA: then its chain is checked, as libpq does), `verify-ca`
 // checks the chain, `verify-full` the chain and the host name. The CA is sslrootcert's file (URL or
 // PGSSLROOTCERT), else ~/.postgresql/root.crt when it exists, else the system's roots
-// (`sslrootcert=system` asks for those by name). The ssl parameters are taken out of the URL before
+// (`sslrootcert=system` asks for those by name); over a Unix socket, none. The ssl parameters are taken out of the URL before
 // pg-connection-string reads it: it prints a multi-line SECURITY WARNING for some modes.
 // Messages name the host and port only, never the password.
 import { existsSync } from 'node:fs';
@@ -106,7 +106,8 @@ export async function connectionConfig(raw: string, env: Env): Promise<Connectio
   const user = given.user || env.PGUSER || env.USER || env.LOGNAME || 'postgres';
   const database = given.database || env.PGDATABASE || user;
   const mode = sslModeOf(ssl.get('sslmode') ?? env.PGSSLMODE);
-  const attempts = tlsAttempts(mode, ssl.get('sslrootcert') ?? env.PGSSLROOTCERT, env);
+  // A Unix socket (a host that is a directory) has no TLS: libpq ignores sslmode there, and so does this.
+  const attempts = host.startsWith('/') ? [false as const] : tlsAttempts(mode, ssl.get('sslrootcert') ?? env.PGSSLROOTCERT, env);
   let password = given.password || env.PGPASSWORD;
   if (!password) password = await passwordFile({ host, port: String(port), database, user }, env);
   return { host, port, user, database, password, attempts };
