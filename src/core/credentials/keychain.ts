@@ -80,6 +80,27 @@ function loadKeyring(): Promise<KeyringModule> {
   return keyringModule;
 }
 
+/**
+ * The Secret Service went away in the middle of a call: gnome-keyring restarted (it is started on
+ * demand by D-Bus, so the next call finds it again) or crashed. Worth one more try.
+ */
+const SERVICE_WENT_AWAY = /disconnected from message bus without replying|org\.freedesktop\.DBus\.Error\.NoReply/i;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The pause before that try: time for D-Bus to start the service again. */
+export const RETRY_AFTER_MS = 250;
+
+/** One keychain call, tried once more after a short pause when the service went away during it (idempotent calls only: get, set, delete). */
+export async function onceMoreIfGone<T>(call: () => Promise<T>, pause: (ms: number) => Promise<void> = sleep): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!SERVICE_WENT_AWAY.test(error instanceof Error ? error.message : String(error))) throw error;
+    await pause(RETRY_AFTER_MS);
+    return call();
+  }
+}
+
 /** Run one keychain call with a deadline; the call is also asked to stop when the deadline passes. */
 async function bounded<T>(timeoutMs: number, call: (signal: AbortSignal) => Promise<T>, before?: () => Promise<void>): Promise<T> {
   const controller = new AbortController();
@@ -101,7 +122,7 @@ async function bounded<T>(timeoutMs: number, call: (signal: AbortSignal) => Prom
         cause: error,
       });
     }
-    return call(controller.signal);
+    return onceMoreIfGone(() => call(controller.signal));
   })();
   // A call that fails after the deadline has already been reported as a timeout.
   work.catch(() => {});
