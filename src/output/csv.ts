@@ -86,11 +86,14 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /** With another delimiter (an import's results and failed rows, written as its input was). */
 const NEEDS_QUOTES_WITH: Readonly<Record<string, RegExp>> = { ';': /[",;\r\n]/, '\t': /[",\t\r\n]/ };
 
+/** What may stand between CSV cells: a comma, or the semicolon or tab of an import's input. */
+export type CsvDelimiter = ',' | ';' | '\t';
+
 export interface CsvOptions {
   /** stdout is a terminal: make cell text terminal-safe. */
   terminal?: boolean;
   /** Between cells: a comma unless an import's input had a semicolon or a tab. */
-  delimiter?: ',' | ';' | '\t';
+  delimiter?: CsvDelimiter;
 }
 
 export function csvCell(value: unknown, options: CsvOptions = {}): string {

@@ -6,7 +6,7 @@
 // place when the run ends, never half; --failed is placed only when some row went to it.
 import type { Context } from '../core/context.js';
 import { atomicFile } from './atomic-out-file.js';
-import { csvRow, type CsvOptions } from './csv.js';
+import { csvRow, type CsvDelimiter, type CsvOptions } from './csv.js';
 import type { Destination } from './destination.js';
 
 /** The form the rows to fix are written in: the input's. */
@@ -18,7 +18,7 @@ export interface RowSinkShape {
   /** The rows to fix: their form, a CSV's header, and whether a byte-order mark starts the file (input in another encoding). */
   failed: { form: RowForm; header: readonly string[] | undefined; bom: boolean };
   /** Between the CSV cells of both files: the input CSV's own (a semicolon or a tab), else a comma. */
-  delimiter?: CsvOptions['delimiter'];
+  delimiter?: CsvDelimiter;
 }
 
 /** A row as the input held it: CSV cells, an NDJSON line as written, or a JSON value. */

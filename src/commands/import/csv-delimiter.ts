@@ -5,8 +5,9 @@
 // byte scan (input-scan.ts) and the reader (csv-input.ts) ask the same bytes: the line's first
 // 64 KiB, so they always agree. The results and failed files are written with the same character.
 import { Readable } from 'node:stream';
+import type { CsvDelimiter } from '../../output/index.js';
 
-export type CsvDelimiter = ',' | ';' | '\t';
+export type { CsvDelimiter };
 
 /** How much of the header line is looked at (a header is far shorter: at most 1,000 columns). */
 export const HEADER_PEEK_BYTES = 64 * 1024;
