@@ -153,7 +153,7 @@ export async function scanClean(path: string, format: InputFormat, encoding: Inp
         unfinished = whole.subarray(cut);
       }
       // The first chunk (256 KiB, or the whole file) holds the header line's first 64 KiB, all the reader looks at.
-      if (state.delimiter < 0) state.delimiter = csvDelimiter(chunk).charCodeAt(0);
+      if (format === 'csv' && state.delimiter < 0) state.delimiter = csvDelimiter(chunk).charCodeAt(0);
       if (!clean(chunk, state)) return false;
       quotes ||= chunk.indexOf(QUOTE) >= 0;
     }

@@ -1,7 +1,7 @@
-// How `sync` connects to PostgreSQL, read as libpq (psql) reads it, so that the URL a user already
-// gives psql works here: the URL first, then the PG* variables of the CLI's environment (PGHOST,
-// PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSSLMODE, PGSSLROOTCERT), then the password file
-// (PGPASSFILE or ~/.pgpass, by pgpass).
+// How `sync` connects to PostgreSQL (connectionConfig, then connect), read as libpq (psql) reads it,
+// so that the URL a user already gives psql works here: the URL first, then the PG* variables of the
+// CLI's environment (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSSLMODE, PGSSLROOTCERT), then
+// the password file (PGPASSFILE or ~/.pgpass, by pgpass).
 //
 // TLS follows libpq's sslmode, `prefer` when none is given (libpq's default): TLS when the server
 // offers it, else without, so a managed server that refuses unencrypted connections (RDS with
@@ -136,7 +136,7 @@ export const UNREACHABLE = new Set([
 ]);
 
 /** Whether a failed connection is the network's (no second TLS setting is worth trying then). */
-export function unreachable(error: unknown): boolean {
+function unreachable(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   const message = (error as Error).message ?? String(error);
   return (code !== undefined && UNREACHABLE.has(code)) || /timeout|terminated unexpectedly/i.test(message);
@@ -180,4 +180,39 @@ export function connectError(shown: string, config: ConnectionConfig, error: unk
           ? 'the server offers no TLS: leave sslmode out of --to (or PGSSLMODE), or set it to prefer or disable'
           : undefined;
   return new LocalEnvironmentError(`${shown} refused the connection as user ${config.user}: ${message}`, { hint, cause: error });
+}
+
+/** A refusal that says only that the other way (with TLS or without) was the one to take. */
+const TLS_REFUSAL = /does not support SSL|no encryption|SSL off|SSL on\b/i;
+
+/**
+ * A connected client: each of the connection's TLS settings in turn (libpq's prefer: TLS, then
+ * without when the server refuses it). When every one fails, the failure that says why (a wrong
+ * password rather than the other attempt's "no TLS here").
+ */
+export async function connect(pg: typeof import('pg'), config: ConnectionConfig): Promise<import('pg').Client> {
+  const failures: unknown[] = [];
+  for (const ssl of config.attempts) {
+    const { attempts: _, password, ...settings } = config;
+    // The password as a function: given as a value, an absent one would send pg to this process's own
+    // PGPASSWORD and ~/.pgpass, where the CLI reads the environment it was handed (connectionConfig).
+    const client = new pg.Client({
+      ...settings,
+      password: () => password ?? '',
+      ssl,
+      connectionTimeoutMillis: 15_000,
+      application_name: 'appraisal sync',
+    });
+    // A connection lost while idle is reported here; the statement waiting on it fails on its own.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      failures.push(error);
+      if (unreachable(error)) break;
+    }
+  }
+  throw failures.find((error) => !TLS_REFUSAL.test((error as Error).message ?? '')) ?? failures.at(-1);
 }

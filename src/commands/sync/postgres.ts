@@ -6,7 +6,7 @@
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
-import { connectError, connectionConfig, UNREACHABLE, unreachable, type ConnectionConfig } from './postgres-connection.js';
+import { connect, connectError, connectionConfig, UNREACHABLE, type ConnectionConfig } from './postgres-connection.js';
 import { catalogTables } from './tables.js';
 import { postgresHost } from './target.js';
 
@@ -54,41 +54,6 @@ function insertSql(table: string, columns: readonly ColumnSpec[], conflict: stri
 /** The rows' cells, column by column. */
 function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
   return Array.from({ length: width }, (_, index) => rows.map((row) => row[index] ?? null));
-}
-
-/** A refusal that says only that the other way (with TLS or without) was the one to take. */
-const TLS_REFUSAL = /does not support SSL|no encryption|SSL off|SSL on\b/i;
-
-/**
- * A connected client: each of the connection's TLS settings in turn (libpq's prefer: TLS, then
- * without when the server refuses it). When every one fails, the failure that says why (a wrong
- * password rather than the other attempt's "no TLS here").
- */
-async function connect(pg: typeof import('pg'), config: ConnectionConfig): Promise<import('pg').Client> {
-  const failures: unknown[] = [];
-  for (const ssl of config.attempts) {
-    const { attempts: _, password, ...settings } = config;
-    // The password as a function: given as a value, an absent one would send pg to this process's own
-    // PGPASSWORD and ~/.pgpass, where the CLI reads the environment it was handed (connectionConfig).
-    const client = new pg.Client({
-      ...settings,
-      password: () => password ?? '',
-      ssl,
-      connectionTimeoutMillis: 15_000,
-      application_name: 'appraisal sync',
-    });
-    // A connection lost while idle is reported here; the statement waiting on it fails on its own.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return client;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      failures.push(error);
-      if (unreachable(error)) break;
-    }
-  }
-  throw failures.find((error) => !TLS_REFUSAL.test((error as Error).message ?? '')) ?? failures.at(-1);
 }
 
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
