@@ -156,6 +156,18 @@ describe('sync into DuckDB', () => {
     expect(unopenable.code).toBe(2);
     expect(exitProblems(unopenable)).toEqual([]);
     expect(unopenable.stderr).toContain('/proc/appraisal-sync/x.duckdb');
+    // The names DuckDB keeps for itself: one line each, before anything is opened.
+    for (const schema of ['temp', 'System', 'pg_catalog', 'information_schema']) {
+      const reserved = await cli(['sync', 'props', '--to', 'duckdb:reserved.duckdb', '--schema', schema]);
+      expect(reserved.code).toBe(2);
+      expect(exitProblems(reserved)).toEqual([]);
+      expect(reserved.stderr).toMatch(new RegExp(`^error: --schema ${schema}: DuckDB keeps that name for itself\\nhint: choose a name of your own`));
+    }
+    expect(existsSync(join(scratch, 'reserved.duckdb'))).toBe(false);
+    // PostgreSQL's (pg_… and information_schema), refused before connecting: exit 2, not 3 for the closed port.
+    const pgReserved = await cli(['sync', 'props', '--to', 'postgres://ops@127.0.0.1:1/ops', '--schema', 'pg_acme']);
+    expect(pgReserved.code).toBe(2);
+    expect(pgReserved.stderr).toMatch(/^error: --schema pg_acme: PostgreSQL keeps that name for itself$/m);
   });
 
   it('exits 2 at once with the path and the other program, while a program that is no sync holds the file', async () => {

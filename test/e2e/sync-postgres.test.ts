@@ -46,6 +46,8 @@ describe('sync into PostgreSQL', () => {
     const result = await cli(['sync', '--to', db.url()]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain(db.password);
+    // psql takes a password in the URL, so sync does, once warned that every user can read a command line.
+    expect(result.stderr.match(/^warning: --to holds a password: .*give it in PGPASSWORD or ~\/\.pgpass \(mode 0600\) instead$/gm)).toHaveLength(1);
     expect(db.psql('SELECT count(*) FROM properties')).toBe(String(RECORDS));
     expect(db.psql(`SELECT data_type FROM information_schema.columns WHERE table_name = 'properties' AND column_name = 'updated_at'`)).toBe(
       'timestamp with time zone',
@@ -67,6 +69,7 @@ describe('sync into PostgreSQL', () => {
   it('takes the password from PGPASSWORD or ~/.pgpass, and one organization per --schema', async () => {
     const viaEnv = await cli(['sync', 'props', '--to', db.urlWithoutPassword(), '--schema', 'acme'], { PGPASSWORD: db.password });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(viaEnv.stderr).not.toContain('warning');
     expect(db.psql('SELECT count(*) FROM acme.properties')).toBe(String(RECORDS));
     const home = tempDir('appraisal-pgpass-');
     writeFileSync(join(home, '.pgpass'), `127.0.0.1:${db.port}:*:${db.user}:${db.password}\n`, { mode: 0o600 });

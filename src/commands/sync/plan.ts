@@ -46,6 +46,13 @@ export function parseFamilies(words: readonly string[]): readonly ResourceFamily
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 
+/** Schema names the database keeps for itself (PostgreSQL: pg_… and information_schema; DuckDB also system and temp). */
+function reservedSchema(schema: string, target: SyncTarget): boolean {
+  const name = schema.toLowerCase();
+  if (name.startsWith('pg_') || name === 'information_schema') return true;
+  return target.kind === 'duckdb' && (name === 'system' || name === 'temp');
+}
+
 export function planSync(ctx: Context, words: readonly string[], flags: SyncFlags): SyncPlan {
   const families = parseFamilies(words);
   if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
@@ -54,9 +61,19 @@ export function planSync(ctx: Context, words: readonly string[], flags: SyncFlag
     );
   if (ctx.output.formatExplicit && ctx.output.format !== 'json')
     throw new UsageError(`sync prints its summary on stderr, or as JSON with -o json; -o ${ctx.output.format} is not offered`);
+  const target = parseTarget(flags.to, ctx.cwd, ctx.env);
+  if (flags.schema !== undefined && reservedSchema(flags.schema, target))
+    throw new UsageError(`--schema ${flags.schema}: ${target.kind === 'duckdb' ? 'DuckDB' : 'PostgreSQL'} keeps that name for itself`, {
+      hint: 'choose a name of your own, such as the organization\'s (one organization per schema)',
+    });
+  // psql takes a password in the URL, so sync does too, but says what it costs.
+  if (target.kind === 'postgres' && target.passwordInUrl)
+    ctx.io.warn(
+      '--to holds a password: any user of this machine can read it in the process list, and the shell keeps it in its history; give it in PGPASSWORD or ~/.pgpass (mode 0600) instead',
+    );
   return {
     families,
-    target: parseTarget(flags.to, ctx.cwd, ctx.env),
+    target,
     schema: flags.schema,
     overlapMs: parseDuration(flags.overlap ?? DEFAULT_OVERLAP, '--overlap', { minMs: 0, maxMs: MAX_OVERLAP_MS }),
     full: flags.full === true,

@@ -96,7 +96,7 @@ export async function connectionConfig(raw: string, env: Env): Promise<Connectio
   const { url, ssl } = splitSslParameters(raw);
   if (ssl.has('sslcert') || ssl.has('sslkey') || env.PGSSLCERT || env.PGSSLKEY) {
     throw new UsageError('--to: client certificates (sslcert, sslkey, PGSSLCERT, PGSSLKEY) are not supported', {
-      hint: 'authenticate with a password (in the URL, PGPASSWORD or ~/.pgpass); TLS itself works with sslmode and sslrootcert',
+      hint: 'authenticate with a password (PGPASSWORD or ~/.pgpass); TLS itself works with sslmode and sslrootcert',
     });
   }
   const { parse } = await import('pg-connection-string');
@@ -161,7 +161,7 @@ export function connectError(shown: string, config: ConnectionConfig, error: unk
     (config.password === undefined && (code === '28P01' || code === '28000') && /password/.test(message))
   ) {
     return new LocalEnvironmentError(`${shown} asks for a password for user ${config.user} and none was given`, {
-      hint: `put it in the URL, PGPASSWORD, or ${'~/.pgpass'} (mode 0600)`,
+      hint: `put it in PGPASSWORD or ${'~/.pgpass'} (mode 0600)`,
       cause: error,
     });
   }

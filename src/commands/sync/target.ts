@@ -7,7 +7,10 @@ import { UsageError } from '../../core/errors.js';
 
 export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
 
-export type SyncTarget = { kind: 'duckdb'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string };
+export type SyncTarget =
+  | { kind: 'duckdb'; path: string; shown: string }
+  /** passwordInUrl: the URL itself holds the password (warned of: a command line is readable by every user of the machine). */
+  | { kind: 'postgres'; url: string; shown: string; passwordInUrl: boolean };
 
 const SCHEMES = 'duckdb:PATH, postgres://… or postgresql://…';
 
@@ -25,6 +28,15 @@ export function postgresHost(url: string, env: Readonly<Record<string, string | 
   host ||= env.PGHOST ?? 'localhost';
   port ||= env.PGPORT ?? '5432';
   return `${host}:${port}`;
+}
+
+/** A libpq URL that holds its password: `user:password@` or a `password=` parameter. */
+export function holdsPassword(url: string): boolean {
+  const query = url.indexOf('?');
+  if (query >= 0 && new URLSearchParams(url.slice(query + 1)).has('password')) return true;
+  const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
+  const at = authority.lastIndexOf('@');
+  return at >= 0 && authority.slice(0, at).includes(':');
 }
 
 /**
@@ -46,7 +58,8 @@ export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<
       throw new UsageError(`--to ${given}: name the database file (duckdb:PATH); an in-memory database would keep nothing`);
     return { kind: 'duckdb', path: databasePath(path, cwd, env), shown: path };
   }
-  if (/^postgres(ql)?:\/\//i.test(given)) return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}` };
+  if (/^postgres(ql)?:\/\//i.test(given))
+    return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}`, passwordInUrl: holdsPassword(given) };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];
   if (scheme) throw new UsageError(`--to: the scheme "${scheme.slice(0, 20)}:" is not supported`, { hint: `use ${SCHEMES}` });
   // A bare path (`--to ops.duckdb`): most likely a DuckDB file named without its scheme.

@@ -4,7 +4,7 @@ import { batchRows, BATCH_ROWS } from '../../../../src/commands/sync/family-sync
 import { parseFamilies } from '../../../../src/commands/sync/plan.js';
 import { cell } from '../../../../src/commands/sync/rows.js';
 import { familyTables } from '../../../../src/commands/sync/tables.js';
-import { parseTarget, postgresHost } from '../../../../src/commands/sync/target.js';
+import { holdsPassword, parseTarget, postgresHost } from '../../../../src/commands/sync/target.js';
 
 describe('sync targets', () => {
   it('defaults to duckdb:appraisal.duckdb in the working directory', () => {
@@ -28,6 +28,19 @@ describe('sync targets', () => {
     expect(target).toMatchObject({ kind: 'postgres', shown: 'postgres at db.example:6543' });
     expect(postgresHost('postgres:///ops', { PGHOST: 'pg.internal', PGPORT: '5433' })).toBe('pg.internal:5433');
     expect(postgresHost('postgres://u@h/ops', {})).toBe('h:5432');
+  });
+
+  it('tells a URL that holds its password (user:password@ or password=) from one that does not', () => {
+    expect(holdsPassword('postgresql://u:secret@db.example:6543/ops')).toBe(true);
+    expect(holdsPassword('postgres://u:@h/ops')).toBe(true);
+    expect(holdsPassword('postgres://h/ops?user=u&password=secret')).toBe(true);
+    expect(holdsPassword('postgres://u:p%40ss@h/ops?sslmode=require')).toBe(true);
+    expect(holdsPassword('postgres://u@h:5432/ops')).toBe(false);
+    expect(holdsPassword('postgres://[::1]:5432/ops?sslmode=require')).toBe(false);
+    expect(holdsPassword('postgres:///ops?host=/var/run/postgresql')).toBe(false);
+    expect(holdsPassword('postgres://')).toBe(false);
+    expect(parseTarget('postgres://u@h/ops', '/w', {})).toMatchObject({ passwordInUrl: false });
+    expect(parseTarget('postgres://u:x@h/ops', '/w', {})).toMatchObject({ passwordInUrl: true });
   });
 
   it('refuses other schemes and an in-memory DuckDB, never echoing a password', () => {
