@@ -161,7 +161,9 @@ describe('sync into DuckDB', () => {
       const reserved = await cli(['sync', 'props', '--to', 'duckdb:reserved.duckdb', '--schema', schema]);
       expect(reserved.code).toBe(2);
       expect(exitProblems(reserved)).toEqual([]);
-      expect(reserved.stderr).toMatch(new RegExp(`^error: --schema ${schema}: DuckDB keeps that name for itself\\nhint: choose a name of your own`));
+      expect(reserved.stderr).toMatch(
+        new RegExp(`^error: --schema ${schema}: DuckDB keeps that name for itself\\nhint: choose a name of your own`),
+      );
     }
     expect(existsSync(join(scratch, 'reserved.duckdb'))).toBe(false);
     // PostgreSQL's (pg_… and information_schema), refused before connecting: exit 2, not 3 for the closed port.

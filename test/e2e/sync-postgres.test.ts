@@ -47,7 +47,9 @@ describe('sync into PostgreSQL', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain(db.password);
     // psql takes a password in the URL, so sync does, once warned that every user can read a command line.
-    expect(result.stderr.match(/^warning: --to holds a password: .*give it in PGPASSWORD or ~\/\.pgpass \(mode 0600\) instead$/gm)).toHaveLength(1);
+    expect(
+      result.stderr.match(/^warning: --to holds a password: .*give it in PGPASSWORD or ~\/\.pgpass \(mode 0600\) instead$/gm),
+    ).toHaveLength(1);
     expect(db.psql('SELECT count(*) FROM properties')).toBe(String(RECORDS));
     expect(db.psql(`SELECT data_type FROM information_schema.columns WHERE table_name = 'properties' AND column_name = 'updated_at'`)).toBe(
       'timestamp with time zone',

@@ -64,7 +64,7 @@ export function planSync(ctx: Context, words: readonly string[], flags: SyncFlag
   const target = parseTarget(flags.to, ctx.cwd, ctx.env);
   if (flags.schema !== undefined && reservedSchema(flags.schema, target))
     throw new UsageError(`--schema ${flags.schema}: ${target.kind === 'duckdb' ? 'DuckDB' : 'PostgreSQL'} keeps that name for itself`, {
-      hint: 'choose a name of your own, such as the organization\'s (one organization per schema)',
+      hint: "choose a name of your own, such as the organization's (one organization per schema)",
     });
   // psql takes a password in the URL, so sync does too, but says what it costs.
   if (target.kind === 'postgres' && target.passwordInUrl)
