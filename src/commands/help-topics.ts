@@ -36,6 +36,7 @@ const OPTION_SECTIONS: ReadonlyArray<[OptionGroup, string]> = [
   ['general', 'Options every command takes'],
   ['service', 'Service options (commands that call the service)'],
   ['output', 'Output options (commands that print records)'],
+  ['csv', 'CSV options, for spreadsheets (lists, get, create, update and export, with -o csv)'],
   ['paging', 'Paging options (commands that list a collection)'],
   ['confirm', 'Confirmation (commands that delete, revoke or rotate)'],
 ];

@@ -73,7 +73,7 @@ export function planOutput(
   globals: GlobalOptions,
   flags?: OutputFlags,
 ): OutputPlan {
-  return OutputPlan.from({
+  const plan = OutputPlan.from({
     globals,
     flags,
     cwd: deps.cwd,
@@ -82,6 +82,10 @@ export function planOutput(
     columns: deps.stdoutIsTTY ? (deps.stdout as { columns?: number }).columns : undefined,
     columnsVariable: deps.env.COLUMNS,
   });
+  // --delimiter and --bom mean csv, whatever the command: refused at once (exit 2) where the run writes
+  // something else, by every command alike, not only by those that check their output before a request.
+  if (globals.delimiter !== undefined || globals.bom) void plan.csv;
+  return plan;
 }
 
 /** The OS keychain, its code (and the native addon) loaded at the first call, not when the context is made. */

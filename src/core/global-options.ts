@@ -2,7 +2,7 @@
 // (before or after the sub-command, hidden from its help); each command lists in its own --help only
 // the groups it declares with `takesOptions`, and a given option a command does not take is a usage
 // error. `appraisal help environment` prints the full list.
-// A little over 300 lines: the table of options and the one reader of their values are kept together
+// A little over 300 lines because the table of options and the one reader of their values are kept together
 // (each value's own parser lives beside what it means: size.ts, min-rate.ts).
 import { Option, type Command } from 'commander';
 import type { Env } from './env.js';
@@ -20,6 +20,10 @@ export interface GlobalOptions {
   /** `-o` as given; unset, the output plan (output-plan.ts) decides: the --out extension, else table on a terminal, else json. */
   output: OutputFormat | undefined;
   fields: string[] | undefined;
+  /** --delimiter as given (csv only: the output plan reads and checks it). */
+  delimiter: string | undefined;
+  /** --bom: a csv starts with a UTF-8 byte-order mark. */
+  bom: boolean;
   page: number | undefined;
   pageSize: number | undefined;
   maxItems: number | undefined;
@@ -50,7 +54,7 @@ export interface GlobalOptions {
 }
 
 /** Who takes an option: every command, or the commands that declare its group. */
-export type OptionGroup = 'general' | 'service' | 'output' | 'paging' | 'confirm';
+export type OptionGroup = 'general' | 'service' | 'output' | 'csv' | 'paging' | 'confirm';
 
 export interface GlobalOptionDefinition {
   flags: string;
@@ -77,6 +81,9 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
     description: 'fields/columns to print, comma separated (dotted paths allowed; repeatable)',
     repeatable: true,
   },
+  // For spreadsheets (csv-style.ts): Excel splits on ";" where the comma is the decimal mark, and reads UTF-8 after a BOM.
+  { group: 'csv', flags: '--delimiter <char>', description: 'csv cell separator: "," (default), ";" or tab' },
+  { group: 'csv', flags: '--bom', description: 'csv: start with a UTF-8 BOM, for Excel' },
   { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
   { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
   { group: 'paging', flags: '--max-items <n>', description: 'stop after N records' },
@@ -121,6 +128,7 @@ export const GROUP_HEADINGS: Readonly<Record<OptionGroup, string>> = {
   general: 'Global Options:',
   service: 'Service Options:',
   output: 'Output Options:',
+  csv: 'Output Options:',
   paging: 'Paging Options:',
   confirm: 'Options:',
 };
@@ -174,6 +182,8 @@ function namesOf(group: OptionGroup): readonly string[] {
 /** The groups, as attribute names for `takesOptions`. */
 export const SERVICE_OPTIONS = namesOf('service');
 export const OUTPUT_OPTIONS = namesOf('output');
+/** --delimiter and --bom: taken by the commands that write records as csv (lists, get/create/update, export). */
+export const CSV_OPTIONS = namesOf('csv');
 export const PAGING_OPTIONS = namesOf('paging');
 export const CONFIRM_OPTIONS = namesOf('confirm');
 
@@ -278,6 +288,8 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env): Globa
     baseUrl: (raw.baseUrl as string | undefined) ?? setting(env, 'APPRAISAL_BASE_URL'),
     output: raw.output as OutputFormat | undefined,
     fields,
+    delimiter: raw.delimiter as string | undefined,
+    bom: raw.bom === true,
     page: integer('--page', raw.page, 1),
     pageSize: integer('--page-size', raw.pageSize, 1, 10_000),
     maxItems: integer('--max-items', raw.maxItems, 1),

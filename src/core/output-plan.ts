@@ -10,12 +10,14 @@
 // --out body.bin` uses --out for bytes, not records): an extension that names no format is kept and
 // thrown by `format`, the first time a writer asks for one.
 import { extname, resolve } from 'node:path';
+import { csvStyleOf, type CsvStyle } from './csv-style.js';
 import { UsageError } from './errors.js';
 import { fieldSelection, type FieldSelection, type Projection } from './field-paths.js';
 import type { GlobalOptions, OutputFormat } from './global-options.js';
 import { checkOutPath, type OutTarget } from './out-path.js';
 import { planSink, type OutputFlags, type ResumeMode, type SinkPlan, type SplitLimits } from './sink-plan.js';
 
+export { BOM, formatIdentity, type CsvDelimiter, type CsvStyle } from './csv-style.js';
 export { fieldSelection, parseFieldPath, type FieldPath, type FieldSelection } from './field-paths.js';
 export type { ResumeMode, RowOutputs, SinkPlan, SplitLimits } from './sink-plan.js';
 
@@ -37,7 +39,7 @@ const BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
 
 /** What the plan is made from: the global options and the facts about stdout. */
 export interface OutputPlanInput {
-  globals: Pick<GlobalOptions, 'output' | 'out' | 'fields' | 'page'>;
+  globals: Pick<GlobalOptions, 'output' | 'out' | 'fields' | 'page' | 'delimiter' | 'bom'>;
   /** The list's own output flags (--resume, --split-rows, --wide…), when its verb declares them (output-flags.ts). */
   flags?: OutputFlags | undefined;
   cwd: string;
@@ -56,6 +58,8 @@ interface PlanParts {
   /** The text encoder the format names (output/sinks.ts maps it to its part); undefined for parquet. */
   encoder: EncoderKind | undefined | UsageError;
   fields: FieldSelection | undefined | UsageError;
+  /** --delimiter and --bom (csv-style.ts). */
+  csv: CsvStyle | UsageError;
   /** `--out` as given and resolved; undefined for stdout. */
   out: { given: string; path: string } | undefined;
   sink: SinkPlan | UsageError;
@@ -121,6 +125,7 @@ export class OutputPlan {
       formatExplicit: input.globals.output !== undefined,
       encoder: encoderOf(format),
       fields: selection,
+      csv: csvStyleOf(input.globals.delimiter, input.globals.bom, format),
       out: file,
       sink: planSink({ out: file, format, flags: input.flags, page: input.globals.page, cwd: input.cwd }),
       wide: input.flags === undefined ? undefined : input.flags.wide === true,
@@ -161,6 +166,13 @@ export class OutputPlan {
     const fields = this.#parts.fields;
     if (fields instanceof UsageError) throw fields;
     return fields;
+  }
+
+  /** How a csv is written: its cell separator and whether it starts with a BOM. Throws the usage error of a bad --delimiter, or of either without csv. */
+  get csv(): CsvStyle {
+    const csv = this.#parts.csv;
+    if (csv instanceof UsageError) throw csv;
+    return csv;
   }
 
   /** json, ndjson and Parquet write the record, or only its --fields (the projection compiled once, with the selection). */
@@ -216,6 +228,7 @@ export class OutputPlan {
     void this.sink;
     await this.target();
     void this.format;
+    void this.csv;
   }
 
   /**
@@ -236,6 +249,8 @@ export class OutputPlan {
       formatExplicit: true,
       encoder: encoderOf(format),
       fields: fields === undefined || fields.length === 0 ? undefined : fieldSelection(fields),
+      // The snapshot's csv files are written as the run's --delimiter and --bom say.
+      csv: this.#parts.csv,
       out,
       sink:
         format === 'parquet'

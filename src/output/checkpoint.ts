@@ -12,7 +12,7 @@ import { rm, type FileHandle } from 'node:fs/promises';
 import type { Query } from '../core/api-client.js';
 import type { Context } from '../core/context.js';
 import { CheckpointMismatchError, UsageError } from '../core/errors.js';
-import type { OutputPlan } from '../core/output-plan.js';
+import { formatIdentity, type OutputPlan } from '../core/output-plan.js';
 import { createOwned, openOwned, UnsafeFileError, type ReopenMode } from '../core/owned-file.js';
 import { BufferedFileWriter } from './buffered-writer.js';
 
@@ -60,7 +60,7 @@ export async function exportIdentity(ctx: Context, plan: OutputPlan, exported: E
     filters,
     pageSize: ctx.globals.pageSize ?? null,
     fields: plan.fields ? [...plan.fields.names] : null,
-    format: plan.format,
+    format: formatIdentity(plan.format, plan.csv),
     query: exported.query,
     origin: session.origin,
     profile: session.profileName,

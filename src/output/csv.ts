@@ -17,7 +17,7 @@
 // field a record carries that the columns leave out is never dropped silently: it is noted and named
 // in a warning at the end, with the --fields that gets it.
 import type { Context } from '../core/context.js';
-import type { FieldPath, FieldSelection } from '../core/output-plan.js';
+import { BOM, type CsvDelimiter, type CsvStyle, type FieldPath, type FieldSelection } from '../core/output-plan.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
 import { cellText, fieldSelection, getField, isPlainObject, pathTrie, type PathTrie } from './fields.js';
@@ -83,17 +83,19 @@ export function csvColumns(fields: Columns | undefined, published: readonly stri
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
-/** With another delimiter (an import's results and failed rows, written as its input was). */
+/** With another delimiter (--delimiter, or an import's results and failed rows, written as its input was). */
 const NEEDS_QUOTES_WITH: Readonly<Record<string, RegExp>> = { ';': /[",;\r\n]/, '\t': /[",\t\r\n]/ };
-
-/** What may stand between CSV cells: a comma, or the semicolon or tab of an import's input. */
-export type CsvDelimiter = ',' | ';' | '\t';
 
 export interface CsvOptions {
   /** stdout is a terminal: make cell text terminal-safe. */
   terminal?: boolean;
-  /** Between cells: a comma unless an import's input had a semicolon or a tab. */
+  /** Between cells: a comma unless --delimiter, or an import's input, says a semicolon or a tab. */
   delimiter?: CsvDelimiter;
+}
+
+/** A header row, after the byte-order mark --bom asks for (written once, at the top of the file). */
+function headerRow(names: readonly string[], options: CsvOptions, style: CsvStyle | undefined): string {
+  return (style?.bom ? BOM : '') + csvRow(names, options);
 }
 
 export function csvCell(value: unknown, options: CsvOptions = {}): string {
@@ -111,11 +113,11 @@ export function csvRow(values: readonly unknown[], options: CsvOptions = {}): st
  * A csv list: the header as soon as the columns are known (before the first record with --fields or
  * a schema, else with it), one row per record; an empty output without known columns gets `fallback`'s header.
  */
-export function csvListEncoder(columns: CsvColumns, options: CsvOptions = {}): ListEncoder {
+export function csvListEncoder(columns: CsvColumns, options: CsvOptions = {}, style?: CsvStyle): ListEncoder {
   let headed = false;
   const header = (names: readonly string[]): string => {
     headed = true;
-    return csvRow(names, options);
+    return headerRow(names, options, style);
   };
   return {
     begin: () => {
@@ -152,8 +154,10 @@ export class CsvPart implements EncoderPart {
   encoders(ctx: Context, view: View): ListEncoders {
     const plan = ctx.output;
     const columns = csvColumns(plan.fields, view.recordColumns, view.columns);
+    const style = plan.csv;
     // Cell text is made terminal-safe only for a person's terminal (the plan says: not a file).
-    return { encoder: async () => csvListEncoder(columns, { terminal: plan.terminal }), report: () => reportLeftOut(ctx, columns) };
+    const options = { terminal: plan.terminal, delimiter: style.delimiter };
+    return { encoder: async () => csvListEncoder(columns, options, style), report: () => reportLeftOut(ctx, columns) };
   }
 
   /** One record: a header and a row, of --fields, else the published fields, else the record's own. */
@@ -162,11 +166,12 @@ export class CsvPart implements EncoderPart {
     const recordColumns = view.recordColumns ? fieldSelection(view.recordColumns) : undefined;
     const own = recordPaths(record);
     const { names, paths } = plan.fields ?? recordColumns ?? { names: own.map((path) => path.join('.')), paths: own };
+    const options = { terminal: plan.terminal, delimiter: plan.csv.delimiter };
     return (
-      csvRow(names, { terminal: plan.terminal }) +
+      headerRow(names, options, plan.csv) +
       csvRow(
         paths.map((path) => getField(record, path)),
-        { terminal: plan.terminal },
+        options,
       )
     );
   }

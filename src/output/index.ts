@@ -14,7 +14,7 @@ export type { Destination } from './destination.js';
 export { stdoutDestination, type StdoutOptions } from './sinks.js';
 export { BufferedFileWriter, writeFailure } from './buffered-writer.js';
 export { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
-export { csvCell, csvRow, type CsvDelimiter } from './csv.js';
+export { csvCell, csvRow } from './csv.js';
 export { cellText, getField } from './fields.js';
 export { createProgress, formatCount, type Progress } from './progress.js';
 export { jsonDocument } from './json.js';

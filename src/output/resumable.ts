@@ -14,6 +14,7 @@ import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { holdRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
+import type { OutputFormat } from '../core/global-options.js';
 import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
 import { UsageError } from '../core/errors.js';
 import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
@@ -90,6 +91,8 @@ async function existingCheckpoint(
   out: string,
   paths: { partial: string; checkpoint: string },
   identity: ExportIdentity,
+  /** The format the partial's records are checked in (the identity's names a csv's separator too). */
+  format: OutputFormat,
   mode: ResumeMode,
 ): Promise<Resumable | undefined> {
   if (mode === 'restart') return undefined;
@@ -128,7 +131,7 @@ async function existingCheckpoint(
         },
       );
     }
-    await checkAgainstPartial(partial, identity.format, last, paths.partial);
+    await checkAgainstPartial(partial, format, last, paths.partial);
   } catch (error) {
     await partial?.close().catch(() => undefined);
     await opened?.handle.close().catch(() => undefined);
@@ -150,7 +153,7 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
   const release = await lockOut(out, paths.lock);
   let resumable: Resumable | undefined;
   try {
-    resumable = await existingCheckpoint(ctx, out, paths, identity, mode);
+    resumable = await existingCheckpoint(ctx, out, paths, identity, plan.format, mode);
   } catch (error) {
     await release();
     throw error;

@@ -6,7 +6,8 @@
 // place when the run ends, never half; --failed is placed only when some row went to it.
 import type { Context } from '../core/context.js';
 import { atomicFile } from './atomic-out-file.js';
-import { csvRow, type CsvDelimiter, type CsvOptions } from './csv.js';
+import { BOM, type CsvDelimiter } from '../core/output-plan.js';
+import { csvRow, type CsvOptions } from './csv.js';
 import type { Destination } from './destination.js';
 
 /** The form the rows to fix are written in: the input's. */
@@ -60,7 +61,7 @@ export async function openRowSink(ctx: Context, shape: RowSinkShape): Promise<Ro
   try {
     failed = plan.failed && (await atomicFile(plan.failed.path, plan.failed.given));
     await results?.write(csvRow(shape.columns, csv));
-    await failed?.write(`${bom ? '\uFEFF' : ''}${form === 'csv' ? csvRow(header ?? [], csv) : form === 'json' ? '[\n' : ''}`);
+    await failed?.write(`${bom ? BOM : ''}${form === 'csv' ? csvRow(header ?? [], csv) : form === 'json' ? '[\n' : ''}`);
   } catch (error) {
     await results?.discard();
     await failed?.discard();

@@ -203,7 +203,7 @@ class PartsPart implements SinkPart<'parts'> {
     const encoders = openEncoders(ctx, view);
     const target = (await ctx.output.target())!;
     const sink = openFilesSink(
-      { path: plan.path, displayPath: plan.given, format: ctx.output.format, split: plan.split, mode: target.mode },
+      { path: plan.path, displayPath: plan.given, format: ctx.output.format, csv: ctx.output.csv, split: plan.split, mode: target.mode },
       () => encoders.encoder(),
     );
     return { ...sink, report: () => encoders.report() };

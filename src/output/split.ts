@@ -18,7 +18,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import type { OutputFormat } from '../core/global-options.js';
-import type { SplitLimits } from '../core/output-plan.js';
+import type { CsvStyle, SplitLimits } from '../core/output-plan.js';
 import { readOwned } from '../core/owned-file.js';
 import { writeFailure } from './buffered-writer.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
@@ -40,6 +40,8 @@ export interface FilesTarget {
   /** The path as the user gave it, for messages. */
   displayPath: string;
   format: OutputFormat;
+  /** How csv parts are written (--delimiter, --bom): named in the manifest. */
+  csv: CsvStyle;
   split: SplitLimits;
   /**
    * Mode for the file(s): the mode of the file at `path` when there is one (a part is never wider
@@ -152,6 +154,7 @@ export function openFilesSink(target: FilesTarget, newEncoder: () => Promise<Lis
       kind: SPLIT_MANIFEST_KIND,
       version: 1,
       format: target.format,
+      ...(target.format === 'csv' ? { csv: target.csv } : {}),
       records: files.reduce((sum, part) => sum + part.records, 0),
       bytes: files.reduce((sum, part) => sum + part.bytes, 0),
       splitRows: split.rows ?? null,

@@ -3,6 +3,7 @@
 // of every record has a column (nested objects as dotted paths, arrays as one cell of JSON text,
 // null/absent as an empty cell). The same for `--out x.csv` and for `export --dir -o csv`, whose
 // contacts, assignments, files and clients keep clientId, propertyIds, attachments and timestamps.
+// For spreadsheets, `--delimiter ;|tab` and `--bom` write the same cells, and `import` reads them back.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -55,8 +56,8 @@ function ndjson(text: string): Json[] {
 }
 
 /** The csv, read back with csv-parse, equals the ndjson records cell for cell, and drops no field. */
-function expectSameRecords(csvText: string, records: readonly Json[], changing: readonly string[] = []): string[] {
-  const rows = parse(csvText, { bom: false, relax_column_count: false }) as string[][];
+function expectSameRecords(csvText: string, records: readonly Json[], changing: readonly string[] = [], delimiter = ','): string[] {
+  const rows = parse(csvText, { bom: false, relax_column_count: false, delimiter }) as string[][];
   const [header, ...body] = rows;
   expect(header).toBeDefined();
   expect(body).toHaveLength(records.length);
@@ -150,5 +151,74 @@ describe('csv holds every field', () => {
       };
       for (const column of joins[file] ?? []) expect(header, `${file} keeps ${column}`).toContain(column);
     }
+  });
+
+  it('--delimiter ";" and --bom: the same cells, the mark once at the top, read back by import; export names them in its manifests', async () => {
+    const records = ndjson((await cli(['props', 'list', '-o', 'ndjson'])).stdout);
+    const written = await cli(['props', 'list', '--out', 'excel.csv', '--delimiter', ';', '--bom']);
+    expect(written.code, written.stderr).toBe(0);
+    const bytes = readFileSync(join(dir, 'excel.csv'));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString('utf8');
+    expect(text).not.toContain('\ufeff');
+    expect(text.split('\r\n')[0]).toMatch(/^id;name;address\.line1;/);
+    expectSameRecords(text, records, [], ';');
+    const imported = await cli(['props', 'import', 'excel.csv', '--dry-run']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(`plan: create 0, update 0, unchanged ${records.length}, invalid 0`);
+
+    // Tab-separated, to stdout; one record the same way.
+    const tabbed = await cli(['props', 'list', '-o', 'csv', '--delimiter', 'tab']);
+    expectSameRecords(tabbed.stdout, records, [], '\t');
+    const one = await cli(['props', 'get', String(records[0]!.id), '-o', 'csv', '--delimiter', ';', '--fields', 'id,name']);
+    expect(one.stdout).toBe(
+      `id;name\r\n${String(records[0]!.id)};${String(records[0]!.name).includes(';') ? `"${String(records[0]!.name)}"` : String(records[0]!.name)}\r\n`,
+    );
+
+    // A snapshot: every csv file written so, and its manifests say how.
+    const snapshot = await cli([
+      'export',
+      '--dir',
+      'snap-semi',
+      '-o',
+      'csv',
+      '--delimiter',
+      ';',
+      '--families',
+      'props',
+      '--split-rows',
+      '4',
+    ]);
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'snap-semi', 'manifest.json'), 'utf8'))).toMatchObject({
+      format: 'csv',
+      csv: { delimiter: ';', bom: false },
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'snap-semi', 'props.csv.manifest.json'), 'utf8'))).toMatchObject({ csv: { delimiter: ';' } });
+    const parts = readdirSync(join(dir, 'snap-semi'))
+      .filter((name) => /^props-\d{4}\.csv$/.test(name))
+      .sort();
+    expect(parts.length).toBeGreaterThan(1);
+    const rows = parts.flatMap(
+      (part) => parse(readFileSync(join(dir, 'snap-semi', part), 'utf8'), { delimiter: ';' }).slice(1) as string[][],
+    );
+    expect(rows.map((row) => row[0])).toEqual(records.map((record) => record.id));
+
+    // One line and exit 2 for a separator csv cannot have, or either flag without csv; nothing written.
+    for (const [args, message] of [
+      [['props', 'list', '-o', 'csv', '--delimiter', '|'], /^error: --delimiter "\|": a csv's cells are separated by ",", ";" or tab$/m],
+      [['props', 'list', '-o', 'ndjson', '--delimiter', ';'], /^error: --delimiter is for csv output\nhint: add -o csv/m],
+      [['props', 'list', '--out', 'x.json', '--bom'], /^error: --bom is for csv output$/m],
+      [['export', '--dir', 'snap-nd-semi', '--delimiter', ';'], /^error: --delimiter is for csv output$/m],
+      [['props', 'get', String(records[0]!.id), '-o', 'json', '--delimiter', ';'], /^error: --delimiter is for csv output$/m],
+      [['doctor', '--bom'], /^error: --bom does not apply to `appraisal doctor`$/m],
+    ] as Array<[string[], RegExp]>) {
+      const refused = await cli(args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(message);
+    }
+    expect(readdirSync(dir)).not.toContain('x.json');
+    expect(readdirSync(dir)).not.toContain('snap-nd-semi');
   });
 });

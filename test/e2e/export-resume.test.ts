@@ -58,6 +58,7 @@ describe('resumable exports', () => {
     const refusals: Array<[string[], Record<string, string>, RegExp]> = [
       [['--type', 'office'], {}, /filters was \{\}, this run has \{"propertyType":"office"\}/],
       [['-o', 'ndjson'], {}, /format was "csv", this run has "ndjson"/],
+      [['--delimiter', ';', '--bom'], {}, /format was "csv", this run has "csv separated by semicolons, with a BOM"/],
       [['--fields', 'id'], {}, /--fields was none, this run has \["id"\]/],
       [['-p', 'staging'], {}, /profile was "default", this run has "staging"/],
       [[], { APPRAISAL_BASE_URL: otherOrigin }, /origin was/],
@@ -98,6 +99,22 @@ describe('resumable exports', () => {
     const resumed = await cli([...args, '--resume']);
     expect(resumed.code).toBe(0);
     expect(sha256(out)).toBe(reference);
+
+    // The same for a spreadsheet's csv (--delimiter ";" --bom): the mark is not written again either.
+    const excel = ['--delimiter', ';', '--bom'];
+    const clean = await cli([...args, ...excel]);
+    expect(clean.code, clean.stderr).toBe(0);
+    const excelReference = sha256(out);
+    expect(readFileSync(out).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    rmSync(out);
+    await admin.queueFaults([{ path: '/api/properties', query: { page: '5' }, fault: 'status=503', count: 10 }]);
+    expect((await cli([...args, ...excel], { APPRAISAL_RETRY_BASE_MS: '1' })).code).toBe(8);
+    await admin.clearFaults();
+    const plainResume = await cli([...args, '--resume']);
+    expect(plainResume.stderr).toMatch(/format was "csv separated by semicolons, with a BOM", this run has "csv"/);
+    const resumedExcel = await cli([...args, ...excel, '--resume']);
+    expect(resumedExcel.code, resumedExcel.stderr).toBe(0);
+    expect(sha256(out)).toBe(excelReference);
 
     // Without --resume or --restart a run that finds a partial says --resume exists, and starts over.
     rmSync(out);

@@ -20,6 +20,8 @@ export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = {
   baseUrl: undefined,
   output: undefined,
   fields: undefined,
+  delimiter: undefined,
+  bom: false,
   page: undefined,
   pageSize: undefined,
   maxItems: undefined,

@@ -3,7 +3,7 @@
 // narrows those to the chosen families before the context binds them, and hands over to run.ts.
 // The one-line summary is the registry's (commands/registry.ts).
 import type { Operation } from '../../core/description/operations.js';
-import { SERVICE_OPTIONS } from '../../core/global-options.js';
+import { CSV_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { familyListOperations } from '../shared/family-lists.js';
 import { FAMILIES, UPDATED_SINCE, acceptsUpdatedSince, type ResourceFamily } from '../../core/resources.js';
@@ -58,7 +58,7 @@ export default defineNounCommand<ExportFlags>({
       description: 'FAMILY=a,b.c keeps only those fields (repeatable)',
     },
   ],
-  takes: [...SERVICE_OPTIONS, 'output', 'fields', 'pageSize', 'concurrency', 'allowPartial'],
+  takes: [...SERVICE_OPTIONS, 'output', 'fields', ...CSV_OPTIONS, 'pageSize', 'concurrency', 'allowPartial'],
   // Every operation it may call, for `spec check`; a run needs only those of its families.
   calls: listOperations(FAMILIES),
   narrowCalls(flags) {

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import type { CsvStyle } from '../../core/output-plan.js';
 import { openOwned, readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FilePart } from '../../output/index.js';
 
@@ -60,6 +61,8 @@ export interface Manifest {
   profile: string;
   environment: string;
   format: string;
+  /** A csv snapshot's cell separator and byte-order mark (--delimiter, --bom). */
+  csv?: CsvStyle;
   /** This machine's clock when the run began. */
   startedAt: string;
   /**

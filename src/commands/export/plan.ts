@@ -7,7 +7,7 @@ import type { Context } from '../../core/context.js';
 import type { OutputFormat } from '../../core/global-options.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
-import { fieldSelection } from '../../core/output-plan.js';
+import { fieldSelection, type CsvStyle } from '../../core/output-plan.js';
 import { FAMILIES, FAMILY_NAMES, findFamily, hasRecords, type FamilyName, type ResourceFamily } from '../../core/resources.js';
 import { requireTimestamp } from '../shared/query.js';
 import { splitLimits, type SplitLimits } from '../../core/sink-plan.js';
@@ -41,6 +41,8 @@ export interface ExportPlan {
   dir: string;
   families: readonly ResourceFamily[];
   format: OutputFormat;
+  /** How its csv files are written (--delimiter, --bom). */
+  csv: CsvStyle;
   mode: 'resume' | 'restart' | 'auto';
   replace: boolean;
   since: SinceSource | undefined;
@@ -146,6 +148,7 @@ export function planExport(ctx: Context, flags: ExportFlags): ExportPlan {
     dir,
     families,
     format,
+    csv: ctx.output.csv,
     mode: flags.resume ? 'resume' : flags.restart ? 'restart' : 'auto',
     replace: flags.replace === true,
     since,

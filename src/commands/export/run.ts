@@ -6,6 +6,7 @@
 import type { Context } from '../../core/context.js';
 import { holdRunLock } from '../../core/file-lock.js';
 import { UnpublishedOperationError } from '../../core/errors.js';
+import { formatIdentity } from '../../core/output-plan.js';
 import { countOf, formatCount } from '../../output/index.js';
 import { join } from 'node:path';
 import { exportFamily, fileName } from './family-file.js';
@@ -99,7 +100,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     {
       origin,
       profile: run.profile,
-      format: plan.format,
+      format: formatIdentity(plan.format, plan.csv),
       families: names,
       pageSize: ctx.globals.pageSize ?? null,
       watermark,
@@ -153,6 +154,7 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
     profile: run.profile,
     environment: run.environment,
     format: plan.format,
+    ...(plan.format === 'csv' ? { csv: plan.csv } : {}),
     startedAt: snapshot.startedAt,
     serviceStartedAt: snapshot.serviceStartedAt,
     finishedAt: ctx.now().toISOString(),

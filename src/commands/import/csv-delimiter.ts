@@ -5,7 +5,7 @@
 // byte scan (input-scan.ts) and the reader (csv-input.ts) ask the same bytes: the line's first
 // 64 KiB, so they always agree. The results and failed files are written with the same character.
 import { Readable } from 'node:stream';
-import type { CsvDelimiter } from '../../output/index.js';
+import type { CsvDelimiter } from '../../core/csv-style.js';
 
 export type { CsvDelimiter };
 

@@ -9,7 +9,7 @@ import { recordName } from './record-name.js';
 import { writeRecord } from '../../output/index.js';
 import { collectionTemplate, parentFamily, recordPath, recordTemplate, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
-import { CONFIRM_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { CONFIRM_OPTIONS, CSV_OPTIONS, OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import { checkedOperation, checkRequestBody, recordChecker } from './validation.js';
 
@@ -62,7 +62,7 @@ export function getVerb(spec: ResourceFamily, examples: readonly string[]): Verb
     options: [
       { flags: '--validate', description: "check the record against the service's published schema (violations on stderr, exit 9)" },
     ],
-    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CSV_OPTIONS],
     calls: [{ method: 'GET', path: recordTemplate(spec) }],
     examples,
     async run(ctx, [id], options) {
@@ -88,7 +88,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
       ...RECORD_INPUT_OPTIONS,
       ...(parent ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} to create it for`, required: true }] : []),
     ],
-    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CSV_OPTIONS],
     calls: [{ method: 'POST', path: collectionTemplate(spec) }],
     examples,
     async run(ctx, _args, options) {
@@ -109,7 +109,7 @@ export function updateVerb(spec: ResourceFamily, examples: readonly string[]): V
     summary: `change fields of a ${spec.singular} (partial update)`,
     arguments: [idArgument(spec)],
     options: RECORD_INPUT_OPTIONS,
-    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CSV_OPTIONS],
     calls: [{ method: 'PATCH', path: recordTemplate(spec) }],
     examples,
     async run(ctx, [id], options) {

@@ -8,7 +8,7 @@ import { filterQuery, paramQuery } from './query.js';
 import { listCollection, type ListFlags } from './list-records.js';
 import { collectionTemplate, parentFamily, type ResourceFamily } from '../../core/resources.js';
 import { collectionPath, parentFlag } from './resource.js';
-import { OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
+import { CSV_OPTIONS, OUTPUT_OPTIONS, PAGING_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { OUTPUT_FLAG_OPTIONS } from '../../core/output-flags.js';
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 
@@ -51,7 +51,7 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
       { flags: '--validate', description: "check every record against the service's published schema (violations on stderr, exit 9)" },
       ...LIST_OPTIONS,
     ],
-    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CSV_OPTIONS, ...PAGING_OPTIONS],
     calls: [{ method: 'GET', path: collectionTemplate(spec), query: spec.filters.map((filter) => filter.param) }],
     examples,
     async run(ctx, _args, options) {
@@ -82,7 +82,7 @@ export function collectionVerb(spec: CollectionVerbSpec, examples: readonly stri
     summary: spec.description,
     arguments: spec.parent ? [{ name: 'id', description: `${spec.parent} id (UUID)`, required: true }] : [],
     options: LIST_OPTIONS,
-    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...PAGING_OPTIONS],
+    takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS, ...CSV_OPTIONS, ...PAGING_OPTIONS],
     calls: [{ method: 'GET', path: spec.path }],
     examples,
     async run(ctx, [id], options) {

@@ -7,12 +7,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
 import { createContext, type ProcessDeps } from '../../../src/core/factory.js';
 import { readGlobalOptions } from '../../../src/core/global-options.js';
-import { OutputPlan, type OutputPlanInput } from '../../../src/core/output-plan.js';
+import { formatIdentity, OutputPlan, type OutputPlanInput } from '../../../src/core/output-plan.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit<OutputPlanInput, 'globals'>> = {}): OutputPlanInput {
   return {
-    globals: { output: undefined, out: undefined, fields: undefined, page: undefined, ...globals },
+    globals: { output: undefined, out: undefined, fields: undefined, page: undefined, delimiter: undefined, bom: false, ...globals },
     cwd: '/home/ops/reports',
     stdoutIsTTY: false,
     color: true,
@@ -23,6 +23,28 @@ function input(globals: Partial<OutputPlanInput['globals']>, facts: Partial<Omit
 }
 
 describe('the output plan', () => {
+  it("--delimiter and --bom: a csv's separator and mark, refused with another format or another separator", () => {
+    const csv = (globals: Partial<OutputPlanInput['globals']>) => OutputPlan.from(input({ output: 'csv', ...globals })).csv;
+    expect(csv({})).toEqual({ delimiter: ',', bom: false });
+    expect(csv({ delimiter: ';', bom: true })).toEqual({ delimiter: ';', bom: true });
+    for (const tab of ['tab', 'TAB', '\\t', '\t']) expect(csv({ delimiter: tab }).delimiter).toBe('\t');
+    expect(csv({ delimiter: 'semicolon' }).delimiter).toBe(';');
+    expect(OutputPlan.from(input({ out: 'x.csv', delimiter: ';' })).csv.delimiter).toBe(';');
+    expect(() => csv({ delimiter: '|' })).toThrow(/--delimiter "\|": a csv's cells are separated by ",", ";" or tab/);
+    expect(() => OutputPlan.from(input({ output: 'json', delimiter: ';' })).csv).toThrow(/--delimiter is for csv output/);
+    expect(() => OutputPlan.from(input({ out: 'x.ndjson', bom: true })).csv).toThrow(/--bom is for csv output/);
+    // Checked with everything else before any request.
+    return expect(OutputPlan.from(input({ output: 'table', bom: true })).ready()).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('records a csv written another way in the format an interrupted export must be resumed with', () => {
+    expect(formatIdentity('csv', { delimiter: ',', bom: false })).toBe('csv');
+    expect(formatIdentity('csv', { delimiter: ';', bom: false })).toBe('csv separated by semicolons');
+    expect(formatIdentity('csv', { delimiter: '\t', bom: true })).toBe('csv separated by tabs, with a BOM');
+    expect(formatIdentity('csv', { delimiter: ',', bom: true })).toBe('csv with a BOM');
+    expect(formatIdentity('ndjson', { delimiter: ';', bom: true })).toBe('ndjson');
+  });
+
   it('takes -o when given, else the --out extension, else the terminal default', () => {
     const terminal = { stdoutIsTTY: true };
     expect(OutputPlan.from(input({ output: 'csv', out: 'x.json' })).format).toBe('csv');
