@@ -32,7 +32,12 @@ export const VENDOR_GROUPS = {
   // --query.
   jmespath: ['@jmespath-community/jmespath'],
   // `appraisal mcp`: the Model Context Protocol SDK (server and its stdio transport).
-  mcp: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'],
+  mcp: [
+    '@modelcontextprotocol/sdk/server/index.js',
+    '@modelcontextprotocol/sdk/server/stdio.js',
+    '@modelcontextprotocol/sdk/types.js',
+    'p-limit',
+  ],
   // `appraisal mock`: the mock service itself (it never imports the CLI), with its TLS certificate
   // generator and multipart parser. A project module is named by its path from the root.
   mock: ['src/mock/index.ts'],

@@ -156,6 +156,43 @@ describe('appraisal mcp', () => {
     await session.close();
   });
 
+  it('runs 4 calls at once and takes 64 in all; a call beyond them is refused at once, saying why', async () => {
+    const session = await connect();
+    const ids = await admin.ids('/api/properties');
+    // Every get is held at the mock until released: what it holds is what is at the service at once.
+    await admin.queueFaults([{ path: '/api/properties/*', method: 'GET', fault: 'hold', count: 1000 }]);
+    try {
+      const calls = Array.from({ length: 80 }, (_, n) =>
+        session.client.callTool({ name: 'props_get', arguments: { id: ids[n % ids.length] } }),
+      );
+      const held: number[] = [];
+      const deadline = Date.now() + 30_000;
+      while (held.reduce((sum, count) => sum + count, 0) < 64 && Date.now() < deadline) {
+        const released = await admin.release();
+        if (released > 0) held.push(released);
+        else await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const results = await Promise.all(calls);
+      const refused = results.filter((result) => result.isError);
+      expect(Math.max(...held)).toBeLessThanOrEqual(4);
+      expect(held.reduce((sum, count) => sum + count, 0)).toBe(64);
+      expect(results.filter((result) => !result.isError)).toHaveLength(64);
+      expect(refused).toHaveLength(16);
+      for (const result of refused)
+        expect(JSON.stringify(result.content)).toContain(
+          '64 tool calls are already running or waiting; send this one again once some have been answered',
+        );
+      // The room is there again once they are answered.
+      const again = session.client.callTool({ name: 'props_get', arguments: { id: ids[0] } });
+      while ((await admin.release()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(((await again).structuredContent as { id: string }).id).toBe(ids[0]);
+    } finally {
+      await admin.clearFaults();
+      await admin.release();
+    }
+    await session.close();
+  });
+
   it('validates a create against the published schema, then creates; the data schema is the published one', async () => {
     const session = await connect(['--allow-write']);
     const create = (await session.client.listTools()).tools.find((tool) => tool.name === 'props_create')!;

@@ -9,6 +9,7 @@ import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
 import type { AuditLog } from '../keys/public.js';
 import { callTool, DEFAULT_LIMITS, ToolInputError, type CallOutcome } from './call.js';
+import { CALLS_ACCEPTED, CallGate } from './call-gate.js';
 import type { Tool } from './catalogue.js';
 import { sanitiseJson, sanitiseText } from './sanitise.js';
 
@@ -43,6 +44,7 @@ function resultOf(tool: Tool, outcome: CallOutcome): CallToolResult {
 /** Serves until the client goes away or the process is told to stop. */
 export async function serve(ctx: Context, options: ServeOptions): Promise<void> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const gate = new CallGate();
   const server = new Server(
     { name: 'appraisal', version: ctx.version },
     { capabilities: { tools: {} }, instructions: options.instructions },
@@ -61,13 +63,21 @@ export async function serve(ctx: Context, options: ServeOptions): Promise<void> 
     const tool = byName.get(request.params.name);
     if (!tool) return toolError(`no tool ${request.params.name}`);
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
-    let outcome: CallOutcome;
-    try {
-      outcome = await callTool(ctx, tool, input, options.env(), DEFAULT_LIMITS);
-    } catch (error) {
-      if (!(error instanceof ToolInputError)) throw error;
-      outcome = { ok: false, exitCode: 2, error: `error: ${error.message}`, requestIds: [] };
-    }
+    const run = async (): Promise<CallOutcome> => {
+      try {
+        return await callTool(ctx, tool, input, options.env(), DEFAULT_LIMITS);
+      } catch (error) {
+        if (!(error instanceof ToolInputError)) throw error;
+        return { ok: false, exitCode: 2, error: `error: ${error.message}`, requestIds: [] };
+      }
+    };
+    // Refused as a 429 is (exit 8 in the audit log): too many at once, to be sent again later.
+    const outcome: CallOutcome = (await gate.run(run)) ?? {
+      ok: false,
+      exitCode: 8,
+      error: `error: ${CALLS_ACCEPTED} tool calls are already running or waiting; send this one again once some have been answered`,
+      requestIds: [],
+    };
     await options.audit?.append({
       time: ctx.now().toISOString(),
       tool: tool.name,
