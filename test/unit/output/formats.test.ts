@@ -107,6 +107,18 @@ describe('csv', () => {
     );
   });
 
+  it('--delimiter ";" and --bom: quotes the cells that hold a semicolon (and a comma, for a reader that guesses), the mark once before the header', async () => {
+    const items = [{ id: 'p1', address: { city: 'Lyon; Rhône' }, value: 'a,b' }];
+    expect((await list({ output: 'csv', delimiter: ';', bom: true }, items)).out).toBe(
+      '\ufeffid;address.city;value\r\np1;"Lyon; Rhône";"a,b"\r\n',
+    );
+    expect((await list({ output: 'csv', delimiter: 'tab' }, [{ id: 'p\t1', address: { city: 'x' }, value: 1 }])).out).toBe(
+      'id\taddress.city\tvalue\r\n"p\t1"\tx\t1\r\n',
+    );
+    // An empty list is its header alone, after the mark.
+    expect((await list({ output: 'csv', delimiter: ';', bom: true }, [])).out).toBe('\ufeffid;address.city;value\r\n');
+  });
+
   it('prints just the header for an empty list', async () => {
     expect((await list({ output: 'csv' }, [])).out).toBe('id,address.city,value\r\n');
   });
