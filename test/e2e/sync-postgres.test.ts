@@ -5,13 +5,13 @@
 // host), a wrong password (exit 2); and the writer's own insert (an array parameter per column)
 // keeping every value exact: strings with tabs, newlines, backslashes, quotes and array-literal
 // punctuation, integers beyond 2^53, times with microseconds and offsets, JSON, NULLs, the upsert.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../src/commands/sync/database.js';
 import { openPostgres } from '../../src/commands/sync/postgres.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/env.js';
+import { isolatedEnv, ROOT } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -107,6 +107,63 @@ describe('sync into PostgreSQL', () => {
     expect(exitProblems(wrong)).toEqual([]);
     expect(wrong.stderr).toMatch(/password authentication failed/);
     expect(wrong.stderr).not.toContain('wrong-pw-123');
+  });
+});
+
+describe('roles that may not create everywhere', () => {
+  const ROLE = 'ops_app';
+  const ROLE_PASSWORD = 'pw-ops-app-7';
+  const asRole = (schema: string, extra: string[] = [], database = 'postgres') =>
+    cli(
+      ['sync', 'props', '--to', `postgres://${ROLE}@127.0.0.1:${db.port}/${database}`, ...(schema ? ['--schema', schema] : []), ...extra],
+      { PGPASSWORD: ROLE_PASSWORD },
+    );
+  /** openapi.json with a field more on Property: a new column, which only a table's owner may add. */
+  function grownDescription(): string {
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      components: { schemas: { Property: { properties: Record<string, unknown> } } };
+    };
+    document.components.schemas.Property.properties.floors = { type: ['integer', 'null'] };
+    const path = join(scratch, 'grown.json');
+    writeFileSync(path, JSON.stringify(document));
+    return path;
+  }
+
+  it('syncs into a schema made for it, or into tables it was granted, without CREATE on the database; else a hint naming the grant', async () => {
+    // No CREATE on the database: PostgreSQL asks for it before it looks whether a schema exists.
+    db.psql(`CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE_PASSWORD}'; CREATE SCHEMA given AUTHORIZATION ${ROLE}`);
+    const own = await asRole('given');
+    expect(own.code, own.stderr).toBe(0);
+    expect(db.psql('SELECT count(*) FROM given.properties')).toBe(String(RECORDS));
+
+    // Nowhere to create: public is not open to every role since PostgreSQL 15 (a database of its own: no tables there yet).
+    db.createDatabase('roles_fresh');
+    const nowhere = await asRole('', [], 'roles_fresh');
+    expect(nowhere.code).toBe(2);
+    expect(exitProblems(nowhere)).toEqual([]);
+    expect(nowhere.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for schema public$/m);
+    expect(nowhere.stderr).toMatch(/^hint: give sync a schema of its own with --schema NAME .*CREATE SCHEMA NAME AUTHORIZATION ops_app/m);
+
+    // Tables an administrator's sync made: without rights on them, the hint names the grant; with it, the role syncs.
+    expect((await cli(['sync', 'props', '--to', db.url(), '--schema', 'dba'])).code).toBe(0);
+    db.psql(`GRANT USAGE ON SCHEMA dba TO ${ROLE}`);
+    const denied = await asRole('dba');
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toMatch(/^error: postgres at .*: permission denied for table _appraisal_sync$/m);
+    expect(denied.stderr).toMatch(
+      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA … TO ops_app$/m,
+    );
+    db.psql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA dba TO ${ROLE}`);
+    const granted = await asRole('dba', ['--full']);
+    expect(granted.code, granted.stderr).toBe(0);
+    expect(granted.stderr).toMatch(/^properties: 0 new, 0 changed, \d+ unchanged, 0 gone \(full\)/m);
+
+    // A new column needs the table's owner: nothing written, the hint says whose.
+    const grown = await asRole('dba', ['--spec', grownDescription()]);
+    expect(grown.code).toBe(2);
+    expect(grown.stderr).toMatch(/^error: postgres at .*: must be owner of table properties$/m);
+    expect(grown.stderr).toMatch(/^hint: a new column needs the table's owner: .*ALTER TABLE … OWNER TO ops_app$/m);
+    expect(db.psql(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'dba' AND column_name = 'floors'`)).toBe('0');
   });
 });
 

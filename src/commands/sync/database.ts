@@ -16,6 +16,13 @@ export interface Dialect {
   name: 'duckdb' | 'postgres';
   /** The schema tables go to when --schema is not given. */
   defaultSchema: string;
+  /**
+   * Where `CREATE … IF NOT EXISTS` asks for the privilege to create before it looks whether the
+   * object is there (PostgreSQL), the query that looks first (tables.ts ensureSchemaAndState): with
+   * `$1` the schema and `$2` a table, one row of `schemas` and `states` counts, read from catalogs
+   * every role sees. Undefined where there are no such privileges (DuckDB).
+   */
+  existingSchemaAndTable: string | undefined;
   typeName(type: ColumnType): string;
   /** A type as information_schema.columns.data_type spells it, as ours (undefined: none of ours). */
   typeOf(dataType: string): ColumnType | undefined;

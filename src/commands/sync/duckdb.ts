@@ -27,6 +27,7 @@ const FROM_DATA_TYPE = new Map<string, ColumnType>(Object.entries(TYPES).map(([t
 export const DUCKDB_DIALECT: Dialect = {
   name: 'duckdb',
   defaultSchema: 'main',
+  existingSchemaAndTable: undefined,
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toUpperCase()),
   jsonElements: (param) => `(SELECT unnest(CAST(${param} AS JSON[])) AS r) AS elements`,

@@ -26,6 +26,9 @@ const FROM_DATA_TYPE = new Map<string, ColumnType>(Object.entries(TYPES).map(([t
 export const POSTGRES_DIALECT: Dialect = {
   name: 'postgres',
   defaultSchema: 'public',
+  existingSchemaAndTable:
+    'SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = $1) AS schemas, ' +
+    '(SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = $2) AS states',
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toLowerCase()),
   jsonElements: (param) => `jsonb_array_elements(CAST(${param} AS jsonb)) AS r`,
@@ -56,6 +59,19 @@ function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
   return Array.from({ length: width }, (_, index) => rows.map((row) => row[index] ?? null));
 }
 
+/**
+ * What a refusal for want of privilege (42501) asks of whoever runs sync: tables someone else owns
+ * (rights on them, or their owner for a new column), else somewhere to create (a role that may not
+ * create in `public`, PostgreSQL 15 on).
+ */
+export function privilegeHint(message: string, user: string): string {
+  if (/must be owner of/i.test(message))
+    return `a new column needs the table's owner: run sync as that role, or have it run ALTER TABLE … OWNER TO ${user}`;
+  if (/permission denied for (table|relation|sequence|view)/i.test(message))
+    return `the tables belong to another role: run sync as that role, or have it GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA … TO ${user}`;
+  return `give sync a schema of its own with --schema NAME (created when ${user} may CREATE in the database, or made for it: CREATE SCHEMA NAME AUTHORIZATION ${user}), or GRANT CREATE ON that schema TO ${user}`;
+}
+
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
 export async function openPostgres(url: string, env: Env, meanwhile?: () => Promise<void>): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
@@ -83,12 +99,8 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
   const failed = (error: unknown): never => {
     const code = (error as { code?: string }).code;
     if (code && UNREACHABLE.has(code)) throw new NetworkError(`${shown}: the connection was lost (${code})`, { cause: error });
-    // 42501: insufficient privilege, as for a role that may not create in `public` (PostgreSQL 15 on).
-    const hint =
-      diskFullHint((error as Error).message ?? '', code) ??
-      (code === '42501'
-        ? `give sync a schema of its own with --schema NAME (created when ${config.user} may CREATE in the database), or GRANT CREATE ON that schema TO ${config.user}`
-        : undefined);
+    const message = (error as Error).message ?? '';
+    const hint = diskFullHint(message, code) ?? (code === '42501' ? privilegeHint(message, config.user) : undefined);
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message}`, { hint, cause: error });
   };
   const database: Database = {

@@ -8,14 +8,13 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
-import { quote } from './database.js';
 import { batchRows, readPass, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
 import type { Reading } from './reading.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
-import { ensureStateTable, familyTables, planTables } from './tables.js';
+import { ensureSchemaAndState, familyTables, planTables } from './tables.js';
 
 /**
  * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
@@ -88,8 +87,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
         throw new UsageError(`another sync holds schema ${schema} of ${db.shown}`, {
           hint: 'one sync writes a schema at a time: wait for the other to finish, then run this again',
         });
-      if (schema !== db.dialect.defaultSchema) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
-      await ensureStateTable(db, schema);
+      await ensureSchemaAndState(db, schema);
     }
     // A writing run has just made sure of the state table; a dry run asks whether it is there.
     const hasState = !plan.dryRun || (await stateTableExists(db, schema));

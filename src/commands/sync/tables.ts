@@ -129,8 +129,30 @@ export async function applyTables(db: Database, schema: string, changes: readonl
   }
 }
 
-/** The state table: one row per family (sync's own; made as the first thing a writing run does). */
-export async function ensureStateTable(db: Database, schema: string): Promise<void> {
+/**
+ * The schema (unless the dialect's default) and the state table, made where missing: the first thing
+ * a writing run does. PostgreSQL checks the privilege to create before it looks whether the object
+ * is there, so `CREATE … IF NOT EXISTS` of a schema or a table that exists is refused to a role that
+ * may not create one: a role an administrator gave a schema of its own (CREATE SCHEMA acme
+ * AUTHORIZATION ops) but no CREATE on the database, or rights on the tables alone. There the catalog
+ * is asked first (one query, the dialect's) and only what is missing is made; DuckDB's file has no
+ * such privileges.
+ */
+export async function ensureSchemaAndState(db: Database, schema: string): Promise<void> {
+  let schemaThere = schema === db.dialect.defaultSchema;
+  let stateThere = false;
+  const lookFirst = db.dialect.existingSchemaAndTable;
+  if (lookFirst !== undefined) {
+    const [row] = await db.query(lookFirst, [schema, STATE_TABLE]);
+    schemaThere ||= Number(row?.schemas) > 0;
+    stateThere = Number(row?.states) > 0;
+  }
+  if (!schemaThere) await db.run(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
+  if (!stateThere) await ensureStateTable(db, schema);
+}
+
+/** The state table: one row per family (sync's own). */
+async function ensureStateTable(db: Database, schema: string): Promise<void> {
   const t = (type: ColumnType) => db.dialect.typeName(type);
   await db.run(
     `CREATE TABLE IF NOT EXISTS ${qualified(schema, STATE_TABLE)} (family ${t('text')} PRIMARY KEY, origin ${t('text')} NOT NULL, ` +
