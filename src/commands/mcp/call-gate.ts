@@ -5,7 +5,12 @@
 // and up to 2 GB here. So CALLS_AT_ONCE run (the CLI's own default --concurrency), the next ones
 // wait in order, and beyond CALLS_ACCEPTED in all a call is refused at once, as a tool error that
 // says why, rather than queued without end. p-limit keeps the order and the count.
-import pLimit, { type LimitFunction } from 'p-limit';
+import * as pLimitModule from 'p-limit';
+import type { LimitFunction } from 'p-limit';
+import { defaultExport } from '../../core/default-export.js';
+
+// p-limit is an ES module package: bundled, its function is the default of the default (default-export.ts).
+const pLimit = defaultExport(pLimitModule) as typeof pLimitModule.default;
 
 export const CALLS_AT_ONCE = 4;
 /** Running and waiting together. */

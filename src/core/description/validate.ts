@@ -9,6 +9,7 @@
 //   validator.record(operation, record)  → Violation[] (one record of a list, get, create, update)
 import type { PublishedContract, PublishedOperation } from './document.js';
 import { ContractError } from '../errors.js';
+import { defaultExport } from '../default-export.js';
 import { addQuickDateFormats } from './fast-formats.js';
 import { linearRegExpEngine } from './linear-patterns.js';
 import { reachablePart } from './reachable.js';
@@ -41,14 +42,6 @@ interface AjvInstance {
   addFormat(name: string, format: object): unknown;
   formats: Record<string, unknown>;
   compile(schema: object): unknown;
-}
-
-/** ajv is CommonJS: its class is `default`, or `default.default` depending on who bundles it. */
-function commonJsDefault(module: unknown): unknown {
-  let value = (module as { default?: unknown }).default ?? module;
-  if (typeof value !== 'function' && value && typeof (value as { default?: unknown }).default === 'function')
-    value = (value as { default: unknown }).default;
-  return value;
 }
 
 const DOCUMENT_ID = 'urn:appraisal:description';
@@ -105,8 +98,8 @@ export async function createValidator(contract: PublishedContract): Promise<Vali
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 and Swagger 2 use draft-07 plus `nullable`.
   const ajvModule: unknown = version.startsWith('3.1') ? await import('ajv/dist/2020.js') : await import('ajv');
   const formatsModule: unknown = await import('ajv-formats');
-  const Ajv = commonJsDefault(ajvModule) as new (options: object) => AjvInstance;
-  const addFormats = commonJsDefault(formatsModule) as (ajv: AjvInstance) => void;
+  const Ajv = defaultExport(ajvModule) as new (options: object) => AjvInstance;
+  const addFormats = defaultExport(formatsModule) as (ajv: AjvInstance) => void;
   // Patterns come from the service: compiled with RE2, linear in the input (linear-patterns.ts).
   const regExp = await linearRegExpEngine();
   // `optimize: false`: ajv's pass over the code it generates cost ~15 ms of CPU per record schema and
