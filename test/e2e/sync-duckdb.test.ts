@@ -5,8 +5,9 @@
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { duckdbCatalogName } from '../../src/commands/sync/target.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
@@ -166,6 +167,31 @@ describe('sync into DuckDB', () => {
       );
     }
     expect(existsSync(join(scratch, 'reserved.duckdb'))).toBe(false);
+    // A schema named as DuckDB names the file's own database (acme.duckdb is acme): ambiguous to DuckDB.
+    for (const [file, schema, catalog] of [
+      ['acme.duckdb', 'acme', 'acme'],
+      ['.Hidden.v2.db', 'hidden', 'Hidden'],
+      ['main.duckdb', 'main_db', 'main_db'],
+    ] as const) {
+      const clash = await cli(['sync', 'props', '--to', `duckdb:${file}`, '--schema', schema]);
+      expect(clash.code, file).toBe(2);
+      expect(exitProblems(clash)).toEqual([]);
+      expect(clash.stderr).toContain(
+        `error: --schema ${schema}: DuckDB calls the database in ${file} "${catalog}" too, and cannot tell the two apart\nhint: choose another --schema`,
+      );
+      expect(existsSync(join(scratch, file))).toBe(false);
+    }
+    // The name is DuckDB's own: what current_database() says for each file.
+    for (const file of ['a.b.duckdb', 'Ops.DuckDB', 'noext', '.hidden.duckdb', 'my-file.db', 'main.duckdb', 'temp.db', 'memory.db']) {
+      const path = join(scratch, 'names', file);
+      mkdirSync(dirname(path), { recursive: true });
+      const instance = await DuckDBInstance.create(path);
+      const connection = await instance.connect();
+      const [row] = (await connection.runAndReadAll('SELECT current_database() AS name')).getRowObjectsJson();
+      connection.closeSync();
+      instance.closeSync();
+      expect(duckdbCatalogName(path), file).toBe(row!.name);
+    }
     // PostgreSQL's (pg_… and information_schema), refused before connecting: exit 2, not 3 for the closed port.
     const pgReserved = await cli(['sync', 'props', '--to', 'postgres://ops@127.0.0.1:1/ops', '--schema', 'pg_acme']);
     expect(pgReserved.code).toBe(2);

@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
-import { parseTarget, type SyncTarget } from './target.js';
+import { duckdbCatalogName, parseTarget, type SyncTarget } from './target.js';
 
 /** What sync keeps, and its order (contacts after clients, as the service nests them). */
 export const SYNC_FAMILIES: readonly FamilyName[] = ['props', 'assignments', 'clients', 'contacts', 'files'];
@@ -46,26 +46,36 @@ export function parseFamilies(words: readonly string[]): readonly ResourceFamily
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 
-/** Schema names the database keeps for itself (PostgreSQL: pg_… and information_schema; DuckDB also system and temp). */
-function reservedSchema(schema: string, target: SyncTarget): boolean {
+/**
+ * --schema checked against the target before anything is opened: a name the databases read as one,
+ * none they keep for themselves (PostgreSQL: pg_… and information_schema; DuckDB also system and
+ * temp), and in DuckDB not the name it gives the file's own database (`ops` for ops.duckdb).
+ */
+function checkSchema(schema: string, target: SyncTarget): void {
+  if (!SCHEMA_NAME.test(schema))
+    throw new UsageError(`--schema ${schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`);
   const name = schema.toLowerCase();
-  if (name.startsWith('pg_') || name === 'information_schema') return true;
-  return target.kind === 'duckdb' && (name === 'system' || name === 'temp');
+  const duckdb = target.kind === 'duckdb';
+  if (name.startsWith('pg_') || name === 'information_schema' || (duckdb && (name === 'system' || name === 'temp')))
+    throw new UsageError(`--schema ${schema}: ${duckdb ? 'DuckDB' : 'PostgreSQL'} keeps that name for itself`, {
+      hint: "choose a name of your own, such as the organization's (one organization per schema)",
+    });
+  const catalog = duckdb ? duckdbCatalogName(target.path) : undefined;
+  if (catalog?.toLowerCase() === name)
+    throw new UsageError(
+      `--schema ${schema}: DuckDB calls the database in ${target.shown} "${catalog}" too, and cannot tell the two apart`,
+      {
+        hint: `choose another --schema, or another name for the file (--to duckdb:${schema}-sync.duckdb)`,
+      },
+    );
 }
 
 export function planSync(ctx: Context, words: readonly string[], flags: SyncFlags): SyncPlan {
   const families = parseFamilies(words);
-  if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
-    throw new UsageError(
-      `--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`,
-    );
   if (ctx.output.formatExplicit && ctx.output.format !== 'json')
     throw new UsageError(`sync prints its summary on stderr, or as JSON with -o json; -o ${ctx.output.format} is not offered`);
   const target = parseTarget(flags.to, ctx.cwd, ctx.env);
-  if (flags.schema !== undefined && reservedSchema(flags.schema, target))
-    throw new UsageError(`--schema ${flags.schema}: ${target.kind === 'duckdb' ? 'DuckDB' : 'PostgreSQL'} keeps that name for itself`, {
-      hint: "choose a name of your own, such as the organization's (one organization per schema)",
-    });
+  if (flags.schema !== undefined) checkSchema(flags.schema, target);
   // psql takes a password in the URL, so sync does too, but says what it costs.
   if (target.kind === 'postgres' && target.passwordInUrl)
     ctx.io.warn(

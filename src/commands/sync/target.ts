@@ -2,7 +2,7 @@
 // directory) or a libpq URL (`postgres://…`, `postgresql://…`; PG* variables and ~/.pgpass fill what
 // it leaves out). Checked before any request. A URL is never shown whole: only its host and port
 // (and a refused scheme alone), so a password in it never reaches a message.
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 
 export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
@@ -37,6 +37,20 @@ export function holdsPassword(url: string): boolean {
   const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
   const at = authority.lastIndexOf('@');
   return at >= 0 && authority.slice(0, at).includes(':');
+}
+
+/**
+ * The name DuckDB gives the database in a file: its base name up to the first dot (`ops.duckdb` is
+ * `ops`, `.acme.db` is `acme`), with `_db` after a name of its own catalogs (`main.duckdb` is
+ * `main_db`). A schema of that name cannot be told apart from it (`"ops"."properties"` is ambiguous),
+ * so plan.ts refuses one before the file is made. test/e2e/sync-duckdb.test.ts holds this against
+ * DuckDB's own current_database().
+ */
+export function duckdbCatalogName(path: string): string {
+  const [name = ''] = basename(path)
+    .split('.')
+    .filter((part) => part !== '');
+  return name === 'main' || name === 'system' || name === 'temp' ? `${name}_db` : name;
 }
 
 /**
