@@ -6,6 +6,7 @@
 // and writes the Parquet temp file, which is given its final mode and renamed over FILE. A Parquet
 // file is written whole: a failure leaves nothing at FILE and removes both temp files; an export
 // that is resumed writes the file again.
+import { DUCKDB_OFFLINE } from '../core/duckdb-offline.js';
 import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Context } from '../core/context.js';
@@ -47,7 +48,7 @@ async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
 /** Run `statement` in a private in-memory DuckDB that loads and installs no extension. */
 async function runDuckDb(statement: string): Promise<void> {
   const { DuckDBInstance } = await loadDuckDb();
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const instance = await DuckDBInstance.create(':memory:', DUCKDB_OFFLINE);
   try {
     const connection = await instance.connect();
     try {

@@ -7,6 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { openDuckDB } from '../../src/commands/sync/duckdb.js';
 import { duckdbCatalogName } from '../../src/commands/sync/target.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
@@ -196,6 +197,40 @@ describe('sync into DuckDB', () => {
     const pgReserved = await cli(['sync', 'props', '--to', 'postgres://ops@127.0.0.1:1/ops', '--schema', 'pg_acme']);
     expect(pgReserved.code).toBe(2);
     expect(pgReserved.stderr).toMatch(/^error: --schema pg_acme: PostgreSQL keeps that name for itself$/m);
+  });
+
+  it('never writes over a file of another kind, and never fetches a DuckDB extension to read one', async () => {
+    const files = {
+      'export.duckdb': 'id,name\r\n1,a\r\n',
+      'legacy.duckdb': 'SQLite format 3\0' + 'x'.repeat(84),
+      'touched.duckdb': '',
+    };
+    for (const [file, content] of Object.entries(files)) {
+      writeFileSync(join(scratch, file), content);
+      const refused = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+      expect(refused.code, file).toBe(2);
+      expect(exitProblems(refused)).toEqual([]);
+      expect(refused.stderr).toMatch(
+        file === 'legacy.duckdb'
+          ? /^error: legacy\.duckdb is a SQLite database, not a DuckDB one$/m
+          : new RegExp(`^error: ${file.replace('.', '\\.')} is not a DuckDB database: .*not a valid DuckDB database file`, 'm'),
+      );
+      expect(refused.stderr).toMatch(/^hint: sync writes a DuckDB file of its own and never over another kind/m);
+      // DuckDB fetches the SQLite extension from extensions.duckdb.org unless told not to.
+      expect(refused.stderr).not.toMatch(/download|extensions\.duckdb\.org/i);
+      expect(readFileSync(join(scratch, file), 'utf8')).toBe(content);
+    }
+    // The database sync writes is opened with extension installing and loading off.
+    const db = await openDuckDB(join(scratch, 'offline.duckdb'), 'offline.duckdb', { readOnly: false });
+    try {
+      expect(
+        await db.query(
+          "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load",
+        ),
+      ).toEqual([{ install: false, load: false }]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('exits 2 at once with the path and the other program, while a program that is no sync holds the file', async () => {

@@ -5,6 +5,7 @@
 // the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
 // run opens an existing file read-only, and a missing one not at all (an empty in-memory database
 // stands in: every record is new).
+import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { commandLineOf } from '../../core/process-facts.js';
@@ -41,7 +42,7 @@ export const DUCKDB_DIALECT: Dialect = {
  * count past which every commit fails (128MB: ~1.2 million properties); below the limit it changes
  * nothing, DuckDB holding ~60 MiB at 200,000.
  */
-const SETTINGS: Readonly<Record<string, string>> = { threads: '1' };
+const SETTINGS: Readonly<Record<string, string>> = { ...DUCKDB_OFFLINE, threads: '1' };
 
 /**
  * A time as RFC 3339 in UTC (`Z`) with at most microseconds: the appender reads it exactly as
@@ -92,6 +93,17 @@ function openError(shown: string, error: unknown): Error {
       },
     );
   }
+  // A file of something else (a CSV, a SQLite database): sync never writes over it. DuckDB would read a
+  // SQLite file through an extension it fetches (never here: duckdb-offline.ts), so it names that.
+  const sqlite = /sqlite/i.test(message);
+  if (sqlite || /not a valid DuckDB database file/i.test(message)) {
+    const what = sqlite
+      ? 'a SQLite database, not a DuckDB one'
+      : `not a DuckDB database: ${message.replace(/^[A-Za-z ]+Error: /, '').split('\n')[0]}`;
+    return new UsageError(`${shown} is ${what}`, {
+      hint: 'sync writes a DuckDB file of its own and never over another kind: choose another --to duckdb:PATH (a new name makes a new database)',
+    });
+  }
   return new LocalEnvironmentError(`cannot open ${shown} for writing: ${message.replace(/^IO Error: /, '').split('\n')[0]}`, {
     hint: 'check that the file and its directory exist and are writable by this user, or choose another --to duckdb:PATH',
     cause: error,
@@ -112,7 +124,7 @@ export async function openDuckDB(
   const missing = !existsSync(path);
   const creating =
     options.readOnly && missing
-      ? duckdb.DuckDBInstance.create(':memory:')
+      ? duckdb.DuckDBInstance.create(':memory:', DUCKDB_OFFLINE)
       : duckdb.DuckDBInstance.create(path, { ...SETTINGS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) });
   creating.catch(() => undefined);
   const alongside = await settled(options.meanwhile);
