@@ -64,7 +64,11 @@ export interface GlobalOptionDefinition {
   choices?: readonly string[];
   /** Given more than once, the values add up (comma-joined) instead of the last one winning. */
   repeatable?: boolean;
+  /** The hint where a command does not take it (else: that command's --help). */
+  elsewhere?: string;
 }
+
+const CSV_ELSEWHERE = "lists, get, create, update and export write csv with it; import reads the separator from its file's header line";
 
 export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   { group: 'service', flags: '-p, --profile <name>', description: 'profile to use (env APPRAISAL_PROFILE)' },
@@ -82,8 +86,8 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
     repeatable: true,
   },
   // For spreadsheets (csv-style.ts): Excel splits on ";" where the comma is the decimal mark, and reads UTF-8 after a BOM.
-  { group: 'csv', flags: '--delimiter <char>', description: 'csv cell separator: "," (default), ";" or tab' },
-  { group: 'csv', flags: '--bom', description: 'csv: start with a UTF-8 BOM, for Excel' },
+  { group: 'csv', flags: '--delimiter <char>', description: 'csv cell separator: "," (default), ";" or tab', elsewhere: CSV_ELSEWHERE },
+  { group: 'csv', flags: '--bom', description: 'csv: start with a UTF-8 BOM, for Excel', elsewhere: CSV_ELSEWHERE },
   { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
   { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
   { group: 'paging', flags: '--max-items <n>', description: 'stop after N records' },
@@ -234,7 +238,7 @@ export function checkOptionsApply(root: Command, command: Command): void {
     if (GLOBAL_OPTIONS[index]!.group === 'general' || allowed.has(name) || root.getOptionValueSource(name) !== 'cli') return;
     const path = commandPath(command);
     throw new UsageError(`${option.long ?? option.short} does not apply to \`appraisal ${path}\``, {
-      hint: `run \`appraisal ${path} --help\` for the options it takes`,
+      hint: GLOBAL_OPTIONS[index]!.elsewhere ?? `run \`appraisal ${path} --help\` for the options it takes`,
     });
   });
 }

@@ -212,6 +212,10 @@ describe('csv holds every field', () => {
       [['export', '--dir', 'snap-nd-semi', '--delimiter', ';'], /^error: --delimiter is for csv output$/m],
       [['props', 'get', String(records[0]!.id), '-o', 'json', '--delimiter', ';'], /^error: --delimiter is for csv output$/m],
       [['doctor', '--bom'], /^error: --bom does not apply to `appraisal doctor`$/m],
+      [
+        ['props', 'import', 'excel.csv', '--delimiter', ';'],
+        /^error: --delimiter does not apply to `appraisal props import`\nhint: .*import reads the separator from its file's header line$/m,
+      ],
     ] as Array<[string[], RegExp]>) {
       const refused = await cli(args);
       expect(refused.code, args.join(' ')).toBe(2);
