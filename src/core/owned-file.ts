@@ -284,6 +284,27 @@ export async function readOwned(
   }
 }
 
+/**
+ * A symbolic link another user made at `path`, for a file another program opens there itself
+ * (DuckDB's database and its `.wal` beside it, which the CLI cannot open with O_NOFOLLOW for it):
+ * writing through it would write into whatever file it points at. A link of the current user's own is
+ * theirs to make. UnsafeFileError naming it; nothing when there is none.
+ */
+export async function refuseOthersLink(path: string, display: string): Promise<void> {
+  let info: Stats;
+  try {
+    info = await lstat(path);
+  } catch {
+    return;
+  }
+  const uid = currentUid();
+  if (info.isSymbolicLink() && uid !== undefined && info.uid !== uid)
+    throw new UnsafeFileError(
+      display,
+      `is a symbolic link another user made (uid ${info.uid}): writing through it would write into the file it points at`,
+    );
+}
+
 /** What is wrong with a directory the CLI keeps private (0700, ours, not a link); undefined when nothing. */
 export function privateDirProblem(info: Stats): string | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link';

@@ -5,7 +5,7 @@
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lchownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDuckDB } from '../../src/commands/sync/duckdb.js';
 import { duckdbCatalogName } from '../../src/commands/sync/target.js';
@@ -232,6 +232,38 @@ describe('sync into DuckDB', () => {
       await db.close();
     }
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'a link another user planted at the file or its .wal is refused, and nothing is written through it (needs root to lchown; CI and this machine run as root)',
+    async () => {
+      const file = join(scratch, 'planted.duckdb');
+      expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+      const victim = join(scratch, 'victim.txt');
+      writeFileSync(victim, 'precious\n');
+      // DuckDB replays and rewrites its log through whatever is at PATH.wal: the victim would become a WAL.
+      symlinkSync(victim, `${file}.wal`);
+      lchownSync(`${file}.wal`, 4242, 4242);
+      const wal = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+      expect(wal.code).toBe(2);
+      expect(exitProblems(wal)).toEqual([]);
+      expect(wal.stderr).toMatch(
+        /^error: .*planted\.duckdb\.wal is a symbolic link another user made \(uid 4242\): writing through it would write into the file it points at; refusing to use it$/m,
+      );
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      rmSync(`${file}.wal`);
+      // The database's own name, linked to where the other user wants a file made.
+      const elsewhere = join(scratch, 'made-elsewhere.duckdb');
+      symlinkSync(elsewhere, join(scratch, 'linked.duckdb'));
+      lchownSync(join(scratch, 'linked.duckdb'), 4242, 4242);
+      const linked = await cli(['sync', 'props', '--to', `duckdb:${join(scratch, 'linked.duckdb')}`]);
+      expect(linked.code).toBe(2);
+      expect(linked.stderr).toMatch(/linked\.duckdb is a symbolic link another user made \(uid 4242\)/);
+      expect(existsSync(elsewhere)).toBe(false);
+      // A link of one's own is one's own choice (the full-disk test below links the .wal to /dev/full).
+      const done = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+      expect(done.code, done.stderr).toBe(0);
+    },
+  );
 
   it('exits 2 at once with the path and the other program, while a program that is no sync holds the file', async () => {
     const file = join(scratch, 'held.duckdb');

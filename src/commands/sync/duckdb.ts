@@ -5,6 +5,7 @@
 // the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
 // run opens an existing file read-only, and a missing one not at all (an empty in-memory database
 // stands in: every record is new).
+import { refuseOthersLink } from '../../core/owned-file.js';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { existsSync } from 'node:fs';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
@@ -121,6 +122,12 @@ export async function openDuckDB(
   options: { readOnly: boolean; meanwhile?: () => Promise<void> },
 ): Promise<Database> {
   const duckdb = await loadDuckDB(shown);
+  // DuckDB opens the file and writes its log beside it (PATH.wal) through whatever is there: a link
+  // another user planted in a directory both can write would have it write into the linked file.
+  if (!options.readOnly) {
+    await refuseOthersLink(path, shown);
+    await refuseOthersLink(`${path}.wal`, `${shown}.wal`);
+  }
   const missing = !existsSync(path);
   const creating =
     options.readOnly && missing
