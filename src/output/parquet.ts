@@ -6,10 +6,10 @@
 // and writes the Parquet temp file, which is given its final mode and renamed over FILE. A Parquet
 // file is written whole: a failure leaves nothing at FILE and removes both temp files; an export
 // that is resumed writes the file again.
-import { DUCKDB_OFFLINE } from '../core/duckdb-offline.js';
 import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Context } from '../core/context.js';
+import { DUCKDB_OFFLINE } from '../core/duckdb-offline.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';

@@ -5,10 +5,10 @@
 // the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
 // run opens an existing file read-only, and a missing one not at all (an empty in-memory database
 // stands in: every record is new).
-import { refuseOthersLink } from '../../core/owned-file.js';
-import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { existsSync } from 'node:fs';
+import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { refuseOthersLink } from '../../core/owned-file.js';
 import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
