@@ -193,6 +193,45 @@ describe('appraisal mcp', () => {
     await session.close();
   });
 
+  it('never runs a call cancelled while it waited its turn, and stops a running one, giving its turn to the next', async () => {
+    const session = await connect();
+    const ids = await admin.ids('/api/properties');
+    await admin.clearRequests();
+    await admin.queueFaults([{ path: '/api/properties/*', method: 'GET', fault: 'hold', count: 1000 }]);
+    const gets = async () =>
+      (await admin.apiRequests())
+        .filter((entry) => entry.method === 'GET' && entry.path.startsWith('/api/properties/'))
+        .map((entry) => entry.path);
+    const call = (id: string, signal?: AbortSignal) =>
+      session.client.callTool({ name: 'props_get', arguments: { id } }, undefined, signal ? { signal } : undefined);
+    try {
+      const first = new AbortController();
+      const running = [call(ids[0]!, first.signal), ...ids.slice(1, 4).map((id) => call(id))];
+      await expect.poll(gets, { timeout: 20_000 }).toHaveLength(4);
+      // Two wait their turn; the client cancels them before it comes.
+      const dropped = new AbortController();
+      const waiting = [call(ids[4]!, dropped.signal), call(ids[5]!, dropped.signal)];
+      const next = call(ids[6]!);
+      dropped.abort();
+      for (const promise of waiting) await expect(promise).rejects.toThrow(/abort/i);
+      // A running call cancelled is stopped: its turn goes to the next while the other three are still held.
+      first.abort();
+      await expect(running[0]).rejects.toThrow(/abort/i);
+      await expect.poll(gets, { timeout: 20_000 }).toHaveLength(5);
+      // Let the held ones go until every call still wanted is answered.
+      let answered = false;
+      const rest = Promise.all([...running.slice(1), next]).finally(() => (answered = true));
+      while (!answered) if ((await admin.release()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await rest;
+      // The cancelled waiters never reached the service.
+      expect((await gets()).sort()).toEqual([0, 1, 2, 3, 6].map((n) => `/api/properties/${ids[n]}`).sort());
+    } finally {
+      await admin.clearFaults();
+      await admin.release();
+    }
+    await session.close();
+  });
+
   it('validates a create against the published schema, then creates; the data schema is the published one', async () => {
     const session = await connect(['--allow-write']);
     const create = (await session.client.listTools()).tools.find((tool) => tool.name === 'props_create')!;

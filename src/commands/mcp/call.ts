@@ -107,18 +107,27 @@ class Capture extends Writable {
 
 const REQUEST_ID = /^< .*, request id ([^)\s]+)\)$/;
 
-/** Runs one tool call to its end; never throws for what the command did (that is the outcome). */
+/** The outcome of a call the client cancelled (notifications/cancelled): never sent, kept for the audit log. */
+export const CANCELLED: CallOutcome = { ok: false, exitCode: 130, error: 'the client cancelled the call', requestIds: [] };
+
+/**
+ * Runs one tool call to its end; never throws for what the command did (that is the outcome).
+ * `cancelled`: the client's cancellation of this call, which stops the command as Ctrl-C would.
+ */
 export async function callTool(
   ctx: Context,
   tool: Tool,
   input: Readonly<Record<string, unknown>>,
   env: Env,
   limits: CallLimits = DEFAULT_LIMITS,
+  cancelled?: AbortSignal,
 ): Promise<CallOutcome> {
   const { argv, cap } = commandLine(tool, input);
+  if (cancelled?.aborted) return CANCELLED;
   const stop = new AbortController();
   const deadline = setTimeout(() => stop.abort(), limits.timeoutMs);
   const stopListening = listenForAbort(ctx.signal, () => stop.abort());
+  const stopCancelling = cancelled ? listenForAbort(cancelled, () => stop.abort()) : () => undefined;
   const stdout = new Capture(limits.maxBytes, () => stop.abort());
   const stderr = new Capture(256 * 1024);
   let exitCode: number;
@@ -127,7 +136,9 @@ export async function callTool(
   } finally {
     clearTimeout(deadline);
     stopListening();
+    stopCancelling();
   }
+  if (cancelled?.aborted) return CANCELLED;
   const lines = stderr.text().split('\n');
   const requestIds = lines.flatMap((line) => REQUEST_ID.exec(line)?.slice(1, 2) ?? []);
   if (stdout.over) {

@@ -59,13 +59,14 @@ export async function serve(ctx: Context, options: ServeOptions): Promise<void> 
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) return toolError(`no tool ${request.params.name}`);
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
     const run = async (): Promise<CallOutcome> => {
       try {
-        return await callTool(ctx, tool, input, options.env(), DEFAULT_LIMITS);
+        // A call the client cancelled while it waited its turn is not run; one running is stopped.
+        return await callTool(ctx, tool, input, options.env(), DEFAULT_LIMITS, extra.signal);
       } catch (error) {
         if (!(error instanceof ToolInputError)) throw error;
         return { ok: false, exitCode: 2, error: `error: ${error.message}`, requestIds: [] };
