@@ -138,9 +138,10 @@ export async function callTool(
     stopListening();
     stopCancelling();
   }
-  if (cancelled?.aborted) return CANCELLED;
   const lines = stderr.text().split('\n');
   const requestIds = lines.flatMap((line) => REQUEST_ID.exec(line)?.slice(1, 2) ?? []);
+  // Stopped part-way: the audit log still names the requests it made.
+  if (cancelled?.aborted) return { ...CANCELLED, requestIds };
   if (stdout.over) {
     return { ok: false, exitCode: 9, requestIds, error: `the result is over ${limits.maxBytes} bytes; ask for fewer records or fields` };
   }
