@@ -194,7 +194,8 @@ describe('appraisal mcp', () => {
   });
 
   it('never runs a call cancelled while it waited its turn, and stops a running one, giving its turn to the next', async () => {
-    const session = await connect();
+    const audit = join(tempDir('mcp-audit-'), 'audit.ndjson');
+    const session = await connect(['--audit-log', audit]);
     const ids = await admin.ids('/api/properties');
     await admin.clearRequests();
     await admin.queueFaults([{ path: '/api/properties/*', method: 'GET', fault: 'hold', count: 1000 }]);
@@ -225,6 +226,19 @@ describe('appraisal mcp', () => {
       await rest;
       // The cancelled waiters never reached the service.
       expect((await gets()).sort()).toEqual([0, 1, 2, 3, 6].map((n) => `/api/properties/${ids[n]}`).sort());
+      // The audit log has every call, the three cancelled ones as such (each written as its handler ends).
+      const auditLines = () =>
+        readFileSync(audit, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { arguments: { id: string }; outcome: string; exitCode: number; error?: string });
+      await expect.poll(() => auditLines().length, { timeout: 10_000 }).toBe(7);
+      const lines = auditLines();
+      const cancelled = lines.filter((line) => line.exitCode === 130).map((line) => line.arguments.id);
+      expect(cancelled.sort()).toEqual([ids[0], ids[4], ids[5]].sort());
+      expect(lines.filter((line) => line.exitCode === 130).every((line) => line.error === 'the client cancelled the call')).toBe(true);
+      expect(lines.filter((line) => line.outcome === 'ok')).toHaveLength(4);
     } finally {
       await admin.clearFaults();
       await admin.release();
