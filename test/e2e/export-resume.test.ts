@@ -111,6 +111,7 @@ describe('resumable exports', () => {
     expect((await cli([...args, ...excel], { APPRAISAL_RETRY_BASE_MS: '1' })).code).toBe(8);
     await admin.clearFaults();
     const plainResume = await cli([...args, '--resume']);
+    expect(plainResume.code).toBe(2);
     expect(plainResume.stderr).toMatch(/format was "csv separated by semicolons, with a BOM", this run has "csv"/);
     const resumedExcel = await cli([...args, ...excel, '--resume']);
     expect(resumedExcel.code, resumedExcel.stderr).toBe(0);
