@@ -17,7 +17,7 @@
 // field a record carries that the columns leave out is never dropped silently: it is noted and named
 // in a warning at the end, with the --fields that gets it.
 import type { Context } from '../core/context.js';
-import { BOM, type CsvDelimiter, type CsvStyle, type FieldPath, type FieldSelection } from '../core/output-plan.js';
+import { BOM, type CsvDelimiter, type FieldPath, type FieldSelection } from '../core/output-plan.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
 import { cellText, fieldSelection, getField, isPlainObject, pathTrie, type PathTrie } from './fields.js';
@@ -91,11 +91,13 @@ export interface CsvOptions {
   terminal?: boolean;
   /** Between cells: a comma unless --delimiter, or an import's input, says a semicolon or a tab. */
   delimiter?: CsvDelimiter;
+  /** --bom: the header row, at the top of the file, starts with a UTF-8 byte-order mark. */
+  bom?: boolean;
 }
 
 /** A header row, after the byte-order mark --bom asks for (written once, at the top of the file). */
-function headerRow(names: readonly string[], options: CsvOptions, style: CsvStyle | undefined): string {
-  return (style?.bom ? BOM : '') + csvRow(names, options);
+function headerRow(names: readonly string[], options: CsvOptions): string {
+  return (options.bom ? BOM : '') + csvRow(names, options);
 }
 
 export function csvCell(value: unknown, options: CsvOptions = {}): string {
@@ -113,11 +115,11 @@ export function csvRow(values: readonly unknown[], options: CsvOptions = {}): st
  * A csv list: the header as soon as the columns are known (before the first record with --fields or
  * a schema, else with it), one row per record; an empty output without known columns gets `fallback`'s header.
  */
-export function csvListEncoder(columns: CsvColumns, options: CsvOptions = {}, style?: CsvStyle): ListEncoder {
+export function csvListEncoder(columns: CsvColumns, options: CsvOptions = {}): ListEncoder {
   let headed = false;
   const header = (names: readonly string[]): string => {
     headed = true;
-    return headerRow(names, options, style);
+    return headerRow(names, options);
   };
   return {
     begin: () => {
@@ -154,10 +156,9 @@ export class CsvPart implements EncoderPart {
   encoders(ctx: Context, view: View): ListEncoders {
     const plan = ctx.output;
     const columns = csvColumns(plan.fields, view.recordColumns, view.columns);
-    const style = plan.csv;
     // Cell text is made terminal-safe only for a person's terminal (the plan says: not a file).
-    const options = { terminal: plan.terminal, delimiter: style.delimiter };
-    return { encoder: async () => csvListEncoder(columns, options, style), report: () => reportLeftOut(ctx, columns) };
+    const options: CsvOptions = { terminal: plan.terminal, ...plan.csv };
+    return { encoder: async () => csvListEncoder(columns, options), report: () => reportLeftOut(ctx, columns) };
   }
 
   /** One record: a header and a row, of --fields, else the published fields, else the record's own. */
@@ -166,9 +167,9 @@ export class CsvPart implements EncoderPart {
     const recordColumns = view.recordColumns ? fieldSelection(view.recordColumns) : undefined;
     const own = recordPaths(record);
     const { names, paths } = plan.fields ?? recordColumns ?? { names: own.map((path) => path.join('.')), paths: own };
-    const options = { terminal: plan.terminal, delimiter: plan.csv.delimiter };
+    const options: CsvOptions = { terminal: plan.terminal, ...plan.csv };
     return (
-      headerRow(names, options, plan.csv) +
+      headerRow(names, options) +
       csvRow(
         paths.map((path) => getField(record, path)),
         options,

@@ -12,7 +12,7 @@ import { defaultExport } from '../../core/default-export.js';
 // p-limit is an ES module package: bundled, its function is the default of the default (default-export.ts).
 const pLimit = defaultExport(pLimitModule) as typeof pLimitModule.default;
 
-export const CALLS_AT_ONCE = 4;
+const CALLS_AT_ONCE = 4;
 /** Running and waiting together. */
 export const CALLS_ACCEPTED = 64;
 

@@ -108,7 +108,7 @@ class Capture extends Writable {
 const REQUEST_ID = /^< .*, request id ([^)\s]+)\)$/;
 
 /** The outcome of a call the client cancelled (notifications/cancelled): never sent, kept for the audit log. */
-export const CANCELLED: CallOutcome = { ok: false, exitCode: 130, error: 'the client cancelled the call', requestIds: [] };
+const CANCELLED: CallOutcome = { ok: false, exitCode: 130, error: 'the client cancelled the call', requestIds: [] };
 
 /**
  * Runs one tool call to its end; never throws for what the command did (that is the outcome).

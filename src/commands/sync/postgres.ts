@@ -3,6 +3,7 @@
 // password. One writer per schema: a
 // session advisory lock keyed by the schema's name, held until the connection closes (a killed
 // sync's lock goes with its connection).
+import { defaultExport } from '../../core/default-export.js';
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
@@ -64,7 +65,7 @@ function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
  * (rights on them, or their owner for a new column), else somewhere to create (a role that may not
  * create in `public`, PostgreSQL 15 on).
  */
-export function privilegeHint(message: string, user: string): string {
+function privilegeHint(message: string, user: string): string {
   if (/must be owner of/i.test(message))
     return `a new column needs the table's owner: run sync as that role, or have it run ALTER TABLE … OWNER TO ${user}`;
   if (/permission denied for (table|relation|sequence|view)/i.test(message))
@@ -82,8 +83,8 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     if (error instanceof UsageError) throw error;
     throw new UsageError(`--to: ${shown}: the URL cannot be read (${(error as Error).message.slice(0, 80)})`, { cause: error });
   }
-  const pg = (await import('pg')) as unknown as { default?: typeof import('pg') } & typeof import('pg');
-  const connecting = connect(pg.default ?? pg, config);
+  const pg = defaultExport(await import('pg')) as typeof import('pg');
+  const connecting = connect(pg, config);
   connecting.catch(() => undefined);
   const alongside = await settled(meanwhile);
   let client: import('pg').Client;

@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../../../core/context.js';
 import { parseDuration } from '../../../core/duration.js';
+import { defaultExport } from '../../../core/default-export.js';
 import { UsageError } from '../../../core/errors.js';
 import { fileErrorWords } from '../../../core/file-error-words.js';
 
@@ -68,9 +69,8 @@ function isYaml(path: string): boolean {
 
 async function parseText(raw: string, path: string, text: string): Promise<unknown> {
   if (isYaml(path)) {
-    // yaml is CommonJS under Node: bundled, its functions are on `default`.
-    const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-    const parse = yaml.default?.parse ?? yaml.parse;
+    // yaml is CommonJS under Node: bundled, its functions are on `default` (default-export.ts).
+    const { parse } = defaultExport(await import('yaml')) as typeof import('yaml');
     try {
       // maxAliasCount (the default, 100) keeps an alias bomb from growing the document.
       return parse(text, { prettyErrors: true });
