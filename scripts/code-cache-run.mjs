@@ -7,6 +7,8 @@
 //   - V8 derives its string hash seed from --random-seed: fixed here (a run's cache check ignores it);
 //   - V8 records the script's id, which counts the scripts compiled before it: always this one loader;
 //   - a slow build ran undici's timer tick and a fast one did not: code-cache.mjs makes every build run it.
+//   - a slow build pruned DuckDB's prepared statements (a second after the last prune) and a fast one did
+//     not: code-cache.mjs makes every build prune them.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -33,6 +33,8 @@ const record = JSON.stringify({
 });
 /** Longer than undici's timer tick (lib/util/timers.js: 1000 / 2 − 1 ms). */
 const TICK_MS = 600;
+/** Longer than the second after which a DuckDB connection prunes its prepared statements. */
+const PRUNE_AFTER_MS = 1_050;
 let answered = 0;
 const service = createServer((request, response) => {
   const send = (status, body) =>
@@ -125,6 +127,13 @@ const VENDOR_USES = {
       appender.closeSync();
       await connection.run('UPDATE t SET updated_at = CAST($1 AS TIMESTAMP WITH TIME ZONE) WHERE id = $2', [ROW.updatedAt, ROW.id]);
       (await connection.runAndReadAll('SELECT id, updated_at, count(*) OVER () AS n FROM t WHERE id = $1', [ROW.id])).getRowObjectsJson();
+      // A connection prunes its list of prepared statements when one is added more than a second after
+      // the last prune (node-api's DuckDBPreparedStatementWeakRefCollection): a slow build ran that
+      // and a fast one did not, so the cache held the prune's callback or not (the tests' build under
+      // load wrote another cache). Every build now adds one after that second, as a sync longer than a
+      // second does.
+      await new Promise((resolve) => setTimeout(resolve, PRUNE_AFTER_MS));
+      await connection.run('SELECT count(*) FROM t WHERE id = $1', [ROW.id]);
       connection.closeSync();
       instance.closeSync();
     } finally {
