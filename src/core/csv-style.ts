@@ -29,6 +29,9 @@ const DELIMITERS: Readonly<Record<string, CsvDelimiter>> = {
   '\t': '\t',
 };
 
+/** The separators by name, as shell completion offers them (a bare `;` would end the shell's command). */
+export const CSV_DELIMITER_NAMES: readonly string[] = ['comma', 'semicolon', 'tab'];
+
 /**
  * --delimiter and --bom as the plan keeps them: the style, or the usage error a bad value or a format
  * other than csv earns (thrown when the plan is checked, before any request).

@@ -1,6 +1,7 @@
 // What the shell scripts complete, read from the commander tree itself, so a new command, alias or
 // flag is completed without anyone keeping a second list.
 import type { Argument, Command, Option } from 'commander';
+import { CSV_DELIMITER_NAMES } from '../../core/csv-style.js';
 import { OUTPUT_FORMATS } from '../../core/global-options.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
@@ -55,6 +56,7 @@ export function flagValue(option: Option): ValueSource {
   if (!option.required && !option.optional) return { kind: 'none' };
   if (option.argChoices && option.argChoices.length > 0) return { kind: 'words', words: option.argChoices };
   if (option.long === '--output') return { kind: 'words', words: OUTPUT_FORMATS };
+  if (option.long === '--delimiter') return { kind: 'words', words: CSV_DELIMITER_NAMES };
   if ((option.long && PROFILE_FLAGS.has(option.long)) || /<profile>/i.test(option.flags)) return { kind: 'profiles' };
   if (FILE_PLACEHOLDER.test(option.flags)) return { kind: 'files' };
   return { kind: 'free' };

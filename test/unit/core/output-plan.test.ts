@@ -4,6 +4,7 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
+import { CSV_DELIMITER_NAMES } from '../../../src/core/csv-style.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createContext, type ProcessDeps } from '../../../src/core/factory.js';
 import { readGlobalOptions } from '../../../src/core/global-options.js';
@@ -29,6 +30,8 @@ describe('the output plan', () => {
     expect(csv({ delimiter: ';', bom: true })).toEqual({ delimiter: ';', bom: true });
     for (const tab of ['tab', 'TAB', '\\t', '\t']) expect(csv({ delimiter: tab }).delimiter).toBe('\t');
     expect(csv({ delimiter: 'semicolon' }).delimiter).toBe(';');
+    // What completion offers is what the plan takes, in the order of the description.
+    expect(CSV_DELIMITER_NAMES.map((name) => csv({ delimiter: name }).delimiter)).toEqual([',', ';', '\t']);
     expect(OutputPlan.from(input({ out: 'x.csv', delimiter: ';' })).csv.delimiter).toBe(';');
     expect(() => csv({ delimiter: '|' })).toThrow(/--delimiter "\|": a csv's cells are separated by ",", ";" or tab/);
     expect(() => OutputPlan.from(input({ output: 'json', delimiter: ';' })).csv).toThrow(/--delimiter is for csv output/);

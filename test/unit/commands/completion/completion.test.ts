@@ -72,7 +72,10 @@ describe('options the root takes before a command only', () => {
     const root = new Command('appraisal');
     root.option('-v, --verbose', 'more').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS).hideHelp());
     const props = root.command('props');
-    props.command('list').addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS));
+    props
+      .command('list')
+      .addOption(new Option('-o, --output <format>', 'format').choices(OUTPUT_FORMATS))
+      .addOption(new Option('--delimiter <char>', 'csv separator'));
     props.command('get').argument('<id>');
     return root;
   }
@@ -87,6 +90,7 @@ describe('options the root takes before a command only', () => {
     expect(complete(script, ['appraisal', '-o', 'json', 'props', ''])).toEqual(['list', 'get']);
     expect(complete(script, ['appraisal', 'props', 'list', '--o'])).toEqual(['--output']);
     expect(complete(script, ['appraisal', 'props', 'list', '-o', 'c'])).toEqual(['csv']);
+    expect(complete(script, ['appraisal', 'props', 'list', '--delimiter', ''])).toEqual(['comma', 'semicolon', 'tab']);
     expect(complete(script, ['appraisal', 'props', 'get', '--'])).toEqual(['--verbose', '--help']);
     const fish = fishScript(tree, INFO);
     expect(fish).toContain("complete -c appraisal -n '__appraisal_at \\'\\'' -s o -l output");
