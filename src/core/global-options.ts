@@ -86,7 +86,12 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
     repeatable: true,
   },
   // For spreadsheets (csv-style.ts): Excel splits on ";" where the comma is the decimal mark, and reads UTF-8 after a BOM.
-  { group: 'csv', flags: '--delimiter <char>', description: 'csv cell separator: comma (default), semicolon or tab (also "," and ";")', elsewhere: CSV_ELSEWHERE },
+  {
+    group: 'csv',
+    flags: '--delimiter <char>',
+    description: 'csv cell separator: comma (default), semicolon or tab (also "," and ";")',
+    elsewhere: CSV_ELSEWHERE,
+  },
   { group: 'csv', flags: '--bom', description: 'csv: start with a UTF-8 BOM, for Excel', elsewhere: CSV_ELSEWHERE },
   { group: 'paging', flags: '--page <n>', description: 'fetch one page only' },
   { group: 'paging', flags: '--page-size <n>', description: 'page size, sent as limit' },
