@@ -89,7 +89,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   {
     group: 'csv',
     flags: '--delimiter <char>',
-    description: 'csv cell separator: comma (default), semicolon or tab (also "," and ";")',
+    description: 'csv cell separator: comma (default), semicolon or tab',
     elsewhere: CSV_ELSEWHERE,
   },
   { group: 'csv', flags: '--bom', description: 'csv: start with a UTF-8 BOM, for Excel', elsewhere: CSV_ELSEWHERE },

@@ -194,6 +194,73 @@ describe('watch --forward-to', () => {
     expect(result.stderr).toContain(`forwarded ${RECORDS - 1}, retrying 0, dead-lettered 1`);
   });
 
+  it('--redeliver: once the receiver is fixed, the dead letters go out again with their own ids and bodies; the file is removed', async () => {
+    const dir = tempDir('forward-');
+    const target = await receiver({ script: ({ n }) => (n < 2 ? 400 : 200) });
+    const first = await watch(['--emit-existing', '--once', '--forward-to', target.url], dir);
+    expect(first.code, first.stderr).toBe(24);
+    expect(first.stderr).toContain('fix the receiver, then run again with --redeliver');
+    const deadLetters = join(dir, 'props.state.dead-letter.ndjson');
+    const refused = target.requests.slice(0, 2);
+    expect(readFileSync(deadLetters, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+
+    target.script = () => 200;
+    const again = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+    expect(again.code, again.stderr).toBe(0);
+    target.secrets = secretOf(dir);
+    expectAllVerified(target);
+    // The same webhook-ids (the receiver's deduplication key) and the bodies byte for byte, in order.
+    const redelivered = target.requests.slice(RECORDS);
+    expect(redelivered.map((r) => [r.id, r.body])).toEqual(refused.map((r) => [r.id, r.body]));
+    expect(again.stdout).toBe(refused.map((r) => `${r.body}\n`).join(''));
+    expect(again.stderr).toContain(`redelivering 2 dead-lettered event(s) from ${deadLetters}; the file is removed`);
+    expect(again.stderr).toContain('forwarded 2, retrying 0, dead-lettered 0');
+    expect(existsSync(deadLetters)).toBe(false);
+    expect(readFileSync(join(dir, 'props.state.outbox'), 'utf8')).toBe('appraisal-watch-outbox 1\n');
+
+    const nothing = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+    expect(nothing.code, nothing.stderr).toBe(0);
+    expect(nothing.stderr).toContain(`no dead letters to redeliver in ${deadLetters}`);
+    expect(target.requests).toHaveLength(RECORDS + 2);
+  });
+
+  it('--redeliver refuses a file with a line that is not a dead letter of this watch, and changes nothing', async () => {
+    const dir = tempDir('forward-');
+    const target = await receiver({ script: ({ n }) => (n === 0 ? 400 : 200) });
+    expect((await watch(['--emit-existing', '--once', '--forward-to', target.url], dir)).code).toBe(24);
+    const deadLetters = join(dir, 'props.state.dead-letter.ndjson');
+    const letter = readFileSync(deadLetters, 'utf8');
+    target.script = () => 200;
+    const sent = target.requests.length;
+    const cases: Array<[string, string]> = [
+      [`${letter}not json\n`, 'line 2 is not a dead letter of this watch: not JSON'],
+      [
+        `${letter}${letter.replace('"family":"props"', '"family":"clients"')}`,
+        'line 2 is not a dead letter of this watch: an event of clients',
+      ],
+      [letter.replace(/"webhookId":"msg_[0-9a-f]+"/, '"webhookId":"msg_x y"'), 'line 1 is not a dead letter of this watch: no webhookId'],
+    ];
+    for (const [content, message] of cases) {
+      writeFileSync(deadLetters, content, { mode: 0o600 });
+      const result = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain('nothing was redelivered');
+      expect(readFileSync(deadLetters, 'utf8')).toBe(content);
+      expect(target.requests).toHaveLength(sent);
+    }
+    // A last line a crash cut short (no newline) is not a letter: the rest goes, and the file with it.
+    writeFileSync(deadLetters, `${letter}{"webhookId":"msg_`, { mode: 0o600 });
+    const torn = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+    expect(torn.code, torn.stderr).toBe(0);
+    expect(target.requests.slice(sent).map((r) => r.body)).toEqual([target.requests[0]!.body]);
+    expect(existsSync(deadLetters)).toBe(false);
+    // Without --forward-to it means nothing.
+    const alone = await watch(['--once', '--redeliver'], dir);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--redeliver applies only with --forward-to URL');
+  });
+
   it('a 301 to elsewhere is not followed: elsewhere gets nothing, the event is dead-lettered', async () => {
     const dir = tempDir('forward-');
     const elsewhere = await receiver();

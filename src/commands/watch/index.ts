@@ -235,6 +235,7 @@ export default defineNounCommand<WatchFlags>({
     { flags: '--dead-letter <path>', description: 'undeliverable events (default: STATE-FILE.dead-letter.ndjson)', group: FORWARDING },
     { flags: '--forward-ca-file <path>', description: "a CA to trust for the receiver's certificate", group: FORWARDING },
     { flags: '--forward-concurrency <n>', description: "requests at once; a record's events stay in order", group: FORWARDING },
+    { flags: '--redeliver', description: 'resend the dead letters first (file removed)', group: FORWARDING },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency'],
   // The family is an argument: each run lists (and reads back) that family's records.
@@ -245,6 +246,7 @@ export default defineNounCommand<WatchFlags>({
     'appraisal watch contacts --client 3f2b8c1e-5d4a-4c3b-9a1f-0e6d7c8b9a10 --interval 30s | jq -c \'select(.type=="deleted")\'',
     'appraisal watch props --since 2026-01-01T00:00:00Z --once   # what changed since then',
     'appraisal watch props --state-file props.state --forward-to https://hooks.example.com/appraisal --once',
+    'appraisal watch props --state-file props.state --forward-to https://hooks.example.com/appraisal --once --redeliver   # the receiver is fixed',
   ],
   notes: HOW_IT_WORKS,
   run: watchRun,

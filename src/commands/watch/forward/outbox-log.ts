@@ -87,6 +87,8 @@ function readLine(
       throw damaged(path, number, 'an event line with an unreadable key');
     }
     const body = rest.slice(second + 1);
+    // An event done before and appended again (watch --redeliver) waits again.
+    recent.delete(id);
     entries.set(id, { entry: { id, key, offset: 0, length: 0, body: undefined, firstAttemptAt: undefined, attempts: 0 }, body });
     return;
   }

@@ -2,7 +2,8 @@
 // so that neither a receiver that is down for a day nor a kill -9 loses one. An append-only log of
 // lines, one job each:
 //   appraisal-watch-outbox 1          the header
-//   A <webhook-id> <key> <body>       an event to deliver (<key>: its record id, URI-encoded)
+//   A <webhook-id> <key> <body>       an event to deliver (<key>: its record id, URI-encoded); after a D
+//                                     of the same id (watch --redeliver), to deliver again
 //   T <webhook-id> <first-ms> <n>     n attempts failed so far, the first at <first-ms>
 //   D <webhook-id>                    delivered or dead-lettered: done with it
 //   S                                 the state file was saved: nothing before it can be found again
@@ -107,7 +108,17 @@ export class Outbox {
 
   /** Append an event; false (nothing appended) when that webhook-id waits already or was just done. */
   add(id: string, key: string, body: string): OutboxEntry | undefined {
-    if (this.waiting.has(id) || this.recent.has(id)) return undefined;
+    if (this.recent.has(id)) return undefined;
+    return this.requeue(id, key, body);
+  }
+
+  /**
+   * Append an event to be delivered again even though it was done (a dead letter, watch --redeliver);
+   * false when that webhook-id waits already. Its retry window starts again.
+   */
+  requeue(id: string, key: string, body: string): OutboxEntry | undefined {
+    if (this.waiting.has(id)) return undefined;
+    this.recent.delete(id);
     const prefix = `A ${id} ${encodeURIComponent(key)} `;
     const prefixBytes = Buffer.byteLength(prefix);
     const offset = this.size + this.bufferedBytes + prefixBytes;

@@ -14,6 +14,7 @@ export interface ForwardFlags {
   deadLetter?: string;
   forwardCaFile?: string;
   forwardConcurrency?: string;
+  redeliver?: boolean;
 }
 
 export interface ForwardPlan {
@@ -27,6 +28,8 @@ export interface ForwardPlan {
   outboxPath: string;
   caFile: string | undefined;
   concurrency: number;
+  /** Put the dead letters back into the outbox before the first poll. */
+  redeliver: boolean;
 }
 
 export const FORWARD_DEFAULTS = { timeout: '10s', retryFor: '24h' } as const;
@@ -38,6 +41,7 @@ const DEPENDENT: ReadonlyArray<[keyof ForwardFlags, string]> = [
   ['deadLetter', '--dead-letter'],
   ['forwardCaFile', '--forward-ca-file'],
   ['forwardConcurrency', '--forward-concurrency'],
+  ['redeliver', '--redeliver'],
 ];
 
 const MAX_CONCURRENCY = 64;
@@ -85,5 +89,6 @@ export function forwardPlan(
     outboxPath: `${statePath}.outbox`,
     caFile: flags.forwardCaFile === undefined ? undefined : absolute(flags.forwardCaFile),
     concurrency,
+    redeliver: flags.redeliver === true,
   };
 }

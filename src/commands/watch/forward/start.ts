@@ -10,6 +10,7 @@ import { deadLetterFile } from './dead-letter.js';
 import { Forwarder } from './forwarder.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import type { ForwardPlan } from './plan.js';
+import { redeliverDeadLetters, type Redelivery } from './redeliver.js';
 import { loadSecrets } from './secrets.js';
 import { webhookId } from './signature.js';
 import { shownTarget } from './target.js';
@@ -47,6 +48,12 @@ function describe(body: string, entry: OutboxEntry): string {
   } catch {
     return entry.id;
   }
+}
+
+function redeliveryNotice({ requeued, waiting }: Redelivery, path: string): string {
+  if (requeued + waiting === 0) return `no dead letters to redeliver in ${path}`;
+  const already = waiting > 0 ? ` (${waiting} of them waited in the outbox already)` : '';
+  return `redelivering ${requeued + waiting} dead-lettered event(s) from ${path}${already}; the file is removed`;
 }
 
 export async function startForwarding(ctx: Context, plan: ForwardPlan, options: ForwardingOptions): Promise<Forwarding> {
@@ -91,8 +98,10 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
     print: (lines) => writeLine(ctx.io.stdout, lines, options.signal),
     onFatal: () => options.stop(),
   });
-  if (outbox.count > 0)
-    say(() => ctx.io.notice(`${outbox.count} event(s) from an earlier run wait in ${plan.outboxPath}: delivering them first`));
+  const earlier = outbox.count;
+  const redelivery = plan.redeliver ? await redeliverDeadLetters(outbox, plan.deadLetterPath, options.family) : undefined;
+  if (earlier > 0) say(() => ctx.io.notice(`${earlier} event(s) from an earlier run wait in ${plan.outboxPath}: delivering them first`));
+  if (redelivery) say(() => ctx.io.notice(redeliveryNotice(redelivery, plan.deadLetterPath)));
   forwarder.start();
 
   const summarise = () => {
@@ -135,7 +144,7 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
       const count = forwarder.deadLetteredInRun;
       if (count > 0) {
         throw new UndeliveredEventsError(`${count} event(s) could not be delivered to ${target}: they are in ${plan.deadLetterPath}`, {
-          hint: 'each line holds the event, the last status or error and the attempts; fix the receiver and replay them from there',
+          hint: 'each line holds the event, the last status or error and the attempts; fix the receiver, then run again with --redeliver',
         });
       }
     },

@@ -117,6 +117,23 @@ describe('the outbox', () => {
     expect(readFileSync(path, 'utf8')).toBe('appraisal-watch-outbox 1\n');
   });
 
+  it('takes a done id again when it is requeued (a dead letter redelivered), and keeps it waiting across reopens', async () => {
+    const path = join(tempDir('outbox-'), 'props.state.outbox');
+    const box = await Outbox.open(path);
+    box.done(box.add('msg_a', 'rec-1', '{"n":"a"}')!);
+    expect(box.add('msg_a', 'rec-1', '{"n":"a"}')).toBeUndefined();
+    const requeued = box.requeue('msg_a', 'rec-1', '{"n":"a"}')!;
+    expect(requeued).toMatchObject({ id: 'msg_a', attempts: 0, firstAttemptAt: undefined });
+    expect(box.requeue('msg_a', 'rec-1', '{"n":"a"}')).toBeUndefined(); // waiting already
+    await box.close();
+    // The log holds A, D, then A again: it waits, and still after the reopen's compaction.
+    for (let reopen = 0; reopen < 2; reopen++) {
+      const again = await Outbox.open(path);
+      expect([...again.entries()].map((e) => e.id)).toEqual(['msg_a']);
+      await again.close();
+    }
+  });
+
   it('refuses a damaged log with what to do (exit 2), never half-reads it', async () => {
     const path = join(tempDir('outbox-'), 'x.outbox');
     writeFileSync(path, 'appraisal-watch-outbox 1\nZ what\n', { mode: 0o600 });
