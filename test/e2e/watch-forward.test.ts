@@ -4,7 +4,7 @@
 // redirects dead-lettered, 410 stops the watch, the second of two overlapping runs refused. Nothing
 // secret (the webhook secret, the API key) in any output or request. In process (test/helpers/run.ts);
 // kill -9 is in watch-forward-crash.test.ts.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
@@ -74,6 +74,18 @@ function expectAllVerified(target: Receiver): void {
     expect(Math.abs(request.timestamp - Date.now() / 1000)).toBeLessThan(60);
     expect(request.id).toMatch(/^msg_[0-9a-f]{32}$/);
   }
+}
+
+/** The files under `dir` this process holds open (Linux: /proc/self/fd). */
+function openFilesUnder(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(join('/proc/self/fd', fd));
+      return target.startsWith(`${dir}/`) ? [target] : [];
+    } catch {
+      return []; // closed meanwhile (the descriptor of readdir itself)
+    }
+  });
 }
 
 const distinct = (ids: string[]) => ids.filter((id, i) => ids.indexOf(id) === i);
@@ -248,6 +260,8 @@ describe('watch --forward-to', () => {
       expect(result.stderr).toContain('nothing was redelivered');
       expect(readFileSync(deadLetters, 'utf8')).toBe(content);
       expect(target.requests).toHaveLength(sent);
+      // The outbox opened before the refusal is closed again (in process: this process's descriptors).
+      expect(openFilesUnder(dir)).toEqual([]);
     }
     // A last line a crash cut short (no newline) is not a letter: the rest goes, and the file with it.
     writeFileSync(deadLetters, `${letter}{"webhookId":"msg_`, { mode: 0o600 });

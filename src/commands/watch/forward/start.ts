@@ -2,6 +2,7 @@
 // the context: no API key near it) and the forwarder; what the poller is handed instead of printing
 // (a sink that appends to the outbox) and around its state saves (the outbox made durable first).
 import type { Context } from '../../../core/context.js';
+import type { OutboundClient } from '../../../core/http/outbound.js';
 import { UndeliveredEventsError } from '../../../core/errors.js';
 import type { EventSink } from '../events.js';
 import { writeLine } from '../events.js';
@@ -70,8 +71,18 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
       ),
   );
   const outbox = await Outbox.open(plan.outboxPath);
+  const earlier = outbox.count;
+  let redelivery: Redelivery | undefined;
+  let client: OutboundClient;
+  try {
+    redelivery = plan.redeliver ? await redeliverDeadLetters(outbox, plan.deadLetterPath, options.family) : undefined;
+    client = await ctx.outbound({ caFile: plan.caFile, timeoutMs: plan.timeoutMs, caFlag: '--forward-ca-file' });
+  } catch (error) {
+    // Nothing is the caller's to close yet (a dead-letter file that is not one, a CA file that is not PEM).
+    await outbox.close();
+    throw error;
+  }
   const deadLetters = deadLetterFile(plan.deadLetterPath);
-  const client = await ctx.outbound({ caFile: plan.caFile, timeoutMs: plan.timeoutMs, caFlag: '--forward-ca-file' });
   const target = shownTarget(plan.url);
   const forwarder = new Forwarder({
     outbox,
@@ -98,8 +109,6 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
     print: (lines) => writeLine(ctx.io.stdout, lines, options.signal),
     onFatal: () => options.stop(),
   });
-  const earlier = outbox.count;
-  const redelivery = plan.redeliver ? await redeliverDeadLetters(outbox, plan.deadLetterPath, options.family) : undefined;
   if (earlier > 0) say(() => ctx.io.notice(`${earlier} event(s) from an earlier run wait in ${plan.outboxPath}: delivering them first`));
   if (redelivery) say(() => ctx.io.notice(redeliveryNotice(redelivery, plan.deadLetterPath)));
   forwarder.start();

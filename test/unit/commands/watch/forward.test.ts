@@ -5,7 +5,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundAnswer, OutboundClient } from '../../../../src/core/http/outbound.js';
 import { deadLetterFile } from '../../../../src/commands/watch/forward/dead-letter.js';
 import { Forwarder } from '../../../../src/commands/watch/forward/forwarder.js';
@@ -169,19 +169,27 @@ function fakeClient(script: (id: string, n: number) => OutboundAnswer | Promise<
   return { client, sent, most: () => most };
 }
 
+const opened: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((file) => file.close()));
+});
+
 async function forwarder(
   client: OutboundClient,
   options: { concurrency: number; retryForMs?: number; print?: (lines: string) => Promise<void> },
 ) {
   const dir = tempDir('forwarder-');
   const outbox = await Outbox.open(join(dir, 'outbox'));
+  const deadLetters = deadLetterFile(join(dir, 'dead.ndjson'));
+  // Closed after the test, as the watch closes them (start.ts): a handle left to the GC is a warning.
+  opened.push(outbox, deadLetters);
   const delivered: string[] = [];
   const dead: string[] = [];
   const errors: unknown[] = [];
   const secret = newSecret();
   const forward = new Forwarder({
     outbox,
-    deadLetters: deadLetterFile(join(dir, 'dead.ndjson')),
+    deadLetters,
     client,
     url: new URL('http://127.0.0.1:9/x'),
     keys: [secretKey(secret)!],
