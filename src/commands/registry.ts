@@ -50,6 +50,11 @@ export const NOUNS: readonly NounEntry[] = [
     summary: 'Keep the organization as tables in DuckDB or PostgreSQL (incremental, crash-safe)',
     load: () => import('./sync/index.js'),
   },
+  {
+    name: 'sql',
+    summary: 'Query the database sync keeps: one read-only SQL statement, printed like a list',
+    load: () => import('./sql/index.js'),
+  },
   { name: 'watch', summary: 'Poll a collection and emit change events as NDJSON', load: () => import('./watch/index.js') },
   { name: 'smoke', summary: 'CI smoke check of a non-production environment', load: () => import('./smoke/index.js') },
   { name: 'mock', summary: 'Run the bundled mock of the appraisal service', load: () => import('./mock/index.js') },

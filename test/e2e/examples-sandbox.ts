@@ -155,6 +155,10 @@ export async function makeTemplate(mock: MockServer, ids: { client: string }): P
 
   // An earlier snapshot, for --since-last: beside the template, copied only where an example names it.
   await expectRun(root, ['export', '--dir', '../snapshot', '--quiet']);
+  // Databases sync wrote, for the examples of `appraisal sql` (copied only into theirs).
+  mkdirSync(join(root, 'duckdb'));
+  await expectRun(root, ['sync', '--to', 'duckdb:../duckdb/appraisal.duckdb', '--quiet']);
+  await expectRun(root, ['sync', '--to', 'duckdb:../duckdb/ops.duckdb', '--schema', 'acme', '--quiet']);
   return root;
 }
 
@@ -176,6 +180,9 @@ function prepareFor(text: string, sandbox: Sandbox, template: string): void {
     copyTree(join(template, 'snapshot'), join(sandbox.work, 'snapshots', 'latest'));
     copyTree(join(template, 'snapshot'), join(sandbox.root, 'data', 'appraisal', 'snap-2026-01-01'));
     symlinkSync('snap-2026-01-01', join(sandbox.root, 'data', 'appraisal', 'latest'));
+  }
+  if (/\bappraisal sql\b/.test(text)) {
+    for (const name of ['appraisal.duckdb', 'ops.duckdb']) copyFileSync(join(template, 'duckdb', name), join(sandbox.work, name));
   }
   if (/\bkeys scan \. --git\b/.test(text)) {
     const git = (...args: string[]) =>

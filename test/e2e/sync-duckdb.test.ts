@@ -4,7 +4,6 @@
 // --dry-run writing nothing, -o json, bad targets, a record that breaks the schema (exit 9, nothing
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn } from 'node:child_process';
 import { existsSync, lchownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDuckDB } from '../../src/commands/sync/duckdb.js';
@@ -15,6 +14,7 @@ import { exitProblems } from '../helpers/exit-shape.js';
 import { mockAdmin, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run, start } from '../helpers/run.js';
+import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
 import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
@@ -270,20 +270,8 @@ describe('sync into DuckDB', () => {
     expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
     // Another program with the file open for writing (a DuckDB shell, a notebook): not a sync, so not
     // said to be one (sync-crash.test.ts has another sync hold it).
-    const holder = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { DuckDBInstance } from '@duckdb/node-api'; const i = await DuckDBInstance.create(${JSON.stringify(file)}); await i.connect(); console.log('held'); setInterval(() => {}, 1000);`,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const holder = await holdDuckDBFile(file);
     try {
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout!.once('data', () => resolve());
-        holder.once('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
-      });
       const second = await cli(['sync', 'clients', '--to', `duckdb:${file}`]);
       expect(second.code, second.stderr).toBe(2);
       expect(exitProblems(second)).toEqual([]);

@@ -13,7 +13,7 @@ import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
 
-type DuckDBModule = typeof import('@duckdb/node-api');
+export type DuckDBModule = typeof import('@duckdb/node-api');
 
 const TYPES: Readonly<Record<ColumnType, string>> = {
   text: 'VARCHAR',
@@ -51,12 +51,13 @@ const SETTINGS: Readonly<Record<string, string>> = { ...DUCKDB_OFFLINE, threads:
  */
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
-async function loadDuckDB(path: string): Promise<DuckDBModule> {
+/** DuckDB's module, loaded here only (`otherwise`: what the hint offers besides the npm package). */
+export async function loadDuckDB(path: string, otherwise = 'or sync into postgres://…'): Promise<DuckDBModule> {
   try {
     return await import('@duckdb/node-api');
   } catch (error) {
     throw new LocalEnvironmentError(`cannot load DuckDB for ${path}: ${(error as Error).message.split('\n')[0]}`, {
-      hint: 'DuckDB ships inside the npm package (@duckdb/node-api); the single executable cannot load it: install the package, or sync into postgres://…',
+      hint: `DuckDB ships inside the npm package (@duckdb/node-api); the single executable cannot load it: install the package, ${otherwise}`,
       cause: error,
     });
   }

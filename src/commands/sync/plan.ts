@@ -44,7 +44,8 @@ export function parseFamilies(words: readonly string[]): readonly ResourceFamily
   return SYNC_FAMILIES.filter((name) => chosen.has(name)).map((name) => findFamily(name)!);
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+/** A schema name both databases read as one (and `appraisal sql` sets as DuckDB's search path). */
+export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 
 /**
  * --schema checked against the target before anything is opened: a name the databases read as one,

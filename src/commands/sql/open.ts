@@ -1,0 +1,71 @@
+// The DuckDB file `appraisal sql` reads, opened so that a statement reads its tables and nothing
+// else: read-only (no statement changes the file; sync is its only writer), no extension fetched or
+// loaded, no other file or URL reachable (read_csv('/etc/…'), ATTACH, COPY … TO: DuckDB refuses them
+// all), and its settings locked once the search path is set, so no statement turns any of that back on.
+import { existsSync } from 'node:fs';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
+import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { loadDuckDB, type DuckDBModule } from '../sync/public.js';
+
+const SETTINGS: Readonly<Record<string, string>> = { ...DUCKDB_OFFLINE, access_mode: 'READ_ONLY', enable_external_access: 'false' };
+
+export interface QueryDatabase {
+  duckdb: DuckDBModule;
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+function openError(shown: string, error: unknown): Error {
+  const message = ((error as Error).message ?? String(error)).split('\n')[0]!;
+  if (/Could not set lock|Conflicting lock/i.test(message)) {
+    const pid = /\(PID (\d+)\)/.exec(message)?.[1];
+    return new UsageError(`${shown} is being written by another process${pid ? ` (pid ${pid})` : ''}`, {
+      hint: 'DuckDB lets nobody read a file while a program (a sync, a DuckDB shell) has it open for writing: run this again when it has finished',
+    });
+  }
+  if (/sqlite|not a valid DuckDB database file/i.test(message)) return new UsageError(`${shown} is not a DuckDB database`);
+  return new LocalEnvironmentError(`cannot read ${shown}: ${message.replace(/^IO Error: /, '')}`, { cause: error });
+}
+
+/** Open `path` (shown as `shown`) for queries, `schema` as the search path (else DuckDB's `main`). */
+export async function openForQuery(path: string, shown: string, schema: string | undefined): Promise<QueryDatabase> {
+  if (!existsSync(path)) {
+    throw new UsageError(`no database at ${shown}`, {
+      hint: `appraisal sync makes it (appraisal sync --to duckdb:${shown}); sql reads it`,
+    });
+  }
+  const duckdb = await loadDuckDB(shown, 'or query the database with the DuckDB shell');
+  let instance: DuckDBInstance;
+  try {
+    instance = await duckdb.DuckDBInstance.create(path, SETTINGS);
+  } catch (error) {
+    throw openError(shown, error);
+  }
+  let connection: DuckDBConnection | undefined;
+  try {
+    connection = await instance.connect();
+    if (schema !== undefined) {
+      // The name was checked against SCHEMA_NAME: no quote can be in it.
+      await connection.run(`SET search_path = '${schema}'`).catch((error: unknown) => {
+        throw new UsageError(`--schema ${schema}: ${shown} has no such schema`, {
+          hint: 'the schema sync was given (--schema NAME); without one, its tables are in main',
+          cause: error,
+        });
+      });
+    }
+    await connection.run('SET lock_configuration = true');
+  } catch (error) {
+    connection?.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  return {
+    duckdb,
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}

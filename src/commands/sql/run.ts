@@ -1,0 +1,105 @@
+// `appraisal sql STATEMENT`: one SQL statement over the database sync keeps, its rows through the
+// run's one pipe (table, json, ndjson, csv, parquet; --out, --fields), streamed chunk by chunk, so
+// that ops staff can query what they synced with nothing else installed. DuckDB files only: a
+// PostgreSQL target has psql.
+import type { DuckDBResult } from '@duckdb/node-api';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { writeRecords, type View } from '../../output/index.js';
+import { parseTarget, SCHEMA_NAME } from '../sync/public.js';
+import { openForQuery, type QueryDatabase } from './open.js';
+import { recordConverter, resultSchema } from './values.js';
+
+export interface SqlFlags {
+  to?: string;
+  schema?: string;
+}
+
+/** DuckDB's error for a statement, as one line: the statement is the user's to correct (exit 2). */
+function statementError(error: unknown): UsageError {
+  const message = ((error as Error).message ?? String(error)).split('\n')[0]!.replace(/^Failed to extract statements: /, '');
+  if (/read-only mode/i.test(message))
+    return new UsageError(`sql: ${message}`, { hint: 'sql only reads: the tables are written by appraisal sync' });
+  if (/disabled by configuration|locked/i.test(message))
+    return new UsageError(`sql: ${message}`, { hint: "sql reads the database's own tables: no other file, URL or setting" });
+  if (/^Catalog Error/i.test(message))
+    return new UsageError(`sql: ${message}`, {
+      hint: 'the tables are properties, assignments, clients, contacts, files, their child tables and _appraisal_sync; SHOW TABLES lists them',
+    });
+  return new UsageError(`sql: ${message}`);
+}
+
+async function* rows(database: QueryDatabase, result: DuckDBResult, names: readonly string[]): AsyncGenerator<Record<string, unknown>> {
+  let column = 0;
+  const convert = recordConverter(database.duckdb, () => names[column] ?? '');
+  // The result's types, not the vectors': only these carry the JSON alias of a JSON column.
+  const types = result.columnTypes();
+  // Chunk by chunk (2,048 rows): memory holds one chunk, whatever the result's size.
+  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const columns = chunk.columnCount;
+    const values = Array.from({ length: columns }, (_, index) => chunk!.getColumnVector(index));
+    for (let row = 0; row < chunk.rowCount; row++) {
+      const record: Record<string, unknown> = {};
+      for (column = 0; column < columns; column++) {
+        const vector = values[column]!;
+        record[names[column]!] = convert(vector.getItem(row), types[column]!, convert);
+      }
+      yield record;
+    }
+  }
+}
+
+export async function runSql(ctx: Context, args: readonly string[], flags: SqlFlags): Promise<void> {
+  const statement = args[0] ?? '';
+  if (statement.trim() === '')
+    throw new UsageError('sql needs a statement', {
+      hint: 'e.g. appraisal sql "SELECT status, count(*) FROM assignments GROUP BY status"',
+    });
+  const target = parseTarget(flags.to, ctx.cwd, ctx.env);
+  if (target.kind !== 'duckdb')
+    throw new UsageError(`sql reads a DuckDB file; ${target.shown} is PostgreSQL`, { hint: 'query it with psql and the same URL' });
+  if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
+    throw new UsageError(
+      `--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`,
+    );
+  await ctx.output.ready();
+
+  const database = await openForQuery(target.path, target.shown, flags.schema);
+  const stop = () => database.connection.interrupt();
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    let result: DuckDBResult;
+    try {
+      const statements = await database.connection.extractStatements(statement);
+      if (statements.count !== 1)
+        throw new UsageError(`sql runs one statement at a time; this text holds ${statements.count}`, {
+          hint: 'run each on its own (a trailing semicolon is fine)',
+        });
+      result = await (await statements.prepare(0)).stream();
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw statementError(error);
+    }
+    const names = result.columnNames();
+    const twice = names.find((name, index) => names.indexOf(name) !== index);
+    if (twice !== undefined)
+      throw new UsageError(`sql: the result has two columns named ${twice}`, { hint: 'give each its own name (… AS name)' });
+    const view: View = {
+      label: 'rows',
+      singular: 'row',
+      columns: names,
+      recordColumns: names,
+      recordSchema: resultSchema(database.duckdb, names, result.columnTypes()),
+    };
+    try {
+      await writeRecords(ctx, rows(database, result, names), view);
+    } catch (error) {
+      // DuckDB fails a statement while its rows are read, too (a division by zero in a later chunk).
+      if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message)) throw statementError(error);
+      throw error;
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+    database.close();
+  }
+}

@@ -1,0 +1,161 @@
+// `appraisal sql` over the DuckDB file `appraisal sync` wrote, in process against the mock: the
+// answers checked against the service's own lists, each format read back by a reader that is not
+// ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
+// database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/env.js';
+import { exitProblems } from '../helpers/exit-shape.js';
+import { startMock, type MockServer } from '../helpers/mock.js';
+import { run } from '../helpers/run.js';
+import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
+import { tempDir } from '../helpers/temp.js';
+
+let mock: MockServer;
+let scratch: string;
+let env: Record<string, string | undefined>;
+let file: string;
+
+const RECORDS = 30;
+const cli = (args: string[]) => run(args, { env, cwd: scratch });
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+beforeAll(async () => {
+  mock = await startMock({ records: RECORDS, http: true });
+  scratch = tempDir('appraisal-sql-');
+  env = { ...mock.env, ...isolatedEnv() };
+  const synced = await cli(['sync', 'props', 'assignments']);
+  expect(synced.code, synced.stderr).toBe(0);
+  file = join(scratch, 'appraisal.duckdb');
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+describe('appraisal sql', () => {
+  it("answers from the synced tables what the service's lists say, counts as numbers", async () => {
+    const listed = await cli(['assignments', 'list', '-o', 'json']);
+    const assignments = JSON.parse(listed.stdout) as Array<{ status: string; propertyIds: string[] }>;
+    const expected: Record<string, number> = {};
+    for (const { status } of assignments) expected[status] = (expected[status] ?? 0) + 1;
+
+    const result = await cli(['sql', 'SELECT status, count(*) AS n FROM assignments GROUP BY status', '-o', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(exitProblems(result)).toEqual([]);
+    const rows = JSON.parse(result.stdout) as Array<{ status: string; n: unknown }>;
+    expect(Object.fromEntries(rows.map((row) => [row.status, row.n]))).toEqual(expected);
+
+    // A join through a child table: every link of the service's records, by property name.
+    const joined = await cli([
+      'sql',
+      'SELECT a.id, p.name FROM assignments a JOIN assignments__property_ids l ON l.parent_id = a.id JOIN properties p ON p.id = l.value',
+      '-o',
+      'ndjson',
+    ]);
+    expect(joined.code, joined.stderr).toBe(0);
+    const links = joined.stdout.trim().split('\n').filter(Boolean);
+    expect(links).toHaveLength(assignments.reduce((sum, a) => sum + a.propertyIds.length, 0));
+  });
+
+  it('csv and --fields as for a list; Parquet typed from the result, read by hyparquet', async () => {
+    const query = 'SELECT id, name, year_built, updated_at FROM properties ORDER BY id';
+    const json = JSON.parse((await cli(['sql', query, '-o', 'json'])).stdout) as Array<Record<string, unknown>>;
+    expect(json).toHaveLength(RECORDS);
+    // Times as the service writes them.
+    for (const row of json) expect(row.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+
+    const csv = await cli(['sql', query, '-o', 'csv', '--delimiter', ';']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const cells = parse(csv.stdout, { columns: true, delimiter: ';' }) as Array<Record<string, string>>;
+    expect(cells.map((row) => [row.id, row.name])).toEqual(json.map((row) => [row.id, row.name]));
+
+    const fields = await cli(['sql', query, '-o', 'json', '--fields', 'name']);
+    expect(JSON.parse(fields.stdout)).toEqual(json.map((row) => ({ name: row.name })));
+
+    const out = join(scratch, 'props.parquet');
+    const parquet = await cli(['sql', query, '-o', 'parquet', '--out', out]);
+    expect(parquet.code, parquet.stderr).toBe(0);
+    expect(parquet.stderr).toContain(`Wrote ${RECORDS} rows to ${out}`);
+    const read = await parquetReadObjects({ file: new Uint8Array(readFileSync(out)).buffer });
+    expect(read.map((row) => row.id)).toEqual(json.map((row) => row.id));
+    const first = read.find((row) => row.year_built !== null)!;
+    expect(typeof first.year_built).toBe('bigint'); // INT64, not text
+    expect(first.updated_at).toBeInstanceOf(Date);
+    expect((first.updated_at as Date).toISOString()).toBe(json.find((row) => row.id === first.id)!.updated_at);
+  });
+
+  it('numbers exact or refused: 2^53 prints, 2^53 + 1 is exit 2 with the cast to use', async () => {
+    const exact = await cli(['sql', 'SELECT 9007199254740992::BIGINT AS n, 12.50::DECIMAL(6,2) AS d', '-o', 'json']);
+    expect(exact.code, exact.stderr).toBe(0);
+    expect(exact.stdout).toContain('{"n":9007199254740992,"d":12.5}');
+    const beyond = await cli(['sql', 'SELECT 9007199254740993::BIGINT AS n', '-o', 'json']);
+    expect(beyond.code).toBe(2);
+    expect(exitProblems(beyond)).toEqual([]);
+    expect(beyond.stderr).toContain('error: column n: 9007199254740993 cannot be printed exactly as a number');
+    expect(beyond.stdout).toBe('');
+    const cast = await cli(['sql', 'SELECT CAST(9007199254740993::BIGINT AS VARCHAR) AS n', '-o', 'json']);
+    expect(cast.stdout).toContain('{"n":"9007199254740993"}');
+  });
+
+  it('reads the tables and nothing else: every other statement is exit 2, the file unchanged, nothing written', async () => {
+    const before = sha256(file);
+    const outside = join(scratch, 'copied.csv');
+    const cases: Array<[string, RegExp]> = [
+      ["INSERT INTO properties (id) VALUES ('x')", /read-only mode[\s\S]*hint: sql only reads/],
+      ['DELETE FROM assignments', /read-only mode/],
+      ["SELECT * FROM read_text('/etc/passwd')", /file system operations are disabled/],
+      [`COPY properties TO '${outside}'`, /file system operations are disabled/],
+      [`ATTACH '${join(scratch, 'other.duckdb')}' AS other`, /file system operations are disabled/],
+      ['SET enable_external_access = true', /configuration has been locked/],
+      ['INSTALL httpfs', /file system operations are disabled/],
+      ['SELECT 1; SELECT 2', /sql runs one statement at a time; this text holds 2/],
+      ['SELECT 1 AS a, 2 AS a', /the result has two columns named a/],
+      ['SELECT * FROM nope', /Catalog Error[\s\S]*hint: the tables are properties/],
+      ['SELEC 1', /sql: Parser Error: syntax error at or near "SELEC"/],
+    ];
+    for (const [statement, message] of cases) {
+      const result = await cli(['sql', statement]);
+      expect(result.code, `${statement}: ${result.stderr}`).toBe(2);
+      expect(exitProblems(result), statement).toEqual([]);
+      expect(result.stderr, statement).toMatch(message);
+    }
+    expect(sha256(file)).toBe(before);
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(scratch, 'other.duckdb'))).toBe(false);
+  });
+
+  it('a missing file is not made, another target is refused, --schema must exist', async () => {
+    const missing = await cli(['sql', 'SELECT 1', '--to', 'duckdb:nothing.duckdb']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error: no database at nothing.duckdb');
+    expect(existsSync(join(scratch, 'nothing.duckdb'))).toBe(false);
+    const postgres = await cli(['sql', 'SELECT 1', '--to', 'postgres://db.example.com/ops']);
+    expect(postgres.code).toBe(2);
+    expect(postgres.stderr).toContain('sql reads a DuckDB file; postgres at db.example.com:5432 is PostgreSQL');
+    const schema = await cli(['sql', 'SELECT 1', '--schema', 'acme']);
+    expect(schema.code).toBe(2);
+    expect(schema.stderr).toContain('--schema acme: appraisal.duckdb has no such schema');
+    const bad = await cli(['sql', 'SELECT 1', '--schema', "a'b"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a schema name is a letter or _');
+    const empty = await cli(['sql', ' ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('error: sql needs a statement');
+  });
+
+  it('while another program has the file open for writing: exit 2 at once, naming it', async () => {
+    const holder = await holdDuckDBFile(file);
+    try {
+      const result = await cli(['sql', 'SELECT count(*) FROM properties']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(exitProblems(result)).toEqual([]);
+      expect(result.stderr).toContain(`error: appraisal.duckdb is being written by another process (pid ${holder.pid})`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+});
