@@ -3,7 +3,7 @@
 // ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
 // database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
-import { run } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
 
 let mock: MockServer;
 let scratch: string;
@@ -145,6 +146,25 @@ describe('appraisal sql', () => {
     const empty = await cli(['sql', ' ']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('error: sql needs a statement');
+  });
+
+  it('Ctrl-C while rows stream (10^11 of them): exit 130 at once, every line printed whole and in order', async () => {
+    // A copy: an interrupted result holds its file until collected (below).
+    copyFileSync(file, join(scratch, 'interrupted.duckdb'));
+    const running = start(['sql', 'SELECT x FROM range(100000000000) t(x)', '-o', 'ndjson', '--to', 'duckdb:interrupted.duckdb'], {
+      env,
+      cwd: scratch,
+    });
+    await waitFor(() => running.stdout().length > 0, 'the first rows');
+    running.interrupt();
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^error: interrupted$/m);
+    const lines = result.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(lines.map((_, x) => ({ x })));
+    // (In process, DuckDB frees an interrupted result, and with it the file, when it is collected; the
+    // CLI's process ends there.)
   });
 
   it('while another program has the file open for writing: exit 2 at once, naming it', async () => {

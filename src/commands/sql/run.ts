@@ -29,13 +29,24 @@ function statementError(error: unknown): UsageError {
   return new UsageError(`sql: ${message}`);
 }
 
-async function* rows(database: QueryDatabase, result: DuckDBResult, names: readonly string[]): AsyncGenerator<Record<string, unknown>> {
+/** The chunk being fetched, if any: a connection is not closed under it (Ctrl-C interrupts it first). */
+interface Fetching {
+  pending: Promise<unknown> | undefined;
+}
+
+async function* rows(
+  database: QueryDatabase,
+  result: DuckDBResult,
+  names: readonly string[],
+  fetching: Fetching,
+): AsyncGenerator<Record<string, unknown>> {
+  const next = () => (fetching.pending = result.fetchChunk());
   let column = 0;
   const convert = recordConverter(database.duckdb, () => names[column] ?? '');
   // The result's types, not the vectors': only these carry the JSON alias of a JSON column.
   const types = result.columnTypes();
   // Chunk by chunk (2,048 rows): memory holds one chunk, whatever the result's size.
-  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  for (let chunk = await next(); chunk !== null && chunk.rowCount > 0; chunk = await next()) {
     const columns = chunk.columnCount;
     const values = Array.from({ length: columns }, (_, index) => chunk!.getColumnVector(index));
     for (let row = 0; row < chunk.rowCount; row++) {
@@ -65,6 +76,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
   await ctx.output.ready();
 
   const database = await openForQuery(target.path, target.shown, flags.schema);
+  const fetching: Fetching = { pending: undefined };
   const stop = () => database.connection.interrupt();
   ctx.signal.addEventListener('abort', stop, { once: true });
   try {
@@ -92,7 +104,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       recordSchema: resultSchema(database.duckdb, names, result.columnTypes()),
     };
     try {
-      await writeRecords(ctx, rows(database, result, names), view);
+      await writeRecords(ctx, rows(database, result, names, fetching), view);
     } catch (error) {
       // DuckDB fails a statement while its rows are read, too (a division by zero in a later chunk).
       if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message)) throw statementError(error);
@@ -100,6 +112,8 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
     }
   } finally {
     ctx.signal.removeEventListener('abort', stop);
+    // Interrupted (Ctrl-C) while DuckDB computed a chunk: the pipe failed at once; the fetch ends soon after.
+    await fetching.pending?.catch(() => undefined);
     database.close();
   }
 }
