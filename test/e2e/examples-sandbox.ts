@@ -138,6 +138,7 @@ export async function makeTemplate(mock: MockServer, ids: { client: string }): P
     dueDate: '2026-03-31',
     fee: { amount: 3500, currency: 'USD' },
   });
+  writeFileSync(join(work, 'fees-by-status.sql'), 'SELECT status, sum(fee__amount) AS fees FROM assignments GROUP BY status;\n');
   writeFileSync(join(work, 'report.pdf'), '%PDF-1.4\n% an appraisal report\n%%EOF\n');
   writeFileSync(join(work, 'IMG_0042.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9]));
   const key = await adminOf(mock).createKey(['api:read'], 'examples key file');

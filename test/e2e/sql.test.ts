@@ -3,7 +3,7 @@
 // ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
 // database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
@@ -127,6 +127,23 @@ describe('appraisal sql', () => {
     expect(sha256(file)).toBe(before);
     expect(existsSync(outside)).toBe(false);
     expect(existsSync(join(scratch, 'other.duckdb'))).toBe(false);
+  });
+
+  it('the statement from stdin (-) or a file (@FILE), as --data reads a record', async () => {
+    const query = 'SELECT count(*) AS n FROM properties;\n';
+    writeFileSync(join(scratch, 'count.sql'), query);
+    const fromFile = await cli(['sql', '@count.sql', '-o', 'json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toEqual([{ n: RECORDS }]);
+    const fromStdin = await run(['sql', '-', '-o', 'json'], { env, cwd: scratch, stdin: query });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toEqual([{ n: RECORDS }]);
+    const terminal = await run(['sql', '-'], { env, cwd: scratch, tty: { stdin: true } });
+    expect(terminal.code).toBe(2);
+    expect(terminal.stderr).toContain('error: sql - reads stdin, but stdin is a terminal');
+    const missing = await cli(['sql', '@nothing.sql']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error: sql @nothing.sql: file not found');
   });
 
   it('a missing file is not made, another target is refused, --schema must exist', async () => {

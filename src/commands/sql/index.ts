@@ -18,7 +18,13 @@ The database:
   (exit 2: CAST them to VARCHAR); times as RFC 3339, dates as YYYY-MM-DD, JSON columns as JSON.`;
 
 export default defineNounCommand<SqlFlags>({
-  arguments: [{ name: 'statement', description: 'one SQL statement (DuckDB SQL), quoted for the shell', required: true }],
+  arguments: [
+    {
+      name: 'statement',
+      description: 'one SQL statement (DuckDB SQL), quoted for the shell; - reads it from stdin, @FILE from a file',
+      required: true,
+    },
+  ],
   options: [
     { flags: '--to <target>', description: `the database sync writes: duckdb:PATH (default: ${DEFAULT_TARGET})` },
     { flags: '--schema <name>', description: 'the schema to read (default: main)' },
@@ -29,6 +35,7 @@ export default defineNounCommand<SqlFlags>({
     'appraisal sql "SELECT status, count(*) AS n FROM assignments GROUP BY status ORDER BY n DESC"',
     'appraisal sql "SELECT p.name, a.status FROM assignments a JOIN assignments__property_ids l ON l.parent_id = a.id JOIN properties p ON p.id = l.value" -o csv --out linked.csv',
     'appraisal sql "SELECT family, watermark, records FROM _appraisal_sync" --to duckdb:ops.duckdb --schema acme',
+    'appraisal sql @fees-by-status.sql -o csv --out fees.csv',
   ],
   notes: HOW_IT_WORKS,
   run: (ctx, args, flags) => runSql(ctx, args, flags),

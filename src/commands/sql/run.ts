@@ -5,6 +5,7 @@
 import type { DuckDBResult } from '@duckdb/node-api';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { readDataFile, readStdin, refuseSharedStdin } from '../../core/record-input/index.js';
 import { writeRecords, type View } from '../../output/index.js';
 import { parseTarget, SCHEMA_NAME } from '../sync/public.js';
 import { openForQuery, type QueryDatabase } from './open.js';
@@ -60,8 +61,23 @@ async function* rows(
   }
 }
 
+/** The statement as given, or read from stdin (`-`) or a file (`@report.sql`), as --data reads its record. */
+async function statementOf(ctx: Context, given: string): Promise<string> {
+  if (given === '-') {
+    refuseSharedStdin(ctx, 'sql -');
+    return readStdin(
+      ctx,
+      ctx.io.stdin,
+      'sql -',
+      'pipe the statement in (appraisal sql - < report.sql), or give it as appraisal sql @report.sql',
+    );
+  }
+  if (given.startsWith('@') && given.length > 1) return readDataFile(ctx, given.slice(1), `sql ${given.slice(0, 200)}`);
+  return given;
+}
+
 export async function runSql(ctx: Context, args: readonly string[], flags: SqlFlags): Promise<void> {
-  const statement = args[0] ?? '';
+  const statement = await statementOf(ctx, args[0] ?? '');
   if (statement.trim() === '')
     throw new UsageError('sql needs a statement', {
       hint: 'e.g. appraisal sql "SELECT status, count(*) FROM assignments GROUP BY status"',

@@ -10,7 +10,7 @@ import { isObject, kindOf, refuseForbiddenKeys, type JsonObject } from './json-o
 import { readDataFile, readStdin, refuseSharedStdin } from './read-input.js';
 
 export { locateJsonError } from './json-errors.js';
-export { MAX_INPUT_BYTES, refuseSharedStdin } from './read-input.js';
+export { MAX_INPUT_BYTES, readDataFile, readStdin, refuseSharedStdin } from './read-input.js';
 
 export interface RecordInputOptions {
   /** --data: JSON text, @file, or - (stdin). */

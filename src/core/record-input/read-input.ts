@@ -31,12 +31,11 @@ export function refuseSharedStdin(ctx: Pick<Context, 'globals'>, input: string):
   });
 }
 
-export async function readStdin(ctx: Context, stdin: Readable, source: string): Promise<string> {
-  if (ctx.io.stdinIsTTY) {
-    throw new UsageError(`--data - reads stdin, but stdin is a terminal`, {
-      hint: 'pipe the record in, e.g. `cat record.json | appraisal props create --data -`, or use --data @record.json',
-    });
-  }
+const RECORD_ON_STDIN = 'pipe the record in, e.g. `cat record.json | appraisal props create --data -`, or use --data @record.json';
+
+/** `source` names the flag in messages (`--data -`); `hint`, what to do when stdin is a terminal. */
+export async function readStdin(ctx: Context, stdin: Readable, source: string, hint = RECORD_ON_STDIN): Promise<string> {
+  if (ctx.io.stdinIsTTY) throw new UsageError(`${source} reads stdin, but stdin is a terminal`, { hint });
   const chunks: Buffer[] = [];
   let size = 0;
   const signal = ctx.signal;
