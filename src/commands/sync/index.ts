@@ -33,7 +33,7 @@ Runs:
   it again. One sync per database and schema at a time (exit 2 for a second one).
   Targets: duckdb:PATH (default ${DEFAULT_TARGET}; a leading ~ is your home) or
   postgres://user@host:port/db (PG* variables and ~/.pgpass fill what the URL leaves out); --schema
-  NAME keeps one organization per schema.`;
+  NAME keeps one organization per schema. Query a DuckDB file with appraisal sql "SELECT …".`;
 
 export default defineNounCommand<SyncFlags>({
   arguments: [
