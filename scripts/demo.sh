@@ -70,17 +70,8 @@ step "appraisal sync props assignments --to duckdb:org.duckdb"
 step "appraisal sync props assignments --to duckdb:org.duckdb   # again: incremental, from the state in the file"
 (cd "$WORK" && appraisal sync props assignments --to duckdb:org.duckdb)
 
-step "the tables, read by DuckDB itself: properties by type"
-# @duckdb/node-api is the CLI's own dependency; any DuckDB (its shell, Python) reads the file the same way.
-node --input-type=module -e '
-  const { DuckDBInstance } = await import("@duckdb/node-api");
-  const db = await DuckDBInstance.create(process.argv[1], { access_mode: "READ_ONLY" });
-  const connection = await db.connect();
-  const reader = await connection.runAndReadAll(
-    "SELECT property_type, count(*)::INT AS properties FROM properties GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5");
-  for (const row of reader.getRowObjectsJson()) console.log(`${String(row.property_type).padEnd(16)} ${row.properties}`);
-  connection.closeSync();
-  db.closeSync();
-' "$WORK/org.duckdb"
+step "appraisal sql \"SELECT property_type, count(*) AS properties FROM properties GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5\" --to duckdb:org.duckdb -o table"
+# The tables are DuckDB's: its shell or Python read the file the same way.
+(cd "$WORK" && appraisal sql "SELECT property_type, count(*) AS properties FROM properties GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5" --to duckdb:org.duckdb -o table)
 
 step "done: stopping the mock"
