@@ -157,6 +157,22 @@ describe('appraisal sql', () => {
     const schema = await cli(['sql', 'SELECT 1', '--schema', 'acme']);
     expect(schema.code).toBe(2);
     expect(schema.stderr).toContain('--schema acme: appraisal.duckdb has no such schema');
+    // Synced into a schema of its own, read without --schema: the hint names it.
+    expect((await cli(['sync', 'props', '--to', 'duckdb:orgs.duckdb', '--schema', 'acme', '-q'])).code).toBe(0);
+    const unnamed = await cli(['sql', 'SELECT count(*) FROM properties', '--to', 'duckdb:orgs.duckdb']);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain("hint: sync wrote this file's tables into schema acme: add --schema acme");
+    const named = await cli([
+      'sql',
+      'SELECT count(*) AS n FROM properties',
+      '--to',
+      'duckdb:orgs.duckdb',
+      '--schema',
+      'ACME',
+      '-o',
+      'json',
+    ]);
+    expect(JSON.parse(named.stdout)).toEqual([{ n: RECORDS }]);
     const bad = await cli(['sql', 'SELECT 1', '--schema', "a'b"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('a schema name is a letter or _');

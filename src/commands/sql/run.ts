@@ -16,17 +16,29 @@ export interface SqlFlags {
   schema?: string;
 }
 
+const TABLES = 'the tables are properties, assignments, clients, contacts, files, their child tables and _appraisal_sync';
+
+/**
+ * Where a missing table may be: the schemas that hold sync's state, when the one read has none
+ * (`sync --schema acme`, then `sql` without it).
+ */
+async function elsewhereHint(database: QueryDatabase, schema: string): Promise<string> {
+  const found = await database.connection
+    .runAndReadAll("SELECT DISTINCT schema_name FROM duckdb_tables() WHERE table_name = '_appraisal_sync' ORDER BY 1")
+    .then((reader) => reader.getRowObjectsJson().map((row) => String(row.schema_name)))
+    .catch(() => [] as string[]);
+  if (found.length === 0 || found.some((name) => name.toLowerCase() === schema.toLowerCase())) return `${TABLES}; SHOW TABLES lists them`;
+  return `sync wrote this file's tables into schema ${found.join(', ')}: add --schema ${found[0]}`;
+}
+
 /** DuckDB's error for a statement, as one line: the statement is the user's to correct (exit 2). */
-function statementError(error: unknown): UsageError {
+async function statementError(error: unknown, database: QueryDatabase, schema: string): Promise<UsageError> {
   const message = ((error as Error).message ?? String(error)).split('\n')[0]!.replace(/^Failed to extract statements: /, '');
   if (/read-only mode/i.test(message))
     return new UsageError(`sql: ${message}`, { hint: 'sql only reads: the tables are written by appraisal sync' });
   if (/disabled by configuration|locked/i.test(message))
     return new UsageError(`sql: ${message}`, { hint: "sql reads the database's own tables: no other file, URL or setting" });
-  if (/^Catalog Error/i.test(message))
-    return new UsageError(`sql: ${message}`, {
-      hint: 'the tables are properties, assignments, clients, contacts, files, their child tables and _appraisal_sync; SHOW TABLES lists them',
-    });
+  if (/^Catalog Error/i.test(message)) return new UsageError(`sql: ${message}`, { hint: await elsewhereHint(database, schema) });
   return new UsageError(`sql: ${message}`);
 }
 
@@ -106,7 +118,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       result = await (await statements.prepare(0)).stream();
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      throw statementError(error);
+      throw await statementError(error, database, flags.schema ?? 'main');
     }
     const names = result.columnNames();
     const twice = names.find((name, index) => names.indexOf(name) !== index);
@@ -123,7 +135,8 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       await writeRecords(ctx, rows(database, result, names, fetching), view);
     } catch (error) {
       // DuckDB fails a statement while its rows are read, too (a division by zero in a later chunk).
-      if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message)) throw statementError(error);
+      if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message))
+        throw await statementError(error, database, flags.schema ?? 'main');
       throw error;
     }
   } finally {
