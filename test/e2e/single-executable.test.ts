@@ -369,6 +369,13 @@ describe('sync from the single executable', () => {
     expect(run.stderr).toMatch(/^hint: .*install the package, or sync into postgres:\/\/…$/m);
     expect(run.stderr.split('\n').filter((line) => /^(error|hint): /.test(line))).toHaveLength(2);
     expect(run.stderr).not.toMatch(/^\s+at /m);
+    // `sql` the same way (a file there, so that it gets as far as loading DuckDB).
+    writeFileSync(join(cwd, 'y.duckdb'), '');
+    const query = await runCli(['sql', 'SELECT 1', '--to', 'duckdb:y.duckdb'], { program: [beneath], cwd, env: only(env(mock.env)) });
+    expect(query.code).toBe(2);
+    expect(query.stderr).toMatch(/^error: cannot load DuckDB for y\.duckdb: Cannot find module '@duckdb\/node-api'/m);
+    expect(query.stderr).toMatch(/^hint: .*install the package, or query the database with the DuckDB shell$/m);
+    expect(query.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(marker)).toBe(false);
   });
 });
