@@ -9,11 +9,11 @@ import { runSql, type SqlFlags } from './run.js';
 
 const HOW_IT_WORKS = `
 The database:
-  The file sync writes (--to duckdb:PATH, default ${DEFAULT_TARGET.slice('duckdb:'.length)} here), opened read-only:
-  a statement reads its tables (properties, assignments, clients, contacts, files, their child tables
-  such as assignments__property_ids, and _appraisal_sync, sync's state) and nothing else: no other file,
-  URL or extension, and no setting changes. One statement a run. --schema NAME reads the schema a sync
-  was given. A file a sync is writing cannot be read until it has finished (exit 2).
+  The file sync writes (--to duckdb:PATH, default ${DEFAULT_TARGET.slice('duckdb:'.length)} here), opened read-only. A
+  statement reads its tables (properties, assignments, clients, contacts, files, their child tables
+  such as assignments__property_ids, and _appraisal_sync, sync's state) and nothing else: no other
+  file, URL or extension, and no setting changes. One statement. --schema NAME reads the schema
+  a sync was given. A file a sync is writing cannot be read until it has finished (exit 2).
   Numbers print as numbers (count(*) included) unless a JavaScript number cannot hold them exactly
   (exit 2: CAST them to VARCHAR); times as RFC 3339, dates as YYYY-MM-DD, JSON columns as JSON.`;
 
