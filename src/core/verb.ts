@@ -35,6 +35,12 @@ export interface VerbOption {
    * "(required)" after the description, and an MCP tool's input schema lists it as required.
    */
   required?: boolean;
+  /**
+   * An MCP tool never takes it from the assistant: the `appraisal mcp` option of this attribute name
+   * sets it for every call, and a verb with such options is a tool only when the server was given
+   * one (`sql --to`: the operator names the database, never the assistant).
+   */
+  fromServer?: string;
 }
 
 /**

@@ -13,9 +13,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { start } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
 import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
@@ -94,6 +95,8 @@ describe('appraisal mcp', () => {
       expect.arrayContaining(['props_list', 'props_get', 'clients_list', 'assignments_properties', 'ref_designations']),
     );
     expect(plain.filter((name) => /_(create|update|link|delete|unlink)$/.test(name))).toEqual([]);
+    // sql only when the operator names its database (--sql).
+    expect(plain).not.toContain('sql');
     expect(readOnly.client.getInstructions()).toMatch(/read-only/);
     await readOnly.close();
 
@@ -108,6 +111,50 @@ describe('appraisal mcp', () => {
     expect(production.client.getInstructions()).toMatch(/PRODUCTION profile: it serves read-only tools only/);
     expect(production.stderr()).toMatch(/production: serving read-only tools only/);
     await production.close();
+  });
+
+  it('--sql: a sql tool over that database, capped as a list, read-only; the file let go after each call', async () => {
+    const dir = tempDir('appraisal-mcp-sql-');
+    const file = join(dir, 'org.duckdb');
+    const synced = await run(['sync', 'props', '--to', `duckdb:${file}`, '-q'], { env: isolatedEnv(mock.env) });
+    expect(synced.code, synced.stderr).toBe(0);
+    const session = await connect(['--sql', `duckdb:${file}`]);
+    const tools = (await session.client.listTools()).tools;
+    const sql = tools.find((tool) => tool.name === 'sql')!;
+    expect(sql.inputSchema.required).toEqual(['statement']);
+    // The database is the operator's: the assistant names no file, no schema.
+    expect(Object.keys(sql.inputSchema.properties ?? {}).sort()).toEqual(['fields', 'max_items', 'statement']);
+    expect(session.client.getInstructions()).toMatch(/sql runs one read-only SQL statement/);
+
+    const counted = await session.client.callTool({ name: 'sql', arguments: { statement: 'SELECT count(*) AS n FROM properties' } });
+    expect(counted.structuredContent).toEqual({ records: [{ n: 30 }], more: false });
+    const many = await session.client.callTool({
+      name: 'sql',
+      arguments: { statement: 'SELECT x FROM range(100000000000) t(x)', max_items: 3 },
+    });
+    expect(many.structuredContent).toMatchObject({ records: [{ x: 0 }, { x: 1 }, { x: 2 }], more: true });
+    const elsewhere = await session.client.callTool({ name: 'sql', arguments: { statement: 'SELECT 1', to: 'duckdb:/tmp/x.duckdb' } });
+    expect(elsewhere.isError).toBe(true);
+    expect(JSON.stringify(elsewhere.content)).toMatch(/sql takes no to/);
+    for (const statement of ["INSERT INTO properties (id) VALUES ('x')", "SELECT * FROM read_text('/etc/passwd')"]) {
+      const refused = await session.client.callTool({ name: 'sql', arguments: { statement } });
+      expect(refused.isError, statement).toBe(true);
+      expect(JSON.stringify(refused.content), statement).toMatch(/read-only mode|file system operations are disabled/);
+    }
+    // The server still runs, and a sync (another program) may write the file now.
+    const holder = await holdDuckDBFile(file);
+    holder.kill('SIGKILL');
+    await session.close();
+
+    for (const [args, message] of [
+      [['--sql', 'postgres://db.example.com/ops'], 'the sql tool reads a DuckDB file'],
+      [['--sql', `duckdb:${join(dir, 'none.duckdb')}`], '--sql: no database at'],
+      [['--sql-schema', 'acme'], '--sql-schema applies only with --sql'],
+    ] as const) {
+      const refused = await run(['mcp', ...args], { env: isolatedEnv(mock.env), stdin: '' });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(message);
+    }
   });
 
   it('caps a list, says there is more, and returns the same records as -o json; get returns one record', async () => {

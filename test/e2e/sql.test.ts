@@ -182,7 +182,7 @@ describe('appraisal sql', () => {
   });
 
   it('Ctrl-C while rows stream (10^11 of them): exit 130 at once, every line printed whole and in order', async () => {
-    // A copy: an interrupted result holds its file until collected (below).
+    // A copy of its own, so that a failure here does not hold the file the other tests read.
     copyFileSync(file, join(scratch, 'interrupted.duckdb'));
     const running = start(['sql', 'SELECT x FROM range(100000000000) t(x)', '-o', 'ndjson', '--to', 'duckdb:interrupted.duckdb'], {
       env,
@@ -196,8 +196,20 @@ describe('appraisal sql', () => {
     const lines = result.stdout.split('\n');
     expect(lines.pop()).toBe('');
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(lines.map((_, x) => ({ x })));
-    // (In process, DuckDB frees an interrupted result, and with it the file, when it is collected; the
-    // CLI's process ends there.)
+    // The file is let go at once (not when the result is collected): another program may write it.
+    const holder = await holdDuckDBFile(join(scratch, 'interrupted.duckdb'));
+    holder.kill('SIGKILL');
+  });
+
+  it('--max-items stops the query after N rows and lets go of the file (what an MCP tool call caps)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const result = await cli(['sql', 'SELECT x FROM range(100000000000) t(x)', '-o', 'json', '--max-items', '5']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual([0, 1, 2, 3, 4].map((x) => ({ x })));
+      const holder = await holdDuckDBFile(file);
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
+    }
   });
 
   it('while another program has the file open for writing: exit 2 at once, naming it', async () => {

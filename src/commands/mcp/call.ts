@@ -70,6 +70,7 @@ export function commandLine(tool: Tool, input: Readonly<Record<string, unknown>>
       argv.push(`${option.flag}=${text(value, option.property)}`);
     }
   }
+  argv.push(...tool.fixed);
   argv.push('--');
   for (const name of tool.arguments) {
     const value = input[name];

@@ -22,6 +22,8 @@ export interface Tool {
   options: readonly ToolOption[];
   /** A list: the server caps its records and says when there are more. */
   isList: boolean;
+  /** Flags the server sets on every call from its own options (`--to=duckdb:org.duckdb`), never the assistant. */
+  fixed: readonly string[];
 }
 
 export interface ToolOption {
@@ -81,9 +83,25 @@ function optionSchema(option: VerbOption, tool: ToolOption): JsonSchema {
   return tool.repeatable ? { type: 'array', items: value, description } : { ...value, description };
 }
 
+/** What `appraisal mcp` was given for the options its tools take from it (VerbOption.fromServer), by attribute. */
+export type ServerValues = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The options the server sets, as flags with their values; undefined when the verb takes some and
+ * the server was given none of them (then it is no tool).
+ */
+function fixedFlags(verb: Verb, server: ServerValues): string[] | undefined {
+  const own = (verb.options ?? []).filter((option) => option.fromServer !== undefined);
+  const given = own.filter((option) => server[option.fromServer!] !== undefined);
+  if (own.length > 0 && given.length === 0) return undefined;
+  return given.map((option) => `${longFlag(option)!}=${server[option.fromServer!]!}`);
+}
+
 /** The tool of one declared verb, or undefined when the verb is not offered to assistants. */
-export function toolOf(path: string, verb: Verb): Tool | undefined {
+export function toolOf(path: string, verb: Verb, server: ServerValues = {}): Tool | undefined {
   if (!verb.tool) return undefined;
+  const fixed = fixedFlags(verb, server);
+  if (fixed === undefined) return undefined;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const argumentNames: string[] = [];
@@ -95,6 +113,7 @@ export function toolOf(path: string, verb: Verb): Tool | undefined {
   }
   const options: ToolOption[] = [];
   for (const option of verb.options ?? []) {
+    if (option.fromServer !== undefined) continue;
     const tool = toolOption(option);
     if (!tool) continue;
     options.push(tool);
@@ -128,6 +147,7 @@ export function toolOf(path: string, verb: Verb): Tool | undefined {
     arguments: argumentNames,
     options,
     isList,
+    fixed,
   };
 }
 
@@ -136,13 +156,15 @@ export interface CatalogueChoice {
   allowWrite: boolean;
   /** The profile points at production: read tools only, whatever the flags. */
   production: boolean;
+  /** The server's options its tools take (`sql`: the database of the sql tool). */
+  server?: ServerValues;
 }
 
 /** The tools to serve: read ones always, write ones only when allowed and not on production. */
 export function catalogue(verbs: readonly { path: string; verb: Verb }[], choice: CatalogueChoice): Tool[] {
   const writable = choice.allowWrite && !choice.production;
   return verbs.flatMap(({ path, verb }) => {
-    const tool = toolOf(path, verb);
+    const tool = toolOf(path, verb, choice.server);
     if (!tool || (tool.kind === 'write' && !writable)) return [];
     return [tool];
   });

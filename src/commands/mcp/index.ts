@@ -19,11 +19,17 @@ export default defineNounCommand<McpFlags>({
       defaultValue: '1h',
     },
     { flags: '--audit-log <path>', description: 'append one JSON line per tool call (time, tool, arguments, outcome, request ids)' },
+    { flags: '--sql <target>', description: 'also offer the sql tool: read-only SQL over this file sync keeps (duckdb:PATH)' },
+    { flags: '--sql-schema <name>', description: "with --sql: the schema the sql tool reads (sync's --schema)" },
   ],
   takes: TAKES,
   // Its tools bind their own operations when each call runs; the server itself calls none.
   calls: 'per-request',
-  examples: ['appraisal mcp --profile staging', 'appraisal mcp --profile staging --allow-write --lease --audit-log mcp-audit.ndjson'],
+  examples: [
+    'appraisal mcp --profile staging',
+    'appraisal mcp --profile staging --allow-write --lease --audit-log mcp-audit.ndjson',
+    'appraisal mcp --profile staging --sql duckdb:org.duckdb   # and SQL over what appraisal sync keeps there',
+  ],
   notes:
     'Register it with an assistant as a stdio server whose command is `appraisal` and whose args are\n' +
     '["mcp", "--profile", "NAME"]. stdout carries protocol messages only; -v writes to stderr.',

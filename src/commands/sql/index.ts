@@ -1,7 +1,8 @@
 // `appraisal sql STATEMENT`: one read-only SQL statement over the DuckDB file `appraisal sync` keeps,
 // printed like any list (table, json, ndjson, csv, parquet; --out, --fields). Thin: declares the
-// argument and flags and hands over to run.ts. Calls no operation of the service. Not an MCP tool:
-// it reads a local file the assistant would name. The one-line summary is the registry's.
+// argument and flags and hands over to run.ts. Calls no operation of the service. An MCP read tool
+// only when `appraisal mcp --sql duckdb:PATH` names the database: the assistant writes statements,
+// never the file they read (fromServer). The one-line summary is the registry's.
 import { CSV_OPTIONS, OUTPUT_OPTIONS } from '../../core/global-options.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { DEFAULT_TARGET } from '../sync/public.js';
@@ -26,11 +27,14 @@ export default defineNounCommand<SqlFlags>({
     },
   ],
   options: [
-    { flags: '--to <target>', description: `the database sync writes: duckdb:PATH (default: ${DEFAULT_TARGET})` },
-    { flags: '--schema <name>', description: 'the schema to read (default: main)' },
+    { flags: '--to <target>', description: `the database sync writes: duckdb:PATH (default: ${DEFAULT_TARGET})`, fromServer: 'sql' },
+    { flags: '--schema <name>', description: 'the schema to read (default: main)', fromServer: 'sqlSchema' },
   ],
-  takes: [...OUTPUT_OPTIONS, ...CSV_OPTIONS],
+  takes: [...OUTPUT_OPTIONS, ...CSV_OPTIONS, 'maxItems'],
   calls: 'none',
+  tool: 'read',
+  // Its rows are capped as a list's are when it is a tool (--max-items).
+  lists: true,
   examples: [
     'appraisal sql "SELECT status, count(*) AS n FROM assignments GROUP BY status ORDER BY n DESC"',
     'appraisal sql "SELECT p.name, a.status FROM assignments a JOIN assignments__property_ids l ON l.parent_id = a.id JOIN properties p ON p.id = l.value" -o csv --out linked.csv',

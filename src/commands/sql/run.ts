@@ -9,7 +9,8 @@ import { readDataFile, readStdin, refuseSharedStdin } from '../../core/record-in
 import { writeRecords, type View } from '../../output/index.js';
 import { parseTarget, SCHEMA_NAME } from '../sync/public.js';
 import { openForQuery, type QueryDatabase } from './open.js';
-import { recordConverter, resultSchema } from './values.js';
+import { resultSchema } from './values.js';
+import { RowStream } from './stream.js';
 
 export interface SqlFlags {
   to?: string;
@@ -40,37 +41,6 @@ async function statementError(error: unknown, database: QueryDatabase, schema: s
     return new UsageError(`sql: ${message}`, { hint: "sql reads the database's own tables: no other file, URL or setting" });
   if (/^Catalog Error/i.test(message)) return new UsageError(`sql: ${message}`, { hint: await elsewhereHint(database, schema) });
   return new UsageError(`sql: ${message}`);
-}
-
-/** The chunk being fetched, if any: a connection is not closed under it (Ctrl-C interrupts it first). */
-interface Fetching {
-  pending: Promise<unknown> | undefined;
-}
-
-async function* rows(
-  database: QueryDatabase,
-  result: DuckDBResult,
-  names: readonly string[],
-  fetching: Fetching,
-): AsyncGenerator<Record<string, unknown>> {
-  const next = () => (fetching.pending = result.fetchChunk());
-  let column = 0;
-  const convert = recordConverter(database.duckdb, () => names[column] ?? '');
-  // The result's types, not the vectors': only these carry the JSON alias of a JSON column.
-  const types = result.columnTypes();
-  // Chunk by chunk (2,048 rows): memory holds one chunk, whatever the result's size.
-  for (let chunk = await next(); chunk !== null && chunk.rowCount > 0; chunk = await next()) {
-    const columns = chunk.columnCount;
-    const values = Array.from({ length: columns }, (_, index) => chunk!.getColumnVector(index));
-    for (let row = 0; row < chunk.rowCount; row++) {
-      const record: Record<string, unknown> = {};
-      for (column = 0; column < columns; column++) {
-        const vector = values[column]!;
-        record[names[column]!] = convert(vector.getItem(row), types[column]!, convert);
-      }
-      yield record;
-    }
-  }
 }
 
 /** The statement as given, or read from stdin (`-`) or a file (`@report.sql`), as --data reads its record. */
@@ -104,9 +74,9 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
   await ctx.output.ready();
 
   const database = await openForQuery(target.path, target.shown, flags.schema);
-  const fetching: Fetching = { pending: undefined };
   const stop = () => database.connection.interrupt();
   ctx.signal.addEventListener('abort', stop, { once: true });
+  let stream: RowStream | undefined;
   try {
     let result: DuckDBResult;
     try {
@@ -120,7 +90,8 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       if (error instanceof UsageError) throw error;
       throw await statementError(error, database, flags.schema ?? 'main');
     }
-    const names = result.columnNames();
+    stream = new RowStream(database, result);
+    const names = stream.names;
     const twice = names.find((name, index) => names.indexOf(name) !== index);
     if (twice !== undefined)
       throw new UsageError(`sql: the result has two columns named ${twice}`, { hint: 'give each its own name (… AS name)' });
@@ -132,7 +103,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       recordSchema: resultSchema(database.duckdb, names, result.columnTypes()),
     };
     try {
-      await writeRecords(ctx, rows(database, result, names, fetching), view);
+      await writeRecords(ctx, stream.rows(ctx.globals.maxItems), view);
     } catch (error) {
       // DuckDB fails a statement while its rows are read, too (a division by zero in a later chunk).
       if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message))
@@ -141,8 +112,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
     }
   } finally {
     ctx.signal.removeEventListener('abort', stop);
-    // Interrupted (Ctrl-C) while DuckDB computed a chunk: the pipe failed at once; the fetch ends soon after.
-    await fetching.pending?.catch(() => undefined);
+    await stream?.end();
     database.close();
   }
 }

@@ -42,6 +42,27 @@ describe('the MCP catalogue', () => {
     expect(() => commandLine(get, { id: { nested: true } })).toThrow(/id must be a string/);
   });
 
+  it("takes an option the verb says the server sets from the server's value only, and is no tool without it", async () => {
+    const verbs = verbsOf(await loadAllNouns());
+    expect(catalogue(verbs, { allowWrite: false, production: false }).some((tool) => tool.name === 'sql')).toBe(false);
+    const offered = catalogue(verbs, { allowWrite: false, production: false, server: { sql: 'duckdb:/srv/org.duckdb' } });
+    const sql = offered.find((tool) => tool.name === 'sql')!;
+    expect(Object.keys(sql.inputSchema.properties).sort()).toEqual(['fields', 'max_items', 'statement']);
+    const { argv } = commandLine(sql, { statement: '--to=duckdb:/etc/x' });
+    expect(argv).toContain('--to=duckdb:/srv/org.duckdb');
+    // The flags are the server's; the assistant's text stays an argument after --.
+    expect(argv.slice(0, argv.indexOf('--')).filter((word) => word.startsWith('--to'))).toEqual(['--to=duckdb:/srv/org.duckdb']);
+    expect(argv.slice(-2)).toEqual(['--', '--to=duckdb:/etc/x']);
+    expect(() => commandLine(sql, { statement: 'SELECT 1', to: 'duckdb:/etc/x' })).toThrow(/sql takes no to/);
+    const schema = catalogue(verbs, { allowWrite: false, production: false, server: { sql: 'duckdb:/srv/org.duckdb', sqlSchema: 'acme' } });
+    expect(
+      commandLine(
+        schema.find((tool) => tool.name === 'sql')!,
+        { statement: 'SELECT 1' },
+      ).argv,
+    ).toContain('--schema=acme');
+  });
+
   it('derives the narrowest scopes a lease needs from the tools operations', async () => {
     expect([...scopesForTools(await tools(false))].sort()).toEqual([
       'assignments:read',
