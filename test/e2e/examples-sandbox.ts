@@ -182,7 +182,7 @@ function prepareFor(text: string, sandbox: Sandbox, template: string): void {
     copyTree(join(template, 'snapshot'), join(sandbox.root, 'data', 'appraisal', 'snap-2026-01-01'));
     symlinkSync('snap-2026-01-01', join(sandbox.root, 'data', 'appraisal', 'latest'));
   }
-  if (/\bappraisal sql\b/.test(text)) {
+  if (/\bappraisal sql\b|--sql\b/.test(text)) {
     for (const name of ['appraisal.duckdb', 'ops.duckdb']) copyFileSync(join(template, 'duckdb', name), join(sandbox.work, name));
   }
   if (/\bkeys scan \. --git\b/.test(text)) {

@@ -1,11 +1,14 @@
 // `appraisal mcp` as the process an assistant starts, for what only a process shows: SIGTERM ends it
 // after revoking its leased key, and its stdout (a pipe) carries protocol messages and nothing else,
 // even with -v. What it serves is mcp.test.ts's, in process.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, ROOT } from '../helpers/spawn.js';
 import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -63,5 +66,41 @@ describe('appraisal mcp as a process', () => {
     expect(code).toBe(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(stderr).toMatch(/serving \d+ read-only tools/);
+  });
+
+  it('serves the sql tool from the built CLI (DuckDB loaded from its vendor bundle inside a tool call)', async () => {
+    const dir = tempDir('appraisal-mcp-sql-');
+    const file = join(dir, 'org.duckdb');
+    // Not spawnSync: the mock answers from this process.
+    await promisify(execFile)(process.execPath, [BIN, 'sync', 'props', '--to', `duckdb:${file}`, '-q'], { env: environment() });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--sql', `duckdb:${file}`], {
+      cwd: ROOT,
+      env: environment(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'sql', arguments: { statement: 'SELECT count(*) AS n FROM properties' } },
+    });
+    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
+    child.stdin.end();
+    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve)), stderr).toBe(0);
+    const answer = JSON.parse(stdout.split('\n').filter(Boolean)[1]!) as { result: { structuredContent: unknown; isError?: boolean } };
+    expect(answer.result.isError, stdout).toBeFalsy();
+    expect(answer.result.structuredContent).toEqual({ records: [{ n: 30 }], more: false });
   });
 });

@@ -28,7 +28,7 @@ export default defineNounCommand<McpFlags>({
   examples: [
     'appraisal mcp --profile staging',
     'appraisal mcp --profile staging --allow-write --lease --audit-log mcp-audit.ndjson',
-    'appraisal mcp --profile staging --sql duckdb:org.duckdb   # and SQL over what appraisal sync keeps there',
+    'appraisal mcp --profile staging --sql duckdb:appraisal.duckdb   # and SQL over what appraisal sync keeps there',
   ],
   notes:
     'Register it with an assistant as a stdio server whose command is `appraisal` and whose args are\n' +
