@@ -129,6 +129,30 @@ describe('appraisal sql', () => {
     expect(existsSync(join(scratch, 'other.duckdb'))).toBe(false);
   });
 
+  it('a sync that made the tables tells a person at a terminal how to query them; scripts and later runs are not told', async () => {
+    const first = await run(['sync', 'clients', '--to', 'duckdb:two words.duckdb', '--schema', 'acme'], {
+      env,
+      cwd: scratch,
+      tty: { stderr: true },
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const told = `query them: appraisal sql "SELECT count(*) FROM clients" --to 'duckdb:two words.duckdb' --schema acme`;
+    expect(first.stderr).toContain(told);
+    // What it says runs as said.
+    const asTold = await cli(['sql', 'SELECT count(*) AS n FROM clients', '--to', 'duckdb:two words.duckdb', '--schema', 'acme']);
+    expect(asTold.code, asTold.stderr).toBe(0);
+    expect(JSON.parse(asTold.stdout)).toEqual([{ n: RECORDS }]);
+    const again = await run(['sync', 'clients', '--to', 'duckdb:two words.duckdb', '--schema', 'acme'], {
+      env,
+      cwd: scratch,
+      tty: { stderr: true },
+    });
+    expect(again.stderr).not.toContain('query them');
+    const script = await cli(['sync', 'clients', '--to', 'duckdb:script.duckdb']);
+    expect(script.code, script.stderr).toBe(0);
+    expect(script.stderr).not.toContain('query them');
+  });
+
   it('the statement from stdin (-) or a file (@FILE), as --data reads a record', async () => {
     const query = 'SELECT count(*) AS n FROM properties;\n';
     writeFileSync(join(scratch, 'count.sql'), query);

@@ -14,6 +14,7 @@ import type { Reading } from './reading.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
+import { DEFAULT_TARGET } from './target.js';
 import { ensureSchemaAndState, familyTables, planTables } from './tables.js';
 
 /**
@@ -55,6 +56,14 @@ async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader
     formatViolations: (violations) => formatViolations(violations, 3),
     compileChecks,
   }));
+}
+
+/** The flags `appraisal sql` needs to read what this run wrote (none for the default file), or undefined for PostgreSQL. */
+function queryingFlags(plan: SyncPlan): string | undefined {
+  if (plan.target.kind !== 'duckdb') return undefined;
+  const quoted = (word: string) => (/^[\w./~:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+  const to = `duckdb:${plan.target.shown}` === DEFAULT_TARGET ? '' : ` --to ${quoted(`duckdb:${plan.target.shown}`)}`;
+  return `${to}${plan.schema === undefined ? '' : ` --schema ${plan.schema}`}`;
 }
 
 export async function runSync(ctx: Context, words: readonly string[], flags: SyncFlags): Promise<void> {
@@ -113,7 +122,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
       results[result.table] = result;
       reportFamily(ctx, result, plan.dryRun);
     }
-    reportRun(ctx, { target: db.shown, schema, dryRun: plan.dryRun, families: results }, plan.json);
+    reportRun(ctx, { target: db.shown, schema, dryRun: plan.dryRun, families: results }, plan.json, queryingFlags(plan));
   } finally {
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
