@@ -30,6 +30,34 @@ function environment(extra: Record<string, string | undefined> = {}): Record<str
   return env;
 }
 
+/**
+ * The built server as a process: initialised, one tool call, then its stdin closed; what it wrote,
+ * once it has exited (its second stdout line is the call's answer).
+ */
+async function callOnce(
+  args: string[],
+  call: { name: string; arguments: object },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call });
+  await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
 describe('appraisal mcp as a process', () => {
   it('revokes a --lease key when the server gets SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--lease'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
@@ -46,23 +74,7 @@ describe('appraisal mcp as a process', () => {
   });
 
   it('writes nothing but protocol messages on stdout, even with -v', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '-v'], { cwd: ROOT, env: environment(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'props_list', arguments: { max_items: 2 } } });
-    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stdout, stderr } = await callOnce(['-v'], { name: 'props_list', arguments: { max_items: 2 } });
     expect(code).toBe(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(stderr).toMatch(/serving \d+ read-only tools/);
@@ -73,32 +85,11 @@ describe('appraisal mcp as a process', () => {
     const file = join(dir, 'org.duckdb');
     // Not spawnSync: the mock answers from this process.
     await promisify(execFile)(process.execPath, [BIN, 'sync', 'props', '--to', `duckdb:${file}`, '-q'], { env: environment() });
-    const child = spawn(process.execPath, [BIN, 'mcp', '--sql', `duckdb:${file}`], {
-      cwd: ROOT,
-      env: environment(),
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const { code, stdout, stderr } = await callOnce(['--sql', `duckdb:${file}`], {
+      name: 'sql',
+      arguments: { statement: 'SELECT count(*) AS n FROM properties' },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'sql', arguments: { statement: 'SELECT count(*) AS n FROM properties' } },
-    });
-    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
-    child.stdin.end();
-    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve)), stderr).toBe(0);
+    expect(code, stderr).toBe(0);
     const answer = JSON.parse(stdout.split('\n').filter(Boolean)[1]!) as { result: { structuredContent: unknown; isError?: boolean } };
     expect(answer.result.isError, stdout).toBeFalsy();
     expect(answer.result.structuredContent).toEqual({ records: [{ n: 30 }], more: false });

@@ -23,6 +23,12 @@ let file: string;
 
 const RECORDS = 30;
 const cli = (args: string[]) => run(args, { env, cwd: scratch });
+/** A run refused with exit 2 and this in its error or hint. */
+async function expectRefused(args: string[], message: string, options: Parameters<typeof run>[1] = {}): Promise<void> {
+  const result = await run(args, { env, cwd: scratch, ...options });
+  expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+  expect(result.stderr).toContain(message);
+}
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 beforeAll(async () => {
@@ -162,30 +168,24 @@ describe('appraisal sql', () => {
     const fromStdin = await run(['sql', '-', '-o', 'json'], { env, cwd: scratch, stdin: query });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(JSON.parse(fromStdin.stdout)).toEqual([{ n: RECORDS }]);
-    const terminal = await run(['sql', '-'], { env, cwd: scratch, tty: { stdin: true } });
-    expect(terminal.code).toBe(2);
-    expect(terminal.stderr).toContain('error: sql - reads stdin, but stdin is a terminal');
-    const missing = await cli(['sql', '@nothing.sql']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('error: sql @nothing.sql: file not found');
+    await expectRefused(['sql', '-'], 'error: sql - reads stdin, but stdin is a terminal', { tty: { stdin: true } });
+    await expectRefused(['sql', '@nothing.sql'], 'error: sql @nothing.sql: file not found');
   });
 
   it('a missing file is not made, another target is refused, --schema must exist', async () => {
-    const missing = await cli(['sql', 'SELECT 1', '--to', 'duckdb:nothing.duckdb']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('error: no database at nothing.duckdb');
+    await expectRefused(['sql', 'SELECT 1', '--to', 'duckdb:nothing.duckdb'], 'error: no database at nothing.duckdb');
     expect(existsSync(join(scratch, 'nothing.duckdb'))).toBe(false);
-    const postgres = await cli(['sql', 'SELECT 1', '--to', 'postgres://db.example.com/ops']);
-    expect(postgres.code).toBe(2);
-    expect(postgres.stderr).toContain('sql reads a DuckDB file; postgres at db.example.com:5432 is PostgreSQL');
-    const schema = await cli(['sql', 'SELECT 1', '--schema', 'acme']);
-    expect(schema.code).toBe(2);
-    expect(schema.stderr).toContain('--schema acme: appraisal.duckdb has no such schema');
+    await expectRefused(
+      ['sql', 'SELECT 1', '--to', 'postgres://db.example.com/ops'],
+      'sql reads a DuckDB file; postgres at db.example.com:5432 is PostgreSQL',
+    );
+    await expectRefused(['sql', 'SELECT 1', '--schema', 'acme'], '--schema acme: appraisal.duckdb has no such schema');
     // Synced into a schema of its own, read without --schema: the hint names it.
     expect((await cli(['sync', 'props', '--to', 'duckdb:orgs.duckdb', '--schema', 'acme', '-q'])).code).toBe(0);
-    const unnamed = await cli(['sql', 'SELECT count(*) FROM properties', '--to', 'duckdb:orgs.duckdb']);
-    expect(unnamed.code).toBe(2);
-    expect(unnamed.stderr).toContain("hint: sync wrote this file's tables into schema acme: add --schema acme");
+    await expectRefused(
+      ['sql', 'SELECT count(*) FROM properties', '--to', 'duckdb:orgs.duckdb'],
+      "hint: sync wrote this file's tables into schema acme: add --schema acme",
+    );
     const named = await cli([
       'sql',
       'SELECT count(*) AS n FROM properties',
@@ -197,12 +197,8 @@ describe('appraisal sql', () => {
       'json',
     ]);
     expect(JSON.parse(named.stdout)).toEqual([{ n: RECORDS }]);
-    const bad = await cli(['sql', 'SELECT 1', '--schema', "a'b"]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('a schema name is a letter or _');
-    const empty = await cli(['sql', ' ']);
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('error: sql needs a statement');
+    await expectRefused(['sql', 'SELECT 1', '--schema', "a'b"], 'a schema name is a letter or _');
+    await expectRefused(['sql', ' '], 'error: sql needs a statement');
   });
 
   it('Ctrl-C while rows stream (10^11 of them): exit 130 at once, every line printed whole and in order', async () => {
