@@ -137,9 +137,9 @@ export interface RecordPipe {
 }
 
 /** Open the run's sink for records shown as `view`; `exported`: the collection a list exports (for a resumable one). */
-export async function openPipe(ctx: Context, view: View, exported?: ExportedCollection): Promise<RecordPipe> {
+export async function openPipe(ctx: Context, view: View, exported?: ExportedCollection, bursts?: boolean): Promise<RecordPipe> {
   const plan = ctx.output;
-  const sink = await openSink(ctx, view, exported);
+  const sink = await openSink(ctx, view, exported, bursts);
   // Records handed to the sink so far: a page is checkpointed with how many were written with it.
   const handed: PumpTally = { count: sink.resumed?.written ?? 0 };
   return {
@@ -175,6 +175,7 @@ export async function writeRecords(
   ctx: Context,
   records: AsyncIterable<Record<string, unknown>>,
   view: View,
+  source: { bursts?: boolean } = {},
 ): Promise<{ count: number; files?: FilePart[] }> {
-  return (await openPipe(ctx, view)).write(records);
+  return (await openPipe(ctx, view, undefined, source.bursts)).write(records);
 }

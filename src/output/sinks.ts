@@ -157,6 +157,8 @@ interface SinkInput<K extends PulledKind> {
   plan: Extract<SinkPlan, { kind: K }>;
   view: View;
   exported: ExportedCollection | undefined;
+  /** The source hands over records in bursts, waiting between them (a list's pages, a query's chunks). */
+  bursts: boolean;
 }
 
 /** The part that opens one kind of sink. */
@@ -165,9 +167,9 @@ interface SinkPart<K extends PulledKind> {
 }
 
 class StdoutPart implements SinkPart<'stdout'> {
-  async openRecords({ ctx, view, exported }: SinkInput<'stdout'>): Promise<RecordSink> {
-    // A collection's pages arrive whole: stdout gets one write per page, not one per record.
-    return encoderSink(openEncoders(ctx, view), stdoutDestination(ctx.io, { batch: exported !== undefined }));
+  async openRecords({ ctx, view, bursts }: SinkInput<'stdout'>): Promise<RecordSink> {
+    // A collection's pages (a query's chunks) arrive whole: stdout gets one write per page, not one per record.
+    return encoderSink(openEncoders(ctx, view), stdoutDestination(ctx.io, { batch: bursts }));
   }
 }
 
@@ -218,9 +220,12 @@ const PARTS: { readonly [K in PulledKind]: SinkPart<K> } = {
   parts: new PartsPart(),
 };
 
-/** The plan's one sink, opened. `exported`: the collection a list exports (what a resumable export's checkpoint records). */
-export function openSink(ctx: Context, view: View, exported?: ExportedCollection): Promise<RecordSink> {
+/**
+ * The plan's one sink, opened. `exported`: the collection a list exports (what a resumable export's
+ * checkpoint records; its pages come in bursts). `bursts`: another source whose records come so.
+ */
+export function openSink(ctx: Context, view: View, exported?: ExportedCollection, bursts = exported !== undefined): Promise<RecordSink> {
   const plan = ctx.output.sink;
   if (plan.kind === 'rows') throw new Error("an import's rows are pushed into the rows sink (openRowSink), not pumped");
-  return (PARTS[plan.kind] as SinkPart<PulledKind>).openRecords({ ctx, plan, view, exported });
+  return (PARTS[plan.kind] as SinkPart<PulledKind>).openRecords({ ctx, plan, view, exported, bursts });
 }

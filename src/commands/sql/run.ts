@@ -103,7 +103,8 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
       recordSchema: resultSchema(database.duckdb, names, result.columnTypes()),
     };
     try {
-      await writeRecords(ctx, stream.rows(ctx.globals.maxItems), view);
+      // Chunks of 2,048 rows, each handed over whole: stdout gets a write per chunk, not per row.
+      await writeRecords(ctx, stream.rows(ctx.globals.maxItems), view, { bursts: true });
     } catch (error) {
       // DuckDB fails a statement while its rows are read, too (a division by zero in a later chunk).
       if (error instanceof Error && /^[A-Za-z ]+ Error: /.test(error.message))

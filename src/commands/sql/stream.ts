@@ -38,9 +38,11 @@ export class RowStream {
     const types = this.result.columnTypes();
     let left = maxItems ?? Infinity;
     for (let chunk = await this.next(); chunk !== null && chunk.rowCount > 0; chunk = await this.next()) {
+      // Read once a chunk: each is a call into the native binding.
       const columns = chunk.columnCount;
+      const count = chunk.rowCount;
       const values = Array.from({ length: columns }, (_, index) => chunk!.getColumnVector(index));
-      for (let row = 0; row < chunk.rowCount; row++) {
+      for (let row = 0; row < count; row++) {
         const record: Record<string, unknown> = {};
         for (column = 0; column < columns; column++) {
           const vector = values[column]!;
