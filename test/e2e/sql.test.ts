@@ -119,6 +119,8 @@ describe('appraisal sql', () => {
       [`ATTACH '${join(scratch, 'other.duckdb')}' AS other`, /file system operations are disabled/],
       ['SET enable_external_access = true', /configuration has been locked/],
       ['INSTALL httpfs', /file system operations are disabled/],
+      // The process's environment (the API key is in it here) is out of reach too.
+      ["SELECT getenv('APPRAISAL_API_KEY')", /getenv does not exist/],
       ['SELECT 1; SELECT 2', /sql runs one statement at a time; this text holds 2/],
       ['SELECT 1 AS a, 2 AS a', /the result has two columns named a/],
       ['SELECT * FROM nope', /Catalog Error[\s\S]*hint: the tables are properties/],
@@ -129,8 +131,10 @@ describe('appraisal sql', () => {
       expect(result.code, `${statement}: ${result.stderr}`).toBe(2);
       expect(exitProblems(result), statement).toEqual([]);
       expect(result.stderr, statement).toMatch(message);
+      expect(result.stdout + result.stderr, statement).not.toContain(env.APPRAISAL_API_KEY);
     }
     expect(sha256(file)).toBe(before);
+    expect(env.APPRAISAL_API_KEY).toMatch(/^apk_/);
     expect(existsSync(outside)).toBe(false);
     expect(existsSync(join(scratch, 'other.duckdb'))).toBe(false);
   });
