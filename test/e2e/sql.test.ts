@@ -176,6 +176,13 @@ describe('appraisal sql', () => {
     await expectRefused(['sql', '@nothing.sql'], 'error: sql @nothing.sql: file not found');
   });
 
+  it('bounds what DuckDB may hold for a statement (1 GB, not 80% of the machine), and no statement lifts it', async () => {
+    const limit = await cli(['sql', "SELECT current_setting('memory_limit') AS m", '-o', 'json']);
+    expect(limit.code, limit.stderr).toBe(0);
+    expect(JSON.parse(limit.stdout)).toEqual([{ m: '953.6 MiB' }]);
+    await expectRefused(['sql', "SET memory_limit = '20GB'"], 'the configuration has been locked');
+  });
+
   it('a missing file is not made, another target is refused, --schema must exist', async () => {
     await expectRefused(['sql', 'SELECT 1', '--to', 'duckdb:nothing.duckdb'], 'error: no database at nothing.duckdb');
     expect(existsSync(join(scratch, 'nothing.duckdb'))).toBe(false);

@@ -8,7 +8,19 @@ import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { loadDuckDB, type DuckDBModule } from '../sync/public.js';
 
-const SETTINGS: Readonly<Record<string, string>> = { ...DUCKDB_OFFLINE, access_mode: 'READ_ONLY', enable_external_access: 'false' };
+/**
+ * What DuckDB may hold for one statement. Its default is 80% of the machine's memory; a statement
+ * (an assistant's, through `appraisal mcp --sql`) that wants more fails with DuckDB's "Out of Memory"
+ * (exit 2) instead of taking the machine. An organization's synced tables are tens of MiB.
+ */
+const MEMORY_LIMIT = '1GB';
+
+const SETTINGS: Readonly<Record<string, string>> = {
+  ...DUCKDB_OFFLINE,
+  access_mode: 'READ_ONLY',
+  enable_external_access: 'false',
+  memory_limit: MEMORY_LIMIT,
+};
 
 export interface QueryDatabase {
   duckdb: DuckDBModule;
