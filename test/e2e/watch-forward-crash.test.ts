@@ -106,4 +106,43 @@ describe('watch --forward-to and kill -9', () => {
       await target.close();
     }
   });
+
+  it('killed while --redelivering: the dead letters wait in the outbox, none lost, and go on the next run', async () => {
+    const dir = tempDir('forward-crash-');
+    const target = await startReceiver({ script: () => 400 });
+    try {
+      const refused = await runCli(args(dir, target), { env, cwd: dir });
+      expect(refused.code, refused.stderr).toBe(24);
+      const deadLetters = join(dir, 'props.state.dead-letter.ndjson');
+      const letters = readFileSync(deadLetters, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { webhookId: string }).webhookId);
+      expect(letters).toHaveLength(RECORDS);
+
+      // Killed at the first redelivered request: the letters were moved into the outbox before it.
+      let killed = false;
+      const cli = startCli([...args(dir, target), '--redeliver'], { env, cwd: dir });
+      target.script = () => {
+        cli.child.kill('SIGKILL');
+        killed = true;
+        return 'hang';
+      };
+      expect((await cli.result).signal).toBe('SIGKILL');
+      expect(killed).toBe(true);
+      expect(existsSync(deadLetters)).toBe(false);
+      const outbox = readFileSync(join(dir, 'props.state.outbox'), 'utf8');
+      expect((outbox.match(/^A (\S+)/gm) ?? []).map((line) => line.slice(2)).slice(-RECORDS)).toEqual(letters);
+
+      target.script = () => 200;
+      const before = target.requests.length;
+      const again = await runCli(args(dir, target), { env, cwd: dir });
+      expect(again.code, again.stderr).toBe(0);
+      // Every dead letter delivered, in their order, the killed one first again; nothing else sent.
+      expect(target.requests.slice(before).map((request) => request.id)).toEqual(letters);
+      expect(readFileSync(join(dir, 'props.state.outbox'), 'utf8')).toBe('appraisal-watch-outbox 1\n');
+    } finally {
+      await target.close();
+    }
+  });
 });
