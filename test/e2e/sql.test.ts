@@ -3,7 +3,7 @@
 // ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
 // database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
@@ -181,6 +181,19 @@ describe('appraisal sql', () => {
     expect(limit.code, limit.stderr).toBe(0);
     expect(JSON.parse(limit.stdout)).toEqual([{ m: '953.6 MiB' }]);
     await expectRefused(['sql', "SET memory_limit = '20GB'"], 'the configuration has been locked');
+  });
+
+  it('a file of another kind is no database of its own, whatever its path says', async () => {
+    const files = { 'export.duckdb': 'id,name\r\n1,a\r\n', 'legacy.duckdb': 'SQLite format 3\0' + 'x'.repeat(84), 'touched.duckdb': '' };
+    for (const [name, content] of Object.entries(files)) {
+      writeFileSync(join(scratch, name), content);
+      await expectRefused(['sql', 'SELECT 1', '--to', `duckdb:${name}`], `error: ${name} is not a DuckDB database`);
+      expect(readFileSync(join(scratch, name), 'utf8')).toBe(content);
+    }
+    mkdirSync(join(scratch, 'sqlite-exports', 'x.duckdb'), { recursive: true });
+    const directory = await cli(['sql', 'SELECT 1', '--to', 'duckdb:sqlite-exports/x.duckdb']);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toMatch(/^error: cannot read sqlite-exports\/x\.duckdb: .*directory/im);
   });
 
   it('a missing file is not made, another target is refused, --schema must exist', async () => {

@@ -220,6 +220,11 @@ describe('sync into DuckDB', () => {
       expect(refused.stderr).not.toMatch(/download|extensions\.duckdb\.org/i);
       expect(readFileSync(join(scratch, file), 'utf8')).toBe(content);
     }
+    // A path with "sqlite" in it is no SQLite database: a directory there is what DuckDB says it is.
+    mkdirSync(join(scratch, 'sqlite-exports', 'x.duckdb'), { recursive: true });
+    const directory = await cli(['sync', 'props', '--to', 'duckdb:sqlite-exports/x.duckdb']);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toMatch(/^error: cannot open sqlite-exports\/x\.duckdb for writing: .*Is a directory/m);
     // The database sync writes is opened with extension installing and loading off.
     const db = await openDuckDB(join(scratch, 'offline.duckdb'), 'offline.duckdb', { readOnly: false });
     try {

@@ -36,7 +36,17 @@ function openError(shown: string, error: unknown): Error {
       hint: 'DuckDB lets nobody read a file while a program (a sync, a DuckDB shell) has it open for writing: run this again when it has finished',
     });
   }
-  if (/sqlite|not a valid DuckDB database file/i.test(message)) return new UsageError(`${shown} is not a DuckDB database`);
+  // A file DuckDB could read only through an extension (a SQLite database): with external access off it
+  // says loading one is disabled; else it names the extension (a path may hold the word "sqlite"). A
+  // text file (a CSV) opened read-only, DuckDB says it cannot launch an in-memory database.
+  if (
+    /sqlite_scanner|Loading external extensions is disabled|not a valid DuckDB database file|in-memory database in read-only mode/i.test(
+      message,
+    )
+  )
+    return new UsageError(`${shown} is not a DuckDB database`, {
+      hint: 'sql reads the DuckDB file appraisal sync writes (--to duckdb:PATH)',
+    });
   return new LocalEnvironmentError(`cannot read ${shown}: ${message.replace(/^IO Error: /, '')}`, { cause: error });
 }
 

@@ -97,7 +97,8 @@ function openError(shown: string, error: unknown): Error {
   }
   // A file of something else (a CSV, a SQLite database): sync never writes over it. DuckDB would read a
   // SQLite file through an extension it fetches (never here: duckdb-offline.ts), so it names that.
-  const sqlite = /sqlite/i.test(message);
+  // The extension DuckDB would read it with, not the word: a path may hold "sqlite" (/srv/sqlite-old/…).
+  const sqlite = /sqlite_scanner/i.test(message);
   if (sqlite || /not a valid DuckDB database file/i.test(message)) {
     const what = sqlite
       ? 'a SQLite database, not a DuckDB one'
