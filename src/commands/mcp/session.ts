@@ -97,13 +97,12 @@ async function sqlDatabase(ctx: Context, flags: McpFlags): Promise<ServerValues>
     if (flags.sqlSchema !== undefined) throw new UsageError('--sql-schema applies only with --sql duckdb:PATH');
     return {};
   }
-  const { parseTarget, SCHEMA_NAME } = await import('../sync/public.js');
+  const { checkSchemaName, parseTarget } = await import('../sync/public.js');
   const target = parseTarget(flags.sql, ctx.cwd, ctx.env);
   if (target.kind !== 'duckdb') throw new UsageError(`--sql ${target.shown}: the sql tool reads a DuckDB file (duckdb:PATH)`);
   if (!existsSync(target.path))
     throw new UsageError(`--sql: no database at ${target.shown}`, { hint: `appraisal sync makes it (appraisal sync --to ${flags.sql})` });
-  if (flags.sqlSchema !== undefined && !SCHEMA_NAME.test(flags.sqlSchema))
-    throw new UsageError(`--sql-schema ${flags.sqlSchema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or -`);
+  if (flags.sqlSchema !== undefined) checkSchemaName(flags.sqlSchema, '--sql-schema');
   return { sql: `duckdb:${target.path}`, sqlSchema: flags.sqlSchema };
 }
 

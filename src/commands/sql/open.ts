@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { loadDuckDB, type DuckDBModule } from '../sync/public.js';
+import { loadDuckDB, openFailure, type DuckDBModule } from '../sync/public.js';
 
 /**
  * What DuckDB may hold for one statement. Its default is 80% of the machine's memory; a statement
@@ -29,25 +29,17 @@ export interface QueryDatabase {
 }
 
 function openError(shown: string, error: unknown): Error {
-  const message = ((error as Error).message ?? String(error)).split('\n')[0]!;
-  if (/Could not set lock|Conflicting lock/i.test(message)) {
-    const pid = /\(PID (\d+)\)/.exec(message)?.[1];
-    return new UsageError(`${shown} is being written by another process${pid ? ` (pid ${pid})` : ''}`, {
+  const failure = openFailure((error as Error).message ?? String(error));
+  if (failure.kind === 'locked') {
+    return new UsageError(`${shown} is being written by another process${failure.pid === undefined ? '' : ` (pid ${failure.pid})`}`, {
       hint: 'DuckDB lets nobody read a file while a program (a sync, a DuckDB shell) has it open for writing: run this again when it has finished',
     });
   }
-  // A file DuckDB could read only through an extension (a SQLite database): with external access off it
-  // says loading one is disabled; else it names the extension (a path may hold the word "sqlite"). A
-  // text file (a CSV) opened read-only, DuckDB says it cannot launch an in-memory database.
-  if (
-    /sqlite_scanner|Loading external extensions is disabled|not a valid DuckDB database file|in-memory database in read-only mode/i.test(
-      message,
-    )
-  )
+  if (failure.kind === 'foreign')
     return new UsageError(`${shown} is not a DuckDB database`, {
       hint: 'sql reads the DuckDB file appraisal sync writes (--to duckdb:PATH)',
     });
-  return new LocalEnvironmentError(`cannot read ${shown}: ${message.replace(/^IO Error: /, '')}`, { cause: error });
+  return new LocalEnvironmentError(`cannot read ${shown}: ${failure.detail}`, { cause: error });
 }
 
 /** Open `path` (shown as `shown`) for queries, `schema` as the search path (else DuckDB's `main`). */
@@ -68,7 +60,7 @@ export async function openForQuery(path: string, shown: string, schema: string |
   try {
     connection = await instance.connect();
     if (schema !== undefined) {
-      // The name was checked against SCHEMA_NAME: no quote can be in it.
+      // The name passed checkSchemaName (sync/plan.ts): no quote can be in it.
       await connection.run(`SET search_path = '${schema}'`).catch((error: unknown) => {
         throw new UsageError(`--schema ${schema}: ${shown} has no such schema`, {
           hint: 'the schema sync was given (--schema NAME); without one, its tables are in main',

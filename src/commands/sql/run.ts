@@ -7,7 +7,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { readDataFile, readStdin, refuseSharedStdin } from '../../core/record-input/index.js';
 import { writeRecords, type View } from '../../output/index.js';
-import { parseTarget, SCHEMA_NAME } from '../sync/public.js';
+import { checkSchemaName, parseTarget } from '../sync/public.js';
 import { openForQuery, type QueryDatabase } from './open.js';
 import { resultSchema } from './values.js';
 import { RowStream } from './stream.js';
@@ -67,10 +67,7 @@ export async function runSql(ctx: Context, args: readonly string[], flags: SqlFl
   const target = parseTarget(flags.to, ctx.cwd, ctx.env);
   if (target.kind !== 'duckdb')
     throw new UsageError(`sql reads a DuckDB file; ${target.shown} is PostgreSQL`, { hint: 'query it with psql and the same URL' });
-  if (flags.schema !== undefined && !SCHEMA_NAME.test(flags.schema))
-    throw new UsageError(
-      `--schema ${flags.schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`,
-    );
+  if (flags.schema !== undefined) checkSchemaName(flags.schema);
   await ctx.output.ready();
 
   const database = await openForQuery(target.path, target.shown, flags.schema);

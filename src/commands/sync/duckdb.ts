@@ -12,6 +12,7 @@ import { refuseOthersLink } from '../../core/owned-file.js';
 import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
+import { openFailure } from './open-failure.js';
 
 export type DuckDBModule = typeof import('@duckdb/node-api');
 
@@ -76,11 +77,10 @@ function holderIsSync(pid: number): boolean | undefined {
 
 /** DuckDB's open failure as the CLI says it: another holder (exit 2), a file it may not write (exit 2). */
 function openError(shown: string, error: unknown): Error {
-  const message = (error as Error).message ?? String(error);
-  const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(message);
-  if (lock || /Could not set lock/i.test(message)) {
-    const holder = lock ? ` (${lock[1]}, pid ${lock[2]})` : '';
-    const sync = lock ? holderIsSync(Number(lock[2])) : undefined;
+  const failure = openFailure((error as Error).message ?? String(error));
+  if (failure.kind === 'locked') {
+    const holder = failure.pid === undefined ? '' : ` (${failure.program}, pid ${failure.pid})`;
+    const sync = failure.pid === undefined ? undefined : holderIsSync(failure.pid);
     if (sync === false) {
       // A DuckDB shell, a notebook or a dashboard with the file open: DuckDB lets one process have a
       // file open for writing, and no other open it at all meanwhile.
@@ -95,19 +95,16 @@ function openError(shown: string, error: unknown): Error {
       },
     );
   }
-  // A file of something else (a CSV, a SQLite database): sync never writes over it. DuckDB would read a
-  // SQLite file through an extension it fetches (never here: duckdb-offline.ts), so it names that.
-  // The extension DuckDB would read it with, not the word: a path may hold "sqlite" (/srv/sqlite-old/…).
-  const sqlite = /sqlite_scanner/i.test(message);
-  if (sqlite || /not a valid DuckDB database file/i.test(message)) {
-    const what = sqlite
-      ? 'a SQLite database, not a DuckDB one'
-      : `not a DuckDB database: ${message.replace(/^[A-Za-z ]+Error: /, '').split('\n')[0]}`;
-    return new UsageError(`${shown} is ${what}`, {
-      hint: 'sync writes a DuckDB file of its own and never over another kind: choose another --to duckdb:PATH (a new name makes a new database)',
-    });
+  // A file of something else (a CSV, a SQLite database): sync never writes over it.
+  if (failure.kind === 'foreign') {
+    return new UsageError(
+      `${shown} is ${failure.sqlite ? 'a SQLite database, not a DuckDB one' : `not a DuckDB database: ${failure.detail}`}`,
+      {
+        hint: 'sync writes a DuckDB file of its own and never over another kind: choose another --to duckdb:PATH (a new name makes a new database)',
+      },
+    );
   }
-  return new LocalEnvironmentError(`cannot open ${shown} for writing: ${message.replace(/^IO Error: /, '').split('\n')[0]}`, {
+  return new LocalEnvironmentError(`cannot open ${shown} for writing: ${failure.detail}`, {
     hint: 'check that the file and its directory exist and are writable by this user, or choose another --to duckdb:PATH',
     cause: error,
   });

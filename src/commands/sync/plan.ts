@@ -45,7 +45,13 @@ export function parseFamilies(words: readonly string[]): readonly ResourceFamily
 }
 
 /** A schema name both databases read as one (and `appraisal sql` sets as DuckDB's search path). */
-export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+
+/** A schema name as `flag` gave it, or the usage error (exit 2) of one the databases would not read as one name. */
+export function checkSchemaName(schema: string, flag = '--schema'): void {
+  if (!SCHEMA_NAME.test(schema))
+    throw new UsageError(`${flag} ${schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`);
+}
 
 /**
  * --schema checked against the target before anything is opened: a name the databases read as one,
@@ -53,8 +59,7 @@ export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
  * temp), and in DuckDB not the name it gives the file's own database (`ops` for ops.duckdb).
  */
 function checkSchema(schema: string, target: SyncTarget): void {
-  if (!SCHEMA_NAME.test(schema))
-    throw new UsageError(`--schema ${schema.slice(0, 70)}: a schema name is a letter or _ then letters, digits, _, $ or - (at most 63)`);
+  checkSchemaName(schema);
   const name = schema.toLowerCase();
   const duckdb = target.kind === 'duckdb';
   if (name.startsWith('pg_') || name === 'information_schema' || (duckdb && (name === 'system' || name === 'temp')))
