@@ -125,6 +125,28 @@ describe('sync into DuckDB', () => {
     expect(again.stderr).toMatch(/^clients: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since \d{4}-/m);
   });
 
+  it("writes a new file in DuckDB 1.3's storage format, and a file made in DuckDB's default one keeps it", async () => {
+    const formatOf = async (file: string) =>
+      (await duck(file, `SELECT tags['storage_version'] AS version FROM duckdb_databases() WHERE database_name = current_database()`))[0]!
+        .version;
+    const made = join(scratch, 'format-new.duckdb');
+    expect((await cli(['sync', 'clients', '--to', `duckdb:${made}`])).code).toBe(0);
+    expect(await formatOf(made)).toBe('v1.3.0+');
+
+    // A file another program (or an earlier CLI) made with DuckDB's default format: synced into as it is.
+    const older = join(scratch, 'format-old.duckdb');
+    const instance = await DuckDBInstance.create(older);
+    instance.closeSync();
+    const before = await formatOf(older);
+    expect(before).not.toBe('v1.3.0+');
+    for (let run = 0; run < 2; run++) {
+      const synced = await cli(['sync', 'clients', '--to', `duckdb:${older}`]);
+      expect(synced.code, synced.stderr).toBe(0);
+    }
+    expect(await formatOf(older)).toBe(before);
+    expect(await duck(older, `SELECT count(*)::INT AS n FROM clients`)).toEqual([{ n: (await admin.ids('/api/clients')).length }]);
+  });
+
   it('on a terminal, shows how many records it has read, cleared before the summary; nothing when stderr is not one', async () => {
     const file = join(scratch, 'progress.duckdb');
     const args = ['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '5', '--concurrency', '1'];
