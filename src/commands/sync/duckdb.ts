@@ -44,11 +44,9 @@ export const DUCKDB_DIALECT: Dialect = {
  * count past which every commit fails (128MB: ~1.2 million properties); below the limit it changes
  * nothing, DuckDB holding ~60 MiB at 200,000.
  *
- * A file sync creates is written in DuckDB 1.3's storage format (DuckDB 1.3 or later reads it; a
- * file made before keeps the format it has). DuckDB's default writes what 0.10 can read, which
- * makes the checkpoint that ends every run that changed a row dearer (a profile shows the primary
- * key's index converted to the older form, and the changed columns compressed again): one changed
- * row, measured, 9-13 ms against 3 at 20,000 properties, 24 against 11 at 200,000 (CHANGELOG).
+ * A new file is in DuckDB 1.3's storage format (1.3 or later reads it; a file there keeps its own):
+ * DuckDB's default, readable by 0.10, made the checkpoint ending a run that changed rows 9-13 ms
+ * where it takes 3 at 20,000 properties (24 against 11 at 200,000: CHANGELOG).
  */
 const SETTINGS: Readonly<Record<string, string>> = { ...DUCKDB_OFFLINE, threads: '1', storage_compatibility_version: 'v1.3.0' };
 
