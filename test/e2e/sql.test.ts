@@ -95,6 +95,39 @@ describe('appraisal sql', () => {
     expect((first.updated_at as Date).toISOString()).toBe(json.find((row) => row.id === first.id)!.updated_at);
   });
 
+  it("times of every precision as RFC 3339, infinite ones and intervals as DuckDB's own text", async () => {
+    const query =
+      "SELECT '2024-01-01 10:00:00.123456789'::TIMESTAMP_NS AS ns, '2024-01-01 10:00:00.5'::TIMESTAMP_MS AS ms, " +
+      "'2024-01-01 10:00:01'::TIMESTAMP_S AS s, TIMESTAMP '2024-01-01 10:00:00.000001' AS us, " +
+      "'1969-12-31 23:59:59.999999999'::TIMESTAMP_NS AS before_epoch, '1960-01-01 00:00:00.25+00'::TIMESTAMPTZ AS tz, " +
+      "'infinity'::DATE AS d, '-infinity'::DATE AS d_neg, '-infinity'::TIMESTAMP_NS AS ns_neg, 'infinity'::TIMESTAMPTZ AS tz_inf, " +
+      "INTERVAL '1 month 2 days 01:30:00.5' AS i, INTERVAL '-1 month 2 days' AS i_mixed";
+    const json = await cli(['sql', query, '-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        ns: '2024-01-01T10:00:00.123456789',
+        ms: '2024-01-01T10:00:00.500',
+        s: '2024-01-01T10:00:01.000',
+        us: '2024-01-01T10:00:00.000001',
+        before_epoch: '1969-12-31T23:59:59.999999999',
+        tz: '1960-01-01T00:00:00.250Z',
+        d: 'infinity',
+        d_neg: '-infinity',
+        ns_neg: '-infinity',
+        tz_inf: 'infinity',
+        i: '1 month 2 days 01:30:00.5',
+        i_mixed: '-1 month 2 days',
+      },
+    ]);
+    // The same text in csv, and an interval is a text column in Parquet (JSON there before).
+    const csv = parse((await cli(['sql', query, '-o', 'csv'])).stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(csv).toEqual([Object.fromEntries(Object.entries(JSON.parse(json.stdout)[0] as object).map(([k, v]) => [k, String(v)]))]);
+    const out = join(scratch, 'times.parquet');
+    expect((await cli(['sql', 'SELECT INTERVAL 3 DAY AS i', '-o', 'parquet', '--out', out])).code).toBe(0);
+    expect(await parquetReadObjects({ file: new Uint8Array(readFileSync(out)).buffer })).toEqual([{ i: '3 days' }]);
+  });
+
   it('numbers exact or refused: 2^53 prints, 2^53 + 1 is exit 2 with the cast to use', async () => {
     const exact = await cli(['sql', 'SELECT 9007199254740992::BIGINT AS n, 12.50::DECIMAL(6,2) AS d', '-o', 'json']);
     expect(exact.code, exact.stderr).toBe(0);

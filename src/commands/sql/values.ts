@@ -35,14 +35,33 @@ function exactDecimal(column: string, text: string): number {
   return Number(text);
 }
 
-/** Microseconds since the epoch as RFC 3339 (`Z` for a time zone's; none for a plain TIMESTAMP). */
-function timeText(micros: bigint, zone: string): string | undefined {
-  const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const date = new Date(Number(ms));
-  if (Number.isNaN(date.getTime())) return undefined; // ±infinity, or beyond what a Date holds
-  const rest = Number(((micros % 1000n) + 1000n) % 1000n);
-  const text = date.toISOString().slice(0, -1);
-  return `${text}${rest === 0 ? '' : String(rest).padStart(3, '0')}${zone}`;
+/** DuckDB's infinite dates and times: the largest value of their type and its negation. */
+const INFINITE_DAYS = 2 ** 31 - 1;
+const INFINITE_TICKS = 2n ** 63n - 1n;
+
+/** `infinity` or `-infinity` as DuckDB prints them, for a value that is one; else undefined. */
+function infinity(value: bigint | number, infinite: bigint | number): string | undefined {
+  if (value === infinite) return 'infinity';
+  return value === -infinite ? '-infinity' : undefined;
+}
+
+/**
+ * A time since the epoch, in ticks of 10^-digits seconds (6: microseconds, 9: nanoseconds), as RFC
+ * 3339 (`Z` for a time zone's; none for a TIMESTAMP without one), its fraction to the tick: DuckDB's
+ * own text for the nanosecond and millisecond types has a space for the `T`.
+ */
+function timeText(ticks: bigint, digits: 0 | 3 | 6 | 9, zone: string): string | undefined {
+  const infinite = infinity(ticks, INFINITE_TICKS);
+  if (infinite !== undefined) return infinite;
+  const perSecond = 10n ** BigInt(digits);
+  const fraction = ((ticks % perSecond) + perSecond) % perSecond;
+  const date = new Date(Number((ticks - fraction) / perSecond) * 1000);
+  if (Number.isNaN(date.getTime())) return undefined; // beyond what a Date holds
+  const text = date.toISOString().slice(0, 19);
+  // Milliseconds always (as the service writes times), then three digits more while any are left.
+  let shown = String(fraction).padStart(digits, '0').padEnd(3, '0');
+  while (shown.length > 3 && shown.endsWith('000')) shown = shown.slice(0, -3);
+  return `${text}.${shown}${zone}`;
 }
 
 /** The converter for one result (`column` names the column a refused value is in). */
@@ -59,9 +78,22 @@ export function recordConverter(duckdb: DuckDBModule, column: () => string): Duc
       case T.DECIMAL:
         return exactDecimal(column(), String(value));
       case T.TIMESTAMP_TZ:
-        return timeText((value as { micros: bigint }).micros, 'Z') ?? String(value);
+        return timeText((value as { micros: bigint }).micros, 6, 'Z') ?? String(value);
       case T.TIMESTAMP:
-        return timeText((value as { micros: bigint }).micros, '') ?? String(value);
+        return timeText((value as { micros: bigint }).micros, 6, '') ?? String(value);
+      case T.TIMESTAMP_NS:
+        return timeText((value as { nanos: bigint }).nanos, 9, '') ?? String(value);
+      case T.TIMESTAMP_MS:
+        return timeText((value as { millis: bigint }).millis, 3, '') ?? String(value);
+      case T.TIMESTAMP_S:
+        return timeText((value as { seconds: bigint }).seconds, 0, '') ?? String(value);
+      case T.DATE:
+        // node-api's text for DuckDB's infinite dates is a date some million years away.
+        return infinity((value as { days: number }).days, INFINITE_DAYS) ?? String(value);
+      case T.INTERVAL:
+        // DuckDB's own text (`1 month 2 days 01:30:00.5`), as its shell and CAST print it: its parts
+        // may have signs of their own, which an ISO 8601 duration cannot say.
+        return String(value);
       case T.VARCHAR:
         if (type.alias === 'JSON') {
           const text = value as string;
@@ -121,14 +153,13 @@ function schemaOf(duckdb: DuckDBModule, type: DuckDBType): Record<string, unknow
     case T.VARCHAR:
       // A JSON column holds any value: no usable schema, so a JSON column in Parquet too.
       return type.alias === 'JSON' ? {} : { type: 'string' };
-    case T.INTERVAL:
     case T.MAP:
     case T.UNION:
     case T.VARIANT:
       // Printed as objects: JSON in a Parquet file.
       return {};
     default:
-      // UUID, TIME, BLOB, ENUM, a TIMESTAMP without a zone…: printed as text.
+      // UUID, TIME, INTERVAL, BLOB, ENUM, a TIMESTAMP without a zone…: printed as text.
       return { type: 'string' };
   }
 }
