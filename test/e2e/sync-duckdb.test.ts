@@ -147,6 +147,37 @@ describe('sync into DuckDB', () => {
     expect(await duck(older, `SELECT count(*)::INT AS n FROM clients`)).toEqual([{ n: (await admin.ids('/api/clients')).length }]);
   });
 
+  it('a schema or table named in another case is the same one, as DuckDB reads names', async () => {
+    const file = join(scratch, 'cases.duckdb');
+    const to = ['--to', `duckdb:${file}`];
+    expect((await cli(['sync', 'props', ...to, '--schema', 'acme'])).code).toBe(0);
+    const ids = await admin.ids('/api/properties');
+    await admin.call('PATCH', `/api/properties/${ids[2]}`, { name: 'Renamed for the cases' });
+    for (const schema of ['Acme', 'ACME']) {
+      const dry = await cli(['sync', 'props', ...to, '--schema', schema, '--dry-run', '-o', 'json']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout).families.properties).toMatchObject({ mode: 'incremental', new: 0 });
+    }
+    const again = await cli(['sync', 'props', ...to, '--schema', 'ACME', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).families.properties).toMatchObject({ mode: 'incremental', new: 0, changed: 1 });
+    expect(await duck(file, `SELECT name FROM acme.properties WHERE id = '${ids[2]}'`)).toEqual([{ name: 'Renamed for the cases' }]);
+    expect(await duck(file, `SELECT schema_name AS s FROM duckdb_schemas() WHERE lower(schema_name) = 'acme'`)).toEqual([{ s: 'acme' }]);
+
+    // Someone's table "Properties" is the table properties to DuckDB: refused for its columns, kept.
+    const theirs = join(scratch, 'theirs-cased.duckdb');
+    const instance = await DuckDBInstance.create(theirs);
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE "Properties" (id INTEGER, note VARCHAR); INSERT INTO "Properties" VALUES (1, 'theirs')`);
+    connection.closeSync();
+    instance.closeSync();
+    const refused = await cli(['sync', 'props', '--to', `duckdb:${theirs}`]);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toMatch(/column main\.properties\.id is INTEGER/);
+    expect(await duck(theirs, `SELECT id, note FROM "Properties"`)).toEqual([{ id: 1, note: 'theirs' }]);
+  });
+
   it('on a terminal, shows how many records it has read, cleared before the summary; nothing when stderr is not one', async () => {
     const file = join(scratch, 'progress.duckdb');
     const args = ['sync', 'props', '--to', `duckdb:${file}`, '--page-size', '5', '--concurrency', '1'];

@@ -23,6 +23,12 @@ export interface Dialect {
    * every role sees. Undefined where there are no such privileges (DuckDB).
    */
   existingSchemaAndTable: string | undefined;
+  /**
+   * Where a schema's name is one name whatever its case (DuckDB: `--schema Acme` is schema `acme`),
+   * the query for how the database spells the one given as `$1`: one row `name`, none when there is
+   * no such schema. Undefined where case makes another name (PostgreSQL, whose names sync quotes).
+   */
+  schemaSpelling: string | undefined;
   typeName(type: ColumnType): string;
   /** A type as information_schema.columns.data_type spells it, as ours (undefined: none of ours). */
   typeOf(dataType: string): ColumnType | undefined;

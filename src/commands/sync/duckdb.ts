@@ -1,10 +1,8 @@
-// The embedded target: a DuckDB file through @duckdb/node-api (its JavaScript is a vendor bundle
-// with a code cache, its native binding resolved from node_modules at run time; loaded only here,
-// so no other command pays for it).
-// DuckDB locks the file for the process that opens it: a second writer fails to open it, which is
-// the one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry
-// run opens an existing file read-only, and a missing one not at all (an empty in-memory database
-// stands in: every record is new).
+// The embedded target: a DuckDB file through @duckdb/node-api (a vendor bundle with a code cache,
+// its native binding from node_modules; loaded only here, so no other command pays for it). DuckDB
+// locks the file for the process that opens it: a second writer fails to open it, which is the
+// one-writer rule (exit 2 naming the file and, when DuckDB says it, the holder's pid). A dry run
+// opens an existing file read-only, and a missing one not at all (an in-memory database stands in).
 import { existsSync } from 'node:fs';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
@@ -31,6 +29,8 @@ export const DUCKDB_DIALECT: Dialect = {
   name: 'duckdb',
   defaultSchema: 'main',
   existingSchemaAndTable: undefined,
+  schemaSpelling:
+    'SELECT schema_name AS name FROM duckdb_schemas() WHERE database_name = current_database() AND lower(schema_name) = lower($1)',
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toUpperCase()),
   jsonElements: (param) => `(SELECT unnest(CAST(${param} AS JSON[])) AS r) AS elements`,
@@ -38,11 +38,9 @@ export const DUCKDB_DIALECT: Dialect = {
 };
 
 /**
- * Sync writes batches of at most 1,000 rows: a thread per core (DuckDB's default) only raises the
- * peak RSS here. The memory limit stays DuckDB's (80% of the machine's memory): the primary key's
- * index lives in memory whole (~95 bytes a row) and cannot be spilled, so a fixed limit is a record
- * count past which every commit fails (128MB: ~1.2 million properties); below the limit it changes
- * nothing, DuckDB holding ~60 MiB at 200,000.
+ * One thread: batches of 1,000 rows gain nothing from more, which only raise the peak RSS. DuckDB's
+ * memory limit (80% of the machine): the key's index (~95 bytes a row) cannot be spilled, so a fixed
+ * limit is a record count past which every commit fails (128MB: ~1.2 million properties).
  *
  * A new file is in DuckDB 1.3's storage format (1.3 or later reads it; a file there keeps its own):
  * DuckDB's default, readable by 0.10, made the checkpoint ending a run that changed rows 9-13 ms
@@ -262,17 +260,19 @@ export async function openDuckDB(
     async tables(schema, names) {
       const found = new Map<string, ExistingTable>();
       if (names.length === 0) return found;
-      const list = names.map((_, index) => `$${index + 2}`).join(', ');
+      // DuckDB's names are one whatever their case: someone's table "Properties" is sync's properties.
+      const list = names.map((_, index) => `lower($${index + 2})`).join(', ');
       const here = (of: string) => `${of}.database_name = current_database() AND ${of}.schema_name = $1`;
       const rows = await database.query(
         `SELECT t.name, k.constraint_column_names AS key FROM (SELECT table_name AS name FROM duckdb_tables() d WHERE ${here('d')} ` +
           `UNION ALL SELECT view_name FROM duckdb_views() d WHERE ${here('d')}) t LEFT JOIN duckdb_constraints() k ` +
-          `ON ${here('k')} AND k.table_name = t.name AND k.constraint_type = 'PRIMARY KEY' WHERE t.name IN (${list})`,
+          `ON ${here('k')} AND k.table_name = t.name AND k.constraint_type = 'PRIMARY KEY' WHERE lower(t.name) IN (${list})`,
         [schema, ...names],
       );
       for (const row of rows) {
         const name = String(row.name);
-        found.set(name, { columns: await describe(schema, name), key: Array.isArray(row.key) ? row.key.map(String) : [] });
+        const asked = names.find((given) => given.toLowerCase() === name.toLowerCase()) ?? name;
+        found.set(asked, { columns: await describe(schema, name), key: Array.isArray(row.key) ? row.key.map(String) : [] });
       }
       return found;
     },

@@ -30,6 +30,7 @@ export const POSTGRES_DIALECT: Dialect = {
   existingSchemaAndTable:
     'SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = $1) AS schemas, ' +
     '(SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = $2) AS states',
+  schemaSpelling: undefined,
   typeName: (type) => TYPES[type],
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toLowerCase()),
   jsonElements: (param) => `jsonb_array_elements(CAST(${param} AS jsonb)) AS r`,

@@ -15,7 +15,7 @@ import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
 import { DEFAULT_TARGET } from './target.js';
-import { ensureSchemaAndState, familyTables, planTables } from './tables.js';
+import { ensureSchemaAndState, familyTables, planTables, schemaAsSpelled } from './tables.js';
 
 /**
  * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
@@ -90,7 +90,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     throw error;
   }
   try {
-    const schema = plan.schema ?? db.dialect.defaultSchema;
+    const schema = await schemaAsSpelled(db, plan.schema ?? db.dialect.defaultSchema);
     if (!plan.dryRun) {
       if (!(await db.lock(schema)))
         throw new UsageError(`another sync holds schema ${schema} of ${db.shown}`, {

@@ -130,6 +130,18 @@ export async function applyTables(db: Database, schema: string, changes: readonl
 }
 
 /**
+ * The schema's name as the database spells it, where its case makes no other name (DuckDB): a run
+ * given `--schema Acme` for the schema `acme` an earlier run made reads and writes that one, and the
+ * catalog, which compares names as spelled, finds its tables. The name as given otherwise.
+ */
+export async function schemaAsSpelled(db: Database, schema: string): Promise<string> {
+  const ask = db.dialect.schemaSpelling;
+  if (ask === undefined || schema === db.dialect.defaultSchema) return schema;
+  const [row] = await db.query(ask, [schema]);
+  return row === undefined ? schema : String(row.name);
+}
+
+/**
  * The schema (unless the dialect's default) and the state table, made where missing: the first thing
  * a writing run does. PostgreSQL checks the privilege to create before it looks whether the object
  * is there, so `CREATE … IF NOT EXISTS` of a schema or a table that exists is refused to a role that
