@@ -1,6 +1,6 @@
 // Where --forward-to may point: https://, or http:// to this machine only (core/loopback.ts: the same
 // rule that lets the API key travel in clear text), so events (records of the organisation) never
-// cross a network unencrypted. No user name or password in it: the URL is shown in messages.
+// cross a network unencrypted. No user name or password in it; messages show little of the rest.
 import { UsageError } from '../../../core/errors.js';
 import { isLoopbackHost } from '../../../core/loopback.js';
 
@@ -18,7 +18,7 @@ export function parseForwardTarget(raw: string): URL {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(`--forward-to must use https:// for ${url.hostname}: plain http:// is allowed only to this machine`, {
-      hint: `use https://${url.host}${url.pathname}, or a loopback address (localhost, 127.0.0.1, [::1])`,
+      hint: 'use the https:// URL of the receiver, or a loopback address (localhost, 127.0.0.1, [::1])',
     });
   }
   if (url.username !== '' || url.password !== '') {
@@ -30,7 +30,12 @@ export function parseForwardTarget(raw: string): URL {
   return url;
 }
 
-/** The URL as messages show it: no query (where a receiver may take a token). */
+/**
+ * The URL as messages show it: its origin and the first segment of its path, no more. A catch hook
+ * (Zapier, Make, n8n, Slack, Discord) is a capability URL, its token in the rest of the path or in
+ * the query, and messages end up in logs: `https://hooks.zapier.com/hooks/…`.
+ */
 export function shownTarget(url: URL): string {
-  return `${url.origin}${url.pathname}`;
+  const [first, ...rest] = url.pathname.split('/').filter((segment) => segment !== '');
+  return `${url.origin}${first === undefined ? '' : `/${first}`}${rest.length > 0 || url.search !== '' ? '/…' : ''}`;
 }

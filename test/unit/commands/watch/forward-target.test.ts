@@ -1,0 +1,31 @@
+// Where --forward-to may point, and how much of it messages show: a catch hook's URL is a capability
+// (its token in the path or the query), and messages end up in logs.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../../src/core/errors.js';
+import { parseForwardTarget, shownTarget } from '../../../../src/commands/watch/forward/target.js';
+
+const shown = (raw: string) => shownTarget(parseForwardTarget(raw));
+
+describe('--forward-to', () => {
+  it('messages show the origin and the first segment of the path, never the rest or the query', () => {
+    expect(shown('https://hooks.example.com')).toBe('https://hooks.example.com');
+    expect(shown('https://hooks.example.com/appraisal')).toBe('https://hooks.example.com/appraisal');
+    expect(shown('https://hooks.zapier.com/hooks/catch/1234567/abcdefg/')).toBe('https://hooks.zapier.com/hooks/…');
+    expect(shown('https://n8n.example.com/webhook?token=s3cret')).toBe('https://n8n.example.com/webhook/…');
+    expect(shown('https://discord.com/api/webhooks/1/T0KEN#frag')).toBe('https://discord.com/api/…');
+    expect(shown('http://127.0.0.1:8080/hooks/appraisal')).toBe('http://127.0.0.1:8080/hooks/…');
+  });
+
+  it('refuses plain http:// off this machine without repeating the path it was given', () => {
+    let refused: unknown;
+    try {
+      parseForwardTarget('http://hooks.zapier.com/hooks/catch/1234567/s3cretpath/');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(UsageError);
+    const error = refused as UsageError;
+    expect(error.message).toContain('plain http:// is allowed only to this machine');
+    expect(`${error.message} ${error.hint ?? ''}`).not.toContain('s3cretpath');
+  });
+});
