@@ -80,15 +80,23 @@ describe('sync into PostgreSQL', () => {
     expect(viaFile.stderr).toMatch(/^properties: 0 new, 0 changed, \d+ unchanged, 0 gone \(incremental since /m);
   });
 
-  it('a second writer of the same schema exits 2 at once; another schema is free', async () => {
-    const holder = new pg.Client({ connectionString: db.url() });
+  it('a second writer of the same schema exits 2 at once, naming the session that holds it; another schema is free', async () => {
+    // The holder as a sync's connection names itself (and as a pooler's would, after its sync ended).
+    const holder = new pg.Client({ connectionString: db.url(), application_name: 'appraisal sync' });
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [0x61707379, 'public']);
+      const { pid } = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number };
       const refused = await cli(['sync', 'props', '--to', db.url()]);
       expect(refused.code, refused.stderr).toBe(2);
       expect(exitProblems(refused)).toEqual([]);
-      expect(refused.stderr).toMatch(/another sync holds schema public of postgres at 127\.0\.0\.1:\d+/);
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^error: another sync holds schema public of postgres at 127\\.0\\.0\\.1:\\d+ \\(pid ${pid}, appraisal sync from 127\\.0\\.0\\.1, idle for [\\dhms.]+\\)$`,
+          'm',
+        ),
+      );
+      expect(refused.stderr).toContain('a pooler in transaction mode keeps the lock of a sync that has ended');
       const other = await cli(['sync', 'props', '--to', db.url(), '--schema', 'other_org']);
       expect(other.code, other.stderr).toBe(0);
     } finally {

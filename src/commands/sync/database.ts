@@ -66,6 +66,12 @@ export interface Database {
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Hold the one-writer lock of this schema for the connection's life; false when another holds it. */
   lock(schema: string): Promise<boolean>;
+  /**
+   * Who holds the lock `lock` did not get, as far as the database shows it (`pid 4711, appraisal
+   * sync from 10.0.0.5, idle for 42m`), for the refusal; undefined when it shows nothing. Only where
+   * a lock can be held by another connection (PostgreSQL; DuckDB's file lock refuses the open).
+   */
+  lockHolder?(schema: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

@@ -4,6 +4,7 @@
 // session advisory lock keyed by the schema's name, held until the connection closes (a killed
 // sync's lock goes with its connection).
 import { defaultExport } from '../../core/default-export.js';
+import { formatDuration } from '../../core/duration.js';
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
@@ -134,6 +135,36 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     async lock(schema) {
       const [row] = await database.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [String(LOCK_CLASS), schema]);
       return row?.locked === true;
+    },
+    // The session holding the lock, from pg_locks (a two-key advisory lock: classid, objid, objsubid
+    // 2) and pg_stat_activity, whose details a role sees for its own sessions only. A sync's
+    // connection says `appraisal sync`; one idle for long may be a pooler's in transaction mode,
+    // which keeps a lock after the sync that took it has ended (docs/SYNC.md).
+    async lockHolder(schema) {
+      const rows = await database
+        .query(
+          'SELECT l.pid, a.application_name AS app, host(a.client_addr) AS addr, a.state, ' +
+            'CAST(floor(extract(epoch from now() - a.state_change) * 1000) AS bigint) AS for_ms ' +
+            "FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted " +
+            'AND l.classid = CAST(CAST($1 AS integer) AS oid) AND l.objid = CAST(hashtext($2) AS oid) AND l.objsubid = 2 LIMIT 1',
+          [String(LOCK_CLASS), schema],
+        )
+        .catch(() => []);
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      // Others' text (an application name): bounded here, made safe for a terminal where stderr is written.
+      const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value.slice(0, 60) : undefined);
+      const app = text(row.app);
+      const addr = text(row.addr);
+      const state = text(row.state);
+      const since = row.for_ms === null || row.for_ms === undefined ? undefined : formatDuration(Number(row.for_ms));
+      return [
+        `pid ${String(row.pid)}`,
+        app || addr ? `${app ?? 'a session'}${addr ? ` from ${addr}` : ''}` : undefined,
+        state ? `${state}${since ? ` for ${since}` : ''}` : undefined,
+      ]
+        .filter((part) => part !== undefined)
+        .join(', ');
     },
     async close() {
       await client.end().catch(() => undefined);

@@ -92,10 +92,14 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   try {
     const schema = await schemaAsSpelled(db, plan.schema ?? db.dialect.defaultSchema);
     if (!plan.dryRun) {
-      if (!(await db.lock(schema)))
-        throw new UsageError(`another sync holds schema ${schema} of ${db.shown}`, {
-          hint: 'one sync writes a schema at a time: wait for the other to finish, then run this again',
+      if (!(await db.lock(schema))) {
+        const holder = await db.lockHolder?.(schema);
+        throw new UsageError(`another sync holds schema ${schema} of ${db.shown}${holder ? ` (${holder})` : ''}`, {
+          hint:
+            'one sync writes a schema at a time: wait for the other to finish, then run this again ' +
+            '(a pooler in transaction mode keeps the lock of a sync that has ended: connect in session mode)',
         });
+      }
       await ensureSchemaAndState(db, schema);
     }
     // A writing run has just made sure of the state table; a dry run asks whether it is there.
