@@ -38,6 +38,18 @@ async function duck(file: string, sql: string): Promise<Array<Record<string, unk
   }
 }
 
+/** A file written by DuckDB itself, as another program would (its own connection, closed after); made when missing. */
+async function duckWrite(file: string, sql?: string): Promise<void> {
+  const instance = await DuckDBInstance.create(file);
+  const connection = await instance.connect();
+  try {
+    if (sql !== undefined) await connection.run(sql);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
 beforeAll(async () => {
   mock = await startMock({ records: RECORDS, http: true });
   admin = mockAdmin(mock);
@@ -92,13 +104,7 @@ describe('sync into DuckDB', () => {
     const ids = await admin.ids('/api/properties');
     expect((await admin.call('DELETE', `/api/properties/${ids[0]}`)).status).toBeLessThan(300);
     // A row marked gone by an earlier pass whose record is still listed: it came back.
-    {
-      const instance = await DuckDBInstance.create(file);
-      const connection = await instance.connect();
-      await connection.run(`UPDATE properties SET _deleted_at = now() WHERE id = '${ids[1]}'`);
-      connection.closeSync();
-      instance.closeSync();
-    }
+    await duckWrite(file, `UPDATE properties SET _deleted_at = now() WHERE id = '${ids[1]}'`);
     const dry = await cli(['sync', 'props', ...to, '--full', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).families.properties).toMatchObject({ new: 0, changed: 1, gone: 1, mode: 'full' });
@@ -135,8 +141,7 @@ describe('sync into DuckDB', () => {
 
     // A file another program (or an earlier CLI) made with DuckDB's default format: synced into as it is.
     const older = join(scratch, 'format-old.duckdb');
-    const instance = await DuckDBInstance.create(older);
-    instance.closeSync();
+    await duckWrite(older);
     const before = await formatOf(older);
     expect(before).not.toBe('v1.3.0+');
     for (let run = 0; run < 2; run++) {
@@ -166,11 +171,7 @@ describe('sync into DuckDB', () => {
 
     // Someone's table "Properties" is the table properties to DuckDB: refused for its columns, kept.
     const theirs = join(scratch, 'theirs-cased.duckdb');
-    const instance = await DuckDBInstance.create(theirs);
-    const connection = await instance.connect();
-    await connection.run(`CREATE TABLE "Properties" (id INTEGER, note VARCHAR); INSERT INTO "Properties" VALUES (1, 'theirs')`);
-    connection.closeSync();
-    instance.closeSync();
+    await duckWrite(theirs, `CREATE TABLE "Properties" (id INTEGER, note VARCHAR); INSERT INTO "Properties" VALUES (1, 'theirs')`);
     const refused = await cli(['sync', 'props', '--to', `duckdb:${theirs}`]);
     expect(refused.code).toBe(2);
     expect(exitProblems(refused)).toEqual([]);
@@ -439,11 +440,7 @@ describe('schema evolution (the description the run binds, given with --spec)', 
 
   it('a table someone else made with incompatible columns is refused, never dropped', async () => {
     const file = join(scratch, 'theirs.duckdb');
-    const instance = await DuckDBInstance.create(file);
-    const connection = await instance.connect();
-    await connection.run(`CREATE TABLE properties (id INTEGER, note VARCHAR); INSERT INTO properties VALUES (1, 'theirs')`);
-    connection.closeSync();
-    instance.closeSync();
+    await duckWrite(file, `CREATE TABLE properties (id INTEGER, note VARCHAR); INSERT INTO properties VALUES (1, 'theirs')`);
     const refused = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
     expect(refused.code).toBe(2);
     expect(exitProblems(refused)).toEqual([]);
@@ -453,13 +450,10 @@ describe('schema evolution (the description the run binds, given with --spec)', 
 
   it('a table someone else made with the right columns but no primary key on id is refused', async () => {
     const file = join(scratch, 'theirs-no-key.duckdb');
-    const instance = await DuckDBInstance.create(file);
-    const connection = await instance.connect();
-    await connection.run(
+    await duckWrite(
+      file,
       `CREATE TABLE properties (id VARCHAR, note VARCHAR, PRIMARY KEY (note)); INSERT INTO properties VALUES ('a', 'theirs')`,
     );
-    connection.closeSync();
-    instance.closeSync();
     const refused = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
     expect(refused.code).toBe(2);
     expect(exitProblems(refused)).toEqual([]);
