@@ -61,9 +61,14 @@ export class Forwarder {
   private writeScheduled = false;
   /** While stdout is full (a slow reader): no attempt starts until it drains. */
   private printing: Promise<void> | undefined;
+  /** The first failed attempt since the receiver last answered, and when this run queued each event. */
+  private failingSince: number | undefined;
+  private readonly queuedAt = new Map<string, number>();
+  private readonly startedAt: number;
 
   constructor(private readonly deps: ForwarderDeps) {
     this.signer = new Signer(deps.keys);
+    this.startedAt = deps.now();
   }
 
   start(): void {
@@ -72,8 +77,10 @@ export class Forwarder {
 
   /** A new event (appended to the outbox unless that webhook-id waits already or was just done). */
   enqueue(id: string, key: string, body: string): void {
+    if (!this.deps.outbox.add(id, key, body)) return;
+    this.queuedAt.set(id, this.deps.now());
     // With every slot taken nothing could start: the attempt that ends wakes the loop.
-    if (this.deps.outbox.add(id, key, body) && this.tasks.size < this.deps.concurrency) this.wake();
+    if (this.tasks.size < this.deps.concurrency) this.wake();
   }
 
   /** Resolves once nothing waits and nothing is in flight, or the forwarder stopped. */
@@ -230,6 +237,7 @@ export class Forwarder {
     entry.attempts++;
     const answer = await deps.client.post(deps.url, body, this.signer.headers(entry.id, at, body), deps.signal);
     const verdict = verdictOf(answer);
+    this.noteFailing(entry, at, verdict === 'retry');
     if (verdict === 'delivered') {
       this.unprinted.push(`${body}\n`);
       this.finish(entry);
@@ -248,7 +256,7 @@ export class Forwarder {
     const why = describeAnswer(answer);
     if (verdict === 'retry') {
       const delay = retryDelay(entry.attempts, answer.kind === 'answer' ? answer.retryAfterMs : undefined, deps.retryForMs, deps.random);
-      if (at + delay < entry.firstAttemptAt + deps.retryForMs) {
+      if (at + delay < (entry.retryFrom ?? entry.firstAttemptAt) + deps.retryForMs) {
         this.notBefore.set(entry.id, at + delay);
         this.retrying.add(entry.id);
         deps.outbox.tried(entry);
@@ -275,8 +283,28 @@ export class Forwarder {
     deps.report.deadLettered(entry, body, error);
   }
 
+  /**
+   * An event that waited behind a receiver already failing was waiting on it: its --retry-for window
+   * opens when it was both queued and the receiver failing (events already waiting at the start count
+   * from the start), not at its own first attempt. Else a receiver down longer than the window
+   * dead-lettered one event per window: --once --retry-for 3s with 100 events waiting took 300 s.
+   */
+  private noteFailing(entry: OutboxEntry, at: number, failed: boolean): void {
+    if (!failed) {
+      // It answered (delivered, or refused this one event): it is up.
+      this.failingSince = undefined;
+      return;
+    }
+    if (entry.attempts === 1) {
+      const from = Math.max(Math.min(this.failingSince ?? at, at), this.queuedAt.get(entry.id) ?? this.startedAt);
+      if (from < at) entry.retryFrom = from;
+    }
+    this.failingSince ??= at;
+  }
+
   private finish(entry: OutboxEntry): void {
     this.notBefore.delete(entry.id);
+    this.queuedAt.delete(entry.id);
     this.retrying.delete(entry.id);
     this.deps.outbox.done(entry);
     this.writeSoon();

@@ -17,6 +17,11 @@ export interface OutboxEntry {
   body: string | undefined;
   /** When the first attempt was made (ms since the epoch), across restarts. */
   firstAttemptAt: number | undefined;
+  /**
+   * When its --retry-for window opened, when before its first attempt (it waited behind a receiver
+   * that was failing already: forwarder.ts); undefined: at its first attempt.
+   */
+  retryFrom: number | undefined;
   attempts: number;
 }
 
@@ -89,15 +94,21 @@ function readLine(
     const body = rest.slice(second + 1);
     // An event done before and appended again (watch --redeliver) waits again.
     recent.delete(id);
-    entries.set(id, { entry: { id, key, offset: 0, length: 0, body: undefined, firstAttemptAt: undefined, attempts: 0 }, body });
+    entries.set(id, {
+      entry: { id, key, offset: 0, length: 0, body: undefined, firstAttemptAt: undefined, retryFrom: undefined, attempts: 0 },
+      body,
+    });
     return;
   }
   if (kind === 'T' && line[1] === ' ') {
-    const [id = '', first = '', attempts = ''] = rest.split(' ');
+    // A fourth field (since 2026-11-29), when the --retry-for window opened, is ignored by older CLIs.
+    const [id = '', first = '', attempts = '', from] = rest.split(' ');
     const found = entries.get(id);
     if (!/^\d+$/.test(first) || !/^\d+$/.test(attempts)) throw damaged(path, number, 'an attempt line without a time and a count');
+    if (from !== undefined && !/^\d+$/.test(from)) throw damaged(path, number, 'an attempt line with an unreadable window');
     if (found) {
       found.entry.firstAttemptAt = Number(first);
+      found.entry.retryFrom = from === undefined ? undefined : Number(from);
       found.entry.attempts = Number(attempts);
     }
     return;

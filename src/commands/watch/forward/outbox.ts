@@ -4,7 +4,9 @@
 //   appraisal-watch-outbox 1          the header
 //   A <webhook-id> <key> <body>       an event to deliver (<key>: its record id, URI-encoded); after a D
 //                                     of the same id (watch --redeliver), to deliver again
-//   T <webhook-id> <first-ms> <n>     n attempts failed so far, the first at <first-ms>
+//   T <webhook-id> <first-ms> <n> [<from-ms>]
+//                                     n attempts failed so far, the first at <first-ms>; its
+//                                     --retry-for window open since <from-ms> when that is earlier
 //   D <webhook-id>                    delivered or dead-lettered: done with it
 //   S                                 the state file was saved: nothing before it can be found again
 // An event is appended (and fsynced, flush(true)) before the state file moves past its change, and
@@ -29,6 +31,11 @@ export type { OutboxEntry } from './outbox-log.js';
 const HEADER_BYTES = Buffer.byteLength(HEADER);
 /** Waiting events whose body is kept in memory; the rest are read back from the file when sent. */
 const BODIES_IN_MEMORY = 1_000;
+
+function attemptLine(entry: OutboxEntry): string {
+  const from = entry.retryFrom === undefined ? '' : ` ${entry.retryFrom}`;
+  return `T ${entry.id} ${entry.firstAttemptAt ?? 0} ${entry.attempts}${from}\n`;
+}
 
 export class Outbox {
   private buffered: string[] = [];
@@ -69,7 +76,7 @@ export class Outbox {
           lines.push(`${prefix}${body}\n`);
           size = offset + length + 1;
           if (entry.firstAttemptAt !== undefined) {
-            const tried = `T ${entry.id} ${entry.firstAttemptAt} ${entry.attempts}\n`;
+            const tried = attemptLine(entry);
             lines.push(tried);
             size += Buffer.byteLength(tried);
           }
@@ -130,6 +137,7 @@ export class Outbox {
       length,
       body: this.waiting.size < BODIES_IN_MEMORY ? body : undefined,
       firstAttemptAt: undefined,
+      retryFrom: undefined,
       attempts: 0,
     };
     this.waiting.set(id, entry);
@@ -139,7 +147,7 @@ export class Outbox {
 
   /** A failed attempt, remembered so that --retry-for counts from the first attempt across restarts. */
   tried(entry: OutboxEntry): void {
-    this.append(`T ${entry.id} ${entry.firstAttemptAt ?? 0} ${entry.attempts}\n`);
+    this.append(attemptLine(entry));
   }
 
   /** Delivered or dead-lettered. */

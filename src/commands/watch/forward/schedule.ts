@@ -1,7 +1,8 @@
 // When a failed delivery is tried again, and when it is given up. Standard Webhooks' advice: retry
 // what may pass (408, 409, 425, 429, 5xx, timeouts, connection failures) with exponential backoff and
-// jitter, honouring Retry-After, for a bounded time (--retry-for, from the first attempt); anything
-// else is the receiver refusing this event, which no retry changes: dead letter at once.
+// jitter, honouring Retry-After, for a bounded time (--retry-for, from the first attempt, or earlier:
+// forwarder.ts); anything else is the receiver refusing this event, which no retry changes: dead
+// letter at once.
 import type { OutboundAnswer } from '../../../core/http/outbound.js';
 
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429]);

@@ -1,7 +1,8 @@
 // The parts of watch --forward-to, in process: signatures as the `standardwebhooks` library makes and
 // checks them, the secret format, the retry schedule, the outbox log (torn lines, compaction, ids
 // just done not taken twice, bodies read back from disk) and the forwarder's ordering with a fake
-// client (never two of one record at once, nothing passes the oldest event with one in flight).
+// client (never two of one record at once, nothing passes the oldest event with one in flight) and
+// a clock that moves an attempt at a time (when --retry-for runs out for events behind a failing one).
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -117,6 +118,29 @@ describe('the outbox', () => {
     expect(readFileSync(path, 'utf8')).toBe('appraisal-watch-outbox 1\n');
   });
 
+  it("keeps when an event's --retry-for window opened across reopens and their compaction", async () => {
+    const path = join(tempDir('outbox-'), 'props.state.outbox');
+    const box = await Outbox.open(path);
+    const a = box.add('msg_a', 'rec-1', '{"n":"a"}')!;
+    Object.assign(a, { firstAttemptAt: 2_000, retryFrom: 1_500, attempts: 1 });
+    box.tried(a);
+    const b = box.add('msg_b', 'rec-2', '{"n":"b"}')!;
+    Object.assign(b, { firstAttemptAt: 3_000, attempts: 2 });
+    box.tried(b);
+    await box.close();
+    expect(readFileSync(path, 'utf8')).toContain('T msg_a 2000 1 1500\nA msg_b');
+    for (let reopen = 0; reopen < 2; reopen++) {
+      const again = await Outbox.open(path);
+      expect([...again.entries()].map((e) => [e.id, e.firstAttemptAt, e.retryFrom, e.attempts])).toEqual([
+        ['msg_a', 2_000, 1_500, 1],
+        ['msg_b', 3_000, undefined, 2],
+      ]);
+      await again.close();
+    }
+    writeFileSync(path, 'appraisal-watch-outbox 1\nA msg_a rec-1 {}\nT msg_a 2000 1 soon\n', { mode: 0o600 });
+    await expect(Outbox.open(path)).rejects.toThrow(`the outbox ${path} is damaged at line 3: an attempt line with an unreadable window`);
+  });
+
   it('takes a done id again when it is requeued (a dead letter redelivered), and keeps it waiting across reopens', async () => {
     const path = join(tempDir('outbox-'), 'props.state.outbox');
     const box = await Outbox.open(path);
@@ -176,7 +200,7 @@ afterEach(async () => {
 
 async function forwarder(
   client: OutboundClient,
-  options: { concurrency: number; retryForMs?: number; print?: (lines: string) => Promise<void> },
+  options: { concurrency: number; retryForMs?: number; print?: (lines: string) => Promise<void>; now?: () => number },
 ) {
   const dir = tempDir('forwarder-');
   const outbox = await Outbox.open(join(dir, 'outbox'));
@@ -195,7 +219,7 @@ async function forwarder(
     keys: [secretKey(secret)!],
     retryForMs: options.retryForMs ?? 60_000,
     concurrency: options.concurrency,
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
     random: () => 0,
     signal: new AbortController().signal,
     report: { delivered: (e) => delivered.push(e.id), retrying: () => {}, deadLettered: (e) => dead.push(e.id) },
@@ -280,5 +304,69 @@ describe('the forwarder', () => {
     const letter = JSON.parse(readFileSync(join(spent.dir, 'dead.ndjson'), 'utf8')) as { status: number; error: string; attempts: number };
     expect(letter).toMatchObject({ status: 500, error: '500 (still failing when --retry-for ran out)', attempts: failing.sent.length });
     expect(spent.forward.deadLetteredInRun).toBe(1);
+  });
+
+  it('a receiver down for longer than --retry-for: what waited behind the first event gets one attempt, not a window each', async () => {
+    // The clock moves 100 ms an attempt (the waits between attempts are shorter), so what is tried
+    // when follows from the attempts alone: --retry-for 1000 is ten attempts' time.
+    let clock = 0;
+    const attempts = new Map<string, number>();
+    const later: { forward?: Forwarder } = {};
+    const client: OutboundClient = {
+      async post(_url, _body, headers) {
+        const id = headers['webhook-id']!;
+        attempts.set(id, (attempts.get(id) ?? 0) + 1);
+        clock += 100;
+        // Found while the receiver is down (its sixth failure, at 500): a window of its own from then.
+        if (clock === 500) later.forward!.enqueue('msg_2', 'r2', JSON.stringify({ key: 'r2' }));
+        return answer(503);
+      },
+      close: async () => {},
+    };
+    const made = await forwarder(client, { concurrency: 1, retryForMs: 1_000, now: () => clock });
+    const forward = (later.forward = made.forward);
+    forward.start();
+    forward.enqueue('msg_0', 'r0', JSON.stringify({ key: 'r0' }));
+    forward.enqueue('msg_1', 'r1', JSON.stringify({ key: 'r1' }));
+    await waitFor(() => made.dead.length === 3, 'three dead letters');
+    await forward.stop();
+    expect(made.dead).toEqual(['msg_0', 'msg_1', 'msg_2']);
+    // msg_0 from its first attempt (0) to 1000; msg_1, queued at 0 and first tried at 1100, waited on
+    // the failing receiver since 0: one attempt; msg_2 from 500: tried at 1200, 1300, 1400 and 1500.
+    expect(Object.fromEntries(attempts)).toEqual({ msg_0: 11, msg_1: 1, msg_2: 4 });
+    // The dead letters say when each was first tried; msg_1 and msg_2 retried from earlier.
+    const letters = readFileSync(join(made.dir, 'dead.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { webhookId: string; firstAttemptAt: string; attempts: number });
+    expect(letters.map((letter) => [letter.webhookId, Date.parse(letter.firstAttemptAt), letter.attempts])).toEqual([
+      ['msg_0', 0, 11],
+      ['msg_1', 1_100, 1],
+      ['msg_2', 1_200, 4],
+    ]);
+  });
+
+  it('a receiver that answered again: the next failing event has a whole --retry-for window of its own', async () => {
+    let clock = 0;
+    const attempts = new Map<string, number>();
+    const client: OutboundClient = {
+      async post(_url, _body, headers) {
+        const id = headers['webhook-id']!;
+        const n = (attempts.get(id) ?? 0) + 1;
+        attempts.set(id, n);
+        clock += 100;
+        return answer(id === 'msg_0' && n === 3 ? 200 : 503);
+      },
+      close: async () => {},
+    };
+    const made = await forwarder(client, { concurrency: 1, retryForMs: 1_000, now: () => clock });
+    made.forward.start();
+    made.forward.enqueue('msg_0', 'r0', JSON.stringify({ key: 'r0' }));
+    made.forward.enqueue('msg_1', 'r1', JSON.stringify({ key: 'r1' }));
+    await waitFor(() => made.dead.length === 1, 'a dead letter');
+    await made.forward.stop();
+    expect(made.delivered).toEqual(['msg_0']);
+    // msg_1 first tried at 300, after msg_0 was delivered: from 300 to 1300.
+    expect(Object.fromEntries(attempts)).toEqual({ msg_0: 3, msg_1: 11 });
   });
 });
