@@ -2,9 +2,12 @@
 // --split-rows, --split-size and --wide. A verb takes them by listing OUTPUT_FLAG_OPTIONS among its
 // options; verb-command.ts then hands their parsed values to the context, and the output plan
 // (output-plan.ts, sink-plan.ts) reads them once with the global ones to choose the run's one sink. A verb that
-// does not list them (`keys list`, `doctor`) writes --out atomically, never resumably or in parts.
+// does not list them (`keys list`, `doctor`) writes --out atomically, never resumably or in parts;
+// one that lists WIDE_OPTION alone (`sql`, whose rows are no pages to resume) too, with --wide.
 import type { OutputFlags } from './sink-plan.js';
 import type { VerbOption } from './verb.js';
+
+export const WIDE_OPTION: VerbOption = { flags: '--wide', description: 'tables keep every column instead of fitting the terminal width' };
 
 export const OUTPUT_FLAG_OPTIONS: readonly VerbOption[] = [
   { flags: '--resume', description: 'continue an interrupted export to --out after its last complete page' },
@@ -14,7 +17,7 @@ export const OUTPUT_FLAG_OPTIONS: readonly VerbOption[] = [
     description: 'with --out PATH: write numbered parts of at most N records each (props-0001.csv, … for props.csv) and PATH.manifest.json',
   },
   { flags: '--split-size <size>', description: 'with --out PATH: parts of at most SIZE bytes (500MiB, 2GB, 64K; a record is never cut)' },
-  { flags: '--wide', description: 'tables keep every column instead of fitting the terminal width' },
+  WIDE_OPTION,
 ];
 
 const ATTRIBUTES: Readonly<Record<string, keyof OutputFlags>> = {
@@ -34,5 +37,6 @@ export function outputFlagsOf(declared: readonly VerbOption[] | undefined, parse
   if (own.length === 0) return undefined;
   const flags: Record<string, unknown> = {};
   for (const option of own) flags[ATTRIBUTES[option.flags]!] = parsed[ATTRIBUTES[option.flags]!];
+  if (!own.some((option) => option.flags === '--resume')) flags.wholeFile = true;
   return flags as OutputFlags;
 }

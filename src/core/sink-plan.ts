@@ -16,6 +16,8 @@ export interface OutputFlags {
   splitRows?: string | undefined;
   splitSize?: string | undefined;
   wide?: boolean | undefined;
+  /** --out is written whole, never resumed nor in parts: the verb declares --wide alone (`sql`). */
+  wholeFile?: boolean | undefined;
   /** An import's row outputs (its verb names them: output-flags.ts RowOutputs). */
   rows?: RowOutputs | undefined;
 }
@@ -112,7 +114,7 @@ function choose({ out, format, flags, page, cwd }: SinkChoice): SinkPlan {
     return { kind: 'rows', results: file(flags.rows.results), failed: file(flags.rows.failed) };
   }
   if (format === 'parquet') return parquetSink(out, flags);
-  if (flags === undefined) return out ? { kind: 'file', ...out } : { kind: 'stdout' };
+  if (flags === undefined || flags.wholeFile) return out ? { kind: 'file', ...out } : { kind: 'stdout' };
   const split = splitLimits(flags);
   if (split) {
     const flag = flags.splitRows !== undefined ? '--split-rows' : '--split-size';

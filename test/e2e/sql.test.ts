@@ -3,7 +3,7 @@
 // ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
 // database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
@@ -93,6 +93,25 @@ describe('appraisal sql', () => {
     expect(typeof first.year_built).toBe('bigint'); // INT64, not text
     expect(first.updated_at).toBeInstanceOf(Date);
     expect((first.updated_at as Date).toISOString()).toBe(json.find((row) => row.id === first.id)!.updated_at);
+  });
+
+  it('a table fits the terminal as a list does, --wide keeps every column; --out is one file written whole', async () => {
+    const query = 'SELECT id, name, address__city, year_built, updated_at FROM properties ORDER BY id LIMIT 3';
+    const narrow = await run(['sql', query, '-o', 'table'], { env: { ...env, COLUMNS: '70' }, cwd: scratch });
+    expect(narrow.code, narrow.stderr).toBe(0);
+    expect(narrow.stdout.split('\n')[1]).toMatch(/^│ id +│ name +│$/);
+    expect(narrow.stderr).toContain('Left out address__city and 2 more to fit (--wide shows all)');
+    const wide = await run(['sql', query, '-o', 'table', '--wide'], { env: { ...env, COLUMNS: '70' }, cwd: scratch });
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout.split('\n')[1]).toMatch(/^│ id +│ name +│ address__city │ year_built │ updated_at +│$/);
+    expect(wide.stderr).toBe('');
+    // Rows of a query are no pages to resume: no partial file or checkpoint beside --out, ever.
+    const dir = join(scratch, 'wide-out');
+    mkdirSync(dir);
+    const out = await cli(['sql', query, '-o', 'csv', '--out', join(dir, 'three.csv')]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(['three.csv']);
+    expect(readFileSync(join(dir, 'three.csv'), 'utf8').trim().split('\n')).toHaveLength(4);
   });
 
   it("times of every precision as RFC 3339, infinite ones and intervals as DuckDB's own text", async () => {

@@ -4,6 +4,7 @@
 // only when `appraisal mcp --sql duckdb:PATH` names the database: the assistant writes statements,
 // never the file they read (fromServer). The one-line summary is the registry's.
 import { CSV_OPTIONS, OUTPUT_OPTIONS } from '../../core/global-options.js';
+import { WIDE_OPTION } from '../../core/output-flags.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { DEFAULT_TARGET } from '../sync/public.js';
 import { runSql, type SqlFlags } from './run.js';
@@ -29,6 +30,7 @@ export default defineNounCommand<SqlFlags>({
   options: [
     { flags: '--to <target>', description: `the database sync writes: duckdb:PATH (default: ${DEFAULT_TARGET})`, fromServer: 'sql' },
     { flags: '--schema <name>', description: 'the schema to read (default: main)', fromServer: 'sqlSchema' },
+    WIDE_OPTION,
   ],
   takes: [...OUTPUT_OPTIONS, ...CSV_OPTIONS, 'maxItems'],
   calls: 'none',

@@ -41,6 +41,11 @@ describe('the one sink, chosen from the flags', () => {
     expect(choose(undefined, { out: undefined })).toEqual({ kind: 'stdout' });
   });
 
+  it('a verb that declares --wide alone (sql) writes --out atomically, else stdout, as one with none', () => {
+    expect(choose({ wide: true, wholeFile: true })).toEqual({ kind: 'file', ...out });
+    expect(choose({ wide: undefined, wholeFile: true }, { out: undefined })).toEqual({ kind: 'stdout' });
+  });
+
   it('an import: its rows sink, the files resolved from where it runs (either may be absent)', () => {
     expect(choose({ rows: { results: 'in.results.csv', failed: undefined } }, { out: undefined })).toEqual({
       kind: 'rows',
