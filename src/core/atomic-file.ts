@@ -12,6 +12,11 @@ import { createOwned, createOwnedSync } from './owned-file.js';
 export interface AtomicWriteOptions {
   /** Final mode of the file; default 0600 (most of what we write is private). */
   mode?: number;
+  /**
+   * false: no fsync (a cache's hint, which a crash may lose: the reader sees the old file, the new
+   * one, or one it cannot parse, never half of the new one under the name). Default true.
+   */
+  durable?: boolean;
 }
 
 function tempPathFor(path: string): string {
@@ -25,7 +30,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     const handle = await createOwned(temp, { mode });
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (options.durable !== false) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -34,7 +39,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dirname(path));
+  if (options.durable !== false) await syncDirectory(dirname(path));
 }
 
 /** Make a rename in `dir` durable. Not every platform lets a directory be opened: best effort. */
@@ -58,7 +63,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     const fd = createOwnedSync(temp, { mode });
     try {
       writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-      fsyncSync(fd);
+      if (options.durable !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

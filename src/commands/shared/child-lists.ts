@@ -23,14 +23,23 @@ export interface ParentList {
   removed?: NotFoundError;
 }
 
-/** Every parent's list of `family` (a child family), in parent order; stops the lists in flight when the caller stops. */
-export async function* parentLists(ctx: Context, family: ResourceFamily, query: Query): AsyncGenerator<ParentList> {
+/**
+ * Every parent's list of `family` (a child family), in parent order; stops the lists in flight when
+ * the caller stops, or when `signal` aborts (the run's, unless the caller has one of its own).
+ */
+export async function* parentLists(
+  ctx: Context,
+  family: ResourceFamily,
+  query: Query,
+  signal: AbortSignal = ctx.signal,
+): AsyncGenerator<ParentList> {
   const api = await ctx.api();
   const { globals } = ctx;
   // Aborted when the caller stops early or fails: the lists still in flight stop too.
   const controller = new AbortController();
   const onAbort = () => controller.abort();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) controller.abort();
   const paging = { pageSize: globals.pageSize, allowPartial: globals.allowPartial, signal: controller.signal };
 
   const readParent = async (parentId: string): Promise<ParentList> => {
@@ -65,6 +74,6 @@ export async function* parentLists(ctx: Context, family: ResourceFamily, query: 
     }
   } finally {
     controller.abort();
-    ctx.signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
   }
 }

@@ -289,10 +289,13 @@ export async function openDuckDB(
     },
     // The file lock taken at open is the one writer's.
     lock: () => Promise.resolve(true),
-    close() {
+    // The checkpoint a close makes runs first on DuckDB's thread, so the caller's last work (the
+    // summary, the hints) overlaps it; the close after it has nothing left to write. A checkpoint that
+    // cannot run now (a read-only file, a transaction left open by a failure) is the close's to make.
+    async close() {
+      await connection.run('CHECKPOINT').catch(() => undefined);
       connection.closeSync();
       instance.closeSync();
-      return Promise.resolve();
     },
   };
   return database;

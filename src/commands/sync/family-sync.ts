@@ -35,10 +35,8 @@ export function batchRows(env: Readonly<Record<string, string | undefined>>): nu
 export interface FamilyJob {
   family: ResourceFamily;
   source: FamilySource;
-  /** Checks one record against the published schema. */
+  /** Checks one record against the published schema (its checks compiled before the database opened). */
   check(record: ApiRecord): Violation[];
-  /** Compiles the record checks (of every family; again: nothing to do), or throws the description's fault. */
-  compileChecks(): void;
   formatViolations(violations: readonly Violation[]): string;
   changes: readonly TableChange[];
   state: FamilyState | undefined;
@@ -87,11 +85,16 @@ function serviceNow(ctx: Context): number {
   return ctx.serviceClock.now() ?? ctx.now().getTime();
 }
 
+/** When (ISO 8601) an incremental pass from this watermark reads from: the watermark less the overlap. */
+export function sinceOf(watermark: number, overlapMs: number): string {
+  return new Date(watermark - overlapMs).toISOString();
+}
+
 /** When (ISO 8601) this pass reads from: null for a full pass. */
-function passSince(job: Pick<FamilyJob, 'source' | 'state'>, run: Pick<RunFacts, 'full' | 'overlapMs'>): string | null {
+export function passSince(job: Pick<FamilyJob, 'source' | 'state'>, run: Pick<RunFacts, 'full' | 'overlapMs'>): string | null {
   const watermark = job.state?.watermark;
   const incremental = !run.full && job.source.incremental && watermark != null;
-  return incremental ? new Date(watermark - run.overlapMs).toISOString() : null;
+  return incremental ? sinceOf(watermark, run.overlapMs) : null;
 }
 
 /** The records of the family's pass (reading.ts), its first page asked for at once. */
@@ -103,7 +106,13 @@ export function readPass(
   return startPass(ctx, job.family, passSince(job, run) ?? undefined);
 }
 
-export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyResult> {
+/** A family synced: what the run says of it, and the watermark its state row now holds (null: a dry run wrote none). */
+export interface FamilyOutcome {
+  result: FamilyResult;
+  watermark: number | null;
+}
+
+export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): Promise<FamilyOutcome> {
   const reading = job.reading ?? readPass(ctx, job, run);
   try {
     return await syncPass(ctx, job, reading, run);
@@ -113,7 +122,7 @@ export async function syncFamily(ctx: Context, job: FamilyJob, run: RunFacts): P
   }
 }
 
-async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: RunFacts): Promise<FamilyResult> {
+async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: RunFacts): Promise<FamilyOutcome> {
   const { db, schema } = run;
   const { shape } = job.source;
   const previous = job.state;
@@ -134,13 +143,18 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
     records: previous?.records ?? 0,
   };
   let tableExists = job.tableExists;
-  // Counted while the first page travels; a failure ends the reading.
-  const counted = job.tableExists
-    ? await countRows(db, schema, shape.name).catch(async (error: unknown) => {
-        await reading.stop();
-        throw error;
-      })
-    : { live: 0, all: 0 };
+  // Counted while the first page travels (a failure ends the reading); a writing run over rows its
+  // state counts takes that count (the last transaction counts again), a query less on the way of a
+  // short run whose page has already come.
+  const known = !run.dryRun && job.tableExists && (previous?.records ?? 0) > 0;
+  const counted = known
+    ? { live: previous!.records, all: previous!.records }
+    : job.tableExists
+      ? await countRows(db, schema, shape.name).catch(async (error: unknown) => {
+          await reading.stop();
+          throw error;
+        })
+      : { live: 0, all: 0 };
   let records = counted.live;
   // A table with no rows at all when the pass begins: every record read is new (the reader never
   // gives an id twice), so batches are not compared with the table, and no row can be gone.
@@ -159,11 +173,9 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
     records,
   });
 
-  // The first page was asked for (readPass): the record checks are compiled while it travels (a
-  // short run's largest fixed cost), before anything is written.
+  // The first page was asked for (readPass): new tables and columns are made while it travels.
   try {
     await reading.asked;
-    job.compileChecks();
     if (!run.dryRun && job.changes.some((change) => change.create || change.add.length > 0)) {
       const { applyTables } = await import('./tables.js');
       await db.transaction(() => applyTables(db, schema, job.changes));
@@ -176,8 +188,15 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
 
   /** A batch checked and counted; the records to write (none in a dry run). */
   const sort = async (batch: readonly ApiRecord[]): Promise<Written> => {
-    checkBatch(job, batch);
-    const sorted = await classify(db, schema, shape, batch, tableExists && !startedEmpty);
+    // Compared with the table (on DuckDB's or the server's side) while its records are checked here.
+    const sorting = classify(db, schema, shape, batch, tableExists && !startedEmpty);
+    try {
+      checkBatch(job, batch);
+    } catch (error) {
+      await sorting.catch(() => undefined);
+      throw error;
+    }
+    const sorted = await sorting;
     result.new += sorted.fresh.length;
     result.changed += sorted.changed.length;
     result.unchanged += sorted.unchanged;
@@ -253,7 +272,7 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
     }
     await mark();
   }
-  if (run.dryRun) return result;
+  if (run.dryRun) return { result, watermark: null };
 
   await db.transaction(async () => {
     if (size(last) > 0) await write(last);
@@ -267,7 +286,7 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
     await writeState(db, schema, shape.name, finished, facts());
   });
   result.records = records;
-  return result;
+  return { result, watermark: startedAt };
 }
 
 /** --validate semantics, for every batch: a record that breaks the published schema stops the run before its batch is written. */

@@ -1,6 +1,8 @@
 // A family's pass as sync reads it: its records with the first page asked for at once (so that the
-// tables are read and the record checks compiled while it travels), and, for a person watching
-// stderr, how many were read so far (output/progress.ts: a terminal, not --quiet).
+// database is opened and its tables read while it travels), and, for a person watching stderr, how
+// many were read so far (output/progress.ts: a terminal, not --quiet). A reading that will not be
+// iterated (a refusal, or a page asked from a hint the database did not confirm) stops at once: its
+// requests in flight are aborted, not waited for.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import type { ResourceFamily } from '../../core/resources.js';
@@ -9,12 +11,14 @@ import { familyRecords } from './source.js';
 
 /** A pass's records, the first already asked for. */
 export interface Reading {
+  /** updatedSince of the reading (ISO 8601), undefined for every record. */
+  since: string | undefined;
   records: AsyncIterable<ApiRecord>;
   /** Resolves once the asking had its turn (the request is on its way); never rejects: a failure is the first item's. */
   asked: Promise<void>;
   /** This machine's time (ms) the first item was asked for at. */
   startedAt: number;
-  /** Ends the reading when its records will not be iterated (closing the reader once its first page is in). */
+  /** Ends the reading when its records will not be iterated (its requests aborted). */
   stop(): Promise<void>;
   /** The count read so far on stderr: stopped (its line cleared) before the family's summary. */
   progress: Progress;
@@ -25,13 +29,11 @@ export function startPass(ctx: Context, family: ResourceFamily, since: string | 
   const progress = createProgress(ctx, family.view.label);
   // Until the first page answers (the database is opened and its tables read meanwhile).
   progress.text(`Reading ${family.view.label}`);
-  const records = familyRecords(ctx, family, since, (read, total) => progress.update(read, total));
-  return startReading(records, ctx.now().getTime(), progress);
-}
-
-/** `records` with its first item asked for at once (at `startedAt`). */
-function startReading(records: AsyncIterable<ApiRecord>, startedAt: number, progress: Progress): Reading {
+  const stopping = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, stopping.signal]);
+  const records = familyRecords(ctx, family, since, (read, total) => progress.update(read, total), signal);
   const iterator = records[Symbol.asyncIterator]();
+  const startedAt = ctx.now().getTime();
   const first = iterator.next();
   first.catch(() => undefined);
   async function* rest(): AsyncGenerator<ApiRecord> {
@@ -44,11 +46,13 @@ function startReading(records: AsyncIterable<ApiRecord>, startedAt: number, prog
     }
   }
   return {
+    since,
     records: rest(),
     asked: new Promise((resolve) => setImmediate(resolve)),
     startedAt,
     stop: async () => {
       progress.stop();
+      stopping.abort();
       await iterator.return?.();
     },
     progress,

@@ -1,21 +1,23 @@
 // One `appraisal sync` run: check the flags; open the database while the service's clock is read
-// and each family's table shape and record validator are made from the published description (the
+// and each family's table shape and record checks are made from the published description (the
 // fixed costs of a short run, overlapped); take the one-writer lock; then prepare every family —
 // its state, the tables it needs — before anything is written, so a family the database cannot take
 // is refused with nothing written (the first family's first page is asked for as soon as its state
-// is read: its tables are read and its record checks compiled while the page travels); then sync
-// them one after another. Rows committed before a failure stay: the next run continues from them.
+// is read, its tables read while the page travels; or before the database opens, from the
+// watermark this machine saw last, when the state row then confirms it: watermark-hint.ts); then
+// sync them one after another. Rows committed before a failure stay: the next run continues from them.
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
-import { batchRows, readPass, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
+import { batchRows, passSince, readPass, sinceOf, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
-import type { Reading } from './reading.js';
+import { startPass, type Reading } from './reading.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
 import { DEFAULT_TARGET } from './target.js';
 import { ensureSchemaAndState, familyTables, planTables, schemaAsSpelled } from './tables.js';
+import { readHint, writeHint, type HintKey } from './watermark-hint.js';
 
 /**
  * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
@@ -33,12 +35,12 @@ async function openDatabase(ctx: Context, plan: SyncPlan, meanwhile: () => Promi
 }
 
 /** What a family is read with, found from the description alone (before the database is open). */
-type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations' | 'compileChecks'>;
+type FamilyReader = Pick<FamilyJob, 'family' | 'source' | 'check' | 'formatViolations'>;
 
 /**
- * Each family's table shape, and the validator its records are checked with (the command binding's:
- * ajv loaded). The record checks themselves are compiled by the first family's pass while its first
- * page travels (compileChecks), every family's at once, before anything is written.
+ * Each family's table shape, and its record checks (the command binding's validator: ajv loaded),
+ * compiled now, while the database opens (a description whose schema cannot be compiled fails here,
+ * before anything is written).
  */
 async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader[]> {
   const { formatViolations } = await import('../../core/description/validate.js');
@@ -46,15 +48,12 @@ async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader
   const validator = await bindingOf(await ctx.api())!.validator();
   const sources: FamilySource[] = [];
   for (const family of plan.families) sources.push(await familySource(ctx, family));
-  const compileChecks = () => {
-    for (const source of sources) validator.compileRecord(source.operation);
-  };
+  for (const source of sources) validator.compileRecord(source.operation);
   return plan.families.map((family, index) => ({
     family,
     source: sources[index]!,
     check: (record) => validator.record(sources[index]!.operation, record),
     formatViolations: (violations) => formatViolations(violations, 3),
-    compileChecks,
   }));
 }
 
@@ -78,8 +77,13 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   const first = plan.families[0]!;
   const clock = ctx.serviceClock.measure(api, first.parent ? '/api/clients' : first.path, reading.signal);
   clock.catch(() => undefined);
+  const hintOf = (family: string): HintKey => ({ origin, target: plan.target, schema: plan.schema, family });
+  // Asked for before the database opens when this machine knows where its state will say to start.
+  const hinted = plan.full ? undefined : await readHint(ctx, hintOf(first.name));
+  const early = hinted === undefined ? undefined : startPass(ctx, first, sinceOf(hinted, plan.overlapMs));
   let readers: FamilyReader[] = [];
   let db: Database;
+  let closing: Promise<void> | undefined;
   try {
     db = await openDatabase(ctx, plan, async () => {
       readers = await familyReaders(ctx, plan);
@@ -87,6 +91,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   } catch (error) {
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
+    await early?.stop();
     throw error;
   }
   try {
@@ -104,7 +109,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     }
     // A writing run has just made sure of the state table; a dry run asks whether it is there.
     const hasState = !plan.dryRun || (await stateTableExists(db, schema));
-    const jobs = await prepare(ctx, db, schema, readers, origin, hasState, plan);
+    const jobs = await prepare(ctx, db, schema, readers, origin, hasState, plan, early);
     // Awaited only now: its answer came while the database answered prepare's reads.
     const measured = await clock.catch(async (error: unknown) => {
       await jobs[0]?.reading?.stop();
@@ -113,8 +118,9 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     if (measured === undefined) ctx.io.warn("the service's answers carry no Date header: watermarks are read from this machine's clock");
 
     const results: Record<string, FamilyResult> = {};
+    const hints: Array<[HintKey, number]> = [];
     for (const job of jobs) {
-      const result = await syncFamily(ctx, job, {
+      const { result, watermark } = await syncFamily(ctx, job, {
         db,
         schema,
         cliVersion: ctx.version,
@@ -123,22 +129,29 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
         dryRun: plan.dryRun,
         batchRows: batchRows(ctx.env),
       });
+      if (watermark !== null && job.source.incremental) hints.push([hintOf(job.family.name), watermark]);
       results[result.table] = result;
       reportFamily(ctx, result, plan.dryRun);
     }
+    // Everything is committed: the database closes (its checkpoint) while the hints are kept and the summary printed.
+    closing = db.close();
+    closing.catch(() => undefined);
+    for (const [key, watermark] of hints) await writeHint(ctx, key, watermark);
     reportRun(ctx, { target: db.shown, schema, dryRun: plan.dryRun, families: results }, plan.json, queryingFlags(plan));
   } finally {
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
-    await db.close();
+    // A page asked from the hint that no job took (a refusal came first) is stopped; a taken one has ended.
+    await early?.stop();
+    await (closing ?? db.close());
   }
 }
 
 /**
  * Every family's job, read before anything is written: a refusal (a column's type, an origin) writes
- * nothing. The first family's first page is asked for as soon as its state says from when, and its
- * tables are read while the page travels (a short run's wait for the service came after them
- * otherwise); a refusal ends that reading.
+ * nothing. The first family's first page is asked for as soon as its state says from when (unless
+ * `early` was asked from the same point already), and its tables are read while the page travels (a
+ * short run's wait for the service came after them otherwise); a refusal ends that reading.
  */
 async function prepare(
   ctx: Context,
@@ -148,6 +161,7 @@ async function prepare(
   origin: string,
   hasState: boolean,
   plan: SyncPlan,
+  early: Reading | undefined,
 ): Promise<FamilyJob[]> {
   const jobs: FamilyJob[] = [];
   let reading: Reading | undefined;
@@ -157,7 +171,14 @@ async function prepare(
       const state = await readState(db, schema, shape.name, hasState);
       checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
       const first = jobs.length === 0;
-      if (first) reading = readPass(ctx, { ...reader, state }, plan);
+      if (first) {
+        const since = passSince({ ...reader, state }, plan);
+        if (early !== undefined && early.since === since) reading = early;
+        else {
+          await early?.stop();
+          reading = readPass(ctx, { ...reader, state }, plan);
+        }
+      }
       const { main, children } = familyTables(shape);
       const changes = await planTables(db, schema, [main, ...children]);
       jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create, ...(first ? { reading } : {}) });

@@ -44,18 +44,25 @@ export async function familySource(ctx: Context, family: ResourceFamily): Promis
 /** Told how many records were read so far, and of how many when the list says. */
 export type ReadProgress = (read: number, total: number | undefined) => void;
 
-/** The family's records (updated at or after `since`, when given), as the service lists them. */
+/** The family's records (updated at or after `since`, when given), as the service lists them until `signal` aborts. */
 export function familyRecords(
   ctx: Context,
   family: ResourceFamily,
   since: string | undefined,
   onProgress: ReadProgress,
+  signal: AbortSignal = ctx.signal,
 ): AsyncIterable<ApiRecord> {
   const query: Query = since === undefined ? {} : { [UPDATED_SINCE.param]: since };
-  return family.parent ? childRecords(ctx, family, query, onProgress) : topRecords(ctx, family, query, onProgress);
+  return family.parent ? childRecords(ctx, family, query, onProgress, signal) : topRecords(ctx, family, query, onProgress, signal);
 }
 
-async function* topRecords(ctx: Context, family: ResourceFamily, query: Query, onProgress: ReadProgress): AsyncGenerator<ApiRecord> {
+async function* topRecords(
+  ctx: Context,
+  family: ResourceFamily,
+  query: Query,
+  onProgress: ReadProgress,
+  signal: AbortSignal,
+): AsyncGenerator<ApiRecord> {
   const api = await ctx.api();
   const { globals } = ctx;
   yield* api.paginate(family.path, {
@@ -65,15 +72,21 @@ async function* topRecords(ctx: Context, family: ResourceFamily, query: Query, o
     // A whole family usually spans pages; the changes since the last run usually fit in one.
     connectAhead: Object.keys(query).length === 0,
     allowPartial: globals.allowPartial,
-    signal: ctx.signal,
+    signal,
     onProgress: ({ fetched, total }) => onProgress(fetched, total),
   });
 }
 
-async function* childRecords(ctx: Context, family: ResourceFamily, query: Query, onProgress: ReadProgress): AsyncGenerator<ApiRecord> {
+async function* childRecords(
+  ctx: Context,
+  family: ResourceFamily,
+  query: Query,
+  onProgress: ReadProgress,
+  signal: AbortSignal,
+): AsyncGenerator<ApiRecord> {
   // A parent removed after the ids were read has no children left; a record under two parents is one row.
   const seen = new IdSet();
-  for await (const parent of parentLists(ctx, family, query)) {
+  for await (const parent of parentLists(ctx, family, query, signal)) {
     for (const record of parent.records) if (seen.add(record.id)) yield record;
     onProgress(seen.size, undefined);
   }
