@@ -52,17 +52,19 @@ export function familyRecords(
   onProgress: ReadProgress,
   signal: AbortSignal = ctx.signal,
 ): AsyncIterable<ApiRecord> {
-  const query: Query = since === undefined ? {} : { [UPDATED_SINCE.param]: since };
-  return family.parent ? childRecords(ctx, family, query, onProgress, signal) : topRecords(ctx, family, query, onProgress, signal);
+  const read: FamilyRead = { family, query: since === undefined ? {} : { [UPDATED_SINCE.param]: since }, onProgress, signal };
+  return family.parent ? childRecords(ctx, read) : topRecords(ctx, read);
 }
 
-async function* topRecords(
-  ctx: Context,
-  family: ResourceFamily,
-  query: Query,
-  onProgress: ReadProgress,
-  signal: AbortSignal,
-): AsyncGenerator<ApiRecord> {
+/** One pass's request of a family's records. */
+interface FamilyRead {
+  family: ResourceFamily;
+  query: Query;
+  onProgress: ReadProgress;
+  signal: AbortSignal;
+}
+
+async function* topRecords(ctx: Context, { family, query, onProgress, signal }: FamilyRead): AsyncGenerator<ApiRecord> {
   const api = await ctx.api();
   const { globals } = ctx;
   yield* api.paginate(family.path, {
@@ -77,13 +79,7 @@ async function* topRecords(
   });
 }
 
-async function* childRecords(
-  ctx: Context,
-  family: ResourceFamily,
-  query: Query,
-  onProgress: ReadProgress,
-  signal: AbortSignal,
-): AsyncGenerator<ApiRecord> {
+async function* childRecords(ctx: Context, { family, query, onProgress, signal }: FamilyRead): AsyncGenerator<ApiRecord> {
   // A parent removed after the ids were read has no children left; a record under two parents is one row.
   const seen = new IdSet();
   for await (const parent of parentLists(ctx, family, query, signal)) {

@@ -65,7 +65,13 @@ describe('the watermark hint', () => {
     await writeHint(ctx, key, 1000);
     const file = join(cache, hints()[0]!);
     const elsewhere = join(tempDir('appraisal-hint-elsewhere-'), 'hint.json');
-    for (const text of ['{"watermark":', '{"watermark":"1000"}', '{"watermark":1.5e400}', '[]', `{"watermark":1000,"pad":"${'x'.repeat(300)}"}`]) {
+    for (const text of [
+      '{"watermark":',
+      '{"watermark":"1000"}',
+      '{"watermark":1.5e400}',
+      '[]',
+      `{"watermark":1000,"pad":"${'x'.repeat(300)}"}`,
+    ]) {
       writeFileSync(file, text);
       expect(await readHint(ctx, key), text).toBeUndefined();
     }
