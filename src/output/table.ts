@@ -1,6 +1,8 @@
 // `-o table`, for people: a header row, long cells cut with … so rows stay on one line, nested
 // values as compact JSON, timestamps to the minute (`2026-11-27 13:45Z`), fitted to the terminal's
-// width (trailing columns dropped with a note).
+// width (trailing columns dropped with a note). A number is never cut (`29…` of 29,450 reads as a
+// number): a column of numbers is left out rather than narrowed, and a later number wider than its
+// column is printed whole, the rest of its row moved over.
 // A table must know its column widths before it prints, so it buffers its first CHUNK_ROWS rows to
 // choose them, then keeps them for the rest of the list: memory stays flat on any export. Control
 // characters from the data never reach the terminal.
@@ -122,6 +124,8 @@ const textWidth = (text: string): number => Array.from(text).length;
 export interface FitOptions {
   /** Columns never narrowed nor dropped (the `id`: a cut id cannot be pasted into `get`). */
   whole?: ReadonlySet<number>;
+  /** Columns never narrowed, but left out when they do not fit (numbers: a cut number reads as another). */
+  uncut?: ReadonlySet<number>;
   /** Which columns to keep first, most important first (default: left to right); the last go first. */
   priority?: readonly number[];
 }
@@ -139,7 +143,8 @@ export function fitTable(
   const all = natural.map((_, i) => i);
   if (width === undefined) return { kept: all, widths: [...natural] };
   const whole = options.whole ?? new Set<number>();
-  const minimum = (i: number) => (whole.has(i) ? natural[i]! : Math.min(natural[i]!, MIN_COLUMN));
+  const uncut = options.uncut ?? new Set<number>();
+  const minimum = (i: number) => (whole.has(i) || uncut.has(i) ? natural[i]! : Math.min(natural[i]!, MIN_COLUMN));
   const lineOf = (columns: readonly number[], widthOf: (i: number) => number) => 1 + columns.reduce((sum, i) => sum + widthOf(i) + 3, 0);
   const priority = [...(options.priority ?? all).filter((i) => i < natural.length), ...all.filter((i) => !options.priority?.includes(i))];
   const kept = new Set(all);
@@ -176,7 +181,9 @@ export async function tableListEncoder(
   chunkRows = CHUNK_ROWS,
 ): Promise<ListEncoder> {
   const head = headers.map((h) => truncate(safeText(h), MAX_CELL_WIDTH));
-  let buffered: string[][] | undefined = [];
+  /** A row's cells, and which of them are numbers (never cut). */
+  type Row = { cells: string[]; numbers: Set<number> };
+  let buffered: Row[] | undefined = [];
   let widths: number[] = [];
   // The columns shown, by index into headers (all until the first rows are laid out).
   let kept: number[] = headers.map((_, i) => i);
@@ -186,24 +193,39 @@ export async function tableListEncoder(
     return i < 0 ? [] : [i];
   });
   const rule = (left: string, mid: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(mid)}${right}\n`;
-  const line = (cells: readonly string[], bold = false) =>
+  const line = ({ cells, numbers }: Row, bold = false) =>
     `│${widths
       .map((w, k) => {
-        const text = truncate(cells[kept[k]!] ?? '', w);
+        const text = numbers.has(kept[k]!) ? (cells[kept[k]!] ?? '') : truncate(cells[kept[k]!] ?? '', w);
         const padded = text + ' '.repeat(Math.max(0, w - textWidth(text)));
         return ` ${bold ? headerCell(padded, style) : padded} `;
       })
       .join('│')}│\n`;
-  const layout = (rows: string[][]): string => {
-    const natural = head.map((h, i) => Math.max(textWidth(h), ...rows.map((row) => textWidth(row[i]!))));
-    ({ kept, widths } = fitTable(natural, fit.width, { whole, ...(priority ? { priority } : {}) }));
+  const layout = (rows: Row[]): string => {
+    const natural = head.map((h, i) => Math.max(textWidth(h), ...rows.map((row) => textWidth(row.cells[i]!))));
+    // A column of numbers (every value given one) is never narrowed.
+    const uncut = new Set(
+      head.flatMap((_, i) =>
+        rows.some((row) => row.numbers.has(i)) && rows.every((row) => row.numbers.has(i) || row.cells[i] === '') ? [i] : [],
+      ),
+    );
+    ({ kept, widths } = fitTable(natural, fit.width, { whole, uncut, ...(priority ? { priority } : {}) }));
     if (kept.length < head.length) fit.onDropped(headers.filter((_, i) => !kept.includes(i)));
-    return rule('┌', '┬', '┐') + line(head, true) + rule('├', '┼', '┤') + rows.map((row) => line(row)).join('');
+    return (
+      rule('┌', '┬', '┐') + line({ cells: head, numbers: new Set() }, true) + rule('├', '┼', '┤') + rows.map((row) => line(row)).join('')
+    );
   };
   return {
     begin: () => '',
     record(record) {
-      const row = paths.map((path, i) => tableCell(getField(record, path) ?? fit.blank?.[headers[i]!]));
+      const numbers = new Set<number>();
+      const cells = paths.map((path, i) => {
+        const value = getField(record, path);
+        if (typeof value !== 'number' && typeof value !== 'bigint') return tableCell(value ?? fit.blank?.[headers[i]!]);
+        numbers.add(i);
+        return cellText(value);
+      });
+      const row: Row = { cells, numbers };
       if (buffered === undefined) return line(row);
       buffered.push(row);
       if (buffered.length < chunkRows) return '';

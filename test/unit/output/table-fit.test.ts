@@ -3,7 +3,7 @@
 // without expiry reads "never". In process with a fake terminal width (the layout logic).
 import { describe, expect, it } from 'vitest';
 import { droppedNotice, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
-import { fitTable } from '../../../src/output/table.js';
+import { fitTable, tableListEncoder } from '../../../src/output/table.js';
 import { KEYS_VIEW } from '../../../src/commands/keys/view.js';
 import { STATUS_VIEW } from '../../../src/commands/auth/status.js';
 import { RESOURCES } from '../../../src/core/resources.js';
@@ -88,5 +88,29 @@ describe('tables at 80 columns', () => {
     const asJson = fakeContext({ globals: { output: 'json' } });
     await writeRecord(asJson.ctx, record, STATUS_VIEW);
     expect(JSON.parse(asJson.stdout())).toMatchObject({ expiresAt: null });
+  });
+
+  it('never cuts a number: a column of numbers is left out rather than narrowed', () => {
+    expect(fitTable([10, 20, 20], 55)).toEqual({ kept: [0, 1, 2], widths: [10, 17, 18] });
+    expect(fitTable([10, 20, 20], 55, { uncut: new Set([2]) })).toEqual({ kept: [0, 1], widths: [10, 20] });
+    // Where it fits whole, it stays: another column narrows instead.
+    expect(fitTable([10, 30, 8], 55, { uncut: new Set([2]) })).toEqual({ kept: [0, 1, 2], widths: [10, 27, 8] });
+  });
+
+  it('a number wider than the widths the first rows chose is printed whole, the row moved over', async () => {
+    const encoder = await tableListEncoder(['id', 'fee', 'note'], [['id'], ['fee'], ['note']], { color: false }, undefined, 2);
+    const text = [
+      encoder.begin(),
+      encoder.record({ id: 'a', fee: 250, note: 'x' }),
+      encoder.record({ id: 'b', fee: 975, note: 'y' }),
+      encoder.record({ id: 'c', fee: 29_450, note: 'a note far longer than the first rows' }),
+      encoder.record({ id: 'd', fee: 123456789012345678901234567890n, note: 'z' }),
+      encoder.end(4),
+    ].join('');
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toBe('│ id │ fee │ note │');
+    // Text is still cut to its column; numbers are not.
+    expect(lines).toContain('│ c  │ 29450 │ a n… │');
+    expect(lines).toContain('│ d  │ 123456789012345678901234567890 │ z    │');
   });
 });
