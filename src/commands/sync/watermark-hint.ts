@@ -4,8 +4,11 @@
 // its file, instead of after (~25 ms of a short run, measured: CHANGELOG). Only a hint: the state row
 // in the database still decides, and a page asked from a watermark the row does not confirm (a
 // database copied, restored or synced from another machine) is dropped and asked again. A machine
-// with an empty cache (a CI runner) reads as if there were none; losing the file loses nothing.
+// with an empty cache (a CI runner) reads as if there were none; losing the file loses nothing. A
+// hint not written for STALE_DAYS is removed when another is kept, so a machine that syncs into many
+// databases (a test run's temporary files) does not gather them without end.
 import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import type { Context } from '../../core/context.js';
@@ -25,6 +28,10 @@ export interface HintKey {
 
 /** A hint is a few bytes; anything longer is not one of ours. */
 const MAX_BYTES = 256;
+/** A hint's file name. */
+const HINT_FILE = /^sync-[0-9a-f]{32}\.json$/;
+/** Days after which a hint no run has written is removed. */
+const STALE_DAYS = 30;
 
 /** The database a target names, without a password a libpq URL may hold; undefined for one that cannot be read as a URL. */
 function databaseOf(target: SyncTarget): string | undefined {
@@ -48,6 +55,15 @@ async function hintFile(ctx: Context, key: HintKey): Promise<string | undefined>
     .digest('hex')
     .slice(0, 32);
   return join(dir, `sync-${name}.json`);
+}
+
+/** Remove the hints in `dir` no run has written for STALE_DAYS (this machine's clock: file times are its own). */
+function removeStale(dir: string, now: number): void {
+  for (const name of readdirSync(dir)) {
+    if (!HINT_FILE.test(name)) continue;
+    const file = join(dir, name);
+    if (now - lstatSync(file).mtimeMs > STALE_DAYS * 86_400_000) rmSync(file, { force: true });
+  }
 }
 
 /** The watermark (service time, ms) the last run on this machine left, if it left one we can read. */
@@ -75,6 +91,7 @@ export async function writeHint(ctx: Context, key: HintKey, watermark: number): 
     const { ensurePrivateDir } = await import('../../core/config.js');
     ensurePrivateDir(dirname(file));
     writeFileAtomicSync(file, JSON.stringify({ watermark: Math.floor(watermark) }), { durable: false });
+    removeStale(dirname(file), ctx.now().getTime());
   } catch (error) {
     ctx.io.debug(`could not keep the sync's watermark hint in ${file}: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // The sync's watermark hint (src/commands/sync/watermark-hint.ts): kept per origin, database, schema
 // and family in the config directory's cache, holding the watermark alone (never a password of the
 // target's URL), and read back only when it is a small plain file of this user's that parses.
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHint, writeHint, type HintKey } from '../../../../src/commands/sync/watermark-hint.js';
@@ -86,5 +86,28 @@ describe('the watermark hint', () => {
     await writeHint(blocked.ctx, key, 7);
     expect(await readHint(blocked.ctx, key)).toBeUndefined();
     expect(blocked.stderr()).toBe('');
+  });
+
+  it('removes the hints no run has written for 30 days when it keeps one, and nothing else', async () => {
+    const { ctx, cache, hints } = setUp();
+    const key = (family: string): HintKey => ({ origin: ORIGIN, target: duck(`/tmp/run-${family}.duckdb`), schema: undefined, family });
+    await writeHint(ctx, key('old'), 1);
+    await writeHint(ctx, key('recent'), 2);
+    const byAge = (days: number) => (Date.now() - days * 86_400_000) / 1000;
+    const files = hints();
+    // Which file is which: the one read back as 1 is the old one.
+    const oldFile = files.find((name) => readFileSync(join(cache, name), 'utf8') === '{"watermark":1}')!;
+    const recentFile = files.find((name) => name !== oldFile)!;
+    utimesSync(join(cache, oldFile), byAge(31), byAge(31));
+    utimesSync(join(cache, recentFile), byAge(29), byAge(29));
+    const other = join(cache, 'sync-notes.txt');
+    writeFileSync(other, 'not a hint');
+    utimesSync(other, byAge(400), byAge(400));
+    await writeHint(ctx, key('new'), 3);
+    expect(existsSync(join(cache, oldFile))).toBe(false);
+    expect(await readHint(ctx, key('old'))).toBeUndefined();
+    expect(await readHint(ctx, key('recent'))).toBe(2);
+    expect(await readHint(ctx, key('new'))).toBe(3);
+    expect(existsSync(other)).toBe(true);
   });
 });
