@@ -13,8 +13,8 @@ export interface AtomicWriteOptions {
   /** Final mode of the file; default 0600 (most of what we write is private). */
   mode?: number;
   /**
-   * false: no fsync (a cache's hint, which a crash may lose: the reader sees the old file, the new
-   * one, or one it cannot parse, never half of the new one under the name). Default true.
+   * false: no fsync, for a cache's hint that a crash may lose: a reader sees the old file or the new
+   * one, and after a crash possibly an empty one, which it must take for none. Default true.
    */
   durable?: boolean;
 }
