@@ -80,6 +80,10 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   const hintOf = (family: string): HintKey => ({ origin, target: plan.target, schema: plan.schema, family });
   // Asked for before the database opens when this machine knows where its state will say to start.
   const hinted = plan.full ? undefined : await readHint(ctx, hintOf(first.name));
+  if (hinted !== undefined)
+    ctx.io.debug(
+      `sync: ${first.view.label} asked from the watermark this machine kept (${new Date(hinted).toISOString()}), before the database answers`,
+    );
   const early = hinted === undefined ? undefined : startPass(ctx, first, sinceOf(hinted, plan.overlapMs));
   let readers: FamilyReader[] = [];
   let db: Database;
@@ -175,6 +179,8 @@ async function prepare(
         const since = passSince({ ...reader, state }, plan);
         if (early !== undefined && early.since === since) reading = early;
         else {
+          if (early !== undefined)
+            ctx.io.debug(`sync: the database's state of ${shape.name} is not the watermark this machine kept: its page is asked again`);
           await early?.stop();
           reading = readPass(ctx, { ...reader, state }, plan);
         }
