@@ -59,9 +59,11 @@ describe("sync's watermark hint", () => {
     const home = isolatedEnv();
     const env = { ...mock.env, ...home, APPRAISAL_RETRY_BASE_MS: '1' };
     const file = join(scratch, 'hinted.duckdb');
+    let said = '';
     const sync = async () => {
-      const result = await run(['sync', 'props', '--to', `duckdb:${file}`, '-o', 'json'], { env, cwd: scratch });
+      const result = await run(['sync', 'props', '--to', `duckdb:${file}`, '-o', 'json', '-v'], { env, cwd: scratch });
       expect(result.code, result.stderr).toBe(0);
+      said = result.stderr;
       return JSON.parse(result.stdout).families.properties as { mode: string; since: string | null; changed: number };
     };
     const cache = join(home.APPRAISAL_CONFIG_DIR!, 'cache');
@@ -88,6 +90,8 @@ describe("sync's watermark hint", () => {
       expect(second).toMatchObject({ mode: 'incremental', changed: 1, since: new Date(first.watermark - OVERLAP_MS).toISOString() });
       // One list: the one asked from the hint, which the state row confirmed.
       expect(await propertySinces()).toEqual([second.since]);
+      expect(said).toMatch(/^sync: properties asked from the watermark this machine kept/m);
+      expect(said).not.toMatch(/is not the watermark this machine kept/);
       const kept = hinted().watermark;
       expect(kept).toBeGreaterThan(first.watermark + 3600_000);
 
@@ -98,6 +102,7 @@ describe("sync's watermark hint", () => {
       const third = await sync();
       expect(third).toMatchObject({ mode: 'incremental', changed: 1, since: second.since });
       expect(await propertySinces()).toEqual([new Date(kept - OVERLAP_MS).toISOString(), second.since]);
+      expect(said).toMatch(/^sync: the database's state of properties is not the watermark this machine kept: its page is asked again$/m);
       expect(await nameIn(file, id!)).toBe(renamed);
     } finally {
       await setServiceClock(0);
