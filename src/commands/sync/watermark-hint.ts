@@ -1,7 +1,7 @@
 // Where the next incremental run will most likely start: the watermark the last run on this machine
 // left in the same database, kept beside the description cache (a file per origin, target, schema
 // and family, named by a hash). With it, the first page is asked for while DuckDB loads and opens
-// its file, instead of after (~25 ms of a short run, measured: CHANGELOG). Only a hint: the state row
+// its file, instead of after (~10 ms of a short run, measured: CHANGELOG). Only a hint: the state row
 // in the database still decides, and a page asked from a watermark the row does not confirm (a
 // database copied, restored or synced from another machine) is dropped and asked again. A machine
 // with an empty cache (a CI runner) reads as if there were none; losing the file loses nothing. A
