@@ -9,15 +9,15 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
-import { batchRows, passSince, readPass, sinceOf, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
+import { batchRows, passSince, readPass, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
-import { startPass, type Reading } from './reading.js';
+import type { Reading } from './reading.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
 import { checkOrigin, readState, stateTableExists } from './state.js';
 import { DEFAULT_TARGET } from './target.js';
 import { ensureSchemaAndState, familyTables, planTables, schemaAsSpelled } from './tables.js';
-import { readHint, writeHint, type HintKey } from './watermark-hint.js';
+import { RunHints } from './watermark-hint.js';
 
 /**
  * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
@@ -77,14 +77,9 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   const first = plan.families[0]!;
   const clock = ctx.serviceClock.measure(api, first.parent ? '/api/clients' : first.path, reading.signal);
   clock.catch(() => undefined);
-  const hintOf = (family: string): HintKey => ({ origin, target: plan.target, schema: plan.schema, family });
   // Asked for before the database opens when this machine knows where its state will say to start.
-  const hinted = plan.full ? undefined : await readHint(ctx, hintOf(first.name));
-  if (hinted !== undefined)
-    ctx.io.debug(
-      `sync: ${first.view.label} asked from the watermark this machine kept (${new Date(hinted).toISOString()}), before the database answers`,
-    );
-  const early = hinted === undefined ? undefined : startPass(ctx, first, sinceOf(hinted, plan.overlapMs));
+  const hints = new RunHints(ctx, plan, origin);
+  await hints.askEarly(first);
   let readers: FamilyReader[] = [];
   let db: Database;
   let closing: Promise<void> | undefined;
@@ -95,7 +90,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   } catch (error) {
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
-    await early?.stop();
+    await hints.stop();
     throw error;
   }
   try {
@@ -113,7 +108,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     }
     // A writing run has just made sure of the state table; a dry run asks whether it is there.
     const hasState = !plan.dryRun || (await stateTableExists(db, schema));
-    const jobs = await prepare(ctx, db, schema, readers, origin, hasState, plan, early);
+    const jobs = await prepare(ctx, db, schema, readers, origin, hasState, plan, hints);
     // Awaited only now: its answer came while the database answered prepare's reads.
     const measured = await clock.catch(async (error: unknown) => {
       await jobs[0]?.reading?.stop();
@@ -122,7 +117,6 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     if (measured === undefined) ctx.io.warn("the service's answers carry no Date header: watermarks are read from this machine's clock");
 
     const results: Record<string, FamilyResult> = {};
-    const hints: Array<[HintKey, number]> = [];
     for (const job of jobs) {
       const { result, watermark } = await syncFamily(ctx, job, {
         db,
@@ -133,20 +127,19 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
         dryRun: plan.dryRun,
         batchRows: batchRows(ctx.env),
       });
-      if (watermark !== null && job.source.incremental) hints.push([hintOf(job.family.name), watermark]);
+      hints.note(job.family, watermark, job.source.incremental);
       results[result.table] = result;
       reportFamily(ctx, result, plan.dryRun);
     }
     // Everything is committed: the database closes (its checkpoint) while the hints are kept and the summary printed.
     closing = db.close();
     closing.catch(() => undefined);
-    for (const [key, watermark] of hints) await writeHint(ctx, key, watermark);
+    await hints.keep();
     reportRun(ctx, { target: db.shown, schema, dryRun: plan.dryRun, families: results }, plan.json, queryingFlags(plan));
   } finally {
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
-    // A page asked from the hint that no job took (a refusal came first) is stopped; a taken one has ended.
-    await early?.stop();
+    await hints.stop();
     await (closing ?? db.close());
   }
 }
@@ -154,7 +147,7 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
 /**
  * Every family's job, read before anything is written: a refusal (a column's type, an origin) writes
  * nothing. The first family's first page is asked for as soon as its state says from when (unless
- * `early` was asked from the same point already), and its tables are read while the page travels (a
+ * it was asked from the same point already, from the hint), and its tables are read while the page travels (a
  * short run's wait for the service came after them otherwise); a refusal ends that reading.
  */
 async function prepare(
@@ -165,7 +158,7 @@ async function prepare(
   origin: string,
   hasState: boolean,
   plan: SyncPlan,
-  early: Reading | undefined,
+  hints: RunHints,
 ): Promise<FamilyJob[]> {
   const jobs: FamilyJob[] = [];
   let reading: Reading | undefined;
@@ -175,16 +168,8 @@ async function prepare(
       const state = await readState(db, schema, shape.name, hasState);
       checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
       const first = jobs.length === 0;
-      if (first) {
-        const since = passSince({ ...reader, state }, plan);
-        if (early !== undefined && early.since === since) reading = early;
-        else {
-          if (early !== undefined)
-            ctx.io.debug(`sync: the database's state of ${shape.name} is not the watermark this machine kept: its page is asked again`);
-          await early?.stop();
-          reading = readPass(ctx, { ...reader, state }, plan);
-        }
-      }
+      if (first)
+        reading = (await hints.take(passSince({ ...reader, state }, plan), shape.name)) ?? readPass(ctx, { ...reader, state }, plan);
       const { main, children } = familyTables(shape);
       const changes = await planTables(db, schema, [main, ...children]);
       jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create, ...(first ? { reading } : {}) });
