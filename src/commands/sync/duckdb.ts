@@ -287,11 +287,9 @@ export async function openDuckDB(
         throw error;
       }
     },
-    // The file lock taken at open is the one writer's.
-    lock: () => Promise.resolve(true),
-    // The checkpoint a close makes runs first on DuckDB's thread, so the caller's last work (the
-    // summary, the hints) overlaps it; the close after it has nothing left to write. A checkpoint that
-    // cannot run now (a read-only file, a transaction left open by a failure) is the close's to make.
+    lock: () => Promise.resolve(true), // the file lock taken at open is the one writer's
+    // The close's checkpoint runs first on DuckDB's thread, overlapping the caller's last work (the
+    // summary, the hints); one that cannot run now (read-only, a transaction left open) is the close's.
     async close() {
       await connection.run('CHECKPOINT').catch(() => undefined);
       connection.closeSync();

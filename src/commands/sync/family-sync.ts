@@ -7,11 +7,9 @@
 // there is nothing to mark). A dry run reads and counts, and writes nothing.
 import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { ContractError } from '../../core/errors.js';
 import { IdSet } from '../../core/http/id-set.js';
-import type { ResourceFamily } from '../../core/resources.js';
-import type { Violation } from '../../core/description/validate.js';
 import type { Database } from './database.js';
+import { checkBatch, type BatchChecks } from './batch-check.js';
 import { classify, countRows, liveIdsAfter, markGone, writeRecords, type Classified } from './rows.js';
 import { startPass, type Reading } from './reading.js';
 import type { FamilySource } from './source.js';
@@ -32,12 +30,9 @@ export function batchRows(env: Readonly<Record<string, string | undefined>>): nu
   return Number.isInteger(asked) && asked >= 1 && asked < BATCH_ROWS ? asked : BATCH_ROWS;
 }
 
-export interface FamilyJob {
-  family: ResourceFamily;
+/** A family to sync: its source, its record checks (compiled before the database opened), its tables and state. */
+export interface FamilyJob extends BatchChecks {
   source: FamilySource;
-  /** Checks one record against the published schema (its checks compiled before the database opened). */
-  check(record: ApiRecord): Violation[];
-  formatViolations(violations: readonly Violation[]): string;
   changes: readonly TableChange[];
   state: FamilyState | undefined;
   origin: string;
@@ -287,22 +282,4 @@ async function syncPass(ctx: Context, job: FamilyJob, reading: Reading, run: Run
   });
   result.records = records;
   return { result, watermark: startedAt };
-}
-
-/** --validate semantics, for every batch: a record that breaks the published schema stops the run before its batch is written. */
-function checkBatch(job: FamilyJob, batch: readonly ApiRecord[]): void {
-  const failures: string[] = [];
-  let failed = 0;
-  for (const record of batch) {
-    const violations = job.check(record);
-    if (violations.length === 0) continue;
-    failed++;
-    if (failures.length < 3) failures.push(`record ${record.id}: ${job.formatViolations(violations)}`);
-  }
-  if (failed === 0) return;
-  const operation = job.source.operation.operationId ?? `GET ${job.source.operation.path}`;
-  throw new ContractError(
-    `${failed} record(s) of ${job.family.view.label} do not match the published schema of ${operation} (${failures.join('; ')}); nothing of that batch was written`,
-    { hint: 'the batches before it are kept; report the record to the service, then run sync again' },
-  );
 }

@@ -3,7 +3,8 @@
 // without expiry reads "never". In process with a fake terminal width (the layout logic).
 import { describe, expect, it } from 'vitest';
 import { droppedNotice, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
-import { fitTable, tableListEncoder } from '../../../src/output/table.js';
+import { tableListEncoder } from '../../../src/output/table.js';
+import { fitTable } from '../../../src/output/table-fit.js';
 import { KEYS_VIEW } from '../../../src/commands/keys/view.js';
 import { STATUS_VIEW } from '../../../src/commands/auth/status.js';
 import { RESOURCES } from '../../../src/core/resources.js';
