@@ -11,10 +11,9 @@ import { UsageError } from '../../core/errors.js';
 import type { Database } from './database.js';
 import { batchRows, passSince, readPass, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
-import type { Reading } from './reading.js';
 import { reportFamily, reportRun } from './report.js';
 import { familySource, type FamilySource } from './source.js';
-import { checkOrigin, readState, stateTableExists } from './state.js';
+import { checkOrigin, readStates, stateTableExists } from './state.js';
 import { DEFAULT_TARGET } from './target.js';
 import { ensureSchemaAndState, familyTables, planTables, schemaAsSpelled } from './tables.js';
 import { RunHints } from './watermark-hint.js';
@@ -145,10 +144,11 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
 }
 
 /**
- * Every family's job, read before anything is written: a refusal (a column's type, an origin) writes
- * nothing. The first family's first page is asked for as soon as its state says from when (unless
- * it was asked from the same point already, from the hint), and its tables are read while the page travels (a
- * short run's wait for the service came after them otherwise); a refusal ends that reading.
+ * Every family's job, read before anything is written: a refusal (an origin, a column's type) writes
+ * nothing. The states are one query and the tables another, whatever the number of families. The
+ * first family's first page is asked for as soon as the states say from when (unless it was asked
+ * from the same point already, from the hint), and the tables are read while it travels (a short
+ * run's wait for the service came after them otherwise); a refusal ends that reading.
  */
 async function prepare(
   ctx: Context,
@@ -160,23 +160,25 @@ async function prepare(
   plan: SyncPlan,
   hints: RunHints,
 ): Promise<FamilyJob[]> {
-  const jobs: FamilyJob[] = [];
-  let reading: Reading | undefined;
+  const states = await readStates(db, schema, hasState);
+  const stateOf = (reader: FamilyReader) => states.get(reader.source.shape.name);
+  for (const reader of readers) checkOrigin(stateOf(reader), origin, `${db.shown} (schema ${schema})`, reader.source.shape.name);
+  const first = { ...readers[0]!, state: stateOf(readers[0]!) };
+  const reading = (await hints.take(passSince(first, plan), first.source.shape.name)) ?? readPass(ctx, first, plan);
   try {
-    for (const reader of readers) {
-      const { shape } = reader.source;
-      const state = await readState(db, schema, shape.name, hasState);
-      checkOrigin(state, origin, `${db.shown} (schema ${schema})`, shape.name);
-      const first = jobs.length === 0;
-      if (first)
-        reading = (await hints.take(passSince({ ...reader, state }, plan), shape.name)) ?? readPass(ctx, { ...reader, state }, plan);
-      const { main, children } = familyTables(shape);
-      const changes = await planTables(db, schema, [main, ...children]);
-      jobs.push({ ...reader, changes, state, origin, tableExists: !changes[0]!.create, ...(first ? { reading } : {}) });
-    }
+    const tables = readers.map((reader) => {
+      const { main, children } = familyTables(reader.source.shape);
+      return [main, ...children];
+    });
+    const changes = await planTables(db, schema, tables.flat());
+    let at = 0;
+    return readers.map((reader, index) => {
+      const own = changes.slice(at, (at += tables[index]!.length));
+      const job: FamilyJob = { ...reader, changes: own, state: stateOf(reader), origin, tableExists: !own[0]!.create };
+      return index === 0 ? { ...job, reading } : job;
+    });
   } catch (error) {
-    await reading?.stop();
+    await reading.stop();
     throw error;
   }
-  return jobs;
 }

@@ -19,21 +19,26 @@ export interface FamilyState {
 const msOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/** The family's state, or undefined when no run wrote it (no table yet counts as none). */
-export async function readState(db: Database, schema: string, table: string, stateTableExists: boolean): Promise<FamilyState | undefined> {
-  if (!stateTableExists) return undefined;
+/**
+ * Each family's state by its table's name, in one query (a family no run wrote has none; no state
+ * table yet counts as none).
+ */
+export async function readStates(db: Database, schema: string, stateTableExists: boolean): Promise<Map<string, FamilyState>> {
+  const states = new Map<string, FamilyState>();
+  if (!stateTableExists) return states;
   const ms = db.dialect.epochMs;
-  const [row] = await db.query(
-    `SELECT origin, ${ms('watermark')} AS watermark, ${ms('last_full_at')} AS last_full_at, records FROM ${qualified(schema, STATE_TABLE)} WHERE family = $1`,
-    [table],
+  const rows = await db.query(
+    `SELECT family, origin, ${ms('watermark')} AS watermark, ${ms('last_full_at')} AS last_full_at, records FROM ${qualified(schema, STATE_TABLE)}`,
   );
-  if (!row) return undefined;
-  return {
-    origin: String(row.origin),
-    watermark: msOrNull(row.watermark),
-    lastFullAt: msOrNull(row.last_full_at),
-    records: Number(row.records),
-  };
+  for (const row of rows) {
+    states.set(String(row.family), {
+      origin: String(row.origin),
+      watermark: msOrNull(row.watermark),
+      lastFullAt: msOrNull(row.last_full_at),
+      records: Number(row.records),
+    });
+  }
+  return states;
 }
 
 export async function stateTableExists(db: Database, schema: string): Promise<boolean> {
