@@ -135,4 +135,27 @@ describe("sync's watermark hint", () => {
       await admin.clearFaults();
     }
   });
+
+  it("a run that fails after a family finished keeps that family's watermark", async () => {
+    const home = isolatedEnv();
+    const env = { ...mock.env, ...home, APPRAISAL_RETRY_BASE_MS: '1' };
+    const file = join(scratch, 'partly.duckdb');
+    const cache = join(home.APPRAISAL_CONFIG_DIR!, 'cache');
+    const hintFiles = () => readdirSync(cache).filter((name) => name.startsWith('sync-'));
+    // Properties are synced first, then clients, whose list breaks the published schema (exit 9).
+    await admin.queueFault({ path: '/api/clients', fault: 'schema-violation' });
+    try {
+      const failed = await run(['sync', 'props', 'clients', '--to', `duckdb:${file}`], { env, cwd: scratch });
+      expect(failed.code, failed.stderr).toBe(9);
+      expect(failed.stderr).toMatch(/^properties: \d+ new/m);
+    } finally {
+      await admin.clearFaults();
+    }
+    expect(hintFiles()).toHaveLength(1);
+    await admin.clearRequests();
+    const again = await run(['sync', 'props', '--to', `duckdb:${file}`, '-v'], { env, cwd: scratch });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^sync: properties asked from the watermark this machine kept/m);
+    expect(await propertySinces()).toHaveLength(1);
+  });
 });

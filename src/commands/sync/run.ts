@@ -139,6 +139,8 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
     stopReading();
     ctx.signal.removeEventListener('abort', stopReading);
     await hints.stop();
+    // A run that failed after some families finished keeps their watermarks too: they are committed.
+    await hints.keep();
     await (closing ?? db.close());
   }
 }

@@ -152,8 +152,8 @@ export class RunHints {
     if (watermark !== null && incremental) this.committed.push([this.keyOf(family), watermark]);
   }
 
-  /** Keeps the watermarks noted, for the next run on this machine. */
+  /** Keeps the watermarks noted (and not kept yet), for the next run on this machine. */
   async keep(): Promise<void> {
-    for (const [key, watermark] of this.committed) await writeHint(this.ctx, key, watermark);
+    for (const [key, watermark] of this.committed.splice(0)) await writeHint(this.ctx, key, watermark);
   }
 }
