@@ -66,7 +66,9 @@ function removeStale(dir: string, now: number): void {
   for (const name of readdirSync(dir)) {
     if (!HINT_FILE.test(name)) continue;
     const file = join(dir, name);
-    if (now - lstatSync(file).mtimeMs > STALE_DAYS * 86_400_000) rmSync(file, { force: true });
+    // Gone meanwhile (another sync on this machine pruned it): nothing to do.
+    const info = lstatSync(file, { throwIfNoEntry: false });
+    if (info !== undefined && now - info.mtimeMs > STALE_DAYS * 86_400_000) rmSync(file, { force: true });
   }
 }
 
