@@ -90,9 +90,9 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
   return command.action(async (...actionArgs: unknown[]) => {
     const invoked = actionArgs[actionArgs.length - 1] as Command;
     const options = invoked.opts();
-    const keep = verb.narrowCalls?.(options);
-    const operations = keep ? operationsOf(verb).filter(keep) : operationsOf(verb);
     const args = positionalOf(invoked);
+    const keep = verb.narrowCalls?.(options, args);
+    const operations = keep ? operationsOf(verb).filter(keep) : operationsOf(verb);
     const ctx = factory.context(invoked, operations, verb.outputFlags?.(args, options) ?? outputFlagsOf(verb.options, options));
     if (verb.help && options.help === true) {
       ctx.io.stdout.write((await verb.help(ctx, args)) ?? fullHelp(invoked));

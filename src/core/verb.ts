@@ -67,10 +67,10 @@ export interface Verb<O extends object = Record<string, unknown>> {
   takes: readonly string[];
   calls: VerbCalls;
   /**
-   * For a verb whose flags choose what it calls (`export --families`): keep only the operations this
-   * run calls, so one it will not call need not be published.
+   * For a verb whose flags or arguments choose what it calls (`export --families`, `sync props`):
+   * keep only the operations this run calls, so one it will not call need not be published.
    */
-  narrowCalls?: (options: O) => (operation: Operation) => boolean;
+  narrowCalls?: (options: O, args: readonly string[]) => (operation: Operation) => boolean;
   /**
    * The verb's own output flags as the output plan reads them, for a verb whose sink is not a list's
    * (`import`: where its rows go, from its file argument and flags). Default: the values of the

@@ -201,6 +201,22 @@ describe('sync into DuckDB', () => {
     expect(piped.stderr).not.toContain('Fetched');
   });
 
+  it('a family the service does not publish stops a run that asks for it, and only that one (exit 12, nothing written)', async () => {
+    const description = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    delete description.paths['/api/files']!.get;
+    const spec = join(scratch, 'no-files.json');
+    writeFileSync(spec, JSON.stringify(description));
+    const props = await cli(['sync', 'props', '--to', 'duckdb:unpublished-props.duckdb', '--spec', spec]);
+    expect(props.code, props.stderr).toBe(0);
+    expect(props.stderr).toMatch(/^properties: 12 new/m);
+    const every = await cli(['sync', '--to', 'duckdb:unpublished-all.duckdb', '--spec', spec]);
+    expect(every.code).toBe(12);
+    expect(exitProblems(every)).toEqual([]);
+    expect(every.stderr).toContain('needs GET /api/files (listFiles), which the service does not publish');
+    expect(every.stderr).toContain('leave that family out by naming the ones to sync (this run asked for props assignments clients contacts files)');
+    expect(existsSync(join(scratch, 'unpublished-all.duckdb'))).toBe(false);
+  });
+
   it('refuses targets it cannot use: another scheme, a file it cannot open (exit 2, naming it)', async () => {
     const scheme = await cli(['sync', '--to', 'mysql://root:hunter2@db/x']);
     expect(scheme.code).toBe(2);

@@ -5,10 +5,10 @@
 // rename the whole directory into place. A failure keeps what is finished for --resume.
 import type { Context } from '../../core/context.js';
 import { holdRunLock } from '../../core/file-lock.js';
-import { UnpublishedOperationError } from '../../core/errors.js';
 import { formatIdentity } from '../../core/output-plan.js';
 import { countOf, formatCount } from '../../output/index.js';
 import { join } from 'node:path';
+import { bindFamilies } from '../shared/family-lists.js';
 import { exportFamily, fileName } from './family-file.js';
 import { parentFamily } from '../../core/resources.js';
 import { readSinceStart, resolveIncremental, type ServiceTime } from './incremental.js';
@@ -16,18 +16,6 @@ import { fileDigest, MANIFEST_KIND, MANIFEST_VERSION, type FamilyEntry, type Inc
 import { planExport, type ExportFlags, type ExportPlan } from './plan.js';
 import { checkTarget, SnapshotDir, type FamilyDone, type Target } from './snapshot-dir.js';
 import type { FilePart } from '../../output/index.js';
-
-/** Bind the families' operations now, so an unpublished one is refused before anything is written. */
-async function bindFamilies(ctx: Context, families: readonly string[]): Promise<void> {
-  try {
-    await ctx.api();
-  } catch (error) {
-    if (!(error instanceof UnpublishedOperationError)) throw error;
-    throw new UnpublishedOperationError(error.message, {
-      hint: `leave that family out with --families (this run asked for ${families.join(',')}); \`appraisal api --list\` shows what the service publishes`,
-    });
-  }
-}
 
 /** A finished family's entry with the size and sha256 of what is on disk (each part's, when split). */
 async function withDigests(snapshot: SnapshotDir, done: FamilyDone, path: string): Promise<FamilyEntry> {
@@ -44,7 +32,7 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
   const start = await readSinceStart(plan, origin);
   const target = await checkTarget(plan);
   const names = plan.families.map((family) => family.name);
-  await bindFamilies(ctx, names);
+  await bindFamilies(ctx, `leave that family out with --families (this run asked for ${names.join(',')})`);
   // One run at a time per DIR: a second one would take the first one's partial directory for its own.
   const release = await holdRunLock(target.lock, {
     target: `--dir ${plan.dirGiven}`,

@@ -8,7 +8,7 @@ import { SERVICE_OPTIONS } from '../../core/global-options.js';
 import { findFamily, UPDATED_SINCE, type ResourceFamily } from '../../core/resources.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { familyListOperations } from '../shared/family-lists.js';
-import { DEFAULT_OVERLAP, SYNC_FAMILIES, type SyncFlags } from './plan.js';
+import { DEFAULT_OVERLAP, parseFamilies, SYNC_FAMILIES, type SyncFlags } from './plan.js';
 import { DEFAULT_TARGET } from './target.js';
 import { runSync } from './run.js';
 
@@ -59,7 +59,12 @@ export default defineNounCommand<SyncFlags>({
     { flags: '-o, --output <format>', description: 'json only: the summary as one JSON object on stdout (default: lines on stderr)' },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],
+  // Every operation it may call, for `spec check`; a run needs only those of the families asked for.
   calls: listOperations(SYNC_FAMILIES.map((name) => findFamily(name)!)),
+  narrowCalls(_flags, words) {
+    const needed = new Set(listOperations(parseFamilies(words)).map((operation) => operation.path));
+    return (operation) => needed.has(operation.path);
+  },
   examples: [
     'appraisal sync   # every family into appraisal.duckdb here, incremental after the first run',
     'appraisal sync props assignments --to duckdb:ops.duckdb',

@@ -17,6 +17,7 @@ import { checkOrigin, readStates, stateTableExists } from './state.js';
 import { DEFAULT_TARGET } from './target.js';
 import { ensureSchemaAndState, familyTables, planTables, schemaAsSpelled } from './tables.js';
 import { RunHints } from './watermark-hint.js';
+import { bindFamilies } from '../shared/family-lists.js';
 
 /**
  * The database, opened while `meanwhile` runs: DuckDB opens its file on a thread of its own and
@@ -68,7 +69,8 @@ export async function runSync(ctx: Context, words: readonly string[], flags: Syn
   const plan = planSync(ctx, words, flags);
   const session = await ctx.session();
   const origin = session.origin;
-  const api = await ctx.api();
+  const asked = plan.families.map((family) => family.name);
+  const api = await bindFamilies(ctx, `leave that family out by naming the ones to sync (this run asked for ${asked.join(' ')})`);
   // The service's clock (one small request) is read while the database opens; stopped if it fails.
   const reading = new AbortController();
   const stopReading = () => reading.abort();
