@@ -137,7 +137,7 @@ export const MATRIX: Row[] = [
     target: 'props list',
     scenario: 'duplicate records across pages',
     faults: one('duplicate'),
-    expect: fails(9, /export incomplete: got 299 of 300 records .*1 duplicate/),
+    expect: fails(9, /incomplete read: got 299 of 300 records .*1 duplicate/),
   },
   {
     target: 'props list',

@@ -30,7 +30,7 @@ export async function exportContacts(
       if (client.removed) {
         // A client removed after the ids were read: the collection changed while it was read.
         if (!globals.allowPartial) throw client.removed;
-        warnings.push(`client ${client.parentId} was removed while its contacts were read (partial export allowed)`);
+        warnings.push(`client ${client.parentId} was removed while its contacts were read (accepted with --allow-partial)`);
         continue;
       }
       total += client.total;
@@ -50,7 +50,7 @@ export async function exportContacts(
     if (duplicates > 0) {
       const message = `dropped ${duplicates} contact(s) listed under two clients (first: ${firstDuplicate}): the collection changed while it was read`;
       if (!globals.allowPartial) throw new ContractError(message, { hint: 'run it again, or pass --allow-partial to accept it' });
-      warnings.push(`${message} (partial export allowed)`);
+      warnings.push(`${message} (accepted with --allow-partial)`);
     }
   }
 

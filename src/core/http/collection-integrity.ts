@@ -142,10 +142,10 @@ export class CollectionIntegrity {
     const { count, total, duplicatesDropped } = this.summary;
     if (total !== undefined && count !== total) {
       const dropped = duplicatesDropped > 0 ? ` (${duplicatesDropped} duplicate(s) dropped)` : '';
-      return `export incomplete: got ${count} of ${total} records from ${this.path}${dropped}`;
+      return `incomplete read: got ${count} of ${total} records from ${this.path}${dropped}`;
     }
     if (this.totalChanged) {
-      return `export incomplete: ${this.path} changed while it was read (total ${this.firstTotal} at first, ${total} at the end), so records may have been skipped`;
+      return `incomplete read: ${this.path} changed while it was read (total ${this.firstTotal} at first, ${total} at the end), so records may have been skipped`;
     }
     return undefined;
   }
@@ -162,7 +162,7 @@ export class CollectionIntegrity {
         hint: 'the collection changed while it was read, or the service paged inconsistently; run it again, or pass --allow-partial to accept it',
       });
     }
-    this.warn(`${message} (partial export allowed)`);
+    this.warn(`${message} (accepted with --allow-partial)`);
   }
 
   private warn(message: string): void {

@@ -116,12 +116,12 @@ describe('collection integrity: the whole read', () => {
       return integrity;
     };
     const error = thrown(() => short().checkComplete(false));
-    expect(error.message).toBe('export incomplete: got 2 of 3 records from /api/things (1 duplicate(s) dropped)');
+    expect(error.message).toBe('incomplete read: got 2 of 3 records from /api/things (1 duplicate(s) dropped)');
     expect(error.hint).toContain('--allow-partial');
     const lenient = short();
     lenient.checkComplete(true);
     expect(lenient.summary.warnings).toEqual([
-      'export incomplete: got 2 of 3 records from /api/things (1 duplicate(s) dropped) (partial export allowed)',
+      'incomplete read: got 2 of 3 records from /api/things (1 duplicate(s) dropped) (accepted with --allow-partial)',
     ]);
   });
 
@@ -136,7 +136,7 @@ describe('collection integrity: the whole read', () => {
       'the collection changed while it was read: /api/things reported 3 records, page 2 reports 2',
     ]);
     expect(thrown(() => integrity.checkComplete(false)).message).toBe(
-      'export incomplete: /api/things changed while it was read (total 3 at first, 2 at the end), so records may have been skipped',
+      'incomplete read: /api/things changed while it was read (total 3 at first, 2 at the end), so records may have been skipped',
     );
   });
 
@@ -187,7 +187,7 @@ describe('collection integrity: a resumed read', () => {
     integrity.admit('new-2', 3);
     expect(integrity.summary.count).toBe(99);
     expect(integrity.incompleteness()).toBe(
-      'export incomplete: /api/things changed while it was read (total 100 at first, 99 at the end), so records may have been skipped',
+      'incomplete read: /api/things changed while it was read (total 100 at first, 99 at the end), so records may have been skipped',
     );
   });
 

@@ -234,7 +234,7 @@ describe('paginate', () => {
     expect(summary.total).toBe(100);
     expect(summary.warnings).toHaveLength(3);
     expect(summary.warnings[0]).toContain('changed while it was read');
-    expect(summary.warnings[2]).toContain('(partial export allowed)');
+    expect(summary.warnings[2]).toContain('(accepted with --allow-partial)');
     // Printing is the caller's job (once, from the summary).
     expect(io.stderr()).toBe('');
   });
@@ -260,13 +260,13 @@ describe('paginate', () => {
     const error = await rejection(drain(strict.generator));
     expect(error).toBeInstanceOf(ContractError);
     expect(exitCodeFor(error)).toBe(9);
-    expect(error.message).toContain('export incomplete: got 99 of 100 records');
+    expect(error.message).toContain('incomplete read: got 99 of 100 records');
 
     const lenient = list(c, { allowPartial: true });
     const { records, summary } = await drain(lenient.generator);
     expect(records).toHaveLength(99);
-    expect(summary.warnings.join('\n')).toContain('export incomplete: got 99 of 100 records');
-    expect(summary.warnings.join('\n')).toContain('partial export allowed');
+    expect(summary.warnings.join('\n')).toContain('incomplete read: got 99 of 100 records');
+    expect(summary.warnings.join('\n')).toContain('accepted with --allow-partial');
   });
 
   it('drops duplicate ids, counts and warns (a record inserted mid-export shifts pages)', async () => {
@@ -286,7 +286,7 @@ describe('paginate', () => {
     // The shift also pushed the last record onto a page the plan (from page 1) did not include.
     expect(summary.count).toBe(99);
     expect(summary.total).toBe(101);
-    expect(summary.warnings.join('\n')).toContain('export incomplete: got 99 of 101 records from /api/things (1 duplicate(s) dropped)');
+    expect(summary.warnings.join('\n')).toContain('incomplete read: got 99 of 101 records from /api/things (1 duplicate(s) dropped)');
     expect(summary.warnings.some((w) => w.includes('duplicate'))).toBe(true);
     expect(summary.warnings.join('\n')).toContain('first: id-00025 on page 2');
     expect(io.stderr()).toBe('');
