@@ -14,6 +14,9 @@ import { MIN_RATE_EXAMPLE, readMinRate, type MinRate } from './min-rate.js';
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'parquet'];
 
+const outputDescription = (formats: readonly OutputFormat[]) =>
+  `output format: ${formats.join(', ')} (default: table on a terminal, else json)`;
+
 export interface GlobalOptions {
   profile: string | undefined;
   baseUrl: string | undefined;
@@ -76,7 +79,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDefinition[] = [
   {
     group: 'output',
     flags: '-o, --output <format>',
-    description: `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, else json)`,
+    description: outputDescription(OUTPUT_FORMATS),
     choices: OUTPUT_FORMATS,
   },
   {
@@ -222,6 +225,15 @@ export function takesOptions<C extends Command>(command: C, ...names: readonly s
   });
   Object.assign(command, { [TAKES]: declared });
   return command;
+}
+
+/**
+ * A command that writes one record lists the formats one record is written in: not parquet, which
+ * writes a list to a file (the output plan refuses it there with that reason).
+ */
+export function listOneRecordFormats(command: Command): void {
+  const output = command.options.find((option) => option.attributeName() === 'output');
+  if (output) output.description = outputDescription(OUTPUT_FORMATS.filter((format) => format !== 'parquet'));
 }
 
 /** The command path as typed (`props list`), for messages. */

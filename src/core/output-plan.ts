@@ -232,6 +232,17 @@ export class OutputPlan {
   }
 
   /**
+   * The same checks for a verb that writes one record (`writesOne`): its format must write one (not
+   * parquet) and its --out be writable before the verb acts, so a create, an update or a new key is
+   * never made and then reported as failed for a flag that could have been refused first.
+   */
+  async readyForOne(): Promise<void> {
+    void this.encoder;
+    await this.target();
+    void this.csv;
+  }
+
+  /**
    * The plan of one file of a snapshot (`export --dir`): the snapshot's format, whole records unless
    * `fields` are given, no terminal. `given` is the path as notices show it (where the snapshot will
    * put the file); `path` is where it is written, and what is checked. `how`: in parts, or a

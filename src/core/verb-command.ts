@@ -7,7 +7,7 @@
 import type { EventEmitter } from 'node:events';
 import { Command, Option } from 'commander';
 import type { Factory } from './factory.js';
-import { SERVICE_OPTIONS, takesOptions } from './global-options.js';
+import { listOneRecordFormats, SERVICE_OPTIONS, takesOptions } from './global-options.js';
 import { outputFlagsOf } from './output-flags.js';
 import { operationsOf, type NounCommand, type NounHeading, type NounModule, type Verb, type VerbOption } from './verb.js';
 
@@ -76,6 +76,7 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
   // An own option spelled like a global one (`export -o` with its own formats) stands for it.
   for (const option of verb.options ?? []) command.addOption(toOption(option));
   takesOptions(command, ...verb.takes);
+  if (verb.writesOne) listOneRecordFormats(command);
   const collapsed = SERVICE_OPTIONS.every((name) => verb.takes.includes(name));
   if (collapsed) {
     for (const option of command.options) {
@@ -98,6 +99,7 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
       ctx.io.stdout.write((await verb.help(ctx, args)) ?? fullHelp(invoked));
       return;
     }
+    if (verb.writesOne) await ctx.output.readyForOne();
     await verb.run(ctx, args, options);
   });
 }

@@ -89,6 +89,8 @@ export interface Verb<O extends object = Record<string, unknown>> {
   tool?: 'read' | 'write';
   /** It streams a collection, every page (the list verbs): an MCP tool caps its records and says when there are more. */
   lists?: boolean;
+  /** It writes one record (get, create, update): its help leaves out -o parquet, which writes a list to a file. */
+  writesOne?: boolean;
   /** Left out of help and completion (`completion __profiles`). */
   hidden?: boolean;
   /**

@@ -167,6 +167,31 @@ describe('props get/create/update/delete', () => {
     expect(result.stderr).toMatch(/^error: POST \/api\/properties: 422/);
   });
 
+  it('a create, update or new key whose output cannot be written is refused before anything is sent (exit 2)', async () => {
+    const record = ['-f', 'name=Never made', '-f', 'propertyType=office', '--no-validate'];
+    const scratch = tempDir('appraisal-props-out-');
+    await admin.clearRequests();
+    const refusals: Array<[string[], RegExp]> = [
+      [['props', 'create', ...record, '-o', 'parquet'], /^error: -o parquet writes a list to a file; one record is shown with/],
+      [['props', 'create', ...record, '--out', join(scratch, 'missing', 'x.json')], /^error: --out .*: directory .* does not exist/],
+      [['props', 'create', ...record, '--out', join(scratch, 'x.weird')], /^error: --out .*: unknown extension \.weird/],
+      [['props', 'update', truth[0]!, '-f', 'name=Never changed', '-o', 'parquet'], /^error: -o parquet writes a list/],
+      [['keys', 'create', '--name', 'never', '--scope', 'properties:read', '-o', 'parquet'], /^error: -o parquet writes a list/],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await cli(args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(message);
+    }
+    const sent = (await admin.requests()).filter((entry) => entry.method !== 'GET');
+    expect(sent).toEqual([]);
+    expect(readdirSync(scratch)).toEqual([]);
+    // Its help offers the formats one record is written in.
+    const help = await cli(['props', 'create', '--help']);
+    expect(help.stdout).toMatch(/output format: table, json, ndjson, csv\s+\(default/);
+    expect((await cli(['props', 'list', '--help'])).stdout).toMatch(/output format: table, json, ndjson, csv, parquet/);
+  });
+
   it('never retries a POST', async () => {
     await admin.queueFaults([{ path: '/api/properties', method: 'POST', fault: 'status=503', count: 3 }]);
     await admin.clearRequests();

@@ -38,6 +38,7 @@ function isRecord(value: unknown): value is { id: string; [field: string]: unkno
 export function propertyLinkVerb(mode: LinkMode, examples: readonly string[]): Verb {
   return defineVerb({
     name: mode.name,
+    writesOne: true,
     // Linking adds; unlinking removes, which an assistant is never offered (as for delete).
     ...(mode.method === 'PUT' ? { tool: 'write' as const } : {}),
     summary: mode.description,

@@ -65,6 +65,7 @@ export async function runStatus(ctx: Context): Promise<void> {
 
 export default defineVerb({
   name: 'status',
+  writesOne: true,
   summary: 'show the profile, base URL, environment, key source, key prefix, scopes and expiry',
   takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],
   // `GET /api/keys/current`, or a one-record read where a deployment lacks that route (verify.ts):

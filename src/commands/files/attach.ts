@@ -31,6 +31,7 @@ export async function runAttach(ctx: Context, id: string | undefined, flags: Att
 
 export default defineVerb<AttachFlags>({
   name: 'attach',
+  writesOne: true,
   summary: 'attach a file to a property or an assignment',
   arguments: [{ name: 'id', description: 'file id (UUID)', required: true }],
   options: [

@@ -65,6 +65,7 @@ export async function runUpload(ctx: Context, shownPath: string, flags: UploadFl
 
 export default defineVerb<UploadFlags>({
   name: 'upload',
+  writesOne: true,
   summary: 'upload a file (streamed; sha256 checked against the service)',
   arguments: [{ name: 'path', description: 'the file to upload', required: true }],
   options: [

@@ -177,6 +177,7 @@ async function storeInProfile(ctx: Context, target: Profile, secret: string, rec
 
 export default defineVerb<CreateOptions>({
   name: 'create',
+  writesOne: true,
   summary: 'create an API key; its secret is printed once (alone on stdout), or stored with --store-as',
   options: [
     { flags: '--name <name>', description: 'what the key is for', required: true },

@@ -15,6 +15,7 @@ export async function runGet(ctx: Context, reference: string | undefined): Promi
 
 export default defineVerb({
   name: 'get',
+  writesOne: true,
   summary: 'show one API key (never its secret)',
   arguments: [{ name: 'id-or-prefix', description: 'key id (UUID) or prefix (apk_xxxxxxxx)', required: true }],
   takes: [...SERVICE_OPTIONS, ...OUTPUT_OPTIONS],

@@ -238,6 +238,7 @@ export async function runRotate(ctx: Context, options: RotateOptions, deps: Part
 
 export default defineVerb<RotateOptions>({
   name: 'rotate',
+  writesOne: true,
   summary: "replace the profile's key: create, verify, store and re-verify a new one, then revoke the old one",
   options: [
     { flags: '--expires-in <duration>', description: "the new key's lifetime: 12h, 90d, 2w … (default: the old key's lifetime, or never)" },

@@ -56,6 +56,7 @@ const idArgument = (spec: ResourceFamily) => ({ name: 'id', description: `${spec
 export function getVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   return defineVerb<{ validate?: boolean }>({
     name: 'get',
+    writesOne: true,
     tool: 'read',
     summary: `show one ${spec.singular}`,
     arguments: [idArgument(spec)],
@@ -82,6 +83,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
   const parent = parentFlag(spec);
   return defineVerb<InputOptions>({
     name: 'create',
+    writesOne: true,
     tool: 'write',
     summary: `create a ${spec.singular}`,
     options: [
@@ -105,6 +107,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
 export function updateVerb(spec: ResourceFamily, examples: readonly string[]): Verb {
   return defineVerb<InputOptions>({
     name: 'update',
+    writesOne: true,
     tool: 'write',
     summary: `change fields of a ${spec.singular} (partial update)`,
     arguments: [idArgument(spec)],

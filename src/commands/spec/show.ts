@@ -6,6 +6,7 @@ import { SPEC_TAKES } from './takes.js';
 
 export default defineVerb({
   name: 'show',
+  writesOne: true,
   summary: 'where the description comes from: source, version, fetched at, operation count',
   takes: SPEC_TAKES,
   calls: 'per-request',
