@@ -35,6 +35,14 @@ export async function checkOutPath(cwd: string, out: string): Promise<OutTarget>
   }
   if (existing?.isSymbolicLink()) {
     const target = await realpath(path).catch(() => undefined);
+    // `/dev/stdout` and the like: a link to this process's own pipe or terminal, which has no path.
+    const followed = target === undefined ? await stat(path).catch(() => undefined) : undefined;
+    if (followed && !followed.isFile()) {
+      const kind = followed.isFIFO() ? 'a pipe' : followed.isSocket() ? 'a socket' : 'a terminal or device';
+      throw new UsageError(`--out ${out} is not a file but ${kind}; --out writes a file, renamed into place when it is complete`, {
+        hint: 'to write to standard output, leave --out out',
+      });
+    }
     throw new UsageError(`--out ${out} is a symbolic link${target ? ` to ${target}` : ' (dangling)'}; refusing to write through it`, {
       hint: target
         ? `write to the file itself (--out ${target}), or remove the link first`

@@ -57,3 +57,19 @@ describe.runIf(existsSync(FULL))(`writing to a full device${existsSync(FULL) ? '
     expect((await runWithFull(['props', 'get', 'not-a-uuid'], 'stderr')).code).toBe(2);
   });
 });
+
+describe('--out naming the standard output', () => {
+  it('--out /dev/stdout on a pipe is refused as what it is, not as a dangling link (exit 2, nothing written)', async () => {
+    for (const args of [
+      ['props', 'list', '-o', 'parquet', '--out', '/dev/stdout'],
+      ['props', 'list', '-o', 'json', '--out', '/dev/stdout'],
+    ]) {
+      const result = await runCli(args, { env });
+      expect(exitProblems(result), result.stderr).toEqual([]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^error: --out \/dev\/stdout is not a file but a (pipe|socket); --out writes a file/m);
+      expect(result.stderr).toMatch(/^hint: to write to standard output, leave --out out$/m);
+      expect(result.stdout).toBe('');
+    }
+  });
+});
