@@ -173,6 +173,32 @@ describe('roles that may not create everywhere', () => {
     expect(grown.stderr).toMatch(/^hint: a new column needs the table's owner: .*ALTER TABLE … OWNER TO ops_app$/m);
     expect(db.psql(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'dba' AND column_name = 'floors'`)).toBe('0');
   });
+
+  it('a role that may only read the tables an earlier sync made: --dry-run works, a real run is refused at its first write', async () => {
+    // information_schema hides a table's constraints from a role with SELECT alone: its primary key is read from pg_catalog.
+    const READER = 'ops_reader';
+    expect((await cli(['sync', 'props', '--to', db.url(), '--schema', 'readable'])).code).toBe(0);
+    db.psql(
+      `CREATE ROLE ${READER} LOGIN PASSWORD '${ROLE_PASSWORD}'; GRANT USAGE ON SCHEMA readable TO ${READER}; ` +
+        `GRANT SELECT ON ALL TABLES IN SCHEMA readable TO ${READER}`,
+    );
+    const asReader = (extra: string[]) =>
+      cli(['sync', 'props', '--to', `postgres://${READER}@127.0.0.1:${db.port}/postgres`, '--schema', 'readable', ...extra], {
+        PGPASSWORD: ROLE_PASSWORD,
+      });
+    const dry = await asReader(['--dry-run', '--full']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(new RegExp(`^properties: would write 0 new, 0 changed, ${RECORDS} unchanged, 0 gone \\(full\\)$`, 'm'));
+    const before = db.psql('SELECT synced_at FROM readable._appraisal_sync');
+    const write = await asReader(['--full']);
+    expect(write.code).toBe(2);
+    expect(exitProblems(write)).toEqual([]);
+    expect(write.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for table \w+$/m);
+    expect(write.stderr).toMatch(
+      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA .* TO ops_reader$/m,
+    );
+    expect(db.psql('SELECT synced_at FROM readable._appraisal_sync')).toBe(before);
+  });
 });
 
 describe('the PostgreSQL writer', () => {

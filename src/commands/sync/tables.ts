@@ -55,8 +55,11 @@ export interface TableChange {
 }
 
 /**
- * The tables of `names` as information_schema describes them (two queries): PostgreSQL's way
- * (Database.tables); DuckDB reads its own catalog quicker (duckdb.ts).
+ * The tables of `names` as PostgreSQL's catalogs describe them (two queries): PostgreSQL's way
+ * (Database.tables); DuckDB reads its own catalog quicker (duckdb.ts). The columns from
+ * information_schema (which shows a table's columns to a role with any right on it); the primary
+ * keys from pg_catalog, which every role reads: information_schema shows a constraint only to a role
+ * that may change the table, so to a role with SELECT alone (a dry run's) every key looked missing.
  */
 export async function catalogTables(db: Database, schema: string, names: readonly string[]): Promise<Map<string, ExistingTable>> {
   const found = new Map<string, ExistingTable>();
@@ -72,7 +75,11 @@ export async function catalogTables(db: Database, schema: string, names: readonl
     found.get(table)!.columns.set(String(row.column_name), String(row.data_type));
   }
   const keys = await db.query(
-    `SELECT k.table_name, k.column_name FROM information_schema.table_constraints c JOIN information_schema.key_column_usage k ON k.constraint_name = c.constraint_name AND k.table_schema = c.table_schema AND k.table_name = c.table_name WHERE c.constraint_type = 'PRIMARY KEY' AND c.table_schema = $1 AND c.table_name IN (${list}) ORDER BY k.ordinal_position`,
+    'SELECT t.relname AS table_name, a.attname AS column_name FROM pg_constraint c ' +
+      'JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace ' +
+      'CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, position) ' +
+      'JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ' +
+      `WHERE c.contype = 'p' AND n.nspname = $1 AND t.relname IN (${list}) ORDER BY t.relname, k.position`,
     [schema, ...names],
   );
   for (const row of keys) found.get(String(row.table_name))?.key.push(String(row.column_name));
