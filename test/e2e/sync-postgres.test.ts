@@ -150,7 +150,27 @@ describe('roles that may not create everywhere', () => {
     expect(nowhere.code).toBe(2);
     expect(exitProblems(nowhere)).toEqual([]);
     expect(nowhere.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for schema public$/m);
-    expect(nowhere.stderr).toMatch(/^hint: give sync a schema of its own with --schema NAME .*CREATE SCHEMA NAME AUTHORIZATION ops_app/m);
+    expect(nowhere.stderr).toMatch(
+      /^hint: .*have its owner GRANT USAGE, CREATE ON SCHEMA public TO ops_app, or give sync a schema of its own .*CREATE SCHEMA NAME AUTHORIZATION ops_app\)$/m,
+    );
+
+    // No CREATE on the database for a schema sync must make: the database's grant, or the schema made for it (names quoted as SQL needs them).
+    db.createDatabase('Roles Ops');
+    const noSchema = await asRole('acme', [], 'Roles%20Ops');
+    expect(noSchema.code).toBe(2);
+    expect(exitProblems(noSchema)).toEqual([]);
+    expect(noSchema.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for database Roles Ops$/m);
+    expect(noSchema.stderr).toMatch(
+      /^hint: .*GRANT CREATE ON DATABASE "Roles Ops" TO ops_app, or make the schema for it: CREATE SCHEMA acme AUTHORIZATION ops_app$/m,
+    );
+
+    // A schema another role made, with no USAGE on it: the grant on that schema, quoted.
+    db.psql('CREATE SCHEMA "Locked-In"');
+    const locked = await asRole('Locked-In');
+    expect(locked.code).toBe(2);
+    expect(exitProblems(locked)).toEqual([]);
+    expect(locked.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for schema Locked-In$/m);
+    expect(locked.stderr).toMatch(/^hint: .*GRANT USAGE, CREATE ON SCHEMA "Locked-In" TO ops_app, /m);
 
     // Tables an administrator's sync made: without rights on them, the hint names the grant; with it, the role syncs.
     expect((await cli(['sync', 'props', '--to', db.url(), '--schema', 'dba'])).code).toBe(0);
@@ -159,7 +179,7 @@ describe('roles that may not create everywhere', () => {
     expect(denied.code).toBe(2);
     expect(denied.stderr).toMatch(/^error: postgres at .*: permission denied for table _appraisal_sync$/m);
     expect(denied.stderr).toMatch(
-      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA … TO ops_app$/m,
+      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA dba TO ops_app$/m,
     );
     db.psql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA dba TO ${ROLE}`);
     const granted = await asRole('dba', ['--full']);
@@ -170,7 +190,7 @@ describe('roles that may not create everywhere', () => {
     const grown = await asRole('dba', ['--spec', grownDescription()]);
     expect(grown.code).toBe(2);
     expect(grown.stderr).toMatch(/^error: postgres at .*: must be owner of table properties$/m);
-    expect(grown.stderr).toMatch(/^hint: a new column needs the table's owner: .*ALTER TABLE … OWNER TO ops_app$/m);
+    expect(grown.stderr).toMatch(/^hint: a new column needs the table's owner: .*ALTER TABLE dba\.properties OWNER TO ops_app$/m);
     expect(db.psql(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'dba' AND column_name = 'floors'`)).toBe('0');
   });
 
@@ -195,7 +215,7 @@ describe('roles that may not create everywhere', () => {
     expect(exitProblems(write)).toEqual([]);
     expect(write.stderr).toMatch(/^error: postgres at 127\.0\.0\.1:\d+: permission denied for table \w+$/m);
     expect(write.stderr).toMatch(
-      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA .* TO ops_reader$/m,
+      /^hint: the tables belong to another role: .*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA readable TO ops_reader$/m,
     );
     expect(db.psql('SELECT synced_at FROM readable._appraisal_sync')).toBe(before);
   });

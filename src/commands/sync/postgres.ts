@@ -9,6 +9,7 @@ import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/erro
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { connect, connectError, connectionConfig, UNREACHABLE, type ConnectionConfig } from './postgres-connection.js';
+import { privilegeHint } from './postgres-privileges.js';
 import { catalogTables } from './tables.js';
 import { postgresHost } from './target.js';
 
@@ -62,19 +63,6 @@ function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
   return Array.from({ length: width }, (_, index) => rows.map((row) => row[index] ?? null));
 }
 
-/**
- * What a refusal for want of privilege (42501) asks of whoever runs sync: tables someone else owns
- * (rights on them, or their owner for a new column), else somewhere to create (a role that may not
- * create in `public`, PostgreSQL 15 on).
- */
-function privilegeHint(message: string, user: string): string {
-  if (/must be owner of/i.test(message))
-    return `a new column needs the table's owner: run sync as that role, or have it run ALTER TABLE … OWNER TO ${user}`;
-  if (/permission denied for (table|relation|sequence|view)/i.test(message))
-    return `the tables belong to another role: run sync as that role, or have it GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA … TO ${user}`;
-  return `give sync a schema of its own with --schema NAME (created when ${user} may CREATE in the database, or made for it: CREATE SCHEMA NAME AUTHORIZATION ${user}), or GRANT CREATE ON that schema TO ${user}`;
-}
-
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
 export async function openPostgres(url: string, env: Env, meanwhile?: () => Promise<void>): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
@@ -99,25 +87,27 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     await client.end().catch(() => undefined);
     throw alongside.error;
   }
-  const failed = (error: unknown): never => {
+  /** A statement's failure as the CLI says it; `sql`, the statement, names what a missing privilege refused. */
+  const failed = (error: unknown, sql: string): never => {
     const code = (error as { code?: string }).code;
     if (code && UNREACHABLE.has(code)) throw new NetworkError(`${shown}: the connection was lost (${code})`, { cause: error });
     const message = (error as Error).message ?? '';
-    const hint = diskFullHint(message, code) ?? (code === '42501' ? privilegeHint(message, config.user) : undefined);
+    const hint = diskFullHint(message, code) ?? (code === '42501' ? privilegeHint(message, sql, config.user) : undefined);
     throw new LocalEnvironmentError(`${shown}: ${(error as Error).message}`, { hint, cause: error });
   };
   const database: Database = {
     dialect: POSTGRES_DIALECT,
     shown,
     async query(sql, params) {
-      const result = await client.query(sql, params ? [...params] : undefined).catch(failed);
+      const result = await client.query(sql, params ? [...params] : undefined).catch((error: unknown) => failed(error, sql));
       return result.rows as Array<Record<string, unknown>>;
     },
     async run(sql, params) {
-      await client.query(sql, params ? ([...params] as Param[]) : undefined).catch(failed);
+      await client.query(sql, params ? ([...params] as Param[]) : undefined).catch((error: unknown) => failed(error, sql));
     },
     async insert(table, columns, rows, conflict) {
-      await client.query(insertSql(table, columns, conflict), columnArrays(columns.length, rows)).catch(failed);
+      const sql = insertSql(table, columns, conflict);
+      await client.query(sql, columnArrays(columns.length, rows)).catch((error: unknown) => failed(error, sql));
     },
     append: (schema, table, columns, rows) => database.insert(qualified(schema, table), columns, rows, ''),
     tables: (schema, names) => catalogTables(database, schema, names),
