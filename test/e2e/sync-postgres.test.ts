@@ -116,6 +116,21 @@ describe('sync into PostgreSQL', () => {
     expect(wrong.stderr).toMatch(/password authentication failed/);
     expect(wrong.stderr).not.toContain('wrong-pw-123');
   });
+
+  it('refuses a URL parameter libpq does not know (a typo of sslmode) and a port that is none: exit 2, one line, no password', async () => {
+    const typo = await cli(['sync', 'props', '--to', `${db.url()}?sslmod=require`]);
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(exitProblems(typo)).toEqual([]);
+    expect(typo.stderr).toMatch(/^error: --to: the URL's parameter "sslmod" is not one libpq knows$/m);
+    expect(typo.stderr).toMatch(/^hint: a postgres:\/\/ URL here takes host, port, dbname, user, password, sslmode, sslrootcert/m);
+    expect(typo.stderr).not.toContain(db.password);
+    const port = await cli(['sync', 'props', '--to', `postgres://${db.user}:${db.password}@127.0.0.1:notaport/postgres`]);
+    expect(port.code, port.stderr).toBe(2);
+    expect(exitProblems(port)).toEqual([]);
+    expect(port.stderr).toMatch(/^error: --to: the URL's port is not a number from 1 to 65535$/m);
+    expect(port.stderr).not.toMatch(/localhost|5432/);
+    expect(port.stderr).not.toContain(db.password);
+  });
 });
 
 describe('roles that may not create everywhere', () => {

@@ -1,7 +1,8 @@
 // How `sync` connects to PostgreSQL (connectionConfig, then connect), read as libpq (psql) reads it,
 // so that the URL a user already gives psql works here: the URL first, then the PG* variables of the
 // CLI's environment (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSSLMODE, PGSSLROOTCERT), then
-// the password file (PGPASSFILE or ~/.pgpass, by pgpass).
+// the password file (PGPASSFILE or ~/.pgpass, by pgpass). The URL's query parameters it honours are
+// host, port, dbname, user, password, sslmode and sslrootcert; target.ts refuses any other.
 //
 // TLS follows libpq's sslmode, `prefer` when none is given (libpq's default): TLS when the server
 // offers it, else without, so a managed server that refuses unencrypted connections (RDS with
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import { readCaFile } from '../../core/ca-file.js';
 import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
+import { clientCertificatesRefused } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -94,17 +96,17 @@ function tlsAttempts(mode: SslMode, named: string | undefined, env: Env): TlsSet
 /** The URL's parts, with what it leaves out taken from the PG* variables and the password file, as libpq does. */
 export async function connectionConfig(raw: string, env: Env): Promise<ConnectionConfig> {
   const { url, ssl } = splitSslParameters(raw);
-  if (ssl.has('sslcert') || ssl.has('sslkey') || env.PGSSLCERT || env.PGSSLKEY) {
-    throw new UsageError('--to: client certificates (sslcert, sslkey, PGSSLCERT, PGSSLKEY) are not supported', {
-      hint: 'authenticate with a password (PGPASSWORD or ~/.pgpass); TLS itself works with sslmode and sslrootcert',
-    });
-  }
+  if (ssl.has('sslcert') || ssl.has('sslkey') || env.PGSSLCERT || env.PGSSLKEY) throw clientCertificatesRefused();
   const { parse } = await import('pg-connection-string');
   const given = parse(url);
   const host = given.host || env.PGHOST || 'localhost';
-  const port = Number(given.port || env.PGPORT || 5432);
+  const portText = given.port || env.PGPORT || '5432';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535)
+    throw new UsageError(`--to: ${given.port ? "the URL's port" : 'PGPORT'} is not a number from 1 to 65535`);
+  const port = Number(portText);
   const user = given.user || env.PGUSER || env.USER || env.LOGNAME || 'postgres';
-  const database = given.database || env.PGDATABASE || user;
+  // libpq reads a dbname= parameter after the URL's path, so it wins; pg-connection-string keeps it apart.
+  const database = (typeof given.dbname === 'string' && given.dbname) || given.database || env.PGDATABASE || user;
   const mode = sslModeOf(ssl.get('sslmode') ?? env.PGSSLMODE);
   // A Unix socket (a host that is a directory) has no TLS: libpq ignores sslmode there, and so does this.
   const attempts = host.startsWith('/') ? [false as const] : tlsAttempts(mode, ssl.get('sslrootcert') ?? env.PGSSLROOTCERT, env);

@@ -71,7 +71,11 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
     config = await connectionConfig(url, env);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--to: ${shown}: the URL cannot be read (${(error as Error).message.slice(0, 80)})`, { cause: error });
+    // Not `shown`: where a URL cannot be read, its host and port are not known either.
+    throw new UsageError(`--to: the URL cannot be read as a PostgreSQL URL (${(error as Error).message.slice(0, 80)})`, {
+      hint: 'write it postgres://USER@HOST:PORT/DATABASE, as psql reads it',
+      cause: error,
+    });
   }
   const pg = defaultExport(await import('pg')) as typeof import('pg');
   const connecting = connect(pg, config);
