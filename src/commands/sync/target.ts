@@ -5,6 +5,7 @@
 // in it never reaches a message.
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export const DEFAULT_TARGET = 'duckdb:appraisal.duckdb';
 
@@ -128,6 +129,13 @@ function checkPostgresUrl(url: string): void {
 
 export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): SyncTarget {
   const given = raw ?? DEFAULT_TARGET;
+  // `duckdb://x` is a path relative to the working directory to SQLAlchemy and dlt, absolute to others: either reading surprises someone.
+  if (given.startsWith('duckdb://')) {
+    const name = given.slice('duckdb://'.length).replace(/^\/+/, '') || DEFAULT_TARGET.slice('duckdb:'.length);
+    throw new UsageError(`--to ${given.slice(0, 200)}: a DuckDB file is named right after duckdb:, without //`, {
+      hint: `a file in the current directory: --to ${shellWord(`duckdb:${name.slice(0, 200)}`)}; an absolute path: --to ${shellWord(`duckdb:/${name.slice(0, 200)}`)}`,
+    });
+  }
   if (given.startsWith('duckdb:')) {
     const path = given.slice('duckdb:'.length);
     if (path === '' || path === ':memory:')

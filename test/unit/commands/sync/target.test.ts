@@ -79,3 +79,16 @@ describe('a PostgreSQL URL that cannot be read', () => {
     expect(postgresHost('postgres://u@/ops', { PGHOST: 'pg.internal', PGPORT: '5433' })).toBe('pg.internal:5433');
   });
 });
+
+describe('other targets', () => {
+  it('refuses duckdb://…, which tools read both as a relative and as an absolute path, showing both spellings', () => {
+    expect(refusal('duckdb://x.duckdb')).toBe(
+      '--to duckdb://x.duckdb: a DuckDB file is named right after duckdb:, without // | a file in the current directory: --to duckdb:x.duckdb; an absolute path: --to duckdb:/x.duckdb',
+    );
+    expect(refusal('duckdb:///tmp/x')).toMatch(/--to duckdb:tmp\/x; an absolute path: --to duckdb:\/tmp\/x$/);
+    expect(refusal('duckdb://my ops.duckdb')).toMatch(/--to 'duckdb:my ops\.duckdb'; an absolute path: --to 'duckdb:\/my ops\.duckdb'$/);
+    // The two spellings that work.
+    expect(parseTarget('duckdb:x.duckdb', '/w', {})).toMatchObject({ kind: 'duckdb', path: '/w/x.duckdb' });
+    expect(parseTarget('duckdb:/abs/path/x.duckdb', '/w', {})).toMatchObject({ kind: 'duckdb', path: '/abs/path/x.duckdb' });
+  });
+});
