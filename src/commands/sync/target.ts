@@ -129,6 +129,10 @@ function checkPostgresUrl(url: string): void {
 
 export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): SyncTarget {
   const given = raw ?? DEFAULT_TARGET;
+  if (given.trim() === '')
+    throw new UsageError('--to is empty: name the database (duckdb:PATH, postgres://… or postgresql://…)', {
+      hint: `without --to, sync writes ${DEFAULT_TARGET} in the current directory`,
+    });
   // `duckdb://x` is a path relative to the working directory to SQLAlchemy and dlt, absolute to others: either reading surprises someone.
   if (given.startsWith('duckdb://')) {
     const name = given.slice('duckdb://'.length).replace(/^\/+/, '') || DEFAULT_TARGET.slice('duckdb:'.length);
@@ -147,6 +151,8 @@ export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<
     return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}`, passwordInUrl: holdsPassword(given) };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];
+  if (scheme && /^postgres(ql)?$/i.test(scheme))
+    throw new UsageError(`--to: a PostgreSQL target is written ${scheme.toLowerCase()}://…, with two slashes`, { hint: URL_SHAPE });
   if (scheme) throw new UsageError(`--to: the scheme "${scheme.slice(0, 20)}:" is not supported`, { hint: `use ${SCHEMES}` });
   // A bare path (`--to ops.duckdb`): most likely a DuckDB file named without its scheme.
   throw new UsageError(`--to ${given.slice(0, 200)}: a target starts with its kind (duckdb: or postgres://)`, {

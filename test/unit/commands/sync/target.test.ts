@@ -78,6 +78,14 @@ describe('a PostgreSQL URL that cannot be read', () => {
     expect(postgresHost('postgres:///ops?host=/var/run/postgresql', { PGHOST: 'elsewhere' })).toBe('/var/run/postgresql:5432');
     expect(postgresHost('postgres://u@/ops', { PGHOST: 'pg.internal', PGPORT: '5433' })).toBe('pg.internal:5433');
   });
+
+  it('tells a PostgreSQL target written with one slash or none how it is written', () => {
+    for (const raw of ['postgres:/x', 'postgres:ops', 'postgresql:/u:hunter2@h/ops']) {
+      const message = refusal(raw);
+      expect(message).toMatch(/^--to: a PostgreSQL target is written postgres(ql)?:\/\/…, with two slashes \| write it postgres:\/\//);
+      expect(message).not.toContain('hunter2');
+    }
+  });
 });
 
 describe('other targets', () => {
@@ -90,5 +98,15 @@ describe('other targets', () => {
     // The two spellings that work.
     expect(parseTarget('duckdb:x.duckdb', '/w', {})).toMatchObject({ kind: 'duckdb', path: '/w/x.duckdb' });
     expect(parseTarget('duckdb:/abs/path/x.duckdb', '/w', {})).toMatchObject({ kind: 'duckdb', path: '/abs/path/x.duckdb' });
+  });
+
+  it('says an empty --to is empty, and suggests nothing that is itself refused', () => {
+    for (const raw of ['', '  ']) {
+      const message = refusal(raw);
+      expect(message).toBe(
+        '--to is empty: name the database (duckdb:PATH, postgres://… or postgresql://…) | without --to, sync writes duckdb:appraisal.duckdb in the current directory',
+      );
+      expect(message).not.toMatch(/--to duckdb:(\s|$)/);
+    }
   });
 });
