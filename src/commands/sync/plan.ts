@@ -1,9 +1,11 @@
 // What one `appraisal sync` run is asked to do, checked before anything is read or written: the
 // families (in the table's order), the target, the schema, --overlap, --full, --dry-run and -o json.
+import { basename } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { findFamily, type FamilyName, type ResourceFamily } from '../../core/resources.js';
+import { shellWord } from '../../core/shell-word.js';
 import { duckdbCatalogName, parseTarget, type SyncTarget } from './target.js';
 
 /** What sync keeps, and its order (contacts after clients, as the service nests them). */
@@ -71,9 +73,18 @@ function checkSchema(schema: string, target: SyncTarget): void {
     throw new UsageError(
       `--schema ${schema}: DuckDB calls the database in ${target.shown} "${catalog}" too, and cannot tell the two apart`,
       {
-        hint: `choose another --schema, or another name for the file (--to duckdb:${schema}-sync.duckdb)`,
+        hint: `choose another --schema, or another name for the file (--to ${shellWord(`duckdb:${renamed(target.shown)}`)})`,
       },
     );
+}
+
+/**
+ * Another name for the DuckDB file `shown`, in its directory, whose database DuckDB names otherwise:
+ * `-sync` after the part of the base name it takes the name from (`ops.duckdb` → `ops-sync.duckdb`).
+ */
+function renamed(shown: string): string {
+  const base = basename(shown);
+  return `${shown.slice(0, shown.length - base.length)}${base.replace(/[^.]+/, (name) => `${name}-sync`)}`;
 }
 
 export function planSync(ctx: Context, words: readonly string[], flags: SyncFlags): SyncPlan {

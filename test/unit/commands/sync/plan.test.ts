@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
 import { batchRows, BATCH_ROWS } from '../../../../src/commands/sync/family-sync.js';
-import { parseFamilies } from '../../../../src/commands/sync/plan.js';
+import type { Context } from '../../../../src/core/context.js';
+import { parseFamilies, planSync } from '../../../../src/commands/sync/plan.js';
 import { cell } from '../../../../src/commands/sync/rows.js';
 import { familyTables } from '../../../../src/commands/sync/tables.js';
 import { holdsPassword, parseTarget, postgresHost } from '../../../../src/commands/sync/target.js';
@@ -58,6 +59,37 @@ describe('sync targets', () => {
     expect(refusal('duckdb::memory:')).toMatch(/in-memory/);
     expect(refusal('appraisal.duckdb')).toBe(
       '--to appraisal.duckdb: a target starts with its kind (duckdb: or postgres://) for a DuckDB file: --to duckdb:appraisal.duckdb',
+    );
+  });
+});
+
+describe('--schema against the DuckDB file', () => {
+  /** The hint of planSync's refusal of these flags (what a context it reads holds, no more). */
+  const ctx = {
+    output: { formatExplicit: false, format: 'table' },
+    cwd: '/w',
+    env: {},
+    io: { warn: () => undefined },
+  } as unknown as Context;
+  const hintOf = (flags: { to: string; schema: string }): string | undefined => {
+    try {
+      planSync(ctx, [], flags);
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as UsageError).hint;
+    }
+    throw new Error('accepted');
+  };
+
+  it("refuses the name DuckDB gives the file's database, suggesting another name made from the file's, not the schema's", () => {
+    expect(hintOf({ to: 'duckdb:ops.duckdb', schema: 'OPS' })).toBe(
+      'choose another --schema, or another name for the file (--to duckdb:ops-sync.duckdb)',
+    );
+    // The name suggested is one DuckDB tells apart from the schema.
+    expect(planSync(ctx, [], { to: 'duckdb:ops-sync.duckdb', schema: 'OPS' }).schema).toBe('OPS');
+    expect(hintOf({ to: 'duckdb:data/.acme.db', schema: 'acme' })).toMatch(/\(--to duckdb:data\/\.acme-sync\.db\)$/);
+    expect(hintOf({ to: 'duckdb:/srv/my ops/ops.v2.duckdb', schema: 'ops' })).toMatch(
+      /\(--to 'duckdb:\/srv\/my ops\/ops-sync\.v2\.duckdb'\)$/,
     );
   });
 });
