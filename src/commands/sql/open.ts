@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { shellWord } from '../../core/shell-word.js';
 import { loadDuckDB, openFailure, type DuckDBModule } from '../sync/public.js';
 
 /**
@@ -45,9 +46,9 @@ function openError(shown: string, error: unknown): Error {
 /** Open `path` (shown as `shown`) for queries, `schema` as the search path (else DuckDB's `main`). */
 export async function openForQuery(path: string, shown: string, schema: string | undefined): Promise<QueryDatabase> {
   if (!existsSync(path)) {
-    throw new UsageError(`no database at ${shown}`, {
-      hint: `appraisal sync makes it (appraisal sync --to duckdb:${shown}); sql reads it`,
-    });
+    // The sync that makes the file this run would read: the same file and schema.
+    const sync = `appraisal sync --to ${shellWord(`duckdb:${shown}`)}${schema === undefined ? '' : ` --schema ${schema}`}`;
+    throw new UsageError(`no database at ${shown}`, { hint: `appraisal sync makes it (${sync}); sql reads it` });
   }
   const duckdb = await loadDuckDB(shown, 'or query the database with the DuckDB shell');
   let instance: DuckDBInstance;
