@@ -122,6 +122,8 @@ function checkPostgresUrl(url: string): void {
     if (['sslcert', 'sslkey', 'sslpassword', 'sslcertmode'].includes(name)) throw clientCertificatesRefused();
     if (!HONOURED.includes(name))
       throw new UsageError(`--to: the URL's parameter ${shown} is not supported by sync`, { hint: HONOURED_HINT });
+    if (name === 'host' && value.includes(','))
+      throw new UsageError('--to: a URL naming several hosts is not supported: name one', { hint: URL_SHAPE });
     if (name === 'port' && !validPort(value))
       throw new UsageError("--to: the URL's port= is not a number from 1 to 65535", { hint: URL_SHAPE });
   }

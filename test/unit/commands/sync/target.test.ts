@@ -70,6 +70,7 @@ describe('a PostgreSQL URL that cannot be read', () => {
     expect(slash).toMatch(/port is not a number.*percent-encoded \(%2F/);
     expect(slash).not.toContain('pa/ss');
     expect(refusal('postgres://h1:5432,h2:5433/ops')).toMatch(/^--to: a URL naming several hosts is not supported: name one \|/);
+    expect(refusal('postgres:///ops?host=h1,h2')).toMatch(/^--to: a URL naming several hosts is not supported: name one \|/);
     expect(parseTarget('postgres://[::1]:5433/ops', '/w', {})).toMatchObject({ shown: 'postgres at [::1]:5433' });
     expect(parseTarget('postgres://h:/ops', '/w', {})).toMatchObject({ shown: 'postgres at h:5432' });
   });
