@@ -8,6 +8,7 @@
 // sync them one after another. Rows committed before a failure stay: the next run continues from them.
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { shellWord } from '../../core/shell-word.js';
 import type { Database } from './database.js';
 import { batchRows, passSince, readPass, syncFamily, type FamilyJob, type FamilyResult } from './family-sync.js';
 import { planSync, type SyncFlags, type SyncPlan } from './plan.js';
@@ -60,9 +61,8 @@ async function familyReaders(ctx: Context, plan: SyncPlan): Promise<FamilyReader
 /** The flags `appraisal sql` needs to read what this run wrote (none for the default file), or undefined for PostgreSQL. */
 function queryingFlags(plan: SyncPlan): string | undefined {
   if (plan.target.kind !== 'duckdb') return undefined;
-  const quoted = (word: string) => (/^[\w./~:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
-  const to = `duckdb:${plan.target.shown}` === DEFAULT_TARGET ? '' : ` --to ${quoted(`duckdb:${plan.target.shown}`)}`;
-  return `${to}${plan.schema === undefined ? '' : ` --schema ${plan.schema}`}`;
+  const to = `duckdb:${plan.target.shown}` === DEFAULT_TARGET ? '' : ` --to ${shellWord(`duckdb:${plan.target.shown}`)}`;
+  return `${to}${plan.schema === undefined ? '' : ` --schema ${shellWord(plan.schema)}`}`;
 }
 
 export async function runSync(ctx: Context, words: readonly string[], flags: SyncFlags): Promise<void> {
