@@ -149,6 +149,10 @@ describe('appraisal mcp', () => {
     for (const [args, message] of [
       [['--sql', 'postgres://db.example.com/ops'], 'the sql tool reads a DuckDB file'],
       [['--sql', `duckdb:${join(dir, 'none.duckdb')}`], '--sql: no database at'],
+      [
+        ['--sql', `duckdb:${join(dir, 'none.duckdb')}`, '--sql-schema', 'acme'],
+        `hint: appraisal sync makes it (appraisal sync --to duckdb:${join(dir, 'none.duckdb')} --schema acme)`,
+      ],
       [['--sql-schema', 'acme'], '--sql-schema applies only with --sql'],
     ] as const) {
       const refused = await run(['mcp', ...args], { env: isolatedEnv(mock.env), stdin: '' });

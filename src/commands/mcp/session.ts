@@ -11,6 +11,7 @@ import { openAuditLog } from '../keys/public.js';
 import { catalogue, type ServerValues, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
 import type { KeptKey } from './lease-keeper.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export interface McpFlags {
   allowWrite?: boolean;
@@ -100,8 +101,12 @@ async function sqlDatabase(ctx: Context, flags: McpFlags): Promise<ServerValues>
   const { checkSchemaName, parseTarget } = await import('../sync/public.js');
   const target = parseTarget(flags.sql, ctx.cwd, ctx.env);
   if (target.kind !== 'duckdb') throw new UsageError(`--sql ${target.shown}: the sql tool reads a DuckDB file (duckdb:PATH)`);
-  if (!existsSync(target.path))
-    throw new UsageError(`--sql: no database at ${target.shown}`, { hint: `appraisal sync makes it (appraisal sync --to ${flags.sql})` });
+  if (!existsSync(target.path)) {
+    const schema = flags.sqlSchema === undefined ? '' : ` --schema ${shellWord(flags.sqlSchema)}`;
+    throw new UsageError(`--sql: no database at ${target.shown}`, {
+      hint: `appraisal sync makes it (appraisal sync --to ${shellWord(flags.sql)}${schema})`,
+    });
+  }
   if (flags.sqlSchema !== undefined) checkSchemaName(flags.sqlSchema, '--sql-schema');
   return { sql: `duckdb:${target.path}`, sqlSchema: flags.sqlSchema };
 }
