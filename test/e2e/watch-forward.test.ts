@@ -189,6 +189,24 @@ describe('watch --forward-to', () => {
     expect(target.delivered().map((r) => r.id)).toEqual(kept);
   });
 
+  it('a receiver that cannot be reached: the -v lines and the dead letters say why, never with its path', async () => {
+    const dir = tempDir('forward-');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/hooks/T0k3nInThePath?sig=t0k3nInTheQuery`;
+    const result = await watch(['--emit-existing', '--once', '--forward-to', url, '--retry-for', '300ms', '-v'], dir);
+    expect(result.code, result.stderr).toBe(24);
+    expect(result.stderr).toMatch(/attempt 1 of msg_\w+ failed \(cannot connect to http:\/\/127\.0\.0\.1:\d+: connection refused\)/);
+    expect(result.stderr + result.stdout).not.toMatch(/t0k3n/i);
+    const letters = readFileSync(join(dir, 'props.state.dead-letter.ndjson'), 'utf8').split('\n').filter(Boolean);
+    expect(letters).toHaveLength(RECORDS);
+    for (const line of letters) {
+      expect(line).not.toMatch(/t0k3n/i);
+      expect((JSON.parse(line) as { error: string }).error).toBe(
+        `cannot connect to http://127.0.0.1:${port}: connection refused (still failing when --retry-for ran out)`,
+      );
+    }
+  });
+
   it('400: that event is dead-lettered (event, status, error, attempts), the rest delivered, --once exits 24', async () => {
     const dir = tempDir('forward-');
     const target = await receiver({ script: ({ n }) => (n === 1 ? 400 : 200) });

@@ -253,7 +253,7 @@ export class Forwarder {
         },
       );
     }
-    const why = describeAnswer(answer);
+    const why = describeAnswer(answer, deps.url);
     if (verdict === 'retry') {
       const delay = retryDelay(entry.attempts, answer.kind === 'answer' ? answer.retryAfterMs : undefined, deps.retryForMs, deps.random);
       if (at + delay < (entry.retryFrom ?? entry.firstAttemptAt) + deps.retryForMs) {

@@ -4,6 +4,7 @@
 // forwarder.ts); anything else is the receiver refusing this event, which no retry changes: dead
 // letter at once.
 import type { OutboundAnswer } from '../../../core/http/outbound.js';
+import { shownFailure } from './target.js';
 
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429]);
 
@@ -40,9 +41,9 @@ export function retryDelay(
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** What an answer was, in words, for the dead-letter file and -v. */
-export function describeAnswer(answer: OutboundAnswer): string {
-  if (answer.kind === 'failure') return answer.message;
+/** What an answer was, in words, for the dead-letter file and -v; never the path of `url`, the receiver. */
+export function describeAnswer(answer: OutboundAnswer, url: URL): string {
+  if (answer.kind === 'failure') return shownFailure(answer.message, url);
   if (answer.status >= 300 && answer.status < 400) {
     const location = answer.location ? ` to ${answer.location.slice(0, 200).replace(/[^\x20-\x7e]/g, '?')}` : '';
     return `${answer.status} redirect${location}: redirects are not followed`;

@@ -39,3 +39,16 @@ export function shownTarget(url: URL): string {
   const [first, ...rest] = url.pathname.split('/').filter((segment) => segment !== '');
   return `${url.origin}${first === undefined ? '' : `/${first}`}${rest.length > 0 || url.search !== '' ? '/…' : ''}`;
 }
+
+/**
+ * A transport failure's words as messages (and dead letters) show them. The shared client's message
+ * starts with the request line, `POST /hooks/catch/123/T0KEN: cannot connect to …`: the receiver's
+ * whole path. That is dropped (the rest names the origin), and any other mention of the path masked.
+ */
+export function shownFailure(message: string, url: URL): string {
+  const requestLine = `POST ${url.pathname}: `;
+  const text = message.startsWith(requestLine) ? message.slice(requestLine.length) : message;
+  // Only a path of two segments or more hides anything (shownTarget shows the first).
+  const hidden = url.pathname.split('/').filter((segment) => segment !== '').length > 1;
+  return hidden ? text.split(url.pathname).join(shownTarget(url).slice(url.origin.length)) : text;
+}

@@ -2,7 +2,7 @@
 // (its token in the path or the query), and messages end up in logs.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
-import { parseForwardTarget, shownTarget } from '../../../../src/commands/watch/forward/target.js';
+import { parseForwardTarget, shownFailure, shownTarget } from '../../../../src/commands/watch/forward/target.js';
 
 const shown = (raw: string) => shownTarget(parseForwardTarget(raw));
 
@@ -27,5 +27,16 @@ describe('--forward-to', () => {
     const error = refused as UsageError;
     expect(error.message).toContain('plain http:// is allowed only to this machine');
     expect(`${error.message} ${error.hint ?? ''}`).not.toContain('s3cretpath');
+  });
+
+  it("a transport failure's words lose the request line, and with it the receiver's path", () => {
+    const url = parseForwardTarget('https://hooks.zapier.com/hooks/catch/1234567/s3cretpath/?t=q');
+    expect(shownFailure('POST /hooks/catch/1234567/s3cretpath/: cannot connect to https://hooks.zapier.com: connection refused', url)).toBe(
+      'cannot connect to https://hooks.zapier.com: connection refused',
+    );
+    expect(shownFailure('the request for /hooks/catch/1234567/s3cretpath/ failed', url)).toBe('the request for /hooks/… failed');
+    // A path of one segment hides nothing: the words are left as they are.
+    const short = parseForwardTarget('https://h.example.com/h');
+    expect(shownFailure('POST /h: the request to https://h.example.com failed', short)).toBe('the request to https://h.example.com failed');
   });
 });
