@@ -1,8 +1,9 @@
-// A webhook receiver for the watch --forward-to tests: a plain HTTP server on a loopback port that
+// A webhook receiver for the watch --forward-to tests: an HTTP server (HTTPS with `tls`) on a loopback port that
 // verifies every request with the `standardwebhooks` library (signature with each secret, a fresh
 // timestamp) and answers as the test's script says: a status, a hang (no answer until released), or
 // the test's own callback (e.g. kill -9 of the sender on receipt).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -45,7 +46,9 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startReceiver(options: { port?: number; script?: Script; secrets?: string[] } = {}): Promise<Receiver> {
+export async function startReceiver(
+  options: { port?: number; script?: Script; secrets?: string[]; tls?: { key: string; cert: string } } = {},
+): Promise<Receiver> {
   const hanging: ServerResponse[] = [];
   const receiver: Receiver = {
     url: '',
@@ -61,7 +64,7 @@ export async function startReceiver(options: { port?: number; script?: Script; s
         server.close(() => resolve());
       }),
   };
-  const server: Server = createServer((request, response) => {
+  const handle: RequestListener = (request, response) => {
     void readBody(request).then((body) => {
       const headers = request.headers;
       const id = String(headers['webhook-id'] ?? '');
@@ -82,10 +85,11 @@ export async function startReceiver(options: { port?: number; script?: Script; s
       response.writeHead(status, typeof decided === 'object' ? decided.headers : {});
       response.end('ok');
     });
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   receiver.port = (server.address() as AddressInfo).port;
-  receiver.url = `http://127.0.0.1:${receiver.port}/hooks/appraisal`;
+  receiver.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${receiver.port}/hooks/appraisal`;
   return receiver;
 }
 

@@ -347,7 +347,7 @@ describe('watch --forward-to', () => {
     expect(distinct(delivered)).toEqual(delivered);
   });
 
-  it("--forward-ca-file trusts the receiver's private CA; without it the TLS failure is what the dead letter says", async () => {
+  it("--forward-ca-file trusts the receiver's private CA; without it the TLS failure stops the watch, the events kept", async () => {
     // The mock serves HTTPS with a CA of its own: as a receiver it answers POST /hooks with an HTTP
     // status (not a 2xx), which proves the TLS handshake; the API's CA setting is not the receiver's.
     const url = `${mock.baseUrl}/hooks`;
@@ -361,15 +361,13 @@ describe('watch --forward-to', () => {
     expect(letters).toHaveLength(RECORDS);
     for (const line of letters) expect((JSON.parse(line) as { status: number | null }).status).toBeGreaterThanOrEqual(400);
 
+    // Not retried, not dead-lettered (watch-forward-tls.test.ts has the rest).
     const untrusted = tempDir('forward-');
-    const without = await watch(['--emit-existing', '--once', '--forward-to', url, '--retry-for', '0'], untrusted);
+    const without = await watch(['--emit-existing', '--once', '--forward-to', url], untrusted);
     expect(without.code, without.stderr).toBe(24);
-    const letter = JSON.parse(readFileSync(join(untrusted, 'props.state.dead-letter.ndjson'), 'utf8').split('\n')[0]!) as {
-      status: number | null;
-      error: string;
-    };
-    expect(letter.status).toBeNull();
-    expect(letter.error).toMatch(/TLS certificate of .* is not trusted/);
+    expect(without.stderr).toMatch(/^error: cannot reach the webhook receiver .* securely: the TLS certificate of .* is not trusted/m);
+    expect(existsSync(join(untrusted, 'props.state.dead-letter.ndjson'))).toBe(false);
+    expect(readFileSync(join(untrusted, 'props.state.outbox'), 'utf8').match(/^A /gm)).toHaveLength(RECORDS);
   });
 
   it('refuses what cannot be forwarded safely before anything is sent (exit 2)', async () => {

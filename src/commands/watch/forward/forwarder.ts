@@ -1,20 +1,20 @@
 // Delivery of the outbox's events to the webhook receiver, running beside the polls: in order, one
 // request in flight (or --forward-concurrency of them, never two of one record at once nor out of
 // order), each signed afresh at its attempt, retried on the schedule of schedule.ts, marked done in
-// the outbox once delivered or dead-lettered. A 410 Gone, or a file that cannot be written, is fatal:
-// onFatal stops the watch, and what was not delivered stays in the outbox for the next run.
+// the outbox once delivered or dead-lettered. A 410 Gone, a TLS failure (stop.ts), or a file that
+// cannot be written, is fatal: onFatal stops the watch, and what was not delivered stays in the
+// outbox for the next run.
 //
 // Between an answer and the next request only what the next request needs is done: the outbox's new
 // lines, the delivered events' lines on stdout and the signature of the event after it are done while
 // the receiver handles that request (writeSoon). A request to a receiver on this machine takes
 // ~0.5 ms; these take ~0.1 ms.
-import { UndeliveredEventsError } from '../../../core/errors.js';
 import type { OutboundClient } from '../../../core/http/outbound.js';
 import type { DeadLetterFile } from './dead-letter.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { describeAnswer, retryDelay, verdictOf } from './schedule.js';
 import { Signer } from './signature.js';
-import { shownTarget } from './target.js';
+import { stopFor } from './stop.js';
 
 export interface ForwardReport {
   delivered(entry: OutboxEntry, body: string, status: number): void;
@@ -245,14 +245,7 @@ export class Forwarder {
       deps.report.delivered(entry, body, answer.kind === 'answer' ? answer.status : 0);
       return;
     }
-    if (verdict === 'gone') {
-      throw new UndeliveredEventsError(
-        `the webhook receiver ${shownTarget(deps.url)} answered 410 Gone (it takes no more events): the watch stopped`,
-        {
-          hint: `${entry.id} and every event after it wait in ${deps.outbox.path}: run the same watch again once the receiver is back, or point --forward-to elsewhere`,
-        },
-      );
-    }
+    if (verdict === 'gone' || verdict === 'tls') throw stopFor(answer, deps.url, entry.id, deps.outbox.path);
     const why = describeAnswer(answer, deps.url);
     if (verdict === 'retry') {
       const delay = retryDelay(entry.attempts, answer.kind === 'answer' ? answer.retryAfterMs : undefined, deps.retryForMs, deps.random);

@@ -64,12 +64,16 @@ describe('signatures', () => {
 });
 
 describe('the retry schedule', () => {
-  it('retries 408/409/425/429/5xx and failures, dead-letters other 4xx and 3xx, stops on 410', () => {
+  it('retries 408/409/425/429/5xx and failures, dead-letters other 4xx and 3xx, stops on 410 and TLS failures', () => {
     expect([200, 204, 299].map((s) => verdictOf(answer(s)))).toEqual(['delivered', 'delivered', 'delivered']);
     expect([408, 409, 425, 429, 500, 503].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('retry'));
     expect([301, 302, 400, 401, 404, 422].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('dead-letter'));
     expect(verdictOf(answer(410))).toBe('gone');
     expect(verdictOf({ kind: 'failure', reason: 'timed out', message: 'x', retryable: true })).toBe('retry');
+    // A TLS failure does not pass by waiting; other failures the shared client calls final (a DNS name
+    // not found) are retried, as before.
+    expect(verdictOf({ kind: 'failure', reason: 'a TLS error', message: 'x', retryable: false })).toBe('tls');
+    expect(verdictOf({ kind: 'failure', reason: 'a DNS failure', message: 'x', retryable: false })).toBe('retry');
   });
 
   it('grows with jitter, capped, scaled to a short --retry-for; Retry-After wins', () => {
