@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
-import { run, type RunResult } from '../helpers/run.js';
+import { run, start, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -205,6 +205,28 @@ describe('watch --forward-to', () => {
         `cannot connect to http://127.0.0.1:${port}: connection refused (still failing when --retry-for ran out)`,
       );
     }
+  });
+
+  it("a receiver that stays down: a warning says why at once, and each poll's summary the latest failure", async () => {
+    const dir = tempDir('forward-');
+    const port = await freePort();
+    const args = ['--emit-existing', '--interval', '1s', '--forward-to', `http://127.0.0.1:${port}/hooks/T0k3nInThePath`];
+    const running = start(['watch', 'props', '--state-file', join(dir, 'props.state'), ...args], { env, cwd: dir });
+    const reason = `cannot connect to http://127.0.0.1:${port}: connection refused`;
+    const counts = `forwarded 0, retrying 1, dead-lettered 0 (${RECORDS - 1} more waiting)`;
+    await waitFor(() => running.stderr().includes(counts), "a poll's summary while retrying");
+    running.interrupt();
+    const result = await running.result;
+    outputs.push(result);
+    expect(result.code, result.stderr).toBe(130);
+    const summaries = result.stderr.split('\n').filter((line) => line.startsWith(counts));
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const line of summaries) expect(line).toBe(`${counts}; last failure: ${reason}`);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: delivering'));
+    expect(warnings).toEqual([
+      `warning: delivering to http://127.0.0.1:${port}/hooks/… failed (${reason}): retrying each event for up to 24h (--retry-for); they wait in ${join(dir, 'props.state.outbox')}`,
+    ]);
+    expect(result.stderr).not.toMatch(/t0k3n/i);
   });
 
   it('400: that event is dead-lettered (event, status, error, attempts), the rest delivered, --once exits 24', async () => {

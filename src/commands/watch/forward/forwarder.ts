@@ -44,6 +44,8 @@ export class Forwarder {
   /** Since the last summary. */
   private forwarded = 0;
   private deadLettered = 0;
+  /** Why the latest failed attempt failed, for the summary: counts alone do not say why deliveries stall. */
+  private lastFailure: string | undefined;
   /** In this run, for the exit code. */
   deadLetteredInRun = 0;
   fatal: unknown;
@@ -102,11 +104,15 @@ export class Forwarder {
     this.releaseWaiters();
   }
 
-  /** `forwarded 3, retrying 1, dead-lettered 0` since the last summary; undefined when nothing happened. */
+  /**
+   * `forwarded 3, retrying 1, dead-lettered 0` since the last summary, and while events are retried
+   * the latest failure (`; last failure: 503`); undefined when nothing happened.
+   */
   summary(): string | undefined {
     if (this.forwarded === 0 && this.deadLettered === 0 && this.retrying.size === 0) return undefined;
     const waiting = this.deps.outbox.count - this.retrying.size;
-    const line = `forwarded ${this.forwarded}, retrying ${this.retrying.size}, dead-lettered ${this.deadLettered}${waiting > 0 ? ` (${waiting} more waiting)` : ''}`;
+    const why = this.retrying.size > 0 && this.lastFailure !== undefined ? `; last failure: ${this.lastFailure}` : '';
+    const line = `forwarded ${this.forwarded}, retrying ${this.retrying.size}, dead-lettered ${this.deadLettered}${waiting > 0 ? ` (${waiting} more waiting)` : ''}${why}`;
     this.forwarded = 0;
     this.deadLettered = 0;
     return line;
@@ -252,6 +258,7 @@ export class Forwarder {
       if (at + delay < (entry.retryFrom ?? entry.firstAttemptAt) + deps.retryForMs) {
         this.notBefore.set(entry.id, at + delay);
         this.retrying.add(entry.id);
+        this.lastFailure = why;
         deps.outbox.tried(entry);
         this.writeSoon();
         deps.report.retrying(entry, why, delay);

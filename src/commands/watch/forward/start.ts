@@ -3,6 +3,7 @@
 // (a sink that appends to the outbox) and around its state saves (the outbox made durable first).
 import type { Context } from '../../../core/context.js';
 import type { OutboundClient } from '../../../core/http/outbound.js';
+import { formatDuration } from '../../../core/duration.js';
 import { UndeliveredEventsError } from '../../../core/errors.js';
 import type { EventSink } from '../events.js';
 import { writeLine } from '../events.js';
@@ -84,6 +85,7 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
   }
   const deadLetters = deadLetterFile(plan.deadLetterPath);
   const target = shownTarget(plan.url);
+  let warnedFailing = false;
   const forwarder = new Forwarder({
     outbox,
     deadLetters,
@@ -100,6 +102,14 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
       },
       retrying: (entry, why, delayMs) => {
         if (ctx.io.verbose) say(() => ctx.io.debug(`attempt ${entry.attempts} of ${entry.id} failed (${why}); next in ${delayMs} ms`));
+        // Once a run, at any verbosity: a --once run may wait out --retry-for, saying nothing till then.
+        if (warnedFailing) return;
+        warnedFailing = true;
+        say(() =>
+          ctx.io.warn(
+            `delivering to ${target} failed (${why}): retrying each event for up to ${formatDuration(plan.retryForMs)} (--retry-for); they wait in ${plan.outboxPath}`,
+          ),
+        );
       },
       deadLettered: (entry, body, why) => {
         if (ctx.io.verbose) say(() => ctx.io.debug(`dead-lettered ${describe(body, entry)}: ${why} after ${entry.attempts} attempt(s)`));

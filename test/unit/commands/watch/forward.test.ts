@@ -310,6 +310,32 @@ describe('the forwarder', () => {
     expect(spent.forward.deadLetteredInRun).toBe(1);
   });
 
+  it("while events are retried, the summary says why: the latest failure, the receiver's path masked", async () => {
+    const failures: OutboundAnswer[] = [
+      answer(503),
+      {
+        kind: 'failure',
+        reason: 'connection refused',
+        message: 'POST /x: cannot connect to http://127.0.0.1:9: connection refused',
+        retryable: true,
+      },
+    ];
+    for (const [failure, words] of [
+      [failures[0]!, '503'],
+      [failures[1]!, 'cannot connect to http://127.0.0.1:9: connection refused'],
+    ] as const) {
+      const { client } = fakeClient(() => failure);
+      const { forward } = await forwarder(client, { concurrency: 1 });
+      forward.start();
+      forward.enqueue('msg_0', 'r0', JSON.stringify({ key: 'r0' }));
+      forward.enqueue('msg_1', 'r1', JSON.stringify({ key: 'r1' }));
+      let line: string | undefined;
+      await waitFor(() => (line = forward.summary())?.includes('retrying 1') === true, 'an event retried');
+      expect(line).toBe(`forwarded 0, retrying 1, dead-lettered 0 (1 more waiting); last failure: ${words}`);
+      await forward.stop();
+    }
+  });
+
   it('a receiver down for longer than --retry-for: what waited behind the first event gets one attempt, not a window each', async () => {
     // The clock moves 100 ms an attempt (the waits between attempts are shorter), so what is tried
     // when follows from the attempts alone: --retry-for 1000 is ten attempts' time.
