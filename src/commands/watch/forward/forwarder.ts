@@ -254,8 +254,13 @@ export class Forwarder {
     if (verdict === 'gone' || verdict === 'tls') throw stopFor(answer, deps.url, entry.id, deps.outbox.path);
     const why = describeAnswer(answer, deps.url);
     if (verdict === 'retry') {
-      const delay = retryDelay(entry.attempts, answer.kind === 'answer' ? answer.retryAfterMs : undefined, deps.retryForMs, deps.random);
-      if (at + delay < (entry.retryFrom ?? entry.firstAttemptAt) + deps.retryForMs) {
+      const retryAfter = answer.kind === 'answer' ? answer.retryAfterMs : undefined;
+      const end = (entry.retryFrom ?? entry.firstAttemptAt) + deps.retryForMs;
+      // The last backoff is cut to end with the window, so the event is given up only once it is spent:
+      // given up a backoff early (up to 5 minutes), the events behind it shared the rest, a few attempts
+      // each (17, 2, 1, 1 with --retry-for 8s), not one. A Retry-After past the end is honoured: none.
+      const delay = Math.min(retryDelay(entry.attempts, retryAfter, deps.retryForMs, deps.random), retryAfter ?? end - at);
+      if (at < end && at + delay <= end) {
         this.notBefore.set(entry.id, at + delay);
         this.retrying.add(entry.id);
         this.lastFailure = why;

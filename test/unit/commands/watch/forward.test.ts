@@ -6,7 +6,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutboundAnswer, OutboundClient } from '../../../../src/core/http/outbound.js';
 import { deadLetterFile } from '../../../../src/commands/watch/forward/dead-letter.js';
 import { Forwarder } from '../../../../src/commands/watch/forward/forwarder.js';
@@ -374,6 +374,42 @@ describe('the forwarder', () => {
       ['msg_1', 1_100, 1],
       ['msg_2', 1_200, 4],
     ]);
+  });
+
+  it('a receiver down for longer than --retry-for: the first event is tried to the end of its window, then each behind once', async () => {
+    // Time is virtual and moves only to the forwarder's next retry (its own backoff, jitter at 0), once
+    // the attempt before has settled: when each attempt is made follows from the schedule alone.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 0 });
+    try {
+      const tried = new Map<string, number[]>();
+      const client: OutboundClient = {
+        async post(_url, _body, headers) {
+          const id = headers['webhook-id']!;
+          tried.set(id, [...(tried.get(id) ?? []), Date.now()]);
+          return answer(500);
+        },
+        close: async () => {},
+      };
+      const made = await forwarder(client, { concurrency: 1, retryForMs: 1_000, now: () => Date.now() });
+      made.forward.start();
+      for (const i of [0, 1, 2, 3]) made.forward.enqueue(`msg_${i}`, `r${i}`, JSON.stringify({ key: `r${i}` }));
+      const giveUp = performance.now() + 20_000;
+      while (made.dead.length < 4 && performance.now() < giveUp) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (vi.getTimerCount() > 0) await vi.advanceTimersToNextTimerAsync();
+      }
+      await made.forward.stop();
+      expect(made.dead).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3']);
+      // Backoff 5, 10, 20, 40, then 50 ms: the attempt after the one at 975 would be past the window,
+      // so it is made at its end, 1000 (before, msg_0 was given up at 975, and msg_1 had the 25 ms left:
+      // three attempts, msg_2 two).
+      expect(tried.get('msg_0')!.slice(-3)).toEqual([925, 975, 1_000]);
+      expect([1, 2, 3].map((i) => tried.get(`msg_${i}`))).toEqual([[1_000], [1_000], [1_000]]);
+      const letters = readFileSync(join(made.dir, 'dead.ndjson'), 'utf8').trim().split('\n');
+      expect(letters.map((line) => (JSON.parse(line) as { attempts: number }).attempts)).toEqual([tried.get('msg_0')!.length, 1, 1, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a receiver that answered again: the next failing event has a whole --retry-for window of its own', async () => {
