@@ -4,7 +4,8 @@
 // redirects dead-lettered, 410 stops the watch, the second of two overlapping runs refused. Nothing
 // secret (the webhook secret, the API key) in any output or request. In process (test/helpers/run.ts);
 // kill -9 is in watch-forward-crash.test.ts.
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
@@ -390,6 +391,28 @@ describe('watch --forward-to', () => {
     expect(without.stderr).toMatch(/^error: cannot reach the webhook receiver .* securely: the TLS certificate of .* is not trusted/m);
     expect(existsSync(join(untrusted, 'props.state.dead-letter.ndjson'))).toBe(false);
     expect(readFileSync(join(untrusted, 'props.state.outbox'), 'utf8').match(/^A /gm)).toHaveLength(RECORDS);
+  });
+
+  it("a secret file others can read, in a path with spaces and a quote: the hint's chmod is one a shell runs as it reads", async () => {
+    const dir = tempDir('forward-');
+    mkdirSync(join(dir, 'dir with spaces'));
+    const file = join(dir, 'dir with spaces', "it's secret");
+    const secret = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
+    secretsInPlay.push(secret);
+    writeFileSync(file, `${secret}\n`, { mode: 0o644 });
+    const target = await receiver();
+    const args = ['--emit-existing', '--once', '--forward-to', target.url, '--forward-secret-file', file];
+    const open = await watch(args, dir);
+    expect(open.code, open.stderr).toBe(2);
+    const quoted = `'${dir}/dir with spaces/it'\\''s secret'`;
+    expect(open.stderr).toContain(`hint: run \`chmod 600 ${quoted}\` if it is yours, else remove it`);
+    // Pasted into a shell, the hint's command fixes that file, and the next run takes it.
+    const command = /`(chmod [^`]+)`/.exec(open.stderr)![1]!;
+    execFileSync('sh', ['-c', command], { cwd: dir });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = await watch(args, dir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(target.delivered()).toHaveLength(RECORDS);
   });
 
   it('refuses what cannot be forwarded safely before anything is sent (exit 2)', async () => {

@@ -20,6 +20,7 @@ import { defineNounCommand } from '../../core/verb.js';
 import { forwardPlan, FORWARD_DEFAULTS, type ForwardFlags } from './forward/plan.js';
 import { startForwarding, type Forwarding } from './forward/start.js';
 import { shownTarget } from './forward/target.js';
+import { withShellWords } from './shell-hint.js';
 
 interface WatchFlags extends ForwardFlags {
   interval: string;
@@ -44,7 +45,16 @@ function count(raw: string | undefined, flag: string): number | undefined {
   return Number(raw);
 }
 
-export async function watchRun(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
+/** The command; a refusal of one of its files has the path in its hint's commands quoted (shell-hint.ts). */
+export async function watchRun(ctx: Context, args: string[], flags: WatchFlags): Promise<void> {
+  try {
+    await runWatchCommand(ctx, args, flags);
+  } catch (error) {
+    throw withShellWords(error);
+  }
+}
+
+async function runWatchCommand(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
   const family = findWatchable(familyName ?? '');
   if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${WATCHABLE_NAMES.join(', ')}`);
   let parentId: string | undefined;
