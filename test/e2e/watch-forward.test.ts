@@ -415,6 +415,37 @@ describe('watch --forward-to', () => {
     expect(target.delivered()).toHaveLength(RECORDS);
   });
 
+  it('a --forward-ca-file that is missing or not PEM, or a dead-letter file --redeliver refuses: exit 2 before any file is made', async () => {
+    const notPem = join(tempDir('forward-'), 'ca.txt');
+    writeFileSync(notPem, 'not a certificate\n');
+    const cases: Array<[string[], string, (dir: string) => void]> = [
+      [['--forward-ca-file', '/nonexistent/ca.pem'], 'error: cannot read the CA file /nonexistent/ca.pem', () => {}],
+      [['--forward-ca-file', notPem], `error: the CA file ${notPem} holds no PEM certificate`, () => {}],
+      [
+        ['--redeliver'],
+        'line 1 is not a dead letter of this watch: not JSON',
+        (dir) => writeFileSync(join(dir, 'props.state.dead-letter.ndjson'), 'not json\n', { mode: 0o600 }),
+      ],
+    ];
+    for (const [args, message, prepare] of cases) {
+      const dir = tempDir('forward-');
+      prepare(dir);
+      const before = readdirSync(dir).sort();
+      const result = await watch(['--emit-existing', '--forward-to', 'https://hooks.example.com/x', ...args], dir);
+      expect(result.code, result.stderr).toBe(2);
+      const errors = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
+      expect(errors, args.join(' ')).toHaveLength(1);
+      expect(errors[0]).toContain(message);
+      if (args[0] === '--forward-ca-file') {
+        expect(result.stderr).toContain('hint: pass a readable PEM certificate with --forward-ca-file PATH');
+        // Checked before the run starts: not even the "watching …" line comes first.
+        expect(result.stderr).not.toContain('watching');
+      }
+      expect(result.stderr).not.toContain('webhook secret');
+      expect(readdirSync(dir).sort(), args.join(' ')).toEqual(before);
+    }
+  });
+
   it('refuses what cannot be forwarded safely before anything is sent (exit 2)', async () => {
     const dir = tempDir('forward-');
     const cases: Array<[string[], string]> = [

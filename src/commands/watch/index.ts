@@ -18,7 +18,7 @@ import { requireTimestamp } from '../shared/query.js';
 import { SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { forwardPlan, FORWARD_DEFAULTS, type ForwardFlags } from './forward/plan.js';
-import { startForwarding, type Forwarding } from './forward/start.js';
+import { checkForwardFiles, startForwarding, type Forwarding } from './forward/start.js';
 import { shownTarget } from './forward/target.js';
 import { withShellWords } from './shell-hint.js';
 
@@ -86,6 +86,7 @@ async function runWatchCommand(ctx: Context, [familyName]: string[], flags: Watc
     flags.stateFile === undefined ? undefined : isAbsolute(flags.stateFile) ? flags.stateFile : resolve(ctx.cwd, flags.stateFile);
   const scope = scopeOf(family, parentId);
   const plan = forwardPlan(flags, statePath, ctx.cwd, flags.exec);
+  if (plan) checkForwardFiles(plan);
   // One watch per state file (overlapping cron runs would both run --exec for one event): exit 2 while held.
   const release = statePath === undefined ? undefined : await lockStateFile(statePath);
   try {

@@ -97,10 +97,15 @@ async function* letters(path: string, family: string): AsyncGenerator<Letter> {
   }
 }
 
+/** Read the whole file (bodies not kept: it may be large): the error of its first bad line, if any. */
+export async function checkDeadLetters(path: string, family: string): Promise<void> {
+  for await (const letter of letters(path, family)) void letter;
+}
+
 /** Put the dead letters at `path` back into the outbox (fsynced), then remove the file (a torn last line with it). */
 export async function redeliverDeadLetters(outbox: Outbox, path: string, family: string): Promise<Redelivery> {
-  // Checked whole first (bodies not kept: the file may be large), so that a bad line changes nothing.
-  for await (const letter of letters(path, family)) void letter;
+  // Checked whole first, so that a bad line changes nothing.
+  await checkDeadLetters(path, family);
   const result: Redelivery = { requeued: 0, waiting: 0 };
   for await (const letter of letters(path, family)) {
     if (outbox.requeue(letter.id, letter.key, letter.body)) result.requeued++;

@@ -4,7 +4,8 @@
 import type { Context } from '../../../core/context.js';
 import type { OutboundClient } from '../../../core/http/outbound.js';
 import { formatDuration } from '../../../core/duration.js';
-import { UndeliveredEventsError } from '../../../core/errors.js';
+import { readCaFile } from '../../../core/ca-file.js';
+import { UndeliveredEventsError, UsageError } from '../../../core/errors.js';
 import type { EventSink } from '../events.js';
 import { writeLine } from '../events.js';
 import type { StateStore } from '../state.js';
@@ -12,7 +13,7 @@ import { deadLetterFile } from './dead-letter.js';
 import { Forwarder } from './forwarder.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import type { ForwardPlan } from './plan.js';
-import { redeliverDeadLetters, type Redelivery } from './redeliver.js';
+import { checkDeadLetters, redeliverDeadLetters, type Redelivery } from './redeliver.js';
 import { loadSecrets } from './secrets.js';
 import { webhookId } from './signature.js';
 import { shownTarget } from './target.js';
@@ -43,6 +44,8 @@ export interface ForwardingOptions {
   beforeMessage(): void;
 }
 
+const CA_HINT = 'pass a readable PEM certificate with --forward-ca-file PATH';
+
 function describe(body: string, entry: OutboxEntry): string {
   try {
     const event = JSON.parse(body) as { type?: string; family?: string; id?: string };
@@ -58,11 +61,29 @@ function redeliveryNotice({ requeued, waiting }: Redelivery, path: string): stri
   return `redelivering ${requeued + waiting} dead-lettered event(s) from ${path}${already}; the file is removed`;
 }
 
+/**
+ * What can be checked of the plan's files without creating any, before the run lock and the secret
+ * file are made: the --forward-ca-file (readable, a PEM certificate). Read once more when the client
+ * is made; reading it twice costs ~0.1 ms.
+ */
+export function checkForwardFiles(plan: ForwardPlan): void {
+  if (plan.caFile === undefined) return;
+  try {
+    readCaFile(plan.caFile, CA_HINT);
+  } catch (error) {
+    // The shared reader's hint for a file that is not PEM names no flag; this one came with ours.
+    if (error instanceof UsageError) throw new UsageError(error.message, { hint: CA_HINT });
+    throw error;
+  }
+}
+
 export async function startForwarding(ctx: Context, plan: ForwardPlan, options: ForwardingOptions): Promise<Forwarding> {
   const say = (write: () => void) => {
     options.beforeMessage();
     write();
   };
+  // A dead-letter file --redeliver would refuse is refused before the secret file is made.
+  if (plan.redeliver) await checkDeadLetters(plan.deadLetterPath, options.family);
   const secrets = await loadSecrets(
     { file: plan.secretFile, env: ctx.env.APPRAISAL_WEBHOOK_SECRET, named: plan.secretFileNamed },
     ctx.io,
