@@ -451,6 +451,7 @@ describe('watch --forward-to', () => {
     const cases: Array<[string[], string]> = [
       [['--forward-to', 'http://hooks.example.com/x'], 'plain http:// is allowed only to this machine'],
       [['--forward-to', 'ftp://127.0.0.1/x'], 'must be an https:// URL'],
+      [['--forward-to', 'localhost:18080/hook'], 'hint: give the whole URL, scheme first: https://HOST/PATH, or http://HOST/PATH'],
       [['--forward-to', 'https://user:pw@hooks.example.com/x'], 'must not contain a user name or password'],
       [['--retry-for', '1h'], '--retry-for applies only with --forward-to URL'],
       [['--forward-to', 'https://hooks.example.com/x', '--exec', 'cat'], '--exec and --forward-to are alternatives'],

@@ -14,7 +14,11 @@ export function parseForwardTarget(raw: string): URL {
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`--forward-to must be an https:// URL, got "${url.protocol}"`);
+    // `localhost:18080/hook` parses, its host taken for a scheme: the form is what helps. The rest of
+    // what was given is not repeated (its path may hold a token).
+    throw new UsageError(`--forward-to must be an https:// URL, got "${url.protocol}"`, {
+      hint: 'give the whole URL, scheme first: https://HOST/PATH, or http://HOST/PATH when HOST is this machine (localhost, 127.0.0.1, [::1])',
+    });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(`--forward-to must use https:// for ${url.hostname}: plain http:// is allowed only to this machine`, {

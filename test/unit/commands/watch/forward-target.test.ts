@@ -39,4 +39,22 @@ describe('--forward-to', () => {
     const short = parseForwardTarget('https://h.example.com/h');
     expect(shownFailure('POST /h: the request to https://h.example.com failed', short)).toBe('the request to https://h.example.com failed');
   });
+
+  it('a URL without its scheme (`localhost:18080/hook`): the hint shows the form, not the path it was given', () => {
+    for (const raw of ['localhost:18080/hooks/s3cretpath', 'ftp://127.0.0.1/hooks/s3cretpath']) {
+      let refused: unknown;
+      try {
+        parseForwardTarget(raw);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused, raw).toBeInstanceOf(UsageError);
+      const error = refused as UsageError;
+      expect(error.message).toContain('--forward-to must be an https:// URL');
+      expect(error.hint).toBe(
+        'give the whole URL, scheme first: https://HOST/PATH, or http://HOST/PATH when HOST is this machine (localhost, 127.0.0.1, [::1])',
+      );
+      expect(`${error.message} ${error.hint}`).not.toContain('s3cretpath');
+    }
+  });
 });
