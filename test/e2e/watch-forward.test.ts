@@ -321,16 +321,19 @@ describe('watch --forward-to', () => {
     expect(alone.stderr).toContain('--redeliver applies only with --forward-to URL');
   });
 
-  it('a 301 to elsewhere is not followed: elsewhere gets nothing, the event is dead-lettered', async () => {
+  it('a 301 to elsewhere is not followed: elsewhere gets nothing, the event is dead-lettered, the Location masked', async () => {
     const dir = tempDir('forward-');
     const elsewhere = await receiver();
-    const target = await receiver({ script: ({ n }) => (n === 0 ? { status: 301, headers: { location: elsewhere.url } } : 200) });
+    // Where a catch hook moved to holds its token: no message and no dead letter shows it.
+    const location = `${elsewhere.url}/T0k3nInThePath?sig=t0k3nInTheQuery`;
+    const target = await receiver({ script: ({ n }) => (n === 0 ? { status: 301, headers: { location } } : 200) });
     const result = await watch(['--emit-existing', '--once', '--forward-to', target.url], dir);
     expect(result.code, result.stderr).toBe(24);
     expect(elsewhere.requests).toEqual([]);
     const letter = JSON.parse(readFileSync(join(dir, 'props.state.dead-letter.ndjson'), 'utf8')) as { status: number; error: string };
     expect(letter.status).toBe(301);
-    expect(letter.error).toBe(`301 redirect to ${elsewhere.url}: redirects are not followed`);
+    expect(letter.error).toBe(`301 redirect to http://127.0.0.1:${elsewhere.port}/…: redirects are not followed`);
+    expect(readFileSync(join(dir, 'props.state.dead-letter.ndjson'), 'utf8') + result.stderr).not.toMatch(/t0k3n/i);
   });
 
   it('410 Gone stops a watch that would run on, with a clear message; the events stay in the outbox', async () => {

@@ -4,7 +4,7 @@
 // forwarder.ts); anything else is the receiver refusing this event, which no retry changes: dead
 // letter at once. A 410 or a TLS failure concerns every event, not this one: the watch stops.
 import type { OutboundAnswer } from '../../../core/http/outbound.js';
-import { shownFailure } from './target.js';
+import { shownFailure, shownLocation } from './target.js';
 
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429]);
 
@@ -49,7 +49,7 @@ export function retryDelay(
 export function describeAnswer(answer: OutboundAnswer, url: URL): string {
   if (answer.kind === 'failure') return shownFailure(answer.message, url);
   if (answer.status >= 300 && answer.status < 400) {
-    const location = answer.location ? ` to ${answer.location.slice(0, 200).replace(/[^\x20-\x7e]/g, '?')}` : '';
+    const location = answer.location ? ` to ${shownLocation(answer.location, url)}` : '';
     return `${answer.status} redirect${location}: redirects are not followed`;
   }
   return `${answer.status}`;

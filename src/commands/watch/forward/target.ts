@@ -56,3 +56,19 @@ export function shownFailure(message: string, url: URL): string {
   const hidden = url.pathname.split('/').filter((segment) => segment !== '').length > 1;
   return hidden ? text.split(url.pathname).join(shownTarget(url).slice(url.origin.length)) : text;
 }
+
+/**
+ * A 3xx's Location as messages and dead letters show it: scheme, host and port, never its path or
+ * query. It is chosen by the receiver, most likely its catch hook's new capability URL, and where its
+ * token sits is unknown (shownTarget's first segment may be it). Relative to the receiver's URL.
+ */
+export function shownLocation(location: string, base: URL): string {
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    return 'a location that is not a URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `a ${url.protocol.slice(0, 20)} URL`;
+  return `${url.origin}${url.pathname !== '/' || url.search !== '' ? '/…' : ''}`;
+}

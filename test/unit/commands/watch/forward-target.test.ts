@@ -2,7 +2,7 @@
 // (its token in the path or the query), and messages end up in logs.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
-import { parseForwardTarget, shownFailure, shownTarget } from '../../../../src/commands/watch/forward/target.js';
+import { parseForwardTarget, shownFailure, shownLocation, shownTarget } from '../../../../src/commands/watch/forward/target.js';
 
 const shown = (raw: string) => shownTarget(parseForwardTarget(raw));
 
@@ -56,5 +56,15 @@ describe('--forward-to', () => {
       );
       expect(`${error.message} ${error.hint}`).not.toContain('s3cretpath');
     }
+  });
+
+  it("a redirect's Location: scheme, host and port only, resolved against the receiver's URL", () => {
+    const base = parseForwardTarget('https://hooks.example.com/hooks/catch/1/abc');
+    expect(shownLocation('https://new.example.com:8443/T0KEN?sig=s3cret', base)).toBe('https://new.example.com:8443/…');
+    expect(shownLocation('https://new.example.com', base)).toBe('https://new.example.com');
+    expect(shownLocation('/moved/T0KEN', base)).toBe('https://hooks.example.com/…');
+    expect(shownLocation('http://user:pw@[::1]:9/x', base)).toBe('http://[::1]:9/…');
+    expect(shownLocation('javascript:alert(1)', base)).toBe('a javascript: URL');
+    expect(shownLocation('http://exa mple.com/\u0007', base)).toBe('a location that is not a URL');
   });
 });
