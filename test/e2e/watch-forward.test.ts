@@ -309,10 +309,23 @@ describe('watch --forward-to', () => {
       // The outbox opened before the refusal is closed again (in process: this process's descriptors).
       expect(openFilesUnder(dir)).toEqual([]);
     }
-    // A last line a crash cut short (no newline) is not a letter: the rest goes, and the file with it.
-    writeFileSync(deadLetters, `${letter}{"webhookId":"msg_`, { mode: 0o600 });
-    const torn = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
-    expect(torn.code, torn.stderr).toBe(0);
+    // A last line cut short (no newline), even one that parses, is refused like the others, naming
+    // it: removed with the file, its event was lost without a word unless a crash made it.
+    for (const cut of [`${letter}{"webhookId":"msg_`, `${letter}${letter.trimEnd()}`]) {
+      writeFileSync(deadLetters, cut, { mode: 0o600 });
+      const torn = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+      expect(torn.code, torn.stderr).toBe(2);
+      expect(torn.stderr.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
+        `error: ${deadLetters} line 2 is not a dead letter of this watch: cut short (no newline at its end); nothing was redelivered`,
+      ]);
+      expect(torn.stderr).toContain('hint: if a watch was killed while writing it, its event still waits in the outbox');
+      expect(readFileSync(deadLetters, 'utf8')).toBe(cut);
+      expect(target.requests).toHaveLength(sent);
+    }
+    // That line removed, the rest goes, and the file with it.
+    writeFileSync(deadLetters, letter, { mode: 0o600 });
+    const fixed = await watch(['--once', '--forward-to', target.url, '--redeliver'], dir);
+    expect(fixed.code, fixed.stderr).toBe(0);
     expect(target.requests.slice(sent).map((r) => r.body)).toEqual([target.requests[0]!.body]);
     expect(existsSync(deadLetters)).toBe(false);
     // Without --forward-to it means nothing.

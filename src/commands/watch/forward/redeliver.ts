@@ -37,6 +37,15 @@ function notALetter(path: string, line: number, why: string): UsageError {
   });
 }
 
+function cutShort(path: string, line: number): UsageError {
+  return new UsageError(
+    `${path} line ${line} is not a dead letter of this watch: cut short (no newline at its end); nothing was redelivered`,
+    {
+      hint: 'if a watch was killed while writing it, its event still waits in the outbox and goes with the next run: remove that line (or complete it), then run again',
+    },
+  );
+}
+
 /** One line read back: its webhook-id, its record (the outbox's order key) and the body as it was sent. */
 function readLetter(text: string, line: number, path: string, family: string): Letter {
   let parsed: unknown;
@@ -66,7 +75,12 @@ function readLetter(text: string, line: number, path: string, family: string): L
   return { id: letter.webhookId, key: event.id, body: body ?? JSON.stringify(event) };
 }
 
-/** Every letter of the file in order, a torn last line (a crash while it was written) left out. */
+/**
+ * Every letter of the file in order. A torn last line (no newline at its end) is refused like any
+ * other bad line, naming it: left out, it went with the file when it was removed, and a line cut
+ * short by something else than a crash while watch wrote it (an edit, a copy cut short) was an
+ * event lost without a word. Refused, nothing moves until someone looks at that line.
+ */
 async function* letters(path: string, family: string): AsyncGenerator<Letter> {
   let handle;
   try {
@@ -81,7 +95,7 @@ async function* letters(path: string, family: string): AsyncGenerator<Letter> {
     const last = Buffer.alloc(1);
     if (size > 0) await handle.read(last, 0, 1, size - 1);
     // Written whole and fsynced before the outbox lets go of its event: a last line without its
-    // newline is a write a crash cut short, and that event still waits in the outbox.
+    // newline is, from watch, a write a crash cut short, and that event still waits in the outbox.
     const torn = size > 0 && last[0] !== 0x0a;
     const lines = handle.readLines({ autoClose: false });
     let number = 0;
@@ -91,7 +105,8 @@ async function* letters(path: string, family: string): AsyncGenerator<Letter> {
       number++;
       pending = text.trim() === '' ? undefined : text;
     }
-    if (pending !== undefined && !torn) yield readLetter(pending, number, path, family);
+    if (pending !== undefined && torn) throw cutShort(path, number);
+    if (pending !== undefined) yield readLetter(pending, number, path, family);
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -102,7 +117,7 @@ export async function checkDeadLetters(path: string, family: string): Promise<vo
   for await (const letter of letters(path, family)) void letter;
 }
 
-/** Put the dead letters at `path` back into the outbox (fsynced), then remove the file (a torn last line with it). */
+/** Put the dead letters at `path` back into the outbox (fsynced), then remove the file. */
 export async function redeliverDeadLetters(outbox: Outbox, path: string, family: string): Promise<Redelivery> {
   // Checked whole first, so that a bad line changes nothing.
   await checkDeadLetters(path, family);
