@@ -21,9 +21,28 @@ export interface DeadLetterFile {
   close(): Promise<void>;
 }
 
+/** The file ends in a line without its newline: a write a crash cut short. */
+async function endsCutShort(path: string): Promise<boolean> {
+  const reader = await openOwned(path, 'read');
+  if (reader === undefined) return false;
+  try {
+    const { size } = await reader.stat();
+    const last = Buffer.alloc(1);
+    if (size > 0) await reader.read(last, 0, 1, size - 1);
+    return size > 0 && last[0] !== 0x0a;
+  } finally {
+    await reader.close();
+  }
+}
+
 async function openForAppend(path: string): Promise<FileHandle> {
   const existing = await openOwned(path, 'append');
-  if (existing) return existing;
+  if (existing) {
+    // The next letter starts on a line of its own: joined to the torn one, it would be one bad line,
+    // and removing that line (as --redeliver's refusal asks) would take a whole letter with it.
+    if (await endsCutShort(path)) await existing.write('\n');
+    return existing;
+  }
   try {
     return await createOwned(path, { mode: 0o600, append: true });
   } catch (error) {

@@ -171,6 +171,25 @@ describe('the outbox', () => {
   });
 });
 
+describe('the dead-letter file', () => {
+  it('starts a letter on a line of its own after a last line a crash cut short', async () => {
+    const path = join(tempDir('dead-'), 'dead.ndjson');
+    writeFileSync(path, '{"webhookId":"msg_', { mode: 0o600 });
+    const file = deadLetterFile(path);
+    const letter = { webhookId: 'msg_a', status: 400, error: '400', attempts: 1, firstAttemptAt: 'x', deadLetteredAt: 'y' };
+    await file.write(letter, '{"id":"a"}');
+    await file.write({ ...letter, webhookId: 'msg_b' }, '{"id":"b"}');
+    await file.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[0]).toBe('{"webhookId":"msg_');
+    expect(lines.slice(1).map((line) => (line === '' ? '' : (JSON.parse(line) as { webhookId: string }).webhookId))).toEqual([
+      'msg_a',
+      'msg_b',
+      '',
+    ]);
+  });
+});
+
 /** A client whose answers the test scripts, recording what is in flight. */
 function fakeClient(script: (id: string, n: number) => OutboundAnswer | Promise<OutboundAnswer>) {
   const sent: string[] = [];
