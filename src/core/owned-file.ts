@@ -11,6 +11,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { LocalEnvironmentError } from './errors.js';
+import { shellWord } from './shell-word.js';
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -28,11 +29,14 @@ export class UnsafeFileError extends LocalEnvironmentError {
   }
 }
 
-/** How to fix what ownedFileProblem found, in one line. */
+/**
+ * How to fix what ownedFileProblem found, in one line. A command in it holds the path as one shell
+ * word: a hint is pasted as it is, and `chmod 600 /srv/my dir/secret` changes three other names.
+ */
 function hintFor(path: string, problem: string): string {
   const file = path.replace(/^--[a-z-]+ /, '');
-  if (problem.includes('read by other users')) return `run \`chmod 600 ${file}\` if it is yours, else remove it`;
-  if (problem.includes('written by other users')) return `run \`chmod go-w ${file}\` if it is yours, else remove it`;
+  if (problem.includes('read by other users')) return `run \`chmod 600 ${shellWord(file)}\` if it is yours, else remove it`;
+  if (problem.includes('written by other users')) return `run \`chmod go-w ${shellWord(file)}\` if it is yours, else remove it`;
   if (problem.includes('owned by another user')) return `remove ${file}, or give it to this user (\`chown\`), then run the command again`;
   return `this CLI did not make it so: remove ${file} (or find out who put it there), then run the command again`;
 }

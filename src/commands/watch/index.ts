@@ -20,7 +20,6 @@ import { defineNounCommand } from '../../core/verb.js';
 import { forwardPlan, FORWARD_DEFAULTS, type ForwardFlags } from './forward/plan.js';
 import { checkForwardFiles, startForwarding, type Forwarding } from './forward/start.js';
 import { shownTarget } from './forward/target.js';
-import { withShellWords } from './shell-hint.js';
 
 interface WatchFlags extends ForwardFlags {
   interval: string;
@@ -45,16 +44,7 @@ function count(raw: string | undefined, flag: string): number | undefined {
   return Number(raw);
 }
 
-/** The command; a refusal of one of its files has the path in its hint's commands quoted (shell-hint.ts). */
-export async function watchRun(ctx: Context, args: string[], flags: WatchFlags): Promise<void> {
-  try {
-    await runWatchCommand(ctx, args, flags);
-  } catch (error) {
-    throw withShellWords(error);
-  }
-}
-
-async function runWatchCommand(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
+export async function watchRun(ctx: Context, [familyName]: string[], flags: WatchFlags): Promise<void> {
   const family = findWatchable(familyName ?? '');
   if (!family) throw new UsageError(`cannot watch "${familyName}": choose one of ${WATCHABLE_NAMES.join(', ')}`);
   let parentId: string | undefined;

@@ -120,4 +120,20 @@ describe('owned-file', () => {
     execFileSync('chmod', ['755', ok]);
     expect(privateDirProblem(statSync(ok))).toBe('has mode 755, not 700');
   });
+
+  it('the chmod of a refusal\'s hint holds the path as one shell word, which a shell reads back as the path', () => {
+    const dir = tempDir('appraisal-owned-');
+    for (const name of ['plain.state', 'dir with spaces', "it's secret", '$(id);rm']) {
+      const path = join(dir, name);
+      writeFileSync(path, 'x', { mode: 0o644 });
+      execFileSync('chmod', ['644', path]);
+      const error = new UnsafeFileError(path, 'can be read by other users (mode 644)');
+      const command = /^run `(chmod 600 .*)` if it is yours, else remove it$/.exec(error.hint ?? '')?.[1];
+      expect(command, error.hint).toBeDefined();
+      execFileSync('sh', ['-c', command!]);
+      expect(statSync(path).mode & 0o777, name).toBe(0o600);
+      const writable = new UnsafeFileError(path, 'can be written by other users (mode 666)');
+      expect(writable.hint).toContain(`chmod go-w ${name === 'plain.state' ? path : "'"}`);
+    }
+  });
 });
