@@ -193,7 +193,7 @@ export class LeaseRevokeError extends AppError {
 
 /**
  * `watch --forward-to`: an event could not be delivered to the webhook receiver (it is in the
- * dead-letter file), or the receiver answered 410 Gone and the watch stopped. Exit 24.
+ * dead-letter file), or the watch stopped (the receiver answered 410 Gone, or its TLS certificate was not accepted). Exit 24.
  */
 export class UndeliveredEventsError extends AppError {
   override readonly name: string = 'UndeliveredEventsError';

@@ -91,7 +91,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   {
     code: 24,
     meaning:
-      'watch --forward-to: an event could not be delivered (written to the dead-letter file), or the receiver answered 410 Gone and the watch stopped',
+      'watch --forward-to: an event could not be delivered (written to the dead-letter file), or the watch stopped: the receiver answered 410 Gone, or its TLS certificate was not accepted',
     classes: [UndeliveredEventsError],
   },
   { code: 130, meaning: 'interrupted (Ctrl-C)', classes: [InterruptedError] },
