@@ -34,6 +34,9 @@ export class BodyReadError extends Error {
   }
 }
 
+/** The reason of every TLS failure (certificate or handshake): what a caller tells a TLS failure by. */
+export const TLS_FAILURE = 'a TLS error';
+
 const TLS_TRUST_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -118,12 +121,12 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
   });
 
   const trust = has(TLS_TRUST_CODES);
-  if (trust) return fail(`the TLS certificate of ${host} is not trusted (${trust})`, false, 'a TLS error', CA_HINT);
+  if (trust) return fail(`the TLS certificate of ${host} is not trusted (${trust})`, false, TLS_FAILURE, CA_HINT);
   if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) {
     return fail(
       `the TLS certificate of ${host} does not match its host name (${messageOf(error)})`,
       false,
-      'a TLS error',
+      TLS_FAILURE,
       `use the host name the certificate was issued for in --base-url; --ca-file (or APPRAISAL_CA_FILE) only adds trust, it cannot fix a name mismatch`,
     );
   }
@@ -134,7 +137,7 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     return fail(
       `the TLS certificate of ${host} ${what} (${validity})`,
       false,
-      'a TLS error',
+      TLS_FAILURE,
       validity === 'CERT_REVOKED'
         ? 'the service must get a new certificate; --ca-file cannot help'
         : "the service's certificate must be renewed (--ca-file cannot help); also check this machine's clock",
@@ -144,7 +147,7 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     return fail(
       `the TLS handshake with ${host} failed (${messageOf(error)})`,
       false,
-      'a TLS error',
+      TLS_FAILURE,
       `check that the service speaks HTTPS at this address (a plain-HTTP service on this machine needs an http:// base URL); ${CA_HINT}`,
     );
   }
