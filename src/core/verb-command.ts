@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import type { Factory } from './factory.js';
 import { listOneRecordFormats, SERVICE_OPTIONS, takesOptions } from './global-options.js';
 import { outputFlagsOf } from './output-flags.js';
-import { operationsOf, type NounCommand, type NounHeading, type NounModule, type Verb, type VerbOption } from './verb.js';
+import { FILE_FORMS, operationsOf, type NounCommand, type NounHeading, type NounModule, type Verb, type VerbOption } from './verb.js';
 
 const collect = (value: string, previous: readonly string[] = []) => [...previous, value];
 
@@ -70,7 +70,8 @@ export function verbCommand(verb: Verb, factory: Factory, summary = verb.summary
   if (verb.aliases) command.aliases([...verb.aliases]);
   for (const argument of verb.arguments ?? []) {
     const name = `${argument.name}${argument.variadic ? '...' : ''}`;
-    command.argument(argument.required ? `<${name}>` : `[${name}]`, argument.description);
+    const description = argument.fileForms ? `${argument.description}; ${FILE_FORMS}` : argument.description;
+    command.argument(argument.required ? `<${name}>` : `[${name}]`, description);
     if (argument.choices) command.registeredArguments.at(-1)!.choices(argument.choices);
   }
   // An own option spelled like a global one (`export -o` with its own formats) stands for it.

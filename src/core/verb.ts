@@ -16,7 +16,16 @@ export interface VerbArgument {
   variadic?: boolean;
   /** The values accepted, for completion and MCP schemas. */
   choices?: readonly string[];
+  /**
+   * Besides the value itself, `-` reads it from stdin and `@FILE` from a file (`sql @report.sql`);
+   * help says so after the description. Never for an assistant: an MCP tool takes the value alone,
+   * as a file or stdin of the machine the server runs on is the operator's, not the assistant's.
+   */
+  fileForms?: boolean;
 }
+
+/** What a `fileForms` argument's help adds to its description. */
+export const FILE_FORMS = '- reads it from stdin, @FILE from a file';
 
 export interface VerbOption {
   /** commander's flags: `--force`, `-d, --data <json>`, `--no-validate`. */

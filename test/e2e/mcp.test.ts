@@ -4,7 +4,7 @@
 // errors, a 403 as a tool error naming the scopes, a leased key revoked when the client goes away,
 // and the audit log. The server as the process an assistant starts (SIGTERM, a stdout that holds
 // protocol messages only) is mcp-stdio.test.ts's.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -133,6 +133,16 @@ describe('appraisal mcp', () => {
       arguments: { statement: 'SELECT x FROM range(100000000000) t(x)', max_items: 3 },
     });
     expect(many.structuredContent).toMatchObject({ records: [{ x: 0 }, { x: 1 }, { x: 2 }], more: true });
+    // The command line's @FILE and - would read the server's files and stdin: a tool takes the statement's text alone.
+    expect(JSON.stringify(sql.inputSchema)).not.toMatch(/@FILE|stdin/);
+    const secret = join(dir, 'query.sql');
+    writeFileSync(secret, "SELECT 'read from the operator''s file' AS leaked");
+    for (const statement of [`@${secret}`, '@/etc/passwd', '-']) {
+      const refused = await session.client.callTool({ name: 'sql', arguments: { statement } });
+      expect(refused.isError, statement).toBe(true);
+      expect(JSON.stringify(refused.content), statement).toContain('statement is the text itself: this tool reads no file (@FILE) and no stdin (-)');
+      expect(JSON.stringify(refused.content), statement).not.toMatch(/leaked|root/);
+    }
     const elsewhere = await session.client.callTool({ name: 'sql', arguments: { statement: 'SELECT 1', to: 'duckdb:/tmp/x.duckdb' } });
     expect(elsewhere.isError).toBe(true);
     expect(JSON.stringify(elsewhere.content)).toMatch(/sql takes no to/);

@@ -74,7 +74,12 @@ export function commandLine(tool: Tool, input: Readonly<Record<string, unknown>>
   argv.push('--');
   for (const name of tool.arguments) {
     const value = input[name];
-    if (value !== undefined) argv.push(text(value, name));
+    if (value === undefined) continue;
+    const word = text(value, name);
+    // On a command line `-` and `@FILE` read stdin or a file; the server's files are not the assistant's to read.
+    if (tool.literal.includes(name) && (word === '-' || (word.startsWith('@') && word.length > 1)))
+      throw new ToolInputError(`${name} is the text itself: this tool reads no file (@FILE) and no stdin (-)`);
+    argv.push(word);
   }
   return { argv, cap };
 }

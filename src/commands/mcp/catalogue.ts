@@ -19,6 +19,8 @@ export interface Tool {
   operations: readonly Operation[];
   /** How an input turns into the verb's command line (argument and option names, in order). */
   arguments: readonly string[];
+  /** Arguments whose value on a command line may name a file or stdin (VerbArgument.fileForms): a tool takes their text alone. */
+  literal: readonly string[];
   options: readonly ToolOption[];
   /** A list: the server caps its records and says when there are more. */
   isList: boolean;
@@ -105,9 +107,11 @@ export function toolOf(path: string, verb: Verb, server: ServerValues = {}): Too
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const argumentNames: string[] = [];
+  const literal: string[] = [];
   for (const argument of verb.arguments ?? []) {
     const property = argument.name.replace(/-/g, '_');
     argumentNames.push(property);
+    if (argument.fileForms) literal.push(property);
     properties[property] = { type: 'string', description: argument.description };
     if (argument.required) required.push(property);
   }
@@ -145,6 +149,7 @@ export function toolOf(path: string, verb: Verb, server: ServerValues = {}): Too
     inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     operations,
     arguments: argumentNames,
+    literal,
     options,
     isList,
     fixed,

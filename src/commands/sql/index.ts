@@ -23,8 +23,9 @@ export default defineNounCommand<SqlFlags>({
   arguments: [
     {
       name: 'statement',
-      description: 'one SQL statement (DuckDB SQL), quoted for the shell; - reads it from stdin, @FILE from a file',
+      description: 'one SQL statement (DuckDB SQL), quoted for the shell',
       required: true,
+      fileForms: true,
     },
   ],
   options: [
