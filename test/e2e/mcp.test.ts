@@ -164,6 +164,8 @@ describe('appraisal mcp', () => {
         `hint: appraisal sync makes it (appraisal sync --to duckdb:${join(dir, 'none.duckdb')} --schema acme)`,
       ],
       [['--sql-schema', 'acme'], '--sql-schema applies only with --sql'],
+      [['--ttl', '10m'], '--ttl applies only with --lease'],
+      [['--sql', join(dir, 'org.duckdb')], `--sql ${join(dir, 'org.duckdb')}: a target starts with its kind`],
     ] as const) {
       const refused = await run(['mcp', ...args], { env: isolatedEnv(mock.env), stdin: '' });
       expect(refused.code, args.join(' ')).toBe(2);

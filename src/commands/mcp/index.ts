@@ -15,8 +15,7 @@ export default defineNounCommand<McpFlags>({
     { flags: '--lease', description: 'run the session on a leased key with only the scopes its tools need, revoked when it ends' },
     {
       flags: '--ttl <duration>',
-      description: 'with --lease: each key expires after this long (renewed before then), even if the server is killed',
-      defaultValue: '1h',
+      description: 'with --lease: each key expires after this long (default 1h; renewed before then), even if the server is killed',
     },
     { flags: '--audit-log <path>', description: 'append one JSON line per tool call (time, tool, arguments, outcome, request ids)' },
     { flags: '--sql <target>', description: 'also offer the sql tool: read-only SQL over this file sync keeps (duckdb:PATH)' },

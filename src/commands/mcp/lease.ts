@@ -15,6 +15,9 @@ export function scopesForTools(tools: readonly Tool[]): string[] {
 }
 
 /** The session's leased key, renewed before it expires (lease-keeper.ts), revoked when the session ends. */
+/** How long a leased key lives when --ttl is not given (mcp's help says it): a killed server's key dies by itself within it. */
+export const DEFAULT_LEASE_TTL = '1h';
+
 export async function leaseForTools(ctx: Context, tools: readonly Tool[], ttl: string): Promise<KeptKey> {
   const ttlMs = parseTtl(ttl);
   const session = await ctx.session();

@@ -17,8 +17,8 @@ export interface McpFlags {
   allowWrite?: boolean;
   lease?: boolean;
   auditLog?: string;
-  /** With --lease: how long a killed server's key lives (the option's declared default: 1h). */
-  ttl: string;
+  /** With --lease: how long a killed server's key lives (lease.ts's DEFAULT_LEASE_TTL when not given). */
+  ttl?: string;
   /** The database of the sql tool (duckdb:PATH), and its schema. */
   sql?: string;
   sqlSchema?: string;
@@ -99,7 +99,7 @@ async function sqlDatabase(ctx: Context, flags: McpFlags): Promise<ServerValues>
     return {};
   }
   const { checkSchemaName, parseTarget } = await import('../sync/public.js');
-  const target = parseTarget(flags.sql, ctx.cwd, ctx.env);
+  const target = parseTarget(flags.sql, ctx.cwd, ctx.env, '--sql');
   if (target.kind !== 'duckdb') throw new UsageError(`--sql ${target.shown}: the sql tool reads a DuckDB file (duckdb:PATH)`);
   if (!existsSync(target.path)) {
     const schema = flags.sqlSchema === undefined ? '' : ` --schema ${shellWord(flags.sqlSchema)}`;
@@ -112,6 +112,9 @@ async function sqlDatabase(ctx: Context, flags: McpFlags): Promise<ServerValues>
 }
 
 export async function startSession(ctx: Context, flags: McpFlags): Promise<void> {
+  // As --sql-schema without --sql: an option of --lease's is not quietly ignored without it.
+  if (flags.ttl !== undefined && !flags.lease)
+    throw new UsageError('--ttl applies only with --lease', { hint: 'add --lease, or leave --ttl out' });
   // Ending on SIGTERM/SIGINT or when the client closes stdin is how a server stops: exit 0.
   ctx.runUntilInterrupted();
   const session = await ctx.session();
@@ -128,8 +131,8 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
   let lease: KeptKey | undefined;
   try {
     if (flags.lease) {
-      const { leaseForTools } = await import('./lease.js');
-      lease = await leaseForTools(ctx, tools, flags.ttl);
+      const { DEFAULT_LEASE_TTL, leaseForTools } = await import('./lease.js');
+      lease = await leaseForTools(ctx, tools, flags.ttl ?? DEFAULT_LEASE_TTL);
     }
     const kept = lease;
     // Each call takes the key in use when it starts: a renewed lease replaces it between calls.

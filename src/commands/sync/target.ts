@@ -106,58 +106,64 @@ const validPort = (port: string) => /^\d{1,5}$/.test(port) && Number(port) >= 1 
  * not honour them: a port that is no port number, several hosts, a parameter libpq does not know or
  * sync does not take. Parameter names are shown, never their values.
  */
-function checkPostgresUrl(url: string): void {
+function checkPostgresUrl(url: string, flag: string): void {
   const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-  if (hostPort.includes(',')) throw new UsageError('--to: a URL naming several hosts is not supported: name one', { hint: URL_SHAPE });
+  if (hostPort.includes(',')) throw new UsageError(`${flag}: a URL naming several hosts is not supported: name one`, { hint: URL_SHAPE });
   const port = hostPort.startsWith('[') ? hostPort.slice(hostPort.indexOf(']') + 1).replace(/^:/, '') : hostPort.split(':')[1];
   if (port !== undefined && port !== '' && !validPort(port))
-    throw new UsageError("--to: the URL's port is not a number from 1 to 65535", { hint: URL_SHAPE });
+    throw new UsageError(`${flag}: the URL's port is not a number from 1 to 65535`, { hint: URL_SHAPE });
   const query = url.indexOf('?');
   if (query < 0) return;
   for (const [name, value] of new URLSearchParams(url.slice(query + 1).split('#')[0])) {
     const shown = `"${name.slice(0, 40).replace(/[^\x21-\x7e]/g, '?')}"`;
     if (!LIBPQ_PARAMETERS.has(name))
-      throw new UsageError(`--to: the URL's parameter ${shown} is not one libpq knows`, { hint: HONOURED_HINT });
+      throw new UsageError(`${flag}: the URL's parameter ${shown} is not one libpq knows`, { hint: HONOURED_HINT });
     if (['sslcert', 'sslkey', 'sslpassword', 'sslcertmode'].includes(name)) throw clientCertificatesRefused();
     if (!HONOURED.includes(name))
-      throw new UsageError(`--to: the URL's parameter ${shown} is not supported by sync`, { hint: HONOURED_HINT });
+      throw new UsageError(`${flag}: the URL's parameter ${shown} is not supported by sync`, { hint: HONOURED_HINT });
     if (name === 'host' && value.includes(','))
-      throw new UsageError('--to: a URL naming several hosts is not supported: name one', { hint: URL_SHAPE });
+      throw new UsageError(`${flag}: a URL naming several hosts is not supported: name one`, { hint: URL_SHAPE });
     if (name === 'port' && !validPort(value))
-      throw new UsageError("--to: the URL's port= is not a number from 1 to 65535", { hint: URL_SHAPE });
+      throw new UsageError(`${flag}: the URL's port= is not a number from 1 to 65535`, { hint: URL_SHAPE });
   }
 }
 
-export function parseTarget(raw: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): SyncTarget {
+/** `flag`: the option that named the target, for messages (`mcp --sql` reads one too). */
+export function parseTarget(
+  raw: string | undefined,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  flag = '--to',
+): SyncTarget {
   const given = raw ?? DEFAULT_TARGET;
   if (given.trim() === '')
-    throw new UsageError('--to is empty: name the database (duckdb:PATH, postgres://… or postgresql://…)', {
-      hint: `without --to, sync writes ${DEFAULT_TARGET} in the current directory`,
+    throw new UsageError(`${flag} is empty: name the database (duckdb:PATH, postgres://… or postgresql://…)`, {
+      hint: flag === '--to' ? `without --to, sync writes ${DEFAULT_TARGET} in the current directory` : undefined,
     });
   // `duckdb://x` is a path relative to the working directory to SQLAlchemy and dlt, absolute to others: either reading surprises someone.
   if (given.startsWith('duckdb://')) {
     const name = given.slice('duckdb://'.length).replace(/^\/+/, '') || DEFAULT_TARGET.slice('duckdb:'.length);
-    throw new UsageError(`--to ${given.slice(0, 200)}: a DuckDB file is named right after duckdb:, without //`, {
-      hint: `a file in the current directory: --to ${shellWord(`duckdb:${name.slice(0, 200)}`)}; an absolute path: --to ${shellWord(`duckdb:/${name.slice(0, 200)}`)}`,
+    throw new UsageError(`${flag} ${given.slice(0, 200)}: a DuckDB file is named right after duckdb:, without //`, {
+      hint: `a file in the current directory: ${flag} ${shellWord(`duckdb:${name.slice(0, 200)}`)}; an absolute path: ${flag} ${shellWord(`duckdb:/${name.slice(0, 200)}`)}`,
     });
   }
   if (given.startsWith('duckdb:')) {
     const path = given.slice('duckdb:'.length);
     if (path === '' || path === ':memory:')
-      throw new UsageError(`--to ${given}: name the database file (duckdb:PATH); an in-memory database would keep nothing`);
+      throw new UsageError(`${flag} ${given}: name the database file (duckdb:PATH); an in-memory database would keep nothing`);
     return { kind: 'duckdb', path: databasePath(path, cwd, env), shown: path };
   }
   if (/^postgres(ql)?:\/\//i.test(given)) {
-    checkPostgresUrl(given);
+    checkPostgresUrl(given, flag);
     return { kind: 'postgres', url: given, shown: `postgres at ${postgresHost(given, env)}`, passwordInUrl: holdsPassword(given) };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1];
   if (scheme && /^postgres(ql)?$/i.test(scheme))
-    throw new UsageError(`--to: a PostgreSQL target is written ${scheme.toLowerCase()}://…, with two slashes`, { hint: URL_SHAPE });
-  if (scheme) throw new UsageError(`--to: the scheme "${scheme.slice(0, 20)}:" is not supported`, { hint: `use ${SCHEMES}` });
+    throw new UsageError(`${flag}: a PostgreSQL target is written ${scheme.toLowerCase()}://…, with two slashes`, { hint: URL_SHAPE });
+  if (scheme) throw new UsageError(`${flag}: the scheme "${scheme.slice(0, 20)}:" is not supported`, { hint: `use ${SCHEMES}` });
   // A bare path (`--to ops.duckdb`): most likely a DuckDB file named without its scheme.
-  throw new UsageError(`--to ${given.slice(0, 200)}: a target starts with its kind (duckdb: or postgres://)`, {
-    hint: `for a DuckDB file: --to duckdb:${given.slice(0, 200)}`,
+  throw new UsageError(`${flag} ${given.slice(0, 200)}: a target starts with its kind (duckdb: or postgres://)`, {
+    hint: `for a DuckDB file: ${flag} duckdb:${given.slice(0, 200)}`,
   });
 }
