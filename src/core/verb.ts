@@ -39,6 +39,8 @@ export interface VerbOption {
   hidden?: boolean;
   /** The help heading it is listed under (default "Options:"). */
   group?: string;
+  /** A list's filter: the query parameter it sends, whose published schema (an enum) an MCP tool's input takes. */
+  param?: string;
   /**
    * The verb refuses to run without it (it checks that itself, with its own message): help says
    * "(required)" after the description, and an MCP tool's input schema lists it as required.

@@ -97,6 +97,13 @@ describe('appraisal mcp', () => {
     expect(plain.filter((name) => /_(create|update|link|delete|unlink)$/.test(name))).toEqual([]);
     // sql only when the operator names its database (--sql).
     expect(plain).not.toContain('sql');
+    // A filter takes the values the service publishes for its query parameter.
+    const listed = (await readOnly.client.listTools()).tools;
+    const input = (name: string, property: string) =>
+      (listed.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { enum?: string[] }>)[property];
+    expect(input('props_list', 'type')?.enum).toEqual(expect.arrayContaining(['office', 'single_family', 'special_purpose']));
+    expect(input('assignments_list', 'status')?.enum).toEqual(expect.arrayContaining(['draft', 'completed', 'cancelled']));
+    expect(input('props_list', 'search')?.enum).toBeUndefined();
     expect(readOnly.client.getInstructions()).toMatch(/read-only/);
     await readOnly.close();
 

@@ -37,6 +37,8 @@ export interface ToolOption {
   repeatable: boolean;
   /** `--no-validate`: a false input sends the flag. */
   negated: boolean;
+  /** A list's filter: the query parameter it sends (its published enum becomes the input's, session.ts). */
+  param?: string;
 }
 
 /** The default and the largest number of records a list tool returns. */
@@ -75,6 +77,7 @@ function toolOption(option: VerbOption): ToolOption | undefined {
     takesValue: /[<[]/.test(option.flags),
     repeatable: option.repeatable === true,
     negated: flag.startsWith('--no-'),
+    ...(option.param === undefined ? {} : { param: option.param }),
   };
 }
 

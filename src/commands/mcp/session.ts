@@ -41,24 +41,39 @@ function callEnvironment(ctx: Context, profileName: string): Env {
 }
 
 /** Write tools take `data` as the service publishes it; without a description, any object. */
-async function publishRequestSchemas(ctx: Context, tools: readonly Tool[]): Promise<void> {
-  const writes = tools.filter((tool) => tool.inputSchema.properties.data !== undefined);
-  if (writes.length === 0) return;
+/**
+ * The published schemas in the tools' inputs: a write tool's `data` is the request's schema, and a
+ * list filter whose query parameter has an enum (`type`: the property types) takes only its values.
+ */
+async function publishSchemas(ctx: Context, tools: readonly Tool[]): Promise<void> {
+  const filtered = (tool: Tool) => tool.options.some((option) => option.param !== undefined);
+  const using = tools.filter((tool) => tool.inputSchema.properties.data !== undefined || filtered(tool));
+  if (using.length === 0) return;
   try {
     const [{ loadDescription }, { findByTemplate }] = await Promise.all([
       import('../../core/description/load.js'),
       import('../../core/description/document.js'),
     ]);
     const { contract } = await loadDescription(ctx);
-    for (const tool of writes) {
+    for (const tool of using) {
       const operation = tool.operations[0];
       const published = operation && findByTemplate(contract, operation.method, operation.path);
-      if (!published?.requestSchema) continue;
-      const schema = inlineSchema(published.requestSchema, contract.document) as Record<string, unknown>;
-      tool.inputSchema.properties.data = { ...schema, description: 'the record, as the service publishes it' };
+      if (!published) continue;
+      if (tool.inputSchema.properties.data !== undefined && published.requestSchema) {
+        const schema = inlineSchema(published.requestSchema, contract.document) as Record<string, unknown>;
+        tool.inputSchema.properties.data = { ...schema, description: 'the record, as the service publishes it' };
+      }
+      for (const option of tool.options) {
+        const parameter = published.parameters.find((candidate) => candidate.in === 'query' && candidate.name === option.param);
+        const schema = parameter && (inlineSchema(parameter.schema, contract.document) as { enum?: unknown });
+        const values = Array.isArray(schema?.enum) ? schema.enum.filter((value): value is string => typeof value === 'string') : [];
+        if (values.length === 0 || option.repeatable) continue;
+        const described = tool.inputSchema.properties[option.property];
+        tool.inputSchema.properties[option.property] = { type: 'string', enum: values, description: described?.description };
+      }
     }
   } catch (error) {
-    ctx.io.warn(`the write tools take any object: the service description could not be read (${(error as Error).message})`);
+    ctx.io.warn(`the tools take any object and any filter value: the service description could not be read (${(error as Error).message})`);
   }
 }
 
@@ -121,7 +136,7 @@ export async function startSession(ctx: Context, flags: McpFlags): Promise<void>
   const production = session.environment === 'production';
   const server = await sqlDatabase(ctx, flags);
   const tools = catalogue(await declaredVerbs(ctx), { allowWrite: flags.allowWrite === true, production, server });
-  await publishRequestSchemas(ctx, tools);
+  await publishSchemas(ctx, tools);
   if (production && flags.allowWrite) ctx.io.warn(`profile ${session.profileName} is production: serving read-only tools only`);
   // The one audit-log opener (keys rotate's): created 0600 without following a link, or an existing
   // plain file of ours appended to; each line redacted and synced.

@@ -37,7 +37,7 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
         ? [{ flags: parent, description: `the ${parentFamily(spec)?.singular} whose ${spec.view.label} to list`, required: true }]
         : []),
       ...spec.filters.flatMap((filter) => [
-        { flags: filter.flags, description: filter.description },
+        { flags: filter.flags, description: filter.description, param: filter.param },
         // The old spelling keeps working, out of help.
         ...(filter.alias
           ? [{ flags: filter.flags.replace(/^--[\w-]+/, filter.alias), description: filter.description, hidden: true }]
