@@ -201,6 +201,11 @@ describe('appraisal mcp', () => {
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toMatch(/error: property id must be a UUID/);
     expect(JSON.stringify(bad.content)).not.toMatch(/at .*\.js:\d+/);
+    // Said in the tool's words: its input, not the command line's flag.
+    const when = await session.client.callTool({ name: 'props_list', arguments: { updated_since: 'yesterday' } });
+    expect(when.isError).toBe(true);
+    expect(JSON.stringify(when.content)).toMatch(/error: updated_since /);
+    expect(JSON.stringify(when.content)).not.toContain('--');
     await session.close();
   });
 

@@ -7,6 +7,7 @@ import type { Context } from '../../core/context.js';
 import type { Env } from '../../core/env.js';
 import { listenForAbort } from '../../core/shared-signal.js';
 import { LIST_CAP_DEFAULT, LIST_CAP_MAX, type Tool } from './catalogue.js';
+import { toolWords } from './tool-words.js';
 
 export interface CallLimits {
   /** The whole call, requests and output included. */
@@ -156,7 +157,7 @@ export async function callTool(
   }
   if (exitCode !== 0) {
     const said = lines.filter((line) => line.startsWith('error: ') || line.startsWith('hint: '));
-    return { ok: false, exitCode, requestIds, error: said.join('\n') || `the command failed (exit ${exitCode})` };
+    return { ok: false, exitCode, requestIds, error: toolWords(said.join('\n'), tool) || `the command failed (exit ${exitCode})` };
   }
   const output = stdout.text().trim();
   let result: unknown = null;
