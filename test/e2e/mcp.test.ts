@@ -147,7 +147,9 @@ describe('appraisal mcp', () => {
     for (const statement of [`@${secret}`, '@/etc/passwd', '-']) {
       const refused = await session.client.callTool({ name: 'sql', arguments: { statement } });
       expect(refused.isError, statement).toBe(true);
-      expect(JSON.stringify(refused.content), statement).toContain('statement is the text itself: this tool reads no file (@FILE) and no stdin (-)');
+      expect(JSON.stringify(refused.content), statement).toContain(
+        'statement is the text itself: this tool reads no file (@FILE) and no stdin (-)',
+      );
       expect(JSON.stringify(refused.content), statement).not.toMatch(/leaked|root/);
     }
     const elsewhere = await session.client.callTool({ name: 'sql', arguments: { statement: 'SELECT 1', to: 'duckdb:/tmp/x.duckdb' } });

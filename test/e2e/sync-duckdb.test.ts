@@ -213,7 +213,9 @@ describe('sync into DuckDB', () => {
     expect(every.code).toBe(12);
     expect(exitProblems(every)).toEqual([]);
     expect(every.stderr).toContain('needs GET /api/files (listFiles), which the service does not publish');
-    expect(every.stderr).toContain('leave that family out by naming the ones to sync (this run asked for props assignments clients contacts files)');
+    expect(every.stderr).toContain(
+      'leave that family out by naming the ones to sync (this run asked for props assignments clients contacts files)',
+    );
     expect(existsSync(join(scratch, 'unpublished-all.duckdb'))).toBe(false);
   });
 

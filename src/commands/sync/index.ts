@@ -56,7 +56,10 @@ export default defineNounCommand<SyncFlags>({
       description: `how far before the last pass's start an incremental run reads again (default ${DEFAULT_OVERLAP})`,
     },
     { flags: '--dry-run', description: 'read the service and the database, write nothing: print what would change' },
-    { flags: '-o, --output <format>', description: 'json only: the summary also as one JSON object on stdout (its lines are on stderr either way)' },
+    {
+      flags: '-o, --output <format>',
+      description: 'json only: the summary also as one JSON object on stdout (its lines are on stderr either way)',
+    },
   ],
   takes: [...SERVICE_OPTIONS, 'output', 'pageSize', 'concurrency', 'allowPartial'],
   // Every operation it may call, for `spec check`; a run needs only those of the families asked for.

@@ -121,7 +121,7 @@ describe('owned-file', () => {
     expect(privateDirProblem(statSync(ok))).toBe('has mode 755, not 700');
   });
 
-  it('the chmod of a refusal\'s hint holds the path as one shell word, which a shell reads back as the path', () => {
+  it("the chmod of a refusal's hint holds the path as one shell word, which a shell reads back as the path", () => {
     const dir = tempDir('appraisal-owned-');
     for (const name of ['plain.state', 'dir with spaces', "it's secret", '$(id);rm']) {
       const path = join(dir, name);
