@@ -74,7 +74,7 @@ describe('keys rotate on a schedule', () => {
     const idle = await p.run(schedule);
     expect(idle.code, idle.stderr).toBe(0);
     expect(idle.stderr).toMatch(
-      new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 30 days, \\d+ (minute|hour)s? old$`, 'm'),
+      new RegExp(`^nothing to do: key ${p.old.prefix} of profile default expires in 30 days and is \\d+ (minute|hour)s? old$`, 'm'),
     );
     expect(JSON.parse(idle.stdout)).toMatchObject({ rotated: false, oldPrefix: p.old.prefix });
     expect(p.stored()).toBe(p.old.secret);
@@ -105,7 +105,7 @@ describe('keys rotate on a schedule', () => {
     // --if-older-than alone, on the new key: nothing to do.
     const again = await p.run(['keys', 'rotate', '--yes', '--if-older-than', '90d']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^nothing to do: key apk_\w+ of profile default \d+ (minute|hour)s? old$/m);
+    expect(again.stderr).toMatch(/^nothing to do: key apk_\w+ of profile default is \d+ (minute|hour)s? old$/m);
     expectNoSecrets([p.old.secret, p.stored()], p.runs, [p.home], [join(p.configDir, 'credentials', 'default.key')]);
   });
 });

@@ -26,12 +26,16 @@ export function parseSchedule(options: ScheduleOptions): Schedule | undefined {
 
 export type Decision = { rotate: true; because: string } | { rotate: false; because: string };
 
-/** Whether the key's own record says it is time to rotate, and in words why (or why not). */
+/**
+ * Whether the key's own record says it is time to rotate, and in words why (or why not). When it
+ * is not time, `because` is what the key does, to follow its name in one sentence: "key apk_… of
+ * profile ci expires in 41 days and is 20 days old".
+ */
 export function decide(schedule: Schedule, record: KeyRecord, now: Date): Decision {
   const reasons: string[] = [];
   if (schedule.expiringWithinMs !== undefined) {
     const expires = typeof record.expiresAt === 'string' ? Date.parse(record.expiresAt) : Number.NaN;
-    if (Number.isNaN(expires)) reasons.push('it never expires');
+    if (Number.isNaN(expires)) reasons.push('never expires');
     else {
       const left = expires - now.getTime();
       if (left <= schedule.expiringWithinMs)
@@ -41,12 +45,12 @@ export function decide(schedule: Schedule, record: KeyRecord, now: Date): Decisi
   }
   if (schedule.olderThanMs !== undefined) {
     const created = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN;
-    if (Number.isNaN(created)) reasons.push('the service does not say when it was created');
+    if (Number.isNaN(created)) reasons.push('has no creation time on the service');
     else {
       const age = now.getTime() - created;
       if (age >= schedule.olderThanMs) return { rotate: true, because: `it is ${spanInWords(age)} old` };
-      reasons.push(`${spanInWords(age)} old`);
+      reasons.push(`is ${spanInWords(age)} old`);
     }
   }
-  return { rotate: false, because: reasons.join(', ') };
+  return { rotate: false, because: reasons.join(' and ') };
 }
