@@ -75,4 +75,29 @@ describe('keys rotate on a schedule, nothing to do', () => {
     expect(await statusWith(mock, expiring.key.secret)).toBe(200);
     expect(await statusWith(mock, forever.key.secret)).toBe(200);
   });
+
+  it('-q prints nothing when nothing was done (the documented cron line); -o json still prints the record', async () => {
+    const p = await profile({ expiresAt: daysAhead(41), createdAt: daysAgo(20) });
+    const cron = ['keys', 'rotate', '--yes', '-q', '--if-expiring-within', '14d', '--if-older-than', '90d'];
+    const quiet = await p.run(cron);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe('');
+    const json = await p.run([...cron, '-o', 'json']);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ rotated: false, oldPrefix: p.key.prefix });
+  });
+});
+
+describe('keys revoke --due, nothing due', () => {
+  it('says so in one line, and nothing with -q', async () => {
+    const p = await profile({ expiresAt: null, createdAt: daysAgo(1) });
+    const loud = await p.run(['keys', 'revoke', '--due', '--yes']);
+    expect(loud.code, loud.stderr).toBe(0);
+    expect(loud.stderr).toBe('nothing due for profile default: no pending revocations\n');
+    const quiet = await p.run(['keys', 'revoke', '--due', '--yes', '-q']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe('');
+  });
 });

@@ -42,7 +42,8 @@ async function isKeyInUse(api: ApiClient, session: Session, key: KeyRecord): Pro
 
 /**
  * `keys revoke --due`: revoke the profile's old keys whose --grace period has passed (recorded by
- * `keys rotate --grace`). For cron: exit 0 with one line when nothing is due.
+ * `keys rotate --grace`). For cron: exit 0 with one line when nothing is due, a notice, so that
+ * under -q (the documented cron line) a day on which nothing is due prints nothing to be mailed.
  */
 export async function runRevokeDue(ctx: Context): Promise<void> {
   const session = await ctx.session();
@@ -56,7 +57,7 @@ export async function runRevokeDue(ctx: Context): Promise<void> {
   }
   if (due.length === 0) {
     const next = pending.filter((entry) => !isDue(entry, now)).sort((a, b) => a.dueAt.localeCompare(b.dueAt))[0];
-    ctx.io.writeErr(
+    ctx.io.notice(
       `nothing due for profile ${session.profileName}${next ? `: ${pending.length} pending, the next (${next.prefix}) at ${next.dueAt}` : ': no pending revocations'}`,
     );
     return;

@@ -79,7 +79,9 @@ function auditEntry(report: RotationReport, session: Session, keepOld: boolean, 
 
 /**
  * With a schedule: whether the key's own record on the service says it is time. When it does
- * not, say so in one line (and as a record with -o) and end with exit 0.
+ * not, say so in one line (and as a record with -o) and end with exit 0. The line is a notice: the
+ * documented cron line runs with -q, and cron mails whatever a job prints, so a day on which
+ * nothing was done prints nothing there.
  */
 async function scheduledRotationIsDue(
   ctx: Context,
@@ -94,7 +96,7 @@ async function scheduledRotationIsDue(
     ctx.io.notice(`rotate: ${namedKey(credential.prefix)} is due: ${decision.because}`);
     return true;
   }
-  ctx.io.writeErr(`nothing to do: ${namedKey(credential.prefix)} of profile ${session.profileName} ${decision.because}`);
+  ctx.io.notice(`nothing to do: ${namedKey(credential.prefix)} of profile ${session.profileName} ${decision.because}`);
   if (ctx.output.formatExplicit) {
     await writeRecord(
       ctx,
