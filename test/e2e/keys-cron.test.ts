@@ -101,3 +101,23 @@ describe('keys revoke --due, nothing due', () => {
     expect(quiet.stdout).toBe('');
   });
 });
+
+describe('keys audit -q', () => {
+  it('keeps the findings on stdout and the exit code, and leaves out the summary line', async () => {
+    const env = isolatedEnv(mock.env);
+    const loud = await run(['keys', 'audit', '-o', 'json'], { env });
+    expect(loud.code, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/^Audited \d+ keys: \d+ with critical findings, \d+ with warnings\n$/);
+    const quiet = await run(['keys', 'audit', '-o', 'json', '-q'], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    // The same keys and findings (lastUsedAt moves: each run uses the admin key).
+    const findings = (stdout: string) =>
+      (JSON.parse(stdout) as Array<{ prefix: string; findings: string[] }>).map(({ prefix, findings }) => ({ prefix, findings }));
+    expect(findings(quiet.stdout)).toEqual(findings(loud.stdout));
+    // The admin key has api:admin, a warning: --fail-on still fails, with its error line alone.
+    const failing = await run(['keys', 'audit', '-o', 'json', '-q', '--fail-on', 'warning'], { env });
+    expect(failing.code).toBe(20);
+    expect(failing.stderr).toMatch(/^error: \d+ keys? ha(s|ve) findings at or above warning \(--fail-on warning\)\nhint: .*\n$/);
+  });
+});

@@ -46,9 +46,8 @@ export async function runAudit(ctx: Context, options: AuditOptions): Promise<voi
 
   const critical = countAtLeast(audited, 'critical');
   const warnings = countAtLeast(audited, 'warning') - critical;
-  ctx.io.writeErr(
-    `Audited ${keys.length} key${keys.length === 1 ? '' : 's'}: ${critical} with critical findings, ${warnings} with warnings`,
-  );
+  // A notice: scripts read the findings on stdout and the exit code, so -q leaves the summary out.
+  ctx.io.notice(`Audited ${keys.length} key${keys.length === 1 ? '' : 's'}: ${critical} with critical findings, ${warnings} with warnings`);
   if (options.failOn) {
     const failing = countAtLeast(audited, options.failOn);
     if (failing > 0) {
