@@ -84,27 +84,40 @@ export async function runScan(ctx: Context, paths: readonly string[], options: S
     const prefixes = [...new Set(matches.map((match) => match.prefix))];
     const known = prefixes.length > 0 ? await lookUp(ctx) : { keys: new Map<string, KeyRecord>(), inUse: undefined };
     const now = ctx.now();
-    const status = (prefix: string): Status => ('cannotTell' in known ? 'cannot tell' : statusOf(known.keys.get(prefix), now));
+    // What --revoke revoked: their records are printed as they now are, not as they were found.
+    const revoked: string[] = [];
+    const status = (prefix: string): Status =>
+      'cannotTell' in known ? 'cannot tell' : revoked.includes(prefix) ? 'revoked' : statusOf(known.keys.get(prefix), now);
+    // Live when found: the keys --revoke revokes, and the count in the summary and the error.
+    const live = prefixes.filter((prefix) => status(prefix) === 'live');
+
+    // Revoke before printing, so that each record's status is true when it is read. A revocation
+    // that fails (or is not confirmed) still lets the records be printed, then ends the command.
+    let failure: unknown;
+    if (!('cannotTell' in known) && live.length > 0 && options.revoke) {
+      try {
+        await revokeLive(ctx, live, known, matches, audit, revoked);
+      } catch (error) {
+        failure = error;
+      }
+    }
 
     async function* records() {
       for (const match of matches)
         yield { status: status(match.prefix), prefix: match.prefix, file: match.file, line: match.line, commit: match.commit ?? null };
     }
     await writeRecords(ctx, records(), SCAN_VIEW);
-
-    const live = prefixes.filter((prefix) => status(prefix) === 'live');
     ctx.io.writeErr(
       `Found ${matches.length} key${matches.length === 1 ? '' : 's'} (${prefixes.length} distinct prefix${prefixes.length === 1 ? '' : 'es'})${'cannotTell' in known ? '' : `; ${live.length} live`}`,
     );
+
     if ('cannotTell' in known) {
       ctx.io.warn(`cannot tell which of them are live: ${known.cannotTell}`);
       if (options.revoke) throw known.error;
       ctx.io.notice('note: run it with an admin key (keys:admin or api:admin) to check them against the service');
       return;
     }
-
-    let revoked: string[] = [];
-    if (live.length > 0 && options.revoke) revoked = await revokeLive(ctx, live, known, matches, audit);
+    if (failure !== undefined) throw failure;
     if (live.length > 0) {
       const left = live.filter((prefix) => !revoked.includes(prefix));
       throw new FindingsError(
@@ -122,13 +135,18 @@ export async function runScan(ctx: Context, paths: readonly string[], options: S
   }
 }
 
+/**
+ * Revoke the live keys found (not the one this command uses), after confirmation. Each is added to
+ * `revoked` once the service has revoked it, so a failure midway leaves the list of those done.
+ */
 async function revokeLive(
   ctx: Context,
   live: readonly string[],
   known: { keys: Map<string, KeyRecord>; inUse: string | undefined },
   matches: readonly Match[],
   audit: AuditLog | undefined,
-): Promise<string[]> {
+  revoked: string[],
+): Promise<void> {
   const targets = live.filter((prefix) => {
     if (prefix !== known.inUse) return true;
     ctx.io.warn(
@@ -136,10 +154,9 @@ async function revokeLive(
     );
     return false;
   });
-  if (targets.length === 0) return [];
+  if (targets.length === 0) return;
   await confirmDestructive(ctx, `revoke ${targets.length === 1 ? 'leaked key' : `${targets.length} leaked keys`} ${targets.join(', ')}`);
   const api = await ctx.api();
-  const revoked: string[] = [];
   for (const prefix of targets) {
     const record = known.keys.get(prefix)!;
     await api.send('DELETE', keyPath(record.id));
@@ -157,7 +174,6 @@ async function revokeLive(
       foundIn: where,
     });
   }
-  return revoked;
 }
 
 export default defineVerb<ScanOptions>({
