@@ -1,7 +1,8 @@
 // `keys scan` against `appraisal mock`, in process: what it prints is true when it is read. With
 // --revoke, a key it revoked is printed as revoked (not as the live key it found), still with exit
-// 20; a revocation that is refused midway leaves each record as it then is. The git history and the
-// cannot-tell path are in key-lifecycle.test.ts.
+// 20; a revocation that is refused midway leaves each record as it then is. A --pattern match of
+// another form is shown cut, never whole. The git history and the cannot-tell path are in
+// key-lifecycle.test.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -99,5 +100,25 @@ describe('keys scan --revoke', () => {
     expect(result.stderr).toMatch(/confirmation needed; pass --yes/);
     expect(statusOf(JSON.parse(result.stdout) as Row[], leaked)).toEqual(['live']);
     expect(await statusWith(mock, leaked.secret)).toBe(200);
+  });
+});
+
+describe('keys scan --pattern', () => {
+  it('shows a match that is not of our format cut to its beginning and …, never whole (it may be a secret)', async () => {
+    const env = isolatedEnv(mock.env);
+    const dir = join(env.HOME!, 'passwords');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'notes.txt'), 'db password: hunter2\nwifi: hunter7\nlong: hunter123456789012\n');
+    const result = await run(['keys', 'scan', dir, '--pattern', 'hunter[0-9]+', '-o', 'json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { status: 'unknown to the service', prefix: '…', file: expect.stringMatching(/notes\.txt$/), line: 1, commit: null },
+      { status: 'unknown to the service', prefix: '…', file: expect.stringMatching(/notes\.txt$/), line: 2, commit: null },
+      { status: 'unknown to the service', prefix: 'hunt…', file: expect.stringMatching(/notes\.txt$/), line: 3, commit: null },
+    ]);
+    for (const secret of ['hunter2', 'hunter7', 'hunter1']) {
+      expect(result.stdout).not.toContain(secret);
+      expect(result.stderr).not.toContain(secret);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import { quoteInput } from '../../../core/ids.js';
-import { keyPrefix } from '../../../core/redact.js';
+import { isUsualKeyPrefix, keyPrefix } from '../../../core/redact.js';
 
 /** The key format we model: `apk_` + 8 + `_` + 32 base62, not inside a longer word. */
 export const DEFAULT_KEY_PATTERN = '(?<![A-Za-z0-9_])apk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}(?![A-Za-z0-9])';
@@ -38,9 +38,16 @@ export interface Match {
   commit?: string;
 }
 
-/** What is shown of a match: the prefix of our format, else its first 4 characters. */
+/**
+ * What is shown of a match: the prefix of our format (`apk_ab12cd34`, what the service lists keys
+ * by). A --pattern match of another form may be a secret of any length, so it is cut as every
+ * other secret is in messages (core/redact.ts keyPrefix: 4 characters of a long one, 2 of a medium
+ * one, none of a short one) and ends in `…`, so it is never mistaken for the whole match: `sk_l…`,
+ * `hu…`, or `…` alone for `hunter2`.
+ */
 export function matchPrefix(text: string): string {
-  return keyPrefix(text);
+  const prefix = keyPrefix(text);
+  return isUsualKeyPrefix(prefix) ? prefix : `${prefix}…`;
 }
 
 /** Matches in one text, with their line numbers (1-based). */

@@ -37,10 +37,21 @@ describe('keys scan: finding keys in files', () => {
 
   it('--pattern replaces the format; a pattern that is not one, or matches nothing at all, is refused', () => {
     expect(matchesIn('token=sk_live_0123456789abcdef', keyPattern('sk_live_[0-9a-f]{16}'), 'f')).toEqual([
-      { file: 'f', line: 1, prefix: 'sk_l' },
+      { file: 'f', line: 1, prefix: 'sk_l…' },
     ]);
     expect(() => keyPattern('(')).toThrow(UsageError);
     expect(() => keyPattern('x*')).toThrow(/matches the empty string/);
+  });
+});
+
+describe('keys scan --pattern: what is shown of a match that is not of our format', () => {
+  it('its beginning, cut as any secret is (4, 2 or no characters by its length), then …; never the whole match', () => {
+    const shown = (text: string, pattern: string) => matchesIn(`x ${text} y`, keyPattern(pattern), 'f').map((match) => match.prefix);
+    expect(shown('hunter2', 'hunter[0-9]')).toEqual(['…']);
+    expect(shown('hunter22', 'hunter[0-9]+')).toEqual(['hu…']);
+    expect(shown('ghp_0123456789abcdef', 'ghp_[0-9a-f]+')).toEqual(['ghp_…']);
+    // A pattern that matches our format still shows the key's own prefix, which the service knows.
+    expect(shown(KEY, 'apk_\\w+')).toEqual(['apk_AbCd1234']);
   });
 });
 
