@@ -37,9 +37,9 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'appraisal mock --port 0 --detach --write-env mock.env   # HTTPS on a free port, a generated CA, an admin key':
     'starts a second mock as a process of its own (--detach); test/e2e/mock-recipe.test.ts runs the README recipe as written',
   'appraisal --api-key-file /dev/fd/3 keys lease --scope properties:read --ttl 15m -- ./nightly-report.sh 3< <(vault kv get -field=key ci/appraisal)':
-    'the key on file descriptor 3 from a secret manager: test/e2e/keys-lease-docs.test.ts runs it with these arguments as a process (3< <(…))',
+    'the key on file descriptor 3 from a secret manager: test/e2e/keys-lease.test.ts runs it with these arguments as a process (3< <(…))',
   'appraisal --api-key-file /dev/fd/3 keys lease --scope properties:read --ttl 15m -- ./nightly-report.sh 3< "$RUNNER_TEMP/appraisal.key"':
-    'the key on file descriptor 3, written by an earlier CI step: test/e2e/keys-lease-docs.test.ts runs it with these arguments as a process',
+    'the key on file descriptor 3, written by an earlier CI step: test/e2e/keys-lease.test.ts runs it with these arguments as a process',
   'appraisal mock --http --records 20000 --latency 20 --log':
     'a second mock service on the fixed port 4000 until stopped: another run on this machine may hold the port',
 };
