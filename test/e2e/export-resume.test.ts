@@ -36,6 +36,41 @@ afterAll(async () => {
 });
 
 describe('resumable exports', () => {
+  it('refuses to resume when a record removed before the checkpoint shifted the pages, though the total is the same (exit 9)', async () => {
+    await admin.reset();
+    const dir = freshDir();
+    const out = join(dir, 'props.ndjson');
+    const args = ['props', 'list', '--out', out, ...PAGE];
+    await admin.queueFaults([{ path: '/api/properties', query: { page: '5' }, fault: 'status=503', count: 10 }]);
+    expect((await cli(args, { APPRAISAL_RETRY_BASE_MS: '1' })).code).toBe(8);
+    await admin.clearFaults();
+    // One record of page 1 gone and one added at the end: the same total, every later page one record left.
+    const ids = await admin.ids('/api/properties');
+    expect((await admin.call('DELETE', `/api/properties/${ids[3]}`)).status).toBe(204);
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Added meanwhile',
+      propertyType: 'office',
+      address: { line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' },
+    });
+    expect(created.status).toBe(201);
+    const shifted = await cli([...args, '--resume']);
+    expect(shifted.code, shifted.stderr).toBe(9);
+    expect(shifted.stderr).toMatch(
+      /^error: cannot resume the export of \/api\/properties: page 4, the last one the partial export holds, now holds a record it does not \([0-9a-f-]{36}\)/m,
+    );
+    // The record that moved onto page 4 is the one a resume from page 5 would never have read.
+    expect(shifted.stderr).toContain(ids[120]!);
+    expect(shifted.stderr).toContain('--restart');
+    expect(existsSync(out)).toBe(false);
+    const restarted = await cli([...args, '--restart']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    const exported = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(exported.sort()).toEqual((await admin.ids('/api/properties')).sort());
+  });
+
   it('refuses to resume another export (exit 2) or a changed collection (exit 9); --restart starts over; a plain run mentions --resume', async () => {
     await admin.reset();
     const dir = freshDir();

@@ -95,6 +95,23 @@ export class CollectionIntegrity {
     }
   }
 
+  /**
+   * The last page an interrupted export completed, read again: it must hold only records the partial
+   * export holds. A record removed before the checkpoint (and another added after it, so the total
+   * is the same) shifts the pages left: the page would hold the next page's first record, which the
+   * resumed export would otherwise never read: it ended with exit 0 and a record missing.
+   */
+  checkLinedUp(page: CollectionPage): void {
+    const resume = this.resume;
+    if (!resume) return;
+    const unknown = page.items.find((record) => !this.seen.has(record.id));
+    if (unknown === undefined) return;
+    throw new ContractError(
+      `cannot resume the export of ${this.path}: page ${page.pagination.page}, the last one the partial export holds, now holds a record it does not (${unknown.id.slice(0, 40)}): records were removed or added before it since, so the pages after the checkpoint would not line up with those before it`,
+      { hint: 'run it again with --restart to export the collection from the beginning' },
+    );
+  }
+
   /** The duplicate check's table sized once, from the total the service reports. */
   reserve(records: number): void {
     this.seen.reserve(records);

@@ -70,7 +70,15 @@ export class IdSet {
     return true;
   }
 
-  private insert(a: number, b: number, c: number, d: number): boolean {
+  /** Whether the id is there (a resumed export checks that a page it read before still holds its records). */
+  has(id: string): boolean {
+    const words = this.words;
+    if (!packUuid(id, words)) return this.others.has(id);
+    return this.find(words[0]!, words[1]!, words[2]!, words[3]!).found;
+  }
+
+  /** The id's slot, or the free slot where it would go. */
+  private find(a: number, b: number, c: number, d: number): { found: boolean; slot: number } {
     const { length, used } = this;
     const [s0, s1, s2, s3] = this.seed as unknown as [number, number, number, number];
     const mixed =
@@ -81,8 +89,16 @@ export class IdSet {
     for (; (used[slot >>> 5]! >>> (slot & 31)) & 1; slot = slot + 1 === length ? 0 : slot + 1) {
       this.probes++;
       const at = slot * WORDS;
-      if (this.slots[at] === a && this.slots[at + 1] === b && this.slots[at + 2] === c && this.slots[at + 3] === d) return false;
+      if (this.slots[at] === a && this.slots[at + 1] === b && this.slots[at + 2] === c && this.slots[at + 3] === d)
+        return { found: true, slot };
     }
+    return { found: false, slot };
+  }
+
+  private insert(a: number, b: number, c: number, d: number): boolean {
+    const { found, slot } = this.find(a, b, c, d);
+    if (found) return false;
+    const { used } = this;
     const at = slot * WORDS;
     this.slots[at] = a;
     this.slots[at + 1] = b;

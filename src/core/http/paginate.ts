@@ -96,6 +96,9 @@ export async function* paginate(
 
     const start = resume ? resume.afterPage + 1 : 1;
     const loadingFirst = load(start, resume ? resume.limit : options.pageSize);
+    // A resumed export reads its last complete page again, beside the next one: it must still hold
+    // only what the partial export holds (checkLinedUp).
+    const loadingLast = resume && resume.afterPage >= 1 ? load(resume.afterPage, resume.limit) : undefined;
     // Pages after the first go out together as soon as it answers (`concurrency` of them once it is
     // consumed; undici does not hand page 1's connection to the next request at once): their
     // connections are opened while it travels. A 1-page collection leaves them unused, closed at
@@ -104,6 +107,7 @@ export async function* paginate(
     if (ahead && (maxItems === undefined || maxItems > (options.pageSize ?? 0))) runtime.openConnections?.(concurrency);
     const first = (await loadingFirst)();
     integrity.checkResumable(first);
+    if (loadingLast) integrity.checkLinedUp((await loadingLast)());
     integrity.noteTotal(first);
     // The duplicate check's table sized once from the total the service reports.
     const expectedRecords = Math.min(first.pagination.total, maxItems ?? Infinity);

@@ -127,4 +127,16 @@ describe('IdSet against crafted ids (issue 26 §12)', () => {
     expect(seeded.add(ids[1234]!)).toBe(false);
     expect(seeded.size).toBe(ids.length);
   });
+
+  it('has: what was added, packed or not, through growth; nothing else', () => {
+    const set = new IdSet();
+    const ids = Array.from({ length: 5000 }, () => globalThis.crypto.randomUUID());
+    for (const id of ids) set.add(id);
+    set.add('not-a-uuid');
+    expect(ids.every((id) => set.has(id))).toBe(true);
+    expect(set.has('not-a-uuid')).toBe(true);
+    expect(set.has(globalThis.crypto.randomUUID())).toBe(false);
+    expect(set.has('another')).toBe(false);
+    expect(set.size).toBe(5001);
+  });
 });
