@@ -2,7 +2,7 @@
 // flag is completed without anyone keeping a second list.
 import type { Argument, Command, Option } from 'commander';
 import { CSV_DELIMITER_NAMES } from '../../core/csv-style.js';
-import { OUTPUT_FORMATS } from '../../core/global-options.js';
+import { OUTPUT_FORMATS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
 /** Where the values of a flag or argument come from. */
@@ -78,9 +78,14 @@ export function argumentValue(argument: Argument): ValueSource {
   return { kind: 'free' };
 }
 
+/**
+ * The flags a command offers. A verb that takes every service option lists them in its help as one
+ * line (verb-command.ts hides each): hidden from help, they are still the verb's, and complete.
+ */
 function flagsOf(command: Command, withHidden = false): CompletionFlag[] {
+  const collapsed = (option: Option) => command.parent !== null && SERVICE_OPTIONS.includes(option.attributeName());
   return command.options
-    .filter((option) => withHidden || !option.hidden)
+    .filter((option) => withHidden || !option.hidden || collapsed(option))
     .map((option) => ({ long: option.long, short: option.short, description: firstLine(option.description), value: flagValue(option) }));
 }
 

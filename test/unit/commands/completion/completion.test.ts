@@ -9,6 +9,7 @@ import { describeTree } from '../../../../src/commands/completion/tree.js';
 import { zshScript } from '../../../../src/commands/completion/zsh.js';
 import { OUTPUT_FORMATS } from '../../../../src/core/global-options.js';
 import { requires } from '../../../helpers/terminal.js';
+import { run } from '../../../helpers/run.js';
 import { tempDir } from '../../../helpers/temp.js';
 
 const work = tempDir('completion-unit-');
@@ -171,6 +172,25 @@ describe('bash script', () => {
     const files = complete(script, ['appraisal', 'files', 'upload', 'driv']);
     expect(files).toEqual(['driver.bash']);
     expect(complete(script, ['appraisal', '--out', 'appraisal.b'])).toEqual(['appraisal.bash']);
+  });
+});
+
+describe("the CLI's own script", () => {
+  it('completes the service options after a verb that takes them, though its help shows them as one line', async () => {
+    const printed = await run(['completion', 'bash']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const script = printed.stdout;
+    expect(complete(script, ['appraisal', 'files', 'download', 'x', '--p'])).toEqual(['--profile']);
+    expect(complete(script, ['appraisal', 'smoke', '--base'])).toEqual(['--base-url']);
+    const bin = mkdtempSync(join(work, 'completion-bin-'));
+    writeFileSync(join(bin, 'appraisal'), '#!/bin/sh\n[ "$1 $2" = "completion __profiles" ] && printf "local\\nstaging\\n"\n');
+    chmodSync(join(bin, 'appraisal'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+    expect(complete(script, ['appraisal', 'files', 'download', 'x', '--profile', ''], env)).toEqual(['local', 'staging']);
+    // And no flag twice.
+    const all = complete(script, ['appraisal', 'props', 'get', '--']);
+    expect(all).toContain('--profile');
+    expect(new Set(all).size).toBe(all.length);
   });
 });
 
