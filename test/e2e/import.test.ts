@@ -429,6 +429,19 @@ describe('props import: guards', () => {
     expect(await admin.apiRequests()).toEqual([]);
   });
 
+  it('a missing input is named missing, before its name is asked what format it is', async () => {
+    await admin.clearRequests();
+    const missing = await cli(['props', 'import', 'nowhere.txt']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('error: cannot read nowhere.txt: no such file or directory\n');
+    // A file that is there and tells no format is still refused for its format.
+    writeFileSync(join(dir, 'there.txt'), 'name\nA\n');
+    const unknown = await cli(['props', 'import', 'there.txt']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: cannot tell the format of there.txt from its name\nhint: pass --format/);
+    expect(await admin.apiRequests()).toEqual([]);
+  });
+
   it('a production target without --yes on a pipe is refused naming --yes, before any request', async () => {
     writePropertiesCsv(dir, 'prod.csv', 'PROD', 2);
     await admin.clearRequests();

@@ -86,13 +86,15 @@ export async function importFlags(
   cwd: string,
   outputs: { results: SinkFile | undefined; failed: SinkFile | undefined },
 ): Promise<ImportFlags> {
+  const inputPath = file === '-' ? undefined : resolve(cwd, file);
+  // A missing, unreadable or directory input is found before the match index is read from the
+  // service, and before its name's format is asked for: `foo.txt` that is not there is a missing
+  // file, not a file of an unknown format.
+  if (inputPath !== undefined) await checkReadable(inputPath, file);
   const format = inputFormat(file, options.format);
   const encoding = (options.encoding ?? 'utf-8') as InputEncoding;
   if (!INPUT_ENCODINGS.includes(encoding))
     throw new UsageError(`--encoding ${options.encoding}: expected one of ${INPUT_ENCODINGS.join(', ')}`);
-  const inputPath = file === '-' ? undefined : resolve(cwd, file);
-  // A missing, unreadable or directory input is found before the match index is read from the service.
-  if (inputPath !== undefined) await checkReadable(inputPath, file);
   const dryRun = options.dryRun === true;
   let stopAfterErrors: number | undefined;
   if (options.stopAfterErrors !== undefined) {
