@@ -442,6 +442,28 @@ describe('props import: guards', () => {
     expect(await admin.apiRequests()).toEqual([]);
   });
 
+  it('-o parquet is refused (an import writes no Parquet), and its help says what -o and --concurrency do for an import', async () => {
+    writePropertiesCsv(dir, 'parquet.csv', 'PARQ', 1);
+    await admin.clearRequests();
+    const refused = await cli(['props', 'import', 'parquet.csv', '--match', 'parcelNumber', '-o', 'parquet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'error: import writes no parquet: its rows go to --results and --failed; -o takes table, json, ndjson, csv for its summary\n',
+    );
+    expect(refused.stdout).toBe('');
+    expect(await admin.apiRequests()).toEqual([]);
+    expect(existsSync(join(dir, 'parquet.results.csv'))).toBe(false);
+
+    const help = (await cli(['props', 'import', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).not.toContain('parquet');
+    expect(help).not.toContain('auto-paging');
+    expect(help).toContain('--concurrency <n> rows sent at once');
+    // The import's own --concurrency is still the global one the run reads: its bounds are checked.
+    const zero = await cli(['props', 'import', 'parquet.csv', '--concurrency', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toBe('error: --concurrency must be between 1 and 64, got 0\n');
+  });
+
   it('a production target without --yes on a pipe is refused naming --yes, before any request', async () => {
     writePropertiesCsv(dir, 'prod.csv', 'PROD', 2);
     await admin.clearRequests();

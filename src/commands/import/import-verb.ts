@@ -5,6 +5,7 @@
 // list when it `refers` to one (--property-match) — checks its flags (import-flags.ts) and hands the
 // run to run-import.ts, loaded only when the verb runs.
 import type { Operation } from '../../core/description/operations.js';
+import { UsageError } from '../../core/errors.js';
 import { CONFIRM_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import {
   collectionTemplate,
@@ -17,6 +18,12 @@ import {
 import { defineVerb, type Verb, type VerbOption } from '../../core/verb.js';
 import { importFlags, rowOutputs, type ImportOptions } from './import-flags.js';
 import { INPUT_ENCODINGS } from './input-text.js';
+
+/**
+ * What -o may say to an import: not parquet, which writes a list to a file (an import's rows go to
+ * --results). Checked by the run: the global -o, which takes parquet, is what parses the value.
+ */
+const IMPORT_OUTPUT_FORMATS: readonly string[] = ['table', 'json', 'ndjson', 'csv'];
 
 /** The operations `import` of a family may call. */
 export function importOperations(family: ResourceFamily): Operation[] {
@@ -60,6 +67,19 @@ function importOptions(family: ResourceFamily): VerbOption[] {
     },
     { flags: '--map <file>', description: 'a JSON object renaming input columns to field paths: {"Parcel #": "parcelNumber"}' },
     { flags: '--stop-after-errors <n>', description: 'end early after N invalid or failed rows (the rest are reported skipped)' },
+    // The global -o and --concurrency, declared again for what they do here: an import writes no
+    // Parquet (its rows go to --results and --failed; -o only shapes the summary), and its
+    // --concurrency is how many rows are sent at once, not pages fetched while auto-paging.
+    {
+      flags: '-o, --output <format>',
+      description: `${IMPORT_OUTPUT_FORMATS.join(', ')}: json prints the summary as one JSON object, the others as its line (the rows go to --results)`,
+      group: 'Output Options:',
+    },
+    {
+      flags: '--concurrency <n>',
+      description: 'rows sent at once, and pages read at once for the --match index (default: 4)',
+      group: 'Paging Options:',
+    },
   ];
   const parent = parentFamily(family);
   if (family.parent && parent)
@@ -88,6 +108,10 @@ export function importVerb(family: ResourceFamily, examples: readonly string[]):
     examples,
     async run(ctx, [file], options) {
       // The flags are checked before the run is loaded, as a list's filters become its query first.
+      if (!IMPORT_OUTPUT_FORMATS.includes(ctx.output.format))
+        throw new UsageError(
+          `import writes no ${ctx.output.format}: its rows go to --results and --failed; -o takes ${IMPORT_OUTPUT_FORMATS.join(', ')} for its summary`,
+        );
       const rows = ctx.output.sink;
       if (rows.kind !== 'rows') throw new Error(`import writes its rows to the rows sink, not to ${rows.kind}`);
       const flags = await importFlags(family, file!, options, ctx.cwd, rows);
