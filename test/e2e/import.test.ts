@@ -3,6 +3,7 @@
 // dry run = real run row for row, 503s and a lost answer (no duplicate), the production guard, the
 // run lock, and the spreadsheet round trip (export → import --match id --dry-run) for every family.
 // In process (test/helpers/run.ts); `kill -9` in the middle of a run is in import-crash.test.ts (spawned).
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -363,6 +364,81 @@ describe('props import: faults', () => {
     // It landed once: never sent twice.
     expect([...(await parcelCounts(admin, 'LOST')).values()]).toEqual([1, 1, 1]);
     await admin.clearFaults();
+  });
+});
+
+/** The command a hint prints between backticks after `run`, split into its words by a real shell. */
+function hintCommand(stderr: string): string[] {
+  const command = /and run `([^`]+)`$/m.exec(stderr)?.[1];
+  expect(command, stderr).toBeDefined();
+  const words = execFileSync('sh', ['-c', `printf '%s\\0' ${command!}`], { encoding: 'utf8' })
+    .split('\0')
+    .slice(0, -1);
+  expect(words[0]).toBe('appraisal');
+  return words.slice(1);
+}
+
+describe('import: the command that imports the rows to fix', () => {
+  it('repeats every flag that shapes the rows, each a shell word, and runs as printed once the rows are fixed', async () => {
+    const clients = (await admin.call('GET', '/api/clients?limit=1')).body as { items: Array<{ id: string }> };
+    const clientId = clients.items[0]!.id;
+    mkdirSync(join(dir, 'hint dir'));
+    writeFileSync(join(dir, 'hint map.json'), JSON.stringify({ 'E-mail': 'email' }));
+    writeFileSync(
+      join(dir, 'hint dir', "o'brien contacts.csv"),
+      'firstName,lastName,E-mail\r\nAnn,Hint,ann.hint@import.example\r\nBo,Hint,\r\n',
+    );
+    const args = [
+      'contacts',
+      'import',
+      "hint dir/o'brien contacts.csv",
+      '--match',
+      'email',
+      '--client',
+      clientId,
+      '--map',
+      'hint map.json',
+    ];
+    const first = await cli(args);
+    expect(first.code, first.stderr).toBe(22);
+    const again = hintCommand(first.stderr);
+    expect(again).toEqual([
+      'contacts',
+      'import',
+      "hint dir/o'brien contacts.failed.csv",
+      '--match',
+      'email',
+      '--map',
+      'hint map.json',
+      '--client',
+      clientId,
+    ]);
+
+    // The row fixed in the failed file, which is in the input's own columns (E-mail, no clientId).
+    const failed = join(dir, 'hint dir', "o'brien contacts.failed.csv");
+    writeFileSync(failed, readFileSync(failed, 'utf8').replace('Bo,Hint,', 'Bo,Hint,bo.hint@import.example'));
+    const fixed = await cli(again);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(summaryCounts(fixed.stdout)).toMatchObject({ created: 1, invalid: 0 });
+    const listed = (await admin.call('GET', `/api/clients/${clientId}/contacts?limit=100`)).body as { items: Array<{ email: string }> };
+    expect(listed.items.map((contact) => contact.email)).toEqual(
+      expect.arrayContaining(['ann.hint@import.example', 'bo.hint@import.example']),
+    );
+  });
+
+  it('repeats --format when it was given, and --property-match', async () => {
+    writeFileSync(join(dir, 'hint-assign.txt'), '{"number":"A-HINT-1","propertyIds":["HINT-404"]}\n');
+    const result = await cli(['assignments', 'import', 'hint-assign.txt', '--format', 'ndjson', '--property-match', 'parcelNumber']);
+    expect(result.code, result.stderr).toBe(22);
+    expect(hintCommand(result.stderr)).toEqual([
+      'assignments',
+      'import',
+      'hint-assign.txt.failed.ndjson',
+      '--format',
+      'ndjson',
+      '--property-match',
+      'parcelNumber',
+    ]);
   });
 });
 

@@ -31,6 +31,8 @@ export interface ImportFlags {
   /** Absolute path; undefined for stdin. */
   inputPath: string | undefined;
   format: InputFormat;
+  /** --format was given (the command that imports the rows to fix repeats it). */
+  formatGiven: boolean;
   encoding: InputEncoding;
   match: string[] | undefined;
   dryRun: boolean;
@@ -145,6 +147,7 @@ export async function importFlags(
     file,
     inputPath,
     format,
+    formatGiven: options.format !== undefined,
     encoding,
     match: options.match === undefined ? undefined : fieldPath(options.match, '--match'),
     dryRun,

@@ -5,6 +5,7 @@
 import type { Context } from '../../core/context.js';
 import { RowsNotImportedError } from '../../core/errors.js';
 import type { ResourceFamily } from '../../core/resources.js';
+import { shellWord } from '../../core/shell-word.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { formatCount } from '../../output/index.js';
 import type { ImportFlags } from './import-flags.js';
@@ -57,6 +58,23 @@ export function printPlan(ctx: Context, tally: Tally, details: PlanDetails): voi
   }
 }
 
+/**
+ * The command that imports the fixed rows, to paste as it is: the failed file and every flag that
+ * shapes its rows as this run read them (without --client its contacts lack a clientId, without
+ * --map its columns are not fields), each a shell word. Not --results, --failed, --encoding (the
+ * failed file is UTF-8, and refused with --encoding when it starts with a BOM), --dry-run or
+ * --stop-after-errors: they are this run's, not the rows'.
+ */
+export function againCommand(family: ResourceFamily, flags: ImportFlags, failed: string): string {
+  const words = ['appraisal', family.command, 'import', failed];
+  if (flags.match) words.push('--match', flags.match.join('.'));
+  if (flags.formatGiven) words.push('--format', flags.format);
+  if (flags.mapDisplay !== undefined) words.push('--map', flags.mapDisplay);
+  if (flags.client !== undefined) words.push('--client', flags.client);
+  if (flags.propertyMatch) words.push('--property-match', flags.propertyMatch.join('.'));
+  return words.map(shellWord).join(' ');
+}
+
 export function report(ctx: Context, family: ResourceFamily, flags: ImportFlags, tally: Tally): void {
   if (ctx.output.formatExplicit && ctx.output.format === 'json') {
     const summary = {
@@ -84,7 +102,7 @@ export function report(ctx: Context, family: ResourceFamily, flags: ImportFlags,
     `${formatCount(tally.notImported)} of ${formatCount(tally.total)} rows ${flags.dryRun ? 'would not be imported' : 'were not imported'} (invalid ${formatCount(invalid)}, failed ${formatCount(failed)}${skipped > 0 ? `, skipped ${formatCount(skipped)}` : ''})${where}`,
     {
       hint: flags.failed
-        ? `each row's column and reason are in _error of ${flags.results?.display ?? 'the results'}; fix ${flags.failed.display} and run \`appraisal ${family.command} import ${flags.failed.display}${flags.match ? ` --match ${flags.match.join('.')}` : ''}\``
+        ? `each row's column and reason are in _error of ${flags.results?.display ?? 'the results'}; fix ${flags.failed.display} and run \`${againCommand(family, flags, flags.failed.display)}\``
         : 'pass --results PATH and --failed PATH to see each row and keep the rows to fix',
     },
   );
