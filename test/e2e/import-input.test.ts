@@ -75,6 +75,39 @@ describe('props import: text in its encoding', () => {
     expect(again.stderr).toMatch(/^error: excel-bad\.failed\.csv: starts with a UTF-8 byte-order mark, so it is UTF-8, not windows-1252\n/);
   });
 
+  it('writes the results and the rows to fix of a CSV with a BOM (Excel\'s "CSV UTF-8") with a BOM, so the same spreadsheet reads them', async () => {
+    const name = 'Café Müller – 東京';
+    // Semicolons, CRLF, a BOM: as Excel saves "CSV UTF-8" where the comma is the decimal mark. One
+    // file with a quote (the CSV parser) and one without (the byte scan's split).
+    for (const [file, quoted] of [
+      ['excel-bom.csv', true],
+      ['excel-bom-plain.csv', false],
+    ] as const) {
+      const tag = quoted ? 'BOMQ' : 'BOMP';
+      const rows = [propertyCells(tag, 1), propertyCells(tag, 2)];
+      rows[0]![0] = quoted ? `${name} "A"` : name;
+      rows[1]![1] = 'castle';
+      const text = [PROPERTY_HEADER, ...rows]
+        .map((row) => row.map((cell) => (cell.includes('"') ? `"${cell.replaceAll('"', '""')}"` : cell)).join(';'))
+        .join('\r\n');
+      writeFileSync(join(dir, file), `\uFEFF${text}\r\n`);
+      const result = await cli(['props', 'import', file, '--match', 'parcelNumber']);
+      expect(result.code, result.stderr).toBe(22);
+      const results = readFileSync(join(dir, file.replace('.csv', '.results.csv')), 'utf8');
+      expect(results.startsWith('\uFEFFname;propertyType;'), results.slice(0, 40)).toBe(true);
+      expect(readCsv(results.replaceAll(';', ','))).toHaveLength(2);
+      expect(results).toContain(quoted ? `"${name} ""A""";` : `${name};`);
+      const failed = readFileSync(join(dir, file.replace('.csv', '.failed.csv')), 'utf8');
+      expect(failed.startsWith('\uFEFFname;propertyType;'), failed.slice(0, 40)).toBe(true);
+      expect(failed).toContain(';castle;');
+    }
+    // A UTF-8 input without a BOM gets none: the files are as the input was.
+    writePropertiesCsv(dir, 'plain-utf8.csv', 'NOBOM', 1);
+    const plain = await cli(['props', 'import', 'plain-utf8.csv', '--match', 'parcelNumber']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'plain-utf8.results.csv'), 'utf8').startsWith('name,')).toBe(true);
+  });
+
   it('refuses a NUL byte and a row over the bounds with one line, before any write', async () => {
     const rows = [propertyCells('NUL', 1), propertyCells('NUL', 2)];
     rows[1]![4] = '1 Pier\0Rd';

@@ -7,7 +7,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import { UsageError } from '../../core/errors.js';
 import { formatCount } from '../../output/index.js';
 import type { InputSource, SourceRow } from './input-source.js';
-import { InputText, OVERFLOW_MARK, RecordGuard, rowTooLarge, tooManyColumns } from './input-text.js';
+import { InputText, OVERFLOW_MARK, RecordGuard, rowTooLarge, tooManyColumns, UTF8_BOM } from './input-text.js';
 import { UnquotedCsv } from './unquoted-csv.js';
 import { csvDelimiter, peekHeaderLine, type CsvDelimiter } from './csv-delimiter.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
@@ -130,5 +130,6 @@ export async function openCsv(given: Readable, text: InputText, unquoted: boolea
     throw error;
   }
   const rest = { [Symbol.asyncIterator]: () => records };
-  return { format: 'csv', display, header, delimiter, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
+  const bom = guard.starts !== undefined && UTF8_BOM.equals(guard.starts.subarray(0, 3));
+  return { format: 'csv', display, header, delimiter, bom, rows: csvRows(bytes, guard, text, header, rest), close: () => bytes.destroy() };
 }

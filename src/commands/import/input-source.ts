@@ -26,6 +26,8 @@ export interface InputSource {
   header?: string[];
   /** CSV: the character between its fields, as its header line shows (csv-delimiter.ts). */
   delimiter?: CsvDelimiter;
+  /** CSV: the file started with a UTF-8 byte-order mark (Excel's "CSV UTF-8"): the files written from it start with one too. */
+  bom?: boolean;
   rows: AsyncIterable<SourceRow>;
   /** Stop reading before the rows end (only the header was wanted). */
   close(): void;

@@ -29,7 +29,7 @@ export const INPUT_LIMITS = {
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A NUL byte or any byte past ASCII: what a cell needs checked or decoded. */
 const NOT_PLAIN = /[^\x01-\x7f]/;
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const EURO = Buffer.from([0x80]);
 
 /**

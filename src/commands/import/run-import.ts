@@ -262,7 +262,9 @@ async function sendAll(
 ): Promise<Tally> {
   const total = checked?.rows;
   const input = await openRows({ unquoted: checked?.unquoted });
-  const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8', input.delimiter);
+  // A byte-order mark when the input had one (Excel's "CSV UTF-8") or was in another encoding: Excel
+  // reads the UTF-8 files written from it as UTF-8 only after one (docs/IMPORT.md).
+  const layout = rowLayout(flags.format, input.header, pass.shape, flags.encoding !== 'utf-8' || input.bom === true, input.delimiter);
   const sink = await openRowSink(ctx, layout.sink);
   const tally = new Tally();
   // No progress line shown (not a terminal): no rate text made per row either.
