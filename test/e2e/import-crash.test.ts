@@ -1,8 +1,8 @@
 // `kill -9` in the middle of an import, then the same command: it resumes from the journal beside the
 // results and the service ends with every row exactly once (with --match, and without: there the
 // journal's `sent` lines keep a create whose answer died with the process from being sent again).
-// Spawned: only a real process can be killed. The mock answers 20 ms late so the kill lands mid-run.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// The killed run's temp files are removed by the same command. Spawned: only a real process can be killed. The mock answers 20 ms late so the kill lands mid-run.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, startCli } from '../helpers/spawn.js';
@@ -45,6 +45,9 @@ describe('import after kill -9', () => {
     const args = ['props', 'import', 'crash.csv', '--match', 'parcelNumber', '--concurrency', '4'];
     await killMidRun(args, 60);
     expect(existsSync(join(dir, '.crash.results.csv.journal'))).toBe(true);
+    // The killed run's temp files, which no exit hook removed.
+    const temps = () => readdirSync(dir).filter((name) => name.startsWith('.crash.') && name.endsWith('.tmp'));
+    expect(temps().length).toBeGreaterThan(0);
     const done = (await parcelCounts(admin, 'CRASH')).size;
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(300);
@@ -61,6 +64,8 @@ describe('import after kill -9', () => {
     expect(results).toHaveLength(300);
     expect(new Set(results.map((row) => row._id)).size).toBe(300);
     expect(existsSync(join(dir, '.crash.results.csv.journal'))).toBe(false);
+    // The same command removed them (their process is gone); its own were placed.
+    expect(temps()).toEqual([]);
   });
 
   it('without --match: rows journaled as sent are never sent again; the rest are created once', async () => {

@@ -4,7 +4,8 @@
 // a trailing blank line is no row; and a journal edited to say rows were done is not trusted: ids
 // that are not record ids are refused, and rows whose records the service does not hold are
 // reported failed (in --failed), never counted as created.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
@@ -132,6 +133,34 @@ describe('props import: text in its encoding', () => {
     const result = await cli(['props', 'import', 'blank.csv', '--match', 'parcelNumber']);
     expect(result.code, result.stderr).toBe(0);
     expect(summaryCounts(result.stdout)).toMatchObject({ created: 2, invalid: 0 });
+  });
+});
+
+describe('props import: the temp files a killed run left', () => {
+  it("removes its own leftovers whose process is gone, never a live run's or another file's", async () => {
+    writePropertiesCsv(dir, 'left.csv', 'LEFT', 1);
+    // A pid no process has any more: a child that ran and was reaped.
+    const dead = spawnSync('true').pid!;
+    const live = process.pid; // this process: an in-process run that is still writing
+    const planted = {
+      deadResults: `.left.results.csv.${dead}.0123456789ab.tmp`,
+      deadFailed: `.left.failed.csv.${dead}.ba9876543210.tmp`,
+      liveResults: `.left.results.csv.${live}.0123456789ab.tmp`,
+      otherInput: `.other.results.csv.${dead}.0123456789ab.tmp`,
+      notOurName: `.left.results.csv.${dead}.tmp`,
+    };
+    for (const name of Object.values(planted)) writeFileSync(join(dir, name), '', { mode: 0o600 });
+    const result = await cli(['props', 'import', 'left.csv', '--match', 'parcelNumber']);
+    expect(result.code, result.stderr).toBe(0);
+    const left = new Set(readdirSync(dir));
+    expect(left.has(planted.deadResults)).toBe(false);
+    expect(left.has(planted.deadFailed)).toBe(false);
+    expect(left.has(planted.liveResults)).toBe(true);
+    expect(left.has(planted.otherInput)).toBe(true);
+    expect(left.has(planted.notOurName)).toBe(true);
+    expect([...left].filter((name) => name.startsWith('.left.') && name.endsWith('.tmp')).sort()).toEqual(
+      [planted.liveResults, planted.notOurName].sort(),
+    );
   });
 });
 

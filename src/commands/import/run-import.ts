@@ -24,6 +24,7 @@ import { openInput, type OpenOptions } from './input.js';
 import { SMALL_HEAP_FROM_RECORDS } from '../../core/http/paginate.js';
 import { scanClean } from './input-scan.js';
 import { EMPTY_JOURNAL, ImportJournal, journalIdentity, lockJournal, readJournal, removeJournal, type JournalState } from './journal.js';
+import { removeDeadTemps } from './leftovers.js';
 import { pushedRow, rowLayout } from './row-result.js';
 import { RowPlanner, runPass, type PassOptions } from './row-pass.js';
 import { describePlan, printPlan, rateText, report, type PlanDetails } from './run-report.js';
@@ -115,6 +116,8 @@ async function importRows(
   const release = !flags.dryRun && flags.results ? await lockJournal(flags.results) : undefined;
   let journal: ImportJournal | undefined;
   try {
+    // A run killed before its files were placed left their temps; the same command clears them.
+    await removeDeadTemps([flags.results?.path, flags.failed?.path]);
     const identity = { ...(await journalIdentity(family, flags)), ...service };
     let state: JournalState = EMPTY_JOURNAL;
     let validBytes: number | undefined;
