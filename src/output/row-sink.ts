@@ -16,8 +16,13 @@ export type RowForm = 'csv' | 'ndjson' | 'json';
 export interface RowSinkShape {
   /** The results' header. */
   columns: readonly string[];
-  /** The rows to fix: their form, a CSV's header, and whether a byte-order mark starts the file (input in another encoding). */
-  failed: { form: RowForm; header: readonly string[] | undefined; bom: boolean };
+  /**
+   * A byte-order mark starts both files: the input had one (Excel's "CSV UTF-8") or was in another
+   * encoding, and Excel reads UTF-8 as UTF-8 only after one.
+   */
+  bom: boolean;
+  /** The rows to fix: their form and a CSV's header. */
+  failed: { form: RowForm; header: readonly string[] | undefined };
   /** Between the CSV cells of both files: the input CSV's own (a semicolon or a tab), else a comma. */
   delimiter?: CsvDelimiter;
 }
@@ -54,14 +59,15 @@ function failedText(form: RowForm, row: InputRow, first: boolean, csv: CsvOption
 export async function openRowSink(ctx: Context, shape: RowSinkShape): Promise<RowSink> {
   const plan = ctx.output.sink;
   if (plan.kind !== 'rows') throw new Error(`an import's rows go to the rows sink, not to ${plan.kind}`);
-  const { form, header, bom } = shape.failed;
+  const { form, header } = shape.failed;
+  const mark = shape.bom ? BOM : '';
   const csv: CsvOptions = { delimiter: shape.delimiter ?? ',' };
   const results = plan.results && (await atomicFile(plan.results.path, plan.results.given));
   let failed: Destination | undefined;
   try {
     failed = plan.failed && (await atomicFile(plan.failed.path, plan.failed.given));
-    await results?.write(csvRow(shape.columns, csv));
-    await failed?.write(`${bom ? BOM : ''}${form === 'csv' ? csvRow(header ?? [], csv) : form === 'json' ? '[\n' : ''}`);
+    await results?.write(`${mark}${csvRow(shape.columns, csv)}`);
+    await failed?.write(`${mark}${form === 'csv' ? csvRow(header ?? [], csv) : form === 'json' ? '[\n' : ''}`);
   } catch (error) {
     await results?.discard();
     await failed?.discard();

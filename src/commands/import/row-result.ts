@@ -7,7 +7,6 @@ import { getField, type PushedRow, type RowSinkShape } from '../../output/index.
 import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input-source.js';
 import type { CsvDelimiter } from './csv-delimiter.js';
-import { BOM } from '../../core/output-plan.js';
 
 /** What to do with one row (row-pass.ts RowPlanner decides it). */
 export type RowPlan =
@@ -57,11 +56,6 @@ export interface RowLayout {
  * `header`: the CSV input's header; `bom`: the files start with a byte-order mark (the input had one,
  * or was in another encoding: see docs/IMPORT.md); `delimiter`: the CSV input's, which the results
  * and failed files keep.
- *
- * The results' mark is written as the first character of their first column's name: the rows sink
- * (output/row-sink.ts, not this module's to change) takes a mark for the failed file only, and a
- * header cell is written as it is unless it holds a quote, a line end or the delimiter — the one
- * case (a first column name holding one) where the mark is left out rather than written inside quotes.
  */
 export function rowLayout(
   format: InputFormat,
@@ -72,9 +66,7 @@ export function rowLayout(
 ): RowLayout {
   const fields = header ? undefined : [['id'], ...fieldColumns(shape)];
   const names = header ?? fields!.map((path) => path.join('.'));
-  const columns = [...names, ...STATUS_COLUMNS];
-  if (bom && !/["\r\n]/.test(columns[0]!) && !columns[0]!.includes(delimiter)) columns[0] = `${BOM}${columns[0]}`;
-  return { sink: { columns, failed: { form: format, header, bom }, delimiter }, fields };
+  return { sink: { columns: [...names, ...STATUS_COLUMNS], bom, failed: { form: format, header }, delimiter }, fields };
 }
 
 /** One row as the sink takes it. */

@@ -20,21 +20,22 @@ describe('the rows sink', () => {
     const dir = tempDir('row-sink');
     const sink = await openRowSink(rowsContext(dir, { results: 'r.csv', failed: 'f.json' }), {
       columns: ['name', '_row', '_status'],
-      failed: { form: 'json', header: undefined, bom: true },
+      bom: true,
+      failed: { form: 'json', header: undefined },
     });
     await sink.push({ results: ['a', 1, 'created'] });
     await sink.push({ results: ['b, c', 2, 'invalid'], toFix: { value: { name: 'b, c' } } });
     await sink.push({ results: ['d', 3, 'failed'], toFix: { value: { name: 'd' } } });
     expect(entriesOf(dir).filter((name) => !name.startsWith('.'))).toEqual([]);
     await sink.finish();
-    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe('name,_row,_status\r\na,1,created\r\n"b, c",2,invalid\r\nd,3,failed\r\n');
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe('\uFEFFname,_row,_status\r\na,1,created\r\n"b, c",2,invalid\r\nd,3,failed\r\n');
     expect(readFileSync(join(dir, 'f.json'), 'utf8')).toBe('\uFEFF[\n{"name":"b, c"},\n{"name":"d"}\n]\n');
     expect(entriesOf(dir).sort()).toEqual(['f.json', 'r.csv']);
   });
 
   it('places no --failed when no row is to fix, and a discarded run leaves no file', async () => {
     const dir = tempDir('row-sink');
-    const shape = { columns: ['_row'], failed: { form: 'csv' as const, header: ['name'], bom: false } };
+    const shape = { columns: ['_row'], bom: false, failed: { form: 'csv' as const, header: ['name'] } };
     const clean = await openRowSink(rowsContext(dir, { results: 'r.csv', failed: 'f.csv' }), shape);
     await clean.push({ results: [1] });
     await clean.finish();
@@ -43,7 +44,7 @@ describe('the rows sink', () => {
     const other = tempDir('row-sink');
     const discarded = await openRowSink(rowsContext(other, { results: 'r.csv', failed: 'f.ndjson' }), {
       ...shape,
-      failed: { form: 'ndjson', header: undefined, bom: false },
+      failed: { form: 'ndjson', header: undefined },
     });
     await discarded.push({ results: [1], toFix: { line: '{"name":"x"}' } });
     await discarded.discard();
