@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { run, type RunResult } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { adminOf } from '../helpers/mock-admin.js';
+import { tempDir } from '../helpers/temp.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 let mock: MockServer;
 let env: Record<string, string | undefined>;
@@ -113,9 +117,9 @@ describe('appraisal api', () => {
     expect(lines(result.stderr).filter((l) => l.startsWith('error:'))).toHaveLength(1);
   });
 
-  it('--strict refuses an internal path with exit 2 and sends nothing', async () => {
+  it('--strict refuses an internal path with exit 12 (unpublished) and sends nothing', async () => {
     const result = await api('GET', '/api/internal/stats', '--strict');
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(12);
     expect(result.stderr).toContain('error: refusing GET /api/internal/stats: internal path, not part of the public contract');
     expect(result.stdout).toBe('');
   });
@@ -142,6 +146,32 @@ describe('appraisal api', () => {
       /^warning: could not load the service description: GET https:\/\/127\.0\.0\.2:1\/openapi\.json: .*; skipping the public-contract check$/m,
     );
     expect(unreachable.stderr).not.toMatch(/constructor/);
+  });
+
+  it('--spec FILE that is no OpenAPI document: a warning and the request sent; --strict refuses with exit 2, nothing sent', async () => {
+    const dir = tempDir('api-bad-spec-');
+    writeFileSync(join(dir, 'bad.json'), '<html>\n');
+    const admin = adminOf(mock);
+    await admin.clearRequests();
+    const sent = await run(['api', 'GET', '/api/properties', '--spec', 'bad.json', '-f', 'limit=2', '--retries', '0'], { env, cwd: dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toBe(
+      'warning: could not load the service description: --spec bad.json is not a JSON OpenAPI document; skipping the public-contract check\n',
+    );
+    expect(JSON.parse(sent.stdout).items).toHaveLength(2);
+    expect((await admin.apiRequests()).map((r) => r.path)).toEqual(['/api/properties']);
+    await admin.clearRequests();
+    const strict = await run(['api', 'GET', '/api/properties', '--spec', 'bad.json', '--strict', '--retries', '0'], { env, cwd: dir });
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(
+      /^error: cannot check GET \/api\/properties against the public contract: --spec bad\.json is not a JSON OpenAPI document$/m,
+    );
+    expect(strict.stdout).toBe('');
+    expect(await admin.apiRequests()).toEqual([]);
+    // A path that names no file is a typo to fix, not a description that failed: still an error.
+    const missing = await run(['api', 'GET', '/api/properties', '--spec', 'missing.json'], { env, cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('error: cannot read --spec missing.json: no such file or directory\n');
   });
 
   it.each([['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'], ['Authorization: Bearer abc']])(

@@ -2,7 +2,7 @@
 // published description? If not, a warning (or, with --strict, a refusal before any request is made).
 import type { HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { AuthenticationError, MissingCredentialError, NetworkError, HttpError, UsageError } from '../../core/errors.js';
+import { AuthenticationError, ContractError, HttpError, MissingCredentialError, NetworkError, UsageError } from '../../core/errors.js';
 import { matchOperation, type PublishedContract, type PublishedOperation } from '../../core/description/document.js';
 import { loadDescription } from '../../core/description/load.js';
 
@@ -18,6 +18,15 @@ function requestWouldFailToo(error: unknown): boolean {
 export interface CheckedOperation {
   operation: PublishedOperation;
   contract: PublishedContract;
+}
+
+/**
+ * A description the user named that could not be used for a reason of their own making (an unreadable
+ * path, a bad URL): an error. One that was read but is no OpenAPI description is not: DESCRIPTION.md
+ * says `api` then skips its check with a warning (a failing description never blocks the request).
+ */
+function namedSpecUnusable(error: unknown): boolean {
+  return error instanceof UsageError && !(error.cause instanceof ContractError);
 }
 
 /** Returns the published operation, or undefined when the path is internal or the check could not run. */
@@ -37,13 +46,13 @@ export async function checkPublicContract(
     if (options.strict) {
       // A credential or network failure is reported as what it is, with its own exit code.
       if (requestWouldFailToo(error) || (error instanceof HttpError && error.status !== 404)) throw error;
-      if (error instanceof UsageError && explicit) throw error;
+      if (namedSpecUnusable(error) && explicit) throw error;
       throw new UsageError(`cannot check ${method} ${path} against the public contract: ${reason}`, {
         hint: 'give the description with --spec URL|PATH, or drop --strict',
         cause: error,
       });
     }
-    if (error instanceof UsageError && explicit) throw error;
+    if (namedSpecUnusable(error) && explicit) throw error;
     // The service's own description unreachable: the request will say so. One named with --spec: say it here.
     if (requestWouldFailToo(error) && !explicit) ctx.io.debug(`could not load the service description: ${reason}`);
     else ctx.io.warn(`could not load the service description: ${reason}; skipping the public-contract check`);

@@ -76,7 +76,8 @@ async function readLocal(ctx: Context, spec: string, label: string): Promise<Loa
   try {
     contract = parseDocument(text, `${label} ${spec}`);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // The ContractError kept as the cause: `api` tells "not a description" (warned, then sent) from a bad path.
+    throw new UsageError((error as Error).message, { cause: error });
   }
   return {
     contract,
