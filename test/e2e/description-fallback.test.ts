@@ -71,7 +71,7 @@ describe('the service description cannot be had', () => {
     // `appraisal api` binds to the same model: a published path passes --strict, an internal one is refused.
     expect((await cli(['api', 'GET', '/api/properties', '--strict'])).code).toBe(0);
     const internal = await cli(['api', 'GET', '/api/internal/stats', '--strict']);
-    expect(internal.code).toBe(2);
+    expect(internal.code).toBe(12);
     expect(internal.stderr).toMatch(/^error: refusing GET \/api\/internal\/stats: internal path/m);
   });
 

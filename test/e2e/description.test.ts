@@ -55,6 +55,20 @@ describe('a service whose description differs from our model', () => {
     expect(await apiRequests()).toEqual([]);
   });
 
+  it('api --strict refuses an operation the service does not publish with exit 12, as `api OPERATION_ID` does, before any request', async () => {
+    await cli(['spec', 'sync']);
+    await admin.clearRequests();
+    const byPath = await cli(['api', 'GET', '/api/files', '--strict']);
+    expect(byPath.code).toBe(12);
+    expect(byPath.stdout).toBe('');
+    expect(byPath.stderr).toMatch(
+      /^error: refusing GET \/api\/files: internal path, not part of the public contract; published methods for this path: POST$/m,
+    );
+    const byId = await cli(['api', 'listFiles']);
+    expect(byId.code).toBe(12);
+    expect(await apiRequests()).toEqual([]);
+  });
+
   it('reads the envelope form from the response schema: designations come as {success, data} in one answer', async () => {
     await admin.clearRequests();
     const result = await cli(['ref', 'designations', '-o', 'ndjson']);

@@ -90,8 +90,8 @@ const MEANT: Readonly<Record<string, Meant>> = {
     stopWhen: () => admin.waitForRequest((entry) => entry.path.endsWith('/contacts')),
   },
   'appraisal api GET /api/internal/thing --strict         # refused: not part of the public contract': {
-    why: 'docs/CI.md shows the refusal: a usage error before any request',
-    code: 2,
+    why: 'docs/CI.md shows the refusal: an unpublished operation, refused before any request',
+    code: 12,
   },
 };
 

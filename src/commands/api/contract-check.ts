@@ -2,7 +2,15 @@
 // published description? If not, a warning (or, with --strict, a refusal before any request is made).
 import type { HttpMethod } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
-import { AuthenticationError, ContractError, HttpError, MissingCredentialError, NetworkError, UsageError } from '../../core/errors.js';
+import {
+  AuthenticationError,
+  ContractError,
+  HttpError,
+  MissingCredentialError,
+  NetworkError,
+  UnpublishedOperationError,
+  UsageError,
+} from '../../core/errors.js';
 import { matchOperation, type PublishedContract, type PublishedOperation } from '../../core/description/document.js';
 import { loadDescription } from '../../core/description/load.js';
 
@@ -65,7 +73,8 @@ export async function checkPublicContract(
   }
   const published = methodsForPath.length > 0 ? `; published methods for this path: ${methodsForPath.join(', ')}` : '';
   if (options.strict) {
-    throw new UsageError(`refusing ${method} ${path}: internal path, not part of the public contract${published}`, {
+    // Unpublished is what exit 12 means, as for `api OPERATION_ID` and every command's own operations.
+    throw new UnpublishedOperationError(`refusing ${method} ${path}: internal path, not part of the public contract${published}`, {
       hint: 'see the published operations with `appraisal api --list`; drop --strict to call it anyway',
     });
   }

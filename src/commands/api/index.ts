@@ -20,7 +20,7 @@ export default defineNounCommand<ApiOptions>({
     },
     { flags: '--all', description: 'GET every page of a collection, as `list` does' },
     { flags: '-i, --include', description: 'print the status and headers before the body' },
-    { flags: '--strict', description: 'refuse (exit 2) an unpublished METHOD PATH' },
+    { flags: '--strict', description: 'refuse (exit 12) an unpublished METHOD PATH' },
     { flags: '--path-param <name=value>', description: 'with an operationId: a path value; repeatable', repeatable: true },
     { flags: '--list', description: 'print the published operations and exit' },
   ],

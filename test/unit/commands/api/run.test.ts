@@ -6,7 +6,7 @@ import { genericView, labelFor } from '../../../../src/commands/api/run.js';
 import { recordsIn } from '../../../../src/core/http/envelope.js';
 import type { ConfigStore } from '../../../../src/core/config.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
-import { NetworkError, ServiceUnavailableError, UsageError } from '../../../../src/core/errors.js';
+import { NetworkError, ServiceUnavailableError, UnpublishedOperationError, UsageError } from '../../../../src/core/errors.js';
 import type { Session } from '../../../../src/core/session.js';
 import { fakeContext } from '../../../helpers/fake-context.js';
 import { runNoun } from '../fake-api.js';
@@ -114,10 +114,10 @@ describe('appraisal api (in-process)', () => {
     expect(t.stderr()).toContain('published methods for this path: GET, PATCH, DELETE');
   });
 
-  it('--strict refuses an internal path with exit 2 before any request', async () => {
+  it('--strict refuses an internal path as unpublished (exit 12) before any request', async () => {
     const t = setup({ 'GET /api/internal/stats': () => ({}) });
     const error = await t.run('GET', '/api/internal/stats', '--strict').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(UnpublishedOperationError);
     expect((error as Error).message).toBe('refusing GET /api/internal/stats: internal path, not part of the public contract');
     expect(t.requests()).toEqual([]);
   });
