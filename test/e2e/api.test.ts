@@ -174,6 +174,28 @@ describe('appraisal api', () => {
     expect(missing.stderr).toBe('error: cannot read --spec missing.json: no such file or directory\n');
   });
 
+  it('--all on an operation the description says answers one record is a usage error (exit 2) before any request', async () => {
+    const admin = adminOf(mock);
+    await api('GET', '/api/reference/enums'); // the description cached, so the log below holds only what --all sends
+    await admin.clearRequests();
+    const result = await api('GET', '/api/keys/current', '--all');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: --all pages through a collection, but GET /api/keys/current (getCurrentApiKey) returns one record\nhint: drop --all to get the record\n',
+    );
+    expect(result.stdout).toBe('');
+    expect(await admin.apiRequests()).toEqual([]);
+  });
+
+  it('--all on a published collection whose answer is no collection envelope is still a broken contract (exit 9)', async () => {
+    const admin = adminOf(mock);
+    await admin.queueFault({ path: '/api/properties', method: 'GET', fault: 'malformed-envelope', count: 1 });
+    const result = await api('GET', '/api/properties', '--all', '-o', 'ndjson');
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/^error: page 1 of \/api\/properties: /m);
+    expect(result.stderr).not.toContain('returns one record');
+  });
+
   it.each([['x-api-key: apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'], ['Authorization: Bearer abc']])(
     'refuses the header %s with exit 2',
     async (header) => {

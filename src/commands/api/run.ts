@@ -13,6 +13,7 @@ import { fieldsAsQuery, parseHeaders, parseMethod, parseTarget } from './parse.j
 import { terminalSafe } from '../../core/terminal-text.js';
 import { recordsIn } from '../../core/http/envelope.js';
 import { isOperationId, resolveOperation } from './operation.js';
+import { answersOneRecord } from '../../core/description/schema.js';
 
 export interface ApiOptions {
   data?: string;
@@ -187,6 +188,16 @@ export async function runApi(ctx: Context, args: readonly string[], options: Api
         {
           hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
         },
+      );
+    }
+  }
+  if (options.all && published !== undefined) {
+    const { operation, contract } = published;
+    if (answersOneRecord(contract.document, operation.responseSchema, operation.envelope)) {
+      // The description says so: a usage error now, not a broken contract (exit 9) after the request.
+      throw new UsageError(
+        `--all pages through a collection, but ${method} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''} returns one record`,
+        { hint: 'drop --all to get the record' },
       );
     }
   }

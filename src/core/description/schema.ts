@@ -74,6 +74,18 @@ export function envelopeForm(document: Json, responseSchema: unknown): EnvelopeF
   return 'unknown';
 }
 
+/**
+ * Whether the published answer is one record, not a list: a bare record, or `{success, data}` whose
+ * data is an object. `api --all` refuses such an operation before asking (nothing to page through).
+ * An unknown form says nothing, so false: the answer itself is then judged.
+ */
+export function answersOneRecord(document: Json, responseSchema: unknown, form: EnvelopeForm): boolean {
+  if (form === 'record') return true;
+  if (form !== 'data') return false;
+  const data = resolveRef(document, propertiesOf(document, resolveRef(document, responseSchema)).data);
+  return isObject(data) && !isArraySchema(data) && (data.type === 'object' || isObject(data.properties));
+}
+
 /** The schema of one record of an answer, for `--validate`: the items of a list, the data of an envelope. */
 export function recordSchemaOf(document: Json, responseSchema: unknown, form: EnvelopeForm): unknown {
   const schema = resolveRef(document, responseSchema);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findByOperationId, readContract } from '../../../../src/core/description/document.js';
-import { canonicalSchema, envelopeForm } from '../../../../src/core/description/schema.js';
+import { answersOneRecord, canonicalSchema, envelopeForm } from '../../../../src/core/description/schema.js';
 import { createValidator, jsonPath } from '../../../../src/core/description/validate.js';
 import { ROOT } from '../../../helpers/env.js';
 
@@ -16,6 +16,17 @@ describe('the description model', () => {
     expect(op('getProperty').envelope).toBe('record');
     expect(op('deleteProperty').envelope).toBe('unknown');
     expect(envelopeForm({}, { type: 'array', items: {} })).toBe('array');
+  });
+
+  it('says which answers are one record (a bare record, {success, data} holding an object), never for a list or an unknown form', () => {
+    const one = (id: string) => answersOneRecord(bundled.document, op(id).responseSchema, op(id).envelope);
+    expect(one('getCurrentApiKey')).toBe(true);
+    expect(one('getReferenceEnums')).toBe(true);
+    expect(one('listProperties')).toBe(false);
+    expect(one('deleteProperty')).toBe(false);
+    const dataList = { type: 'object', properties: { success: {}, data: { type: 'array', items: {} } } };
+    expect(answersOneRecord({}, dataList, envelopeForm({}, dataList))).toBe(false);
+    expect(answersOneRecord({}, { type: 'array', items: {} }, 'array')).toBe(false);
   });
 
   it('merges path-level and operation-level parameters, resolving $refs', () => {
