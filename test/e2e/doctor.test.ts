@@ -113,7 +113,8 @@ describe('appraisal doctor', () => {
     expect(result.code, result.stderr).toBe(20);
     const keychain = result.findings.find((finding) => finding.check === 'keychain');
     expect(keychain).toMatchObject({ severity: 'error' });
-    expect(keychain!.result).toMatch(/^the OS keychain /);
+    // Said once: the reason is the keychain error's own message, which names the keychain already.
+    expect(keychain!.result).toMatch(/^the OS keychain (is not available|is locked|did not answer|timed out)/);
     expect(keychain!.next).toContain('APPRAISAL_API_KEY');
   });
 

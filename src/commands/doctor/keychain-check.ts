@@ -25,7 +25,8 @@ export async function checkKeychain(ctx: Context, facts: ConfigFacts): Promise<I
     return [
       error(
         'keychain',
-        `the OS keychain ${classifyKeychainError(thrown).message}`,
+        // Its message names the keychain already ("the OS keychain is not available (…)").
+        classifyKeychainError(thrown).message,
         'start/unlock the keychain (a Secret Service on Linux), or use APPRAISAL_API_KEY or auth login --insecure-storage',
       ),
     ];
