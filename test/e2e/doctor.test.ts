@@ -149,6 +149,25 @@ describe('appraisal doctor', () => {
     expect(table.stdout + table.stderr).not.toContain('hunter2');
   });
 
+  it('a proxy whose host name does not resolve is said as DNS, not as a refusal', async () => {
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', HTTPS_PROXY: 'http://proxy.invalid:3128' });
+    const result = await doctor(env);
+    expect(result.code, result.stderr).toBe(20);
+    const proxy = result.findings.find((finding) => finding.check === 'proxy' && finding.severity !== 'info')!;
+    // EAI_AGAIN where no DNS server answers at all: a DNS failure either way.
+    expect(proxy.result).toMatch(/\(DNS: proxy\.invalid (does not resolve \(ENOTFOUND\)|could not be resolved now \(EAI_AGAIN)/);
+    expect(proxy.result).not.toContain('refused');
+  });
+
+  it('a CA file that is not there: its reason in words', async () => {
+    const caFile = join(tempDir('doctor-no-ca-'), 'ca.pem');
+    const env = isolatedEnv({ ...mock.env, APPRAISAL_ENVIRONMENT: 'local', APPRAISAL_CA_FILE: caFile });
+    const result = await doctor(env, ['--offline']);
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ check: 'ca file', severity: 'error', result: `${caFile} cannot be read: no such file or directory` }),
+    );
+  });
+
   it('a CA file that is not PEM: a finding, and doctor runs every other check (every other command refuses it, exit 2)', async () => {
     const caFile = join(tempDir('doctor-not-pem-'), 'ca.der');
     writeFileSync(caFile, Buffer.from([0x30, 0x82, 0x01, 0x0a]));

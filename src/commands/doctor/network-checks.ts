@@ -31,6 +31,45 @@ async function dns(check: string, host: string): Promise<Item> {
   return ok(check, `DNS: ${host} → ${answer.map((entry) => entry.address).join(', ')}`);
 }
 
+/**
+ * A failed connect in words: only ECONNREFUSED is a refusal. A proxy's host is looked up here, not by
+ * dns() (which only the service's host goes through), so a name that does not resolve is said as DNS.
+ */
+function connectFailure(check: string, host: string, port: number, thrown: NodeJS.ErrnoException): Item {
+  const code = thrown.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return error(
+        check,
+        `TCP: ${host}:${port} refused the connection (ECONNREFUSED)`,
+        'is the service (or proxy) running at that address?',
+      );
+    case 'ENOTFOUND':
+      return error(check, `DNS: ${host} does not resolve (ENOTFOUND)`, 'check the host name, or DNS');
+    case 'EAI_AGAIN':
+      return error(
+        check,
+        `DNS: ${host} could not be resolved now (EAI_AGAIN, a temporary DNS failure)`,
+        'check the DNS settings of this machine',
+      );
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return error(
+        check,
+        `TCP: ${host}:${port} cannot be reached (${code === 'EHOSTUNREACH' ? 'no route to the host' : 'network unreachable'})`,
+        'check the network of this machine (VPN, routes, firewall)',
+      );
+    case 'ECONNRESET':
+      return error(check, `TCP: ${host}:${port} closed the connection at once (ECONNRESET)`, 'a firewall, or the service is not well');
+    default:
+      return error(
+        check,
+        `TCP: cannot connect to ${host}:${port} (${code ?? thrown.message})`,
+        'is the service (or proxy) running at that address?',
+      );
+  }
+}
+
 function tcp(check: string, host: string, port: number): Promise<Item> {
   return new Promise((resolve) => {
     const socket = tcpConnect({ host, port });
@@ -44,15 +83,7 @@ function tcp(check: string, host: string, port: number): Promise<Item> {
       STEP_MS,
     );
     socket.once('connect', () => done(ok(check, `TCP: ${host}:${port} accepts connections`)));
-    socket.once('error', (thrown: NodeJS.ErrnoException) =>
-      done(
-        error(
-          check,
-          `TCP: ${host}:${port} refused (${thrown.code ?? thrown.message})`,
-          'is the service (or proxy) running at that address?',
-        ),
-      ),
-    );
+    socket.once('error', (thrown: NodeJS.ErrnoException) => done(connectFailure(check, host, port, thrown)));
   });
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import type { Context } from '../../core/context.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { error, info, maskedUrl, ok, type Item } from './finding.js';
 
@@ -55,11 +56,7 @@ export function checkCaFile(ctx: Context, caFile: string | undefined): Item[] {
     pem = readFileSync(caFile, 'utf8');
   } catch (thrown) {
     return [
-      error(
-        'ca file',
-        `${caFile} cannot be read: ${(thrown as NodeJS.ErrnoException).code ?? (thrown as Error).message}`,
-        'point --ca-file / APPRAISAL_CA_FILE at a readable PEM file',
-      ),
+      error('ca file', `${caFile} cannot be read: ${fileErrorWords(thrown)}`, 'point --ca-file / APPRAISAL_CA_FILE at a readable PEM file'),
     ];
   }
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
