@@ -182,6 +182,10 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
     api: () =>
       (api ??= (async () => {
         const resolved = await context.session();
+        // The transport refuses a key over plain http:// to another machine (url-guard.ts); said here
+        // first, before the description is read or a connection opened: nothing goes out at all.
+        if (resolved.credential && resolved.baseUrl.startsWith('http:'))
+          (await import('./http/url-guard.js')).assertSafeTransport(new URL(resolved.baseUrl));
         // Once a day per profile: "your key expires soon", from a cached date (no request, no keychain).
         if (resolved.credential) await import('./credentials/expiry-notice.js').then((m) => m.noticeKeyExpiry(context, resolved));
         const talks = command !== undefined && command.operations.length > 0;

@@ -31,6 +31,24 @@ describe('a base URL spelled localhost.', () => {
     expect(server.requests.filter((request) => request.headers['x-api-key'] !== undefined)).toEqual([]);
   });
 
+  it('is refused before anything goes out, the description included (list and api alike)', async () => {
+    const env = isolatedEnv({ APPRAISAL_BASE_URL: `http://localhost.:${server.port}`, APPRAISAL_API_KEY: KEY });
+    const before = server.requests.length;
+    for (const argv of [
+      ['props', 'list', '--retries', '0'],
+      ['api', 'GET', '/api/properties', '--retries', '0'],
+    ]) {
+      const result = await run(argv, { env });
+      expect(result.code, result.stderr).toBe(10);
+      // No warning about a description it could not read first: it was never asked.
+      expect(result.stderr).toBe(
+        `error: refusing to send the credential over plain http:// to localhost.:${server.port}\n` +
+          'hint: use an https:// base URL; plain http is accepted only for this machine (localhost, 127.0.0.1, ::1)\n',
+      );
+    }
+    expect(server.requests.slice(before)).toEqual([]);
+  });
+
   it('the same service spelled localhost is this machine: the key goes over plain http', async () => {
     const result = await run(['props', 'list', '-o', 'ndjson', '--retries', '0'], {
       env: isolatedEnv({ APPRAISAL_BASE_URL: `http://localhost:${server.port}`, APPRAISAL_API_KEY: KEY }),

@@ -8,6 +8,7 @@ import {
   HttpError,
   MissingCredentialError,
   NetworkError,
+  SafetyError,
   UnpublishedOperationError,
   UsageError,
 } from '../../core/errors.js';
@@ -20,7 +21,13 @@ export interface ContractCheckOptions {
 
 /** Failures the request itself would report just the same: no point warning about them first. */
 function requestWouldFailToo(error: unknown): boolean {
-  return error instanceof NetworkError || error instanceof AuthenticationError || error instanceof MissingCredentialError;
+  return (
+    error instanceof NetworkError ||
+    error instanceof AuthenticationError ||
+    error instanceof MissingCredentialError ||
+    // The key over plain http:// to another machine, refused before the description is asked (factory.ts).
+    error instanceof SafetyError
+  );
 }
 
 export interface CheckedOperation {
