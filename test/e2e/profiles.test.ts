@@ -76,6 +76,17 @@ describe('profiles', () => {
     expect(existsSync(join(configDir, 'credentials', 'first.key'))).toBe(true);
     const left = JSON.parse((await run(['profiles', 'list', '-o', 'json'], { env })).stdout) as Array<{ name: string }>;
     expect(left.map((p) => p.name)).toEqual(['first']);
+    // The active profile is gone, `first` is still there: status says none is active and how to choose.
+    const none = await run(['auth', 'status'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(
+      'error: no profile is active; the profiles set up are: first\n' +
+        'hint: choose one with `appraisal profiles use first`, or name it for one command with --profile NAME\n',
+    );
+    expect((await run(['profiles', 'use', 'first'], { env })).code).toBe(0);
+    const chosen = await run(['auth', 'status', '-o', 'json'], { env });
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(JSON.parse(chosen.stdout)).toMatchObject({ profile: 'first', keyName: 'a' });
   });
 
   it('a production profile gets a banner with profile and key prefix before a destructive action', async () => {
