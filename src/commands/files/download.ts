@@ -69,7 +69,8 @@ export default defineVerb({
   ],
   notes:
     'With --out PATH the bytes go to a temp file beside PATH, which replaces PATH only once its size\n' +
-    "and sha256 match the file's record: a failed or interrupted download leaves nothing behind.\n" +
+    "and sha256 match the file's record: a failed or interrupted download leaves nothing behind\n" +
+    '(one killed outright leaves its temp file, which the next download to the same PATH removes).\n' +
     'To stdout, the check can only run after the bytes were written: a mismatch still exits 9.',
   run: (ctx, [id]) => runDownload(ctx, id),
 });

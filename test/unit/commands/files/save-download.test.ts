@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ContractError, InterruptedError, LocalEnvironmentError, NetworkError } from '../../../../src/core/errors.js';
-import { receiveToFile, receiveToStream, type ByteBody } from '../../../../src/commands/files/transfer/save-download.js';
+import { partPathFor, receiveToFile, receiveToStream, type ByteBody } from '../../../../src/commands/files/transfer/save-download.js';
+import { ownProcess } from '../../../../src/core/process-facts.js';
+import { spawnSync } from 'node:child_process';
+import { basename } from 'node:path';
 import { tempDir as makeTempDir } from '../../../helpers/temp.js';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -104,6 +107,36 @@ describe('receiveToFile', () => {
     );
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("removes the temp files of downloads to the same target whose process is gone (kill -9), never a live one's", async () => {
+    const dir = tempDir();
+    const target = join(dir, 'big-k.bin');
+    // A pid that ran and has ended: the one a process just started and waited for had.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const host = ownProcess().host;
+    const leftovers = {
+      dead: partPathFor(target, { pid: dead, host }),
+      // The test runner's parent runs: its download may still be writing.
+      live: partPathFor(target, { pid: process.ppid, host }),
+      otherHost: partPathFor(target, { pid: dead, host: `not-${host}` }),
+      otherTarget: partPathFor(join(dir, 'other.bin'), { pid: dead, host }),
+      // Named before the pid was in the name: whose it is cannot be told.
+      unnamed: join(dir, '.big-k.bin.0123456789ab.part'),
+    };
+    for (const path of Object.values(leftovers)) writeFileSync(path, 'half a file', { mode: 0o600 });
+    await receiveToFile(
+      body(CHUNKS),
+      { path: target, shown: 'big-k.bin' },
+      { expected: { size: DATA.length, sha256: sha(DATA) }, what: 'file x', signal: signal() },
+    );
+    expect(readFileSync(target)).toEqual(DATA);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        'big-k.bin',
+        ...[leftovers.live, leftovers.otherHost, leftovers.otherTarget, leftovers.unnamed].map((path) => basename(path)),
+      ].sort(),
+    );
   });
 
   it('the .part file is never wider than the 0600 file it replaces, nor than 0600 for a new one (#37 §5)', async () => {
