@@ -66,6 +66,18 @@ describe('smoke in CI', () => {
     expect(typo.stderr).toContain('APPRAISAL_ENVIRONMENT must be one of production, staging, development, local, got "stagin"');
   });
 
+  it('APPRAISAL_ENVIRONMENT unset (docs/CI.md): local for a loopback base URL, so smoke runs; production for another host, refused', async () => {
+    const loopback = await run(['smoke'], { env: envOnly({ APPRAISAL_ENVIRONMENT: undefined }) });
+    expect(loopback.code, loopback.stderr).toBe(0);
+    expect(loopback.stderr).toMatch(/^environment\s+pass\s+.*local profile "default" at https:\/\/127\.0\.0\.1:\d+/m);
+    // `localhost.` reaches this machine but is not a loopback name (hostile-loopback.test.ts): production.
+    const remote = await run(['smoke'], {
+      env: envOnly({ APPRAISAL_ENVIRONMENT: undefined, APPRAISAL_BASE_URL: mock.baseUrl.replace('127.0.0.1', 'localhost.') }),
+    });
+    expect(remote.code, remote.stderr).toBe(10);
+    expect(remote.stderr).toMatch(/^error: smoke refuses https:\/\/localhost\.:\d+: .*production/m);
+  });
+
   it('writes JUnit that validates against junit-10.xsd for a run with skips, and a run with failures that reproduce', async () => {
     const admin = mockAdmin(mock);
     const narrow = (await admin.call('POST', '/api/keys', { name: 'smoke-ci-narrow', scopes: ['properties:read'] })).body as {
