@@ -119,7 +119,8 @@ describe('appraisal mock: ways to wait for it, and to stop it', () => {
   });
 
   it('--detach: returns once listening with the lines and APPRAISAL_MOCK_PID; a port in use is one error line, exit 2', async () => {
-    const started = await runCli(['mock', '--port', '0', '--http', '--records', '3', '--detach']);
+    // Every flag reaches the mock in the background (--description was once left behind).
+    const started = await runCli(['mock', '--port', '0', '--http', '--records', '3', '--description', 'alternative', '--detach']);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(
       /^APPRAISAL_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nAPPRAISAL_API_KEY=apk_\w{8}_\w{32}\nAPPRAISAL_MOCK_PID=\d+\n$/,
@@ -134,6 +135,8 @@ describe('appraisal mock: ways to wait for it, and to stop it', () => {
       const list = await runCli(['props', 'list', '-o', 'ndjson'], { env: { APPRAISAL_BASE_URL: baseUrl, APPRAISAL_API_KEY: key } });
       expect(list.code, list.stderr).toBe(0);
       expect(list.stdout.trim().split('\n')).toHaveLength(3);
+      const published = (await (await fetch(`${baseUrl}/api/v2/openapi.json`)).json()) as { info: { version: string } };
+      expect(published.info.version).toBe('0.2.0-alternative');
       const port = new URL(baseUrl).port;
       const busy = await runCli(['mock', '--port', port, '--http', '--detach']);
       expect(busy.code).toBe(2);

@@ -84,6 +84,7 @@ async function detach(ctx: Context, flags: MockFlags, envFile: string | undefine
   if (flags.prerender) args.push('--prerender');
   if (flags.rateLimit !== undefined) args.push('--rate-limit', flags.rateLimit);
   if (flags.clockOffset !== undefined) args.push('--clock-offset', flags.clockOffset);
+  if (flags.description !== undefined) args.push('--description', flags.description);
   if (envFile !== undefined) args.push('--write-env', envFile);
   const env = { ...ctx.env };
   if (flags.adminKey !== undefined) env.APPRAISAL_MOCK_ADMIN_KEY = flags.adminKey;
