@@ -58,6 +58,13 @@ export async function resolveSession(ctx: SessionContext): Promise<Session> {
   else if (profile) baseUrl = profile.baseUrl;
   else {
     const named = ctx.globals.profile !== undefined;
+    // The active profile gone (`profiles remove` took it, or only named ones were made) while others
+    // are set up: "no profile is set up" would be wrong. Say none is active, and how to choose one.
+    const others = named ? [] : config.listProfiles().map((one) => one.name);
+    if (others.length > 0)
+      throw new UsageError(`no profile is active; the profiles set up are: ${others.join(', ')}`, {
+        hint: `choose one with \`appraisal profiles use ${others.length === 1 ? others[0] : 'NAME'}\`, or name it for one command with --profile NAME`,
+      });
     throw new UsageError(
       named ? `no profile "${profileName}"` : `no base URL: no profile is set up and neither --base-url nor APPRAISAL_BASE_URL is given`,
       {

@@ -83,6 +83,10 @@ describe('profiles', () => {
       'error: no profile is active; the profiles set up are: first\n' +
         'hint: choose one with `appraisal profiles use first`, or name it for one command with --profile NAME\n',
     );
+    // Any command says the same: the session is where it is found out.
+    const listed = await run(['props', 'list'], { env });
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toBe(none.stderr);
     expect((await run(['profiles', 'use', 'first'], { env })).code).toBe(0);
     const chosen = await run(['auth', 'status', '-o', 'json'], { env });
     expect(chosen.code, chosen.stderr).toBe(0);

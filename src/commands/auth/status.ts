@@ -5,7 +5,6 @@ import { warnKeyExpiry } from '../../core/credentials/expiry-notice.js';
 import { currentKey } from './verify.js';
 import { isDue, pendingFor } from '../../core/credentials/pending-revocations.js';
 import { requireCredential } from '../../core/session.js';
-import { UsageError } from '../../core/errors.js';
 import { writeRecord, type View } from '../../output/index.js';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS } from '../../core/global-options.js';
 import { defineVerb } from '../../core/verb.js';
@@ -17,24 +16,7 @@ export const STATUS_VIEW: View = {
   blank: { expiresAt: 'never' },
 };
 
-/**
- * No --profile, no base URL given, and the active profile is not there (`profiles remove` took it, or
- * only named profiles were made) while others are: the session's "no profile is set up" would be
- * wrong. Say that none is active and how to choose one.
- */
-async function refuseWithoutActiveProfile(ctx: Context): Promise<void> {
-  if (ctx.globals.profile !== undefined || ctx.globals.baseUrl !== undefined) return;
-  const config = await ctx.config();
-  if (config.getProfile(config.activeProfileName()) !== undefined) return;
-  const names = config.listProfiles().map((profile) => profile.name);
-  if (names.length === 0) return;
-  throw new UsageError(`no profile is active; the profiles set up are: ${names.join(', ')}`, {
-    hint: `choose one with \`appraisal profiles use ${names.length === 1 ? names[0] : 'NAME'}\`, or name it for one command with --profile NAME`,
-  });
-}
-
 export async function runStatus(ctx: Context): Promise<void> {
-  await refuseWithoutActiveProfile(ctx);
   const session = await ctx.session();
   const credential = requireCredential(session);
   const client = await ctx.api();
