@@ -48,7 +48,9 @@ export class CollectionIntegrity {
   // pages a record removed before the read position shifts a record past it unseen, so a count
   // that matches the final total does not prove that nothing was skipped.
   private firstTotal: number | undefined;
-  private totalChanged = false;
+  // The first total that differed from it, and the page that reported it: the message names both,
+  // since a total that changed and changed back ends equal to the first and would say nothing.
+  private changedTotal: { total: number; page: number } | undefined;
   private firstDuplicate: string | undefined;
 
   constructor(
@@ -121,7 +123,7 @@ export class CollectionIntegrity {
   noteTotal(page: CollectionPage): void {
     const reported = page.pagination.total;
     this.firstTotal ??= reported;
-    if (reported !== this.firstTotal) this.totalChanged = true;
+    if (reported !== this.firstTotal) this.changedTotal ??= { total: reported, page: page.pagination.page };
     const summary = this.summary;
     if (summary.total !== undefined && reported !== summary.total) {
       this.warn(
@@ -161,8 +163,11 @@ export class CollectionIntegrity {
       const dropped = duplicatesDropped > 0 ? ` (${duplicatesDropped} duplicate(s) dropped)` : '';
       return `incomplete read: got ${count} of ${total} records from ${this.path}${dropped}`;
     }
-    if (this.totalChanged) {
-      return `incomplete read: ${this.path} changed while it was read (total ${this.firstTotal} at first, ${total} at the end), so records may have been skipped`;
+    const changed = this.changedTotal;
+    if (changed !== undefined) {
+      const first = this.resume ? `${this.firstTotal} when the partial export was written` : `${this.firstTotal} at first`;
+      const end = total === changed.total ? '' : `, ${total} at the end`;
+      return `incomplete read: ${this.path} changed while it was read (total ${first}, ${changed.total} on page ${changed.page}${end}), so records may have been skipped`;
     }
     return undefined;
   }

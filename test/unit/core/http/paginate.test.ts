@@ -226,7 +226,7 @@ describe('paginate', () => {
     const error = await rejection(drain(strict.generator));
     expect(error).toBeInstanceOf(ContractError);
     expect(exitCodeFor(error)).toBe(9);
-    expect(error.message).toContain('changed while it was read (total 100 at first, 100 at the end)');
+    expect(error.message).toContain('changed while it was read (total 100 at first, 101 on page 2, 100 at the end)');
 
     const { generator, io } = list(c, { concurrency: 1, allowPartial: true });
     const { records, summary } = await drain(generator);
@@ -251,7 +251,7 @@ describe('paginate', () => {
     });
     const error = await rejection(drain(list(c, { concurrency: 1 }).generator));
     expect(error).toBeInstanceOf(ContractError);
-    expect(error.message).toContain('total 100 at first, 99 at the end');
+    expect(error.message).toContain('total 100 at first, 99 on page 3)');
   });
 
   it('fails an export that ends short of total (exit 9), or warns with allowPartial', async () => {
