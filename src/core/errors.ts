@@ -107,7 +107,8 @@ export class NotJsonError extends ContractError {
 
 /**
  * A resumed export's checkpoint disagrees with the file it vouches for (a page past the last, a byte
- * count in the middle of a record, a record count the file does not hold): forged or damaged, so the
+ * count in the middle of a record, a record count the file does not hold, a file shorter than the
+ * bytes it records): forged or damaged, so the
  * resume is refused and the file kept as it is. Exit 9.
  */
 export class CheckpointMismatchError extends AppError {

@@ -16,7 +16,7 @@ import { holdRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
 import type { OutputFormat } from '../core/global-options.js';
 import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
-import { UsageError } from '../core/errors.js';
+import { CheckpointMismatchError, UsageError } from '../core/errors.js';
 import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
 import {
@@ -124,11 +124,10 @@ async function existingCheckpoint(
     }
     const partialSize = (await partial.stat()).size;
     if (partialSize < last.bytes) {
-      throw new UsageError(
-        `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${last.bytes} bytes)`,
-        {
-          hint: 'it was changed by something else; pass --restart to start from the beginning',
-        },
+      // The checkpoint disagrees with its file, as checkAgainstPartial's refusals: exit 9, not a usage error.
+      throw new CheckpointMismatchError(
+        `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${last.bytes} bytes); it was not resumed and is kept as it is`,
+        { hint: 'it was changed by something else; pass --restart to start from the beginning' },
       );
     }
     await checkAgainstPartial(partial, format, last, paths.partial);

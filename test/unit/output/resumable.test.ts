@@ -144,13 +144,17 @@ describe('resumable --out', () => {
     expect(readFileSync(setup.paths.partial, 'utf8')).toBe(partial);
   });
 
-  it('refuses a partial shorter than its checkpoint says (exit 2)', async () => {
+  it('refuses a partial shorter than its checkpoint says (exit 9: the checkpoint disagrees with its file), keeping both', async () => {
     const setup = setUp();
     await interruptedAfterTwoPages(setup);
     writeFileSync(setup.paths.partial, line(PAGES[0]![0]!));
+    const checkpoint = readFileSync(setup.paths.checkpoint, 'utf8');
     const error = await setup.open('resume').exported.catch((caught: unknown) => caught);
-    expect(exitCodeFor(error)).toBe(2);
-    expect((error as Error).message).toContain('is shorter than its checkpoint records');
+    expect(error).toBeInstanceOf(CheckpointMismatchError);
+    expect(exitCodeFor(error)).toBe(9);
+    expect((error as Error).message).toMatch(/is shorter than its checkpoint records \(\d+ < \d+ bytes\); it was not resumed/);
+    expect(readFileSync(setup.paths.partial, 'utf8')).toBe(line(PAGES[0]![0]!));
+    expect(readFileSync(setup.paths.checkpoint, 'utf8')).toBe(checkpoint);
   });
 
   it('without --resume a partial export is replaced, and says so', async () => {
