@@ -87,6 +87,8 @@ export interface CheckpointEntry {
   bytes: number;
   /** Ids exported since the previous entry. */
   ids: string[];
+  /** How the collection was seen to change while it was read (resume-check.ts): no resume can finish it. */
+  changed?: string;
 }
 
 export interface CheckpointState {

@@ -6,31 +6,20 @@
 // the bytes its checkpoint records. The partial, the checkpoint and the lock are created and opened
 // again through core/owned-file.ts: a planted link, FIFO or someone else's file at one of those names
 // is refused (exit 2, naming it), and a checkpoint the partial does not bear out is refused (exit 9).
-// Near 300 lines: choosing between a fresh start, a resume and a replace, and the open/cut/lock
-// sequence each needs, read best as one file.
-import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
+// Which partial a run continues is decided in resume-check.ts; a partial read while its collection
+// changed is removed on failure (resume-check.ts): no resume could finish it.
+import { rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { PaginateResume, PageDone } from '../core/api-client.js';
 import { syncDirectory } from '../core/atomic-file.js';
 import { holdRunLock } from '../core/file-lock.js';
 import type { Context } from '../core/context.js';
-import type { OutputFormat } from '../core/global-options.js';
-import type { OutputPlan, ResumeMode } from '../core/output-plan.js';
-import { CheckpointMismatchError, UsageError } from '../core/errors.js';
-import { createOwned, defaultFileMode, openOwned, UnsafeFileError } from '../core/owned-file.js';
+import type { OutputPlan } from '../core/output-plan.js';
+import { UsageError } from '../core/errors.js';
+import { createOwned, defaultFileMode, UnsafeFileError } from '../core/owned-file.js';
 import { BufferedFileWriter, writeFailure } from './buffered-writer.js';
-import {
-  checkAgainstPartial,
-  CHECKPOINT_KIND,
-  CheckpointJournal,
-  identityMismatch,
-  openCheckpoint,
-  readCheckpoint,
-  removeCheckpoint,
-  type CheckpointEntry,
-  type CheckpointState,
-  type ExportIdentity,
-} from './checkpoint.js';
+import { CHECKPOINT_KIND, CheckpointJournal, removeCheckpoint, type CheckpointEntry, type ExportIdentity } from './checkpoint.js';
+import { changeSeen, existingCheckpoint, type Resumable } from './resume-check.js';
 import type { Destination } from './destination.js';
 import { formatCount } from './progress.js';
 import { fileErrorWords } from '../core/file-error-words.js';
@@ -63,80 +52,6 @@ export function partialPaths(target: string): { partial: string; checkpoint: str
  */
 export function lockOut(out: string, lock: string): Promise<() => Promise<void>> {
   return holdRunLock(lock, { target: `--out ${out}`, busy: `--out ${out} is being written by another appraisal export` });
-}
-
-/** Whether something is at `path` (a link is not followed). */
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-interface Resumable {
-  state: CheckpointState & { last: CheckpointEntry };
-  /** The partial file, open for update, checked as ours (see owned-file.ts), not yet cut back. */
-  partial: FileHandle;
-  /** The checkpoint journal, open for update, not yet cut back. */
-  journal: FileHandle;
-}
-
-/**
- * Decide between a fresh start and a resume, refusing a resume of another export (exit 2), of a
- * partial or checkpoint that is not a plain file of ours (exit 2), or of a checkpoint the partial
- * does not bear out (exit 9; nothing is changed then). A resume keeps both files open, unchanged.
- */
-async function existingCheckpoint(
-  ctx: Context,
-  out: string,
-  paths: { partial: string; checkpoint: string },
-  identity: ExportIdentity,
-  /** The format the partial's records are checked in (the identity's names a csv's separator too). */
-  format: OutputFormat,
-  mode: ResumeMode,
-): Promise<Resumable | undefined> {
-  if (mode === 'restart') return undefined;
-  const shown = `the checkpoint beside ${out}`;
-  if (mode === 'auto') {
-    const state = await readCheckpoint(paths.checkpoint, shown).catch(() => undefined);
-    if (state?.last !== undefined && (await exists(paths.partial))) {
-      ctx.io.notice(
-        `A partial export of ${formatCount(state.last.written)} records to ${out} (started ${state.header.startedAt}) is replaced; run with --resume to continue such an export instead`,
-      );
-    }
-    return undefined;
-  }
-  const opened = await openCheckpoint(paths.checkpoint, shown);
-  const last = opened?.state.last;
-  let partial: FileHandle | undefined;
-  try {
-    partial = last !== undefined ? await openOwned(paths.partial, 'update') : undefined;
-    if (opened === undefined || last === undefined || partial === undefined) {
-      await opened?.handle.close();
-      ctx.io.notice(`Nothing to resume for ${out}: starting from the beginning`);
-      return undefined;
-    }
-    const mismatch = identityMismatch(opened.state.header.identity, identity);
-    if (mismatch !== undefined) {
-      throw new UsageError(`--resume: the partial export beside ${out} is another export (${mismatch})`, {
-        hint: 'run the same command as the one that was interrupted, or pass --restart to start this one from the beginning',
-      });
-    }
-    const partialSize = (await partial.stat()).size;
-    if (partialSize < last.bytes) {
-      // The checkpoint disagrees with its file, as checkAgainstPartial's refusals: exit 9, not a usage error.
-      throw new CheckpointMismatchError(
-        `--resume: the partial export beside ${out} is shorter than its checkpoint records (${partialSize} < ${last.bytes} bytes); it was not resumed and is kept as it is`,
-        { hint: 'it was changed by something else; pass --restart to start from the beginning' },
-      );
-    }
-    await checkAgainstPartial(partial, format, last, paths.partial);
-  } catch (error) {
-    await partial?.close().catch(() => undefined);
-    await opened?.handle.close().catch(() => undefined);
-    throw error;
-  }
-  return { state: { ...opened.state, last }, partial, journal: opened.handle };
 }
 
 /**
@@ -207,6 +122,10 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
   let unrecorded: CheckpointEntry | undefined;
   // Whether this run put anything worth resuming into the partial.
   let progressed = false;
+  // The total the export started with, and how the collection was seen to change since (then no
+  // resume can finish the partial: resume-check.ts). --allow-partial accepts a changed collection.
+  let firstTotal = state?.last.total;
+  let changed: string | undefined;
   let isOpen = true;
   // The checkpoint being made, if any: records keep flowing into the partial meanwhile (its fsync
   // covers every byte handed in before it, buffered-writer.ts). One at a time.
@@ -267,9 +186,13 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
         await checkpointing;
         if (unrecorded && isOpen && failed === undefined) await record(unrecorded).catch(() => undefined);
         await closeAll();
-        if (!checkpointed) {
+        if (!checkpointed || changed !== undefined) {
           await rm(paths.partial, { force: true });
           await removeCheckpoint(paths.checkpoint);
+          if (changed !== undefined)
+            ctx.io.notice(
+              `The records exported before the failure were not kept: the collection changed while they were read (${changed}), so --resume could not finish them; run the same command again to export it from the beginning`,
+            );
           return;
         }
         if (progressed)
@@ -296,8 +219,11 @@ export async function openResumableExport(ctx: Context, plan: OutputPlan, identi
       if (failed !== undefined) throw failed;
       for (const id of done.ids) pendingIds.push(id);
       const { page, pages, limit, total, count } = done;
+      firstTotal ??= total;
+      if (!ctx.globals.allowPartial) changed ??= changeSeen(firstTotal, done);
       // Everything handed to write() so far belongs to complete pages.
-      unrecorded = { page, pages, limit, total, records: count, written, bytes: writer.bytes, ids: pendingIds };
+      const entry = { page, pages, limit, total, records: count, written, bytes: writer.bytes, ids: pendingIds };
+      unrecorded = changed === undefined ? entry : { ...entry, changed };
       if (checkpointing !== undefined || Date.now() - lastCheckpointAt < CHECKPOINT_INTERVAL_MS) return;
       // Not awaited: the pipe goes on while the partial is fsynced and the line written. The next
       // entry's ids start here.

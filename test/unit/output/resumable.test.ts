@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointMismatchError, UsageError } from '../../../src/core/errors.js';
+import { CheckpointMismatchError, ContractError, UsageError } from '../../../src/core/errors.js';
 import { exitCodeFor } from '../../../src/core/exit-codes.js';
 import type { ResumeMode } from '../../../src/core/output-plan.js';
 import type { ExportIdentity } from '../../../src/output/checkpoint.js';
@@ -34,9 +34,9 @@ function setUp() {
   const dir = tempDir('appraisal-resumable-');
   const out = join(dir, 'out.ndjson');
   const paths = partialPaths(out);
-  const open = (mode: ResumeMode, identity: ExportIdentity = IDENTITY) => {
+  const open = (mode: ResumeMode, identity: ExportIdentity = IDENTITY, allowPartial = false) => {
     const flags = { resume: mode === 'resume', restart: mode === 'restart' };
-    const made = fakeContext({ globals: { out: 'out.ndjson' }, outputFlags: flags, cwd: dir });
+    const made = fakeContext({ globals: { out: 'out.ndjson', allowPartial }, outputFlags: flags, cwd: dir });
     return {
       made,
       exported: openResumableExport(made.ctx, made.ctx.output, identity),
@@ -130,6 +130,32 @@ describe('resumable --out', () => {
     await writePages(restarted, 1, 3);
     await restarted.destination.finish();
     expect(readFileSync(setup.out, 'utf8')).toBe(WHOLE);
+  });
+
+  it.each([
+    ['the change its checkpoint records', { changed: 'total 6 at first, 7 on page 2' }, '(total 6 at first, 7 on page 2)'],
+    // A journal with no `changed` (an older appraisal): pages of 3 should have held 6 records by page 2, not 4.
+    ['records short of full pages', { limit: 3 }, '(2 duplicate record(s) dropped by page 2)'],
+  ])('refuses (exit 9) a partial a crash left that was read while the collection changed: %s', async (_name, entry, why) => {
+    const setup = setUp();
+    await interruptedAfterTwoPages(setup);
+    const lines = readFileSync(setup.paths.checkpoint, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    writeFileSync(setup.paths.checkpoint, `${[...lines.slice(0, -1), JSON.stringify({ ...last, ...entry })].join('\n')}\n`);
+    const partialBefore = readFileSync(setup.paths.partial);
+
+    const error = await setup.open('resume').exported.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ContractError);
+    expect(exitCodeFor(error)).toBe(9);
+    expect((error as ContractError).message).toBe(
+      `cannot resume the export of /api/properties: the collection changed while the partial export beside out.ndjson was read ${why}, so it may lack records a resume would never read`,
+    );
+    expect((error as ContractError).hint).toContain('--restart');
+    expect(readFileSync(setup.paths.partial)).toEqual(partialBefore);
+    // --allow-partial accepts a collection that changed: it is resumed.
+    const accepted = await setup.open('resume', IDENTITY, true).exported;
+    expect(accepted.resumedWritten).toBe(4);
+    await accepted.destination.discard();
   });
 
   it('refuses to resume another export (exit 2) and changes nothing', async () => {
