@@ -255,4 +255,49 @@ describe('appraisal export', () => {
     );
     for (const entry of manifest.families) expect(sha256(join(scratch, 'resumed', entry.file))).toBe(entry.sha256);
   });
+
+  it('--resume on a snapshot already complete (the nightly line run twice) says so and writes nothing; another export there is still exit 2', async () => {
+    await admin.reset();
+    const args = ['export', '--dir', 'twice', '--families', 'props,clients', '-o', 'csv', '--fields', 'props=id,name', '--resume'];
+    const first = await cli(args);
+    expect(first.code, first.stderr).toBe(0);
+    const dir = join(scratch, 'twice');
+    const before = readdirSync(dir)
+      .sort()
+      .map((name) => [name, sha256(join(dir, name)), statSync(join(dir, name)).mtimeMs]);
+    const siblings = readdirSync(scratch).sort();
+
+    await admin.clearRequests();
+    const second = await cli(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr.trim().split('\n')).toEqual([
+      `twice is already this snapshot, complete (finished ${manifestOf(dir).finishedAt}): nothing to resume, nothing written`,
+    ]);
+    expect(await admin.apiRequests()).toEqual([]);
+    expect(
+      readdirSync(dir)
+        .sort()
+        .map((name) => [name, sha256(join(dir, name)), statSync(join(dir, name)).mtimeMs]),
+    ).toEqual(before);
+    expect(readdirSync(scratch).sort()).toEqual(siblings);
+
+    // Another export into that directory: what differs is named, and nothing is written.
+    const others: Array<[string[], string]> = [
+      [['--families', 'props'], 'families was ["props","clients"], this run has ["props"]'],
+      // --fields adds up when repeated: props keeps id,name, clients now only id.
+      [['--fields', 'clients=id'], 'fields was [["id","name"],null], this run has [["id","name"],["id"]]'],
+      [['--delimiter', ';'], 'format was "csv", this run has "csv separated by semicolons"'],
+      [['-p', 'staging'], 'profile was "default", this run has "staging"'],
+    ];
+    for (const [extra, why] of others) {
+      const other = await cli([...args, ...extra]);
+      expect(other.code, `${extra.join(' ')}: ${other.stderr}`).toBe(2);
+      expect(exitProblems(other)).toEqual([]);
+      expect(other.stderr).toContain(`error: --dir twice already exists and holds another export (${why})`);
+    }
+    const ndjson = await cli(['export', '--dir', 'twice', '--families', 'props,clients', '--fields', 'props=id,name', '--resume']);
+    expect(ndjson.code).toBe(2);
+    expect(ndjson.stderr).toContain('(format was "csv", this run has "ndjson")');
+    expect(readdirSync(scratch).sort()).toEqual(siblings);
+  });
 });

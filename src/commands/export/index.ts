@@ -21,9 +21,9 @@ The snapshot:
   origin, profile, environment, startedAt, serviceStartedAt, finishedAt, and per family its file, records,
   total, bytes, sha256, filters, since, the --fields kept and any --split-rows/--split-size parts (sha256 each).
   DIR appears only when every family is complete: it is built in .DIR.export-partial beside it, fsynced
-  and renamed. An existing DIR is refused (exit 2); --replace replaces a previous snapshot there.
-  A failed or interrupted run keeps the families it finished (and the partial of the one it was reading):
-  --resume continues it without fetching finished families again; --restart throws it away.
+  and renamed. An existing DIR is refused (exit 2; --replace replaces a previous snapshot; --resume on
+  this export, complete, exits 0). A failed or interrupted run keeps the families it finished (and the
+  partial of the one it was reading): --resume continues it without fetching them; --restart throws it away.
   One run at a time per DIR: a lock (.DIR.export-lock) refuses a second one (exit 2).
 
 Incremental runs:

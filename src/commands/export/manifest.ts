@@ -7,10 +7,13 @@
 // on, a regular file of ours), at most MANIFEST_MAX_BYTES.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { formatDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
-import type { CsvStyle } from '../../core/output-plan.js';
+import type { OutputFormat } from '../../core/global-options.js';
+import { formatIdentity, type CsvStyle } from '../../core/output-plan.js';
 import { openOwned, readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FilePart } from '../../output/index.js';
+import type { ExportPlan } from './plan.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_KIND = 'appraisal-export';
@@ -129,4 +132,55 @@ export async function readManifest(dir: string, given: string): Promise<Manifest
     throw new UsageError(`--since-last ${given}: ${MANIFEST_FILE} is not an appraisal export manifest with a startedAt time`);
   }
   return value as Manifest;
+}
+
+/**
+ * How the snapshot a manifest describes differs from the one this run would write, or undefined when
+ * it is the same export (then `--resume` finds it complete: the nightly cron line run twice a day).
+ * What the manifest records is compared: origin, profile, format, families, fields per family,
+ * whether it is split, and the incremental start.
+ */
+export function snapshotDifference(
+  previous: Partial<Manifest>,
+  plan: ExportPlan,
+  session: { origin: string; profile: string },
+): string | undefined {
+  const entries = Array.isArray(previous.families) ? previous.families : [];
+  const since = plan.since;
+  const incremental =
+    since === undefined
+      ? null
+      : {
+          sinceLast: since.kind === 'since-last' ? since.given : null,
+          ...(since.kind === 'since' ? { since: new Date(Date.parse(since.at)).toISOString() } : {}),
+          overlap: formatDuration(plan.overlapMs),
+        };
+  const recorded = previous.incremental
+    ? {
+        sinceLast: previous.incremental.sinceLast,
+        ...(previous.incremental.sinceLast === null ? { since: previous.incremental.since } : {}),
+        overlap: previous.incremental.overlap,
+      }
+    : null;
+  const checks: Array<[string, unknown, unknown]> = [
+    ['origin', previous.origin, session.origin],
+    ['profile', previous.profile, session.profile],
+    // A manifest written before csv styles were recorded holds the default one.
+    [
+      'format',
+      typeof previous.format === 'string'
+        ? formatIdentity(previous.format as OutputFormat, previous.csv ?? { delimiter: ',', bom: false })
+        : null,
+      formatIdentity(plan.format, plan.csv),
+    ],
+    ['families', entries.map((entry) => entry.family), plan.families.map((family) => family.name)],
+    ['fields', entries.map((entry) => entry.fields ?? null), plan.families.map((family) => plan.fields[family.name] ?? null)],
+    ['split', entries.some((entry) => entry.parts !== undefined), plan.split !== undefined],
+    ['incremental', recorded, incremental],
+  ];
+  for (const [name, before, after] of checks) {
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      return `${name} was ${JSON.stringify(before)}, this run has ${JSON.stringify(after)}`;
+  }
+  return undefined;
 }

@@ -30,7 +30,13 @@ export async function runExport(ctx: Context, flags: ExportFlags): Promise<void>
   const session = await ctx.session();
   const origin = session.origin;
   const start = await readSinceStart(plan, origin);
-  const target = await checkTarget(plan);
+  const target = await checkTarget(plan, { origin, profile: session.profileName });
+  if (target.complete) {
+    ctx.io.notice(
+      `${plan.dirGiven} is already this snapshot, complete (finished ${target.complete.finishedAt}): nothing to resume, nothing written`,
+    );
+    return;
+  }
   const names = plan.families.map((family) => family.name);
   await bindFamilies(ctx, `leave that family out with --families (this run asked for ${names.join(',')})`);
   // One run at a time per DIR: a second one would take the first one's partial directory for its own.

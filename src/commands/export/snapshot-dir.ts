@@ -15,7 +15,7 @@ import type { Context } from '../../core/context.js';
 import { syncDirectory, writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
 import { defaultDirMode, defaultFileMode, privateDirProblem, readOwned, UnsafeFileError } from '../../core/owned-file.js';
-import { fileDigest, MANIFEST_FILE, MANIFEST_KIND, manifestText, type FamilyEntry, type Manifest } from './manifest.js';
+import { fileDigest, MANIFEST_FILE, MANIFEST_KIND, manifestText, snapshotDifference, type FamilyEntry, type Manifest } from './manifest.js';
 import type { ExportPlan } from './plan.js';
 import type { ServiceTime } from './incremental.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
@@ -89,26 +89,32 @@ export interface Target {
   lock: string;
   /** DIR holds a previous snapshot that --replace replaces. */
   replacing: boolean;
+  /** With --resume, DIR already holds this very export, complete: its manifest (nothing to do). */
+  complete?: Partial<Manifest>;
 }
 
 /**
  * Check --dir before any request: its parent exists, and DIR does not (or, with --replace, is a
- * previous snapshot). No side effect.
+ * previous snapshot; or, with --resume, is this export already complete). No side effect.
  */
-export async function checkTarget(plan: ExportPlan): Promise<Target> {
+export async function checkTarget(plan: ExportPlan, session: { origin: string; profile: string }): Promise<Target> {
   const parent = dirname(plan.dir);
   if ((await entryType(parent)) !== 'directory') throw new UsageError(`--dir ${plan.dirGiven}: ${parent} is not an existing directory`);
   const temp = join(parent, `.${basename(plan.dir)}.export-partial`);
   const lock = join(parent, `.${basename(plan.dir)}.export-lock`);
   const existing = await entryType(plan.dir);
   if (existing === 'missing') return { parent, temp, lock, replacing: false };
+  const previous =
+    existing === 'directory' ? ((await readJson(join(plan.dir, MANIFEST_FILE))) as Partial<Manifest> | undefined) : undefined;
   if (!plan.replace) {
-    throw new UsageError(`--dir ${plan.dirGiven} already exists; a snapshot is written to a new directory`, {
+    // A run resumed after it finished (the cron line run twice a day) has nothing left to do.
+    const differs = previous?.kind === MANIFEST_KIND ? snapshotDifference(previous, plan, session) : 'no manifest';
+    if (plan.mode === 'resume' && differs === undefined) return { parent, temp, lock, replacing: false, complete: previous };
+    const what = plan.mode === 'resume' && previous?.kind === MANIFEST_KIND ? ` and holds another export (${differs})` : '';
+    throw new UsageError(`--dir ${plan.dirGiven} already exists${what}; a snapshot is written to a new directory`, {
       hint: 'name a new one (e.g. with the date), or pass --replace to replace a previous snapshot there',
     });
   }
-  const previous =
-    existing === 'directory' ? ((await readJson(join(plan.dir, MANIFEST_FILE))) as Partial<Manifest> | undefined) : undefined;
   if (previous?.kind !== MANIFEST_KIND) {
     throw new UsageError(
       `--replace: ${plan.dirGiven} is not a snapshot written by \`appraisal export\` (no ${MANIFEST_FILE}); refusing to replace it`,
