@@ -3,7 +3,7 @@
 // mid-way leaves no DIR, and --resume finishes it without fetching the finished families again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
@@ -299,5 +299,19 @@ describe('appraisal export', () => {
     expect(ndjson.code).toBe(2);
     expect(ndjson.stderr).toContain('(format was "csv", this run has "ndjson")');
     expect(readdirSync(scratch).sort()).toEqual(siblings);
+  });
+
+  it('--since-last naming the previous manifest file rather than its directory says what it takes (exit 2, no errno)', async () => {
+    mkdirSync(join(scratch, 'prev'));
+    writeFileSync(join(scratch, 'prev', 'manifest.json'), '{}\n');
+    const refused = await cli(['export', '--dir', 'inc-from-file', '--since-last', 'prev/manifest.json']);
+    expect(refused.code).toBe(2);
+    expect(exitProblems(refused)).toEqual([]);
+    expect(refused.stderr).toContain(
+      "error: --since-last prev/manifest.json is not a directory: it names the previous snapshot's directory, the one holding manifest.json",
+    );
+    expect(refused.stderr).toContain('hint: give --since-last prev');
+    expect(refused.stderr).not.toContain('ENOTDIR');
+    expect(existsSync(join(scratch, 'inc-from-file'))).toBe(false);
   });
 });

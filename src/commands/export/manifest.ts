@@ -6,9 +6,10 @@
 // where others may write: it is read through core/owned-file.ts (no link followed, no FIFO waited
 // on, a regular file of ours), at most MANIFEST_MAX_BYTES.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { formatDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import type { OutputFormat } from '../../core/global-options.js';
 import { formatIdentity, type CsvStyle } from '../../core/output-plan.js';
 import { openOwned, readOwned, UnsafeFileError } from '../../core/owned-file.js';
@@ -112,8 +113,16 @@ export async function readManifest(dir: string, given: string): Promise<Manifest
     text = await readOwned(path, MANIFEST_MAX_BYTES, { refuseLonger: true, display: `--since-last ${join(given, MANIFEST_FILE)}` });
   } catch (error) {
     if (error instanceof UnsafeFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--since-last ${given}: cannot read ${MANIFEST_FILE} (${code ?? (error as Error).message})`);
+    // `--since-last old/manifest.json`: the manifest's own path where its directory is expected.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw new UsageError(
+        `--since-last ${given} is not a directory: it names the previous snapshot's directory, the one holding ${MANIFEST_FILE}`,
+        {
+          ...(basename(given) === MANIFEST_FILE ? { hint: `give --since-last ${dirname(given)}` } : {}),
+        },
+      );
+    }
+    throw new UsageError(`--since-last ${given}: cannot read ${MANIFEST_FILE} (${fileErrorWords(error)})`);
   }
   if (text === undefined)
     throw new UsageError(`--since-last ${given}: no ${MANIFEST_FILE} there (is it a finished \`appraisal export\` directory?)`);
