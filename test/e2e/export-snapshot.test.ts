@@ -205,6 +205,10 @@ describe('appraisal export', () => {
     expect(run.stderr).toContain(
       'designations: GET /api/reference/designations (listDesignations) publishes no updatedSince filter: exported in full',
     );
+    // One record in all: the summary says "1 record", not "1 records".
+    const one = await cli(['export', '--dir', 'changes-contacts', '--since-last', 'base', '--families', 'contacts']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toContain('Wrote a snapshot of 1 contact (1 record) to changes-contacts\n');
   });
 
   it('a failure mid-way leaves no DIR; --resume finishes it without fetching finished families again', async () => {

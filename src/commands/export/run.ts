@@ -6,7 +6,7 @@
 import type { Context } from '../../core/context.js';
 import { holdRunLock } from '../../core/file-lock.js';
 import { formatIdentity } from '../../core/output-plan.js';
-import { countOf, formatCount } from '../../output/index.js';
+import { countOf } from '../../output/index.js';
 import { join } from 'node:path';
 import { bindFamilies } from '../shared/family-lists.js';
 import { exportFamily, fileName } from './family-file.js';
@@ -158,6 +158,6 @@ async function snapshotRun(ctx: Context, plan: ExportPlan, target: Target, run: 
   await snapshot.complete(manifest);
   const records = entries.reduce((sum, entry) => sum + entry.records, 0);
   ctx.io.notice(
-    `Wrote a snapshot of ${entries.map((entry) => countOf(entry.records, plan.families.find((family) => family.name === entry.family)!.view)).join(', ')} (${formatCount(records)} records) to ${plan.dirGiven}`,
+    `Wrote a snapshot of ${entries.map((entry) => countOf(entry.records, plan.families.find((family) => family.name === entry.family)!.view)).join(', ')} (${countOf(records, { label: 'records', singular: 'record' })}) to ${plan.dirGiven}`,
   );
 }
