@@ -72,6 +72,8 @@ describe('export --fields FAMILY=list', () => {
         { family: 'clients', fields: ['id', 'name'] },
         { family: 'contacts', fields: undefined },
       ]);
+      // A family not named has no `fields` key at all (not `"fields": null`), as docs/EXPORTS.md says.
+      expect(manifestOf(dir).families[2]).not.toHaveProperty('fields');
     }
   });
 
