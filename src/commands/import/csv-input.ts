@@ -15,6 +15,9 @@ import { fileErrorWords } from '../../core/file-error-words.js';
 /** A CSV record of blank cells only: a blank line, or a spreadsheet's row of empty cells. */
 const isBlank = (cells: readonly string[]) => cells.every((cell) => /^[ \t\r\n]*$/.test(cell));
 
+/** The record both readers make of an empty line. */
+const isEmptyLine = (cells: readonly string[]) => cells.length === 1 && cells[0] === '';
+
 /** The record RecordGuard cut short, as the one line that says why. */
 function overflowOf(guard: RecordGuard, raw: readonly string[], what: () => string): UsageError | undefined {
   if (guard.overflow === undefined || raw[raw.length - 1] !== OVERFLOW_MARK) return undefined;
@@ -90,7 +93,9 @@ export async function csvParser(display: string, unquoted: boolean, delimiter: C
     // One character per byte: the cells' bytes reach InputText as they are in the file, decoded there.
     encoding: 'latin1',
     relax_column_count: true,
-    skip_empty_lines: true,
+    // An empty line is a record (of one empty cell), skipped by the reader as blank but counted in
+    // the row numbers shown: a spreadsheet shows it as a row.
+    skip_empty_lines: false,
     // Any of the three line ends, mixed: a file saved with CRLF and a final LF added by an editor.
     record_delimiter: ['\r\n', '\n', '\r'],
   });
@@ -116,7 +121,9 @@ export async function openCsv(given: Readable, text: InputText, unquoted: boolea
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let first: IteratorResult<string[]>;
   try {
-    first = await records.next();
+    // Empty lines before the header are not its row (csv-parse skipped them when it skipped every empty line).
+    do first = await records.next();
+    while (!first.done && isEmptyLine(first.value));
   } catch (error) {
     bytes.destroy();
     if (error instanceof UsageError) throw error;

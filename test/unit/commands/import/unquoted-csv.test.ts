@@ -99,6 +99,13 @@ describe('UnquotedCsv', () => {
     );
   });
 
+  it('makes one line end of a CRLF cut between two chunks, and an empty line of a CR and an LF that are two', async () => {
+    const chunks = ['a,b\r', '\n1,2\r', '\r\n', '\n3,4'].map((text) => Buffer.from(text));
+    const expected = [['a', 'b'], ['1', '2'], [''], [''], ['3', '4']];
+    expect(await records(await csvParser('-', false), [Buffer.concat(chunks)])).toEqual(expected);
+    expect(await records(await csvParser('-', true), chunks)).toEqual(expected);
+  });
+
   it.each([
     ['no header', ''],
     ['a blank header', '\n\n'],
