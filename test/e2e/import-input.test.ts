@@ -1,7 +1,9 @@
 // `props import` against input an attacker, or Excel, wrote (issue 37 §4), in process against one
 // mock: a Windows-1252 CSV is refused naming the row and column until --encoding says what it is,
 // then imported with its accents (its rows to fix written back in UTF-8, marked); a NUL byte and a row over the bounds are refused before any write;
-// a trailing blank line is no row; and a journal edited to say rows were done is not trusted: ids
+// a trailing blank line is no row; blank lines and rows of empty cells before a row are counted in
+// the row it is named by (CSV and NDJSON, the dry run and the results), not in the journal's, which
+// resumes as before; and a journal edited to say rows were done is not trusted: ids
 // that are not record ids are refused, and rows whose records the service does not hold are
 // reported failed (in --failed), never counted as created.
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,16 @@ import { adminOf, type MockAdmin } from '../helpers/mock-admin.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
-import { PROPERTY_HEADER, csvText, parcelCounts, propertyCells, readCsv, summaryCounts, writePropertiesCsv } from './import-support.js';
+import {
+  PROPERTY_HEADER,
+  csvText,
+  parcelCounts,
+  propertyCells,
+  propertyRecord,
+  readCsv,
+  summaryCounts,
+  writePropertiesCsv,
+} from './import-support.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -133,6 +144,97 @@ describe('props import: text in its encoding', () => {
     const result = await cli(['props', 'import', 'blank.csv', '--match', 'parcelNumber']);
     expect(result.code, result.stderr).toBe(0);
     expect(summaryCounts(result.stdout)).toMatchObject({ created: 2, invalid: 0 });
+  });
+});
+
+describe('props import: rows named as the file shows them', () => {
+  // Header, a blank line, a spreadsheet's row of empty cells, then the data: an invalid row at the
+  // file's line 4 (the 3rd row below the header), a blank line, a row and its duplicate at 6 and 7.
+  const gappy = (tag: string) =>
+    [
+      PROPERTY_HEADER.join(','),
+      '',
+      ','.repeat(PROPERTY_HEADER.length - 1),
+      [`${tag} 1`, 'office', `${tag}-1`, 'old', '1 Pier Rd', 'Boston', 'MA', '02110', 'US'].join(','),
+      '',
+      propertyCells(tag, 2).join(','),
+      propertyCells(tag, 2).join(','),
+    ].join('\r\n') + '\r\n';
+
+  it('counts blank lines and rows of empty cells below the CSV header in the dry run, the results and "duplicate of row"', async () => {
+    writeFileSync(join(dir, 'gappy.csv'), gappy('GAP'));
+    const dry = await cli(['props', 'import', 'gappy.csv', '--match', 'parcelNumber', '--dry-run', '--results', 'gappy.plan.csv']);
+    expect(dry.code, dry.stderr).toBe(22);
+    expect(dry.stdout).toContain('  invalid row 3: yearBuilt: must be integer');
+    expect(dry.stdout).toContain('  invalid row 6: parcelNumber: GAP-2 is a duplicate of row 5 (sent once, from the first row)');
+    // The real run reads a file without quotes by its own split (unquoted-csv.ts), the dry run by csv-parse: the same numbers.
+    const real = await cli(['props', 'import', 'gappy.csv', '--match', 'parcelNumber']);
+    expect(real.code, real.stderr).toBe(22);
+    for (const results of ['gappy.plan.csv', 'gappy.results.csv'])
+      expect(readCsv(readFileSync(join(dir, results), 'utf8')).map((row) => [row._row, row._status])).toEqual([
+        ['3', 'invalid'],
+        ['5', 'created'],
+        ['6', 'invalid'],
+      ]);
+  });
+
+  it('counts a record with a multi-line cell as one row, as a spreadsheet does', async () => {
+    const text = [
+      PROPERTY_HEADER.join(','),
+      ['"MULTI 1\nsecond line"', ...propertyCells('MULTI', 1).slice(1)].join(','),
+      '',
+      ['MULTI 2', 'office', 'MULTI-2', 'old', '2 Pier Rd', 'Boston', 'MA', '02110', 'US'].join(','),
+    ].join('\n');
+    writeFileSync(join(dir, 'multi.csv'), text);
+    const result = await cli(['props', 'import', 'multi.csv', '--match', 'parcelNumber', '--dry-run']);
+    expect(result.code, result.stderr).toBe(22);
+    expect(result.stdout).toContain('  invalid row 3: yearBuilt: must be integer');
+  });
+
+  it('names an NDJSON row by its line, blank lines counted, in the dry run and the results', async () => {
+    const lines = [
+      '',
+      '  ',
+      JSON.stringify({ ...propertyRecord('NDGAP', 1), yearBuilt: 'old' }),
+      '',
+      JSON.stringify(propertyRecord('NDGAP', 2)),
+    ];
+    writeFileSync(join(dir, 'gappy.ndjson'), `${lines.join('\n')}\n`);
+    const dry = await cli(['props', 'import', 'gappy.ndjson', '--match', 'parcelNumber', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(22);
+    expect(dry.stdout).toContain('  invalid row 3: yearBuilt: must be integer');
+    const result = await cli(['props', 'import', 'gappy.ndjson', '--match', 'parcelNumber', '--results', 'gappy-ndjson.results.csv']);
+    expect(result.code, result.stderr).toBe(22);
+    expect(readCsv(readFileSync(join(dir, 'gappy-ndjson.results.csv'), 'utf8')).map((row) => [row._row, row._status])).toEqual([
+      ['3', 'invalid'],
+      ['5', 'created'],
+    ]);
+  });
+
+  it('keeps the journal keyed by the rows read, as earlier versions wrote it, so an interrupted import resumes the same rows', async () => {
+    writeFileSync(join(dir, 'resume-gap.csv'), gappy('RGAP').replace(',old,', ',1990,'));
+    // The second create is refused with a 401, which ends the run and leaves the journal of the first.
+    await admin.queueFault({ path: '/api/properties', method: 'POST', fault: 'status=401', count: 1, skip: 1 });
+    const first = await cli(['props', 'import', 'resume-gap.csv', '--match', 'parcelNumber', '--concurrency', '1']);
+    expect(first.code).toBe(4);
+    await admin.clearFaults();
+    const entries = readFileSync(join(dir, '.resume-gap.results.csv.journal'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as { row: number; status: string });
+    // The file's row 3 is the first row read: the number a journal written before rows counted blank lines holds.
+    expect(entries.map(({ row, status }) => [row, status])).toEqual([[1, 'created']]);
+
+    const resumed = await cli(['props', 'import', 'resume-gap.csv', '--match', 'parcelNumber', '--concurrency', '1']);
+    expect(resumed.code, resumed.stderr).toBe(22);
+    expect(resumed.stderr).toMatch(/resuming the import journaled beside resume-gap\.results\.csv: 1 rows already done/);
+    expect(readCsv(readFileSync(join(dir, 'resume-gap.results.csv'), 'utf8')).map((row) => [row._row, row._status, row._error])).toEqual([
+      ['3', 'created', ''],
+      ['5', 'created', ''],
+      ['6', 'invalid', 'parcelNumber: RGAP-2 is a duplicate of row 5 (sent once, from the first row)'],
+    ]);
+    expect(Object.fromEntries(await parcelCounts(admin, 'RGAP'))).toEqual({ 'RGAP-1': 1, 'RGAP-2': 1 });
   });
 });
 

@@ -33,10 +33,14 @@ async function* csvRows(
 ): AsyncGenerator<SourceRow> {
   const { display } = text;
   let row = 0;
+  // Every record below the header, blank ones too (both readers make one of an empty line): the row
+  // a spreadsheet shows, less its header's, which is what messages and `_row` name.
+  let fileRow = 0;
   try {
     for await (const raw of records) {
+      fileRow++;
       // The row's name is made only for its error: formatCount per row was a tenth of a re-import's CPU.
-      const overflow = overflowOf(guard, raw, () => `row ${formatCount(row + 1)}`);
+      const overflow = overflowOf(guard, raw, () => `row ${formatCount(fileRow)}`);
       if (overflow) throw overflow;
       if (isBlank(raw)) continue;
       row++;
@@ -44,17 +48,18 @@ async function* csvRows(
       const cells = raw;
       for (let index = 0; index < cells.length; index++) {
         const cell = cells[index]!;
-        if (!InputText.plain(cell)) cells[index] = text.cell(cell, () => `row ${formatCount(row)}, column ${header[index] ?? index + 1}`);
+        if (!InputText.plain(cell))
+          cells[index] = text.cell(cell, () => `row ${formatCount(fileRow)}, column ${header[index] ?? index + 1}`);
       }
       if (cells.length !== header.length) {
-        yield { row, cells, problem: `has ${cells.length} cells where the header has ${header.length}` };
+        yield { row, fileRow, cells, problem: `has ${cells.length} cells where the header has ${header.length}` };
         continue;
       }
-      yield { row, cells };
+      yield { row, fileRow, cells };
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${display}: not readable as CSV after row ${row}: ${(error as Error).message}`);
+    throw new UsageError(`${display}: not readable as CSV after row ${fileRow}: ${(error as Error).message}`);
   } finally {
     bytes.destroy();
   }

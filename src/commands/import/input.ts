@@ -3,9 +3,10 @@
 // dotted field paths, as `list -o csv` writes them), NDJSON (one object a line) or a JSON array (read whole,
 // up to a bound: a JSON array cannot be streamed without a streaming JSON parser; NDJSON and CSV are
 // what big files use). Text is decoded in the input's encoding and every row is bounded
-// (input-text.ts). `row` is the data row's number, 1 = the first record, counted the same way for
-// every format; blank lines (and CSV rows of empty cells, a spreadsheet's ",,,") are skipped, as every
-// CSV reader does; a line that is not a record stays a row (reported invalid), so numbers never shift.
+// (input-text.ts). Blank lines (and CSV rows of empty cells, a spreadsheet's ",,,") are skipped, as
+// every CSV reader does, but counted in the number a row is shown by (`fileRow`: NDJSON's line, so a
+// person finds the row the message names); `row`, the journal's key, counts the rows read alone. A
+// line that is not a record stays a row (reported invalid), so neither number shifts.
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -71,31 +72,34 @@ async function openBytes(path: string | undefined, stdin: Readable, display: str
 async function* ndjsonRows(bytes: Readable, text: InputText): AsyncGenerator<SourceRow> {
   const { display } = text;
   let row = 0;
+  // The line the reader is at: blank ones counted, so the row a message names is the file's line.
+  let fileRow = 0;
   try {
     for await (const raw of boundedLines(bytes, INPUT_LIMITS.rowBytes)) {
-      const line = text.text(raw, (_line, column) => `row ${formatCount(row + 1)}, column ${column}`).trim();
+      fileRow++;
+      const line = text.text(raw, (_line, column) => `row ${formatCount(fileRow)}, column ${column}`).trim();
       if (line === '') continue;
       row++;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch (error) {
-        yield { row, line, problem: `is not JSON: ${(error as Error).message}` };
+        yield { row, fileRow, line, problem: `is not JSON: ${(error as Error).message}` };
         continue;
       }
-      yield { row, value, line };
+      yield { row, fileRow, value, line };
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if (error instanceof LineTooLong) throw rowTooLarge(display, `row ${formatCount(row + 1)}`);
-    throw new UsageError(`cannot read ${display} after row ${row}: ${(error as Error).message}`);
+    if (error instanceof LineTooLong) throw rowTooLarge(display, `row ${formatCount(fileRow + 1)}`);
+    throw new UsageError(`cannot read ${display} after row ${fileRow}: ${(error as Error).message}`);
   } finally {
     bytes.destroy();
   }
 }
 
 async function* arrayRows(values: unknown[]): AsyncGenerator<SourceRow> {
-  for (let index = 0; index < values.length; index++) yield { row: index + 1, value: values[index] };
+  for (let index = 0; index < values.length; index++) yield { row: index + 1, fileRow: index + 1, value: values[index] };
 }
 
 /** A JSON array's bytes, read whole up to its bound. */

@@ -82,14 +82,15 @@ export function changedFields(record: Record<string, unknown>, existing: Record<
 
 /** One planner per pass over the input: it remembers the match values it has seen. */
 export class RowPlanner {
-  /** Match value (or id) → the first row that had it. */
+  /** Match value (or id) → the first row that had it, as a person finds it (SourceRow.fileRow). */
   private readonly seen = new Map<string, number>();
   /** The index once read: awaited again for every row, it cost each row a turn of the microtask queue. */
   private index: MatchIndex | undefined;
 
   constructor(private readonly options: PlannerOptions) {}
 
-  async plan(typed: TypedRow): Promise<RowPlan> {
+  /** `fileRow`: the row as a person finds it (SourceRow.fileRow), for the duplicate's message; `typed.row` keys the journal. */
+  async plan(typed: TypedRow, fileRow: number): Promise<RowPlan> {
     const { row } = typed;
     const { options } = this;
     if (typed.problems.length > 0) return { kind: 'invalid', row, error: typed.problems.join('; ') };
@@ -104,7 +105,7 @@ export class RowPlanner {
         const what = byId ? 'id' : matchField!.join('.');
         return { kind: 'invalid', row, error: `${what}: ${key} is a duplicate of row ${first} (sent once, from the first row)` };
       }
-      this.seen.set(key, row);
+      this.seen.set(key, fileRow);
     }
     const journaled = options.journal.done.get(row);
     if (journaled) return { kind: 'done', row, status: journaled.status, id: journaled.id };
@@ -252,7 +253,7 @@ export async function runPass(options: PassOptions): Promise<void> {
     if (stopped()) {
       slot.result = { row: source.row, status: 'skipped', id: undefined, error: '--stop-after-errors: not attempted', toFix: true };
     } else {
-      const plan = await options.planner.plan(options.reader.read(source));
+      const plan = await options.planner.plan(options.reader.read(source), source.fileRow);
       slot.plan = plan;
       if (!sender || (plan.kind !== 'create' && plan.kind !== 'update')) {
         settle(slot, plannedResult(plan));

@@ -8,7 +8,7 @@ import type { FieldShape } from '../../core/description/schema.js';
 import type { InputFormat, SourceRow } from './input-source.js';
 import type { CsvDelimiter } from './csv-delimiter.js';
 
-/** What to do with one row (row-pass.ts RowPlanner decides it). */
+/** What to do with one row (row-pass.ts RowPlanner decides it); `row` is SourceRow.row, the journal's key. */
 export type RowPlan =
   | { kind: 'create'; row: number; body: Record<string, unknown>; key: string | undefined; parentId: string | undefined }
   | { kind: 'update'; row: number; id: string; body: Record<string, unknown>; fields: string[] }
@@ -24,6 +24,7 @@ export type RowPlan =
 export type RowStatus = 'created' | 'updated' | 'unchanged' | 'invalid' | 'failed' | 'skipped';
 
 export interface RowResult {
+  /** The row's place among the rows read (SourceRow.row): the journal's key, never shown. */
   row: number;
   status: RowStatus;
   id: string | undefined;
@@ -69,11 +70,11 @@ export function rowLayout(
   return { sink: { columns: [...names, ...STATUS_COLUMNS], bom, failed: { form: format, header }, delimiter }, fields };
 }
 
-/** One row as the sink takes it. */
+/** One row as the sink takes it: `_row` is the row as a person finds it in the input (SourceRow.fileRow). */
 export function pushedRow(layout: RowLayout, source: SourceRow, result: RowResult): PushedRow {
   const own = layout.fields ? layout.fields.map((path) => getField(source.value, path)) : (source.cells ?? []);
   return {
-    results: [...own, result.row, result.status, result.id ?? '', result.error ?? ''],
+    results: [...own, source.fileRow, result.status, result.id ?? '', result.error ?? ''],
     toFix: result.toFix ? source : undefined,
   };
 }

@@ -289,7 +289,7 @@ async function sendAll(
         if (++rowsSeen === SMALL_HEAP_FROM_RECORDS && !smallHeap) ctx.favourSmallHeap();
         if (result.status === 'failed' && !result.toFix) tally.unconfirmed++;
         await sink.push(pushedRow(layout, source, result));
-        if (flags.dryRun) describePlan(details, plan, result.error);
+        if (flags.dryRun) describePlan(details, source.fileRow, plan, result.error);
         progress?.text(rateText(tally.total, total, startedAt, family.view.label), tally.total === total);
       },
     });

@@ -34,11 +34,12 @@ export function rateText(done: number, total: number | undefined, startedAt: num
   return `${head}${perSecond}, ETA ${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}`;
 }
 
-export function describePlan(details: PlanDetails, plan: RowPlan | undefined, error: string | undefined): void {
+/** `fileRow`: the row as a person finds it (SourceRow.fileRow), not the plan's row, which keys the journal. */
+export function describePlan(details: PlanDetails, fileRow: number, plan: RowPlan | undefined, error: string | undefined): void {
   if (plan?.kind === 'update') {
-    if (details.updateCount++ < SHOWN) details.updates.push(`  update row ${plan.row} (${plan.id}): ${plan.fields.join(', ')}`);
+    if (details.updateCount++ < SHOWN) details.updates.push(`  update row ${fileRow} (${plan.id}): ${plan.fields.join(', ')}`);
   } else if (plan?.kind === 'invalid' || plan?.kind === 'unconfirmed') {
-    if (details.invalidCount++ < SHOWN) details.invalid.push(`  invalid row ${plan.row}: ${error ?? ''}`);
+    if (details.invalidCount++ < SHOWN) details.invalid.push(`  invalid row ${fileRow}: ${error ?? ''}`);
   }
 }
 

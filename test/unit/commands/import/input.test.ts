@@ -1,7 +1,8 @@
 // The input reader alone: a read that fails part-way is a usage error naming the input and the row
 // it got to, for CSV and NDJSON alike, never a raw stream error or a parser left waiting; text is
 // decoded in its encoding (bytes that are not text, and NUL, refused by row and column); blank lines
-// are skipped; the bounds on a cell, a row, the columns and a JSON array hold with memory flat.
+// are skipped but counted in the row a person is shown (CSV: records below the header; NDJSON: the
+// line), never in the journal's; the bounds on a cell, a row, the columns and a JSON array hold with memory flat.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InputFormat, SourceRow } from '../../../../src/commands/import/input-source.js';
@@ -83,7 +84,7 @@ describe('openInput: text in its encoding', () => {
     for (const encoding of ['windows-1252', 'latin1'] as const) {
       const { rows, error } = await readRows(excel, 'csv', encoding);
       expect(error).toBeUndefined();
-      expect(rows).toEqual([{ row: 1, cells: ['Tower', 'Montréal', '€ 5'] }]);
+      expect(rows).toEqual([{ row: 1, fileRow: 1, cells: ['Tower', 'Montréal', '€ 5'] }]);
     }
     const ndjson = await readRows(Buffer.from('{"city":"Montr\xe9al"}\n', 'latin1'), 'ndjson', 'windows-1252');
     expect(ndjson.rows[0]!.value).toEqual({ city: 'Montréal' });
@@ -91,7 +92,7 @@ describe('openInput: text in its encoding', () => {
 
   it('keeps UTF-8 text (é, 東京, emoji) as it is, a BOM dropped; a UTF-8 BOM with another encoding is refused', async () => {
     const bom = Buffer.from('\uFEFF"name",city\nCafé 😀,東京\n');
-    expect(await readRows(bom, 'csv')).toEqual({ header: ['name', 'city'], rows: [{ row: 1, cells: ['Café 😀', '東京'] }] });
+    expect(await readRows(bom, 'csv')).toEqual({ header: ['name', 'city'], rows: [{ row: 1, fileRow: 1, cells: ['Café 😀', '東京'] }] });
     const refused = await readRows(bom, 'csv', 'windows-1252');
     expect(refused.error!.message).toBe('-: starts with a UTF-8 byte-order mark, so it is UTF-8, not windows-1252');
     expect((await readRows(Buffer.from('\uFEFF{"a":1}\n'), 'ndjson', 'latin1')).error!.message).toMatch(/UTF-8 byte-order mark/);
@@ -103,7 +104,8 @@ describe('openInput: text in its encoding', () => {
     );
     const ndjson = await readRows(Buffer.from('{"a":1}\n\n{"a":"\xff"}\n', 'latin1'), 'ndjson');
     expect(ndjson.rows).toHaveLength(1);
-    expect(ndjson.error!.message).toBe('-: row 2, column 7: not UTF-8 text');
+    // The file's line 3: the blank line before it is counted.
+    expect(ndjson.error!.message).toBe('-: row 3, column 7: not UTF-8 text');
     const json = Buffer.concat([Buffer.from('[\n {"a": "é"},\n {"a": "'), Buffer.from([0xff]), Buffer.from('"}]')]);
     expect((await readRows(json, 'json')).error!.message).toBe('-: line 3, column 9: not UTF-8 text');
     expect((await readRows(Buffer.from('{"a":"x\0"}\n'), 'ndjson')).error!.message).toMatch(/^-: row 1, column 8: holds a NUL byte/);
@@ -111,14 +113,50 @@ describe('openInput: text in its encoding', () => {
 });
 
 describe('openInput: blank lines', () => {
-  it('skips blank lines, whitespace-only lines and rows of empty cells, whatever the line ends; numbers do not shift', async () => {
+  it('skips blank lines, whitespace-only lines and rows of empty cells, whatever the line ends, counting them in the row shown', async () => {
     const { rows, error } = await readRows(Buffer.from('a,b\r\n1,2\r\n\r\n,\r\n \t\r\n3,4\r\n\n'), 'csv');
     expect(error).toBeUndefined();
+    // `row` (the journal's key) counts the rows read; `fileRow` every line below the header.
     expect(rows).toEqual([
-      { row: 1, cells: ['1', '2'] },
-      { row: 2, cells: ['3', '4'] },
+      { row: 1, fileRow: 1, cells: ['1', '2'] },
+      { row: 2, fileRow: 5, cells: ['3', '4'] },
     ]);
-    expect((await readRows(Buffer.from('a,b\n1,2\r\n\r\n'), 'csv')).rows).toEqual([{ row: 1, cells: ['1', '2'] }]);
+    expect((await readRows(Buffer.from('a,b\n1,2\r\n\r\n'), 'csv')).rows).toEqual([{ row: 1, fileRow: 1, cells: ['1', '2'] }]);
+  });
+
+  it('numbers a CSV row by the records below the header: a multi-line cell is one, CR, LF and CRLF one line end each', async () => {
+    const text = '\n\na,b\n\n"x\r\ny",1\r\n\r,,\n"p\n\nq",2\n3,4';
+    const { rows, error } = await readRows(Buffer.from(text), 'csv');
+    expect(error).toBeUndefined();
+    // Empty lines before the header are not rows; below it: blank, "x y", blank, ",,", "p q", "3,4".
+    expect(rows.map(({ row, fileRow }) => [row, fileRow])).toEqual([
+      [1, 2],
+      [2, 5],
+      [3, 6],
+    ]);
+  });
+
+  it('numbers an NDJSON row by its line, blank and whitespace lines counted, and a JSON element by its place', async () => {
+    const ndjson = await readRows(Buffer.from('\n{"a":1}\r\n  \n\nnot json\n{"a":2}'), 'ndjson');
+    expect(ndjson.error).toBeUndefined();
+    expect(ndjson.rows.map(({ row, fileRow, problem }) => [row, fileRow, problem !== undefined])).toEqual([
+      [1, 2, false],
+      [2, 5, true],
+      [3, 6, false],
+    ]);
+    const json = await readRows(Buffer.from('[\n\n{"a":1},\n\n{"a":2}]'), 'json');
+    expect(json.rows.map(({ row, fileRow }) => [row, fileRow])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('names the row a CSV or NDJSON read stops at by the line a person finds it on', async () => {
+    expect((await readRows(Buffer.from('name,city\n\n,\nA,B\nC\0D,E\n'), 'csv')).error!.message).toBe(
+      '-: row 4, column name: holds a NUL byte, which is never text',
+    );
+    const big = lazyBytes('{"a":1}\n\n\n', 'x', 1024 * 1024 + 10);
+    expect((await readRows(big.chunks, 'ndjson')).error!.message).toBe('-: row 4 is over 1 MiB (the most one row may hold)');
   });
 });
 

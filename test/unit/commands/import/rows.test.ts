@@ -53,7 +53,7 @@ describe('import: cells typed by the request schema', () => {
       readOnly: new Set(['id', 'createdAt', 'updatedAt']),
       header: ['id', 'name', 'address.city', 'yearBuilt', 'updatedAt', '_status'],
     });
-    expect(reader.read({ row: 3, cells: ['ID-1', 'Harbor', 'Boston', '', '2026-01-01T00:00:00Z', 'created'] })).toEqual({
+    expect(reader.read({ row: 3, fileRow: 3, cells: ['ID-1', 'Harbor', 'Boston', '', '2026-01-01T00:00:00Z', 'created'] })).toEqual({
       row: 3,
       record: { name: 'Harbor', address: { city: 'Boston' } },
       id: 'ID-1',
@@ -120,7 +120,7 @@ describe('import: the fields a row changes', () => {
 describe('import: a field named __proto__ never reaches a prototype', () => {
   it('is an own field of the typed record and of the changed fields, and Object.prototype is untouched', () => {
     const reader = new RowReader({ shape: propertyShape, readOnly: new Set(['id']), header: ['name', 'address.__proto__', 'constructor'] });
-    const typed = reader.read({ row: 2, cells: ['Harbor', 'yes', 'x'] });
+    const typed = reader.read({ row: 2, fileRow: 2, cells: ['Harbor', 'yes', 'x'] });
     const address = typed.record.address as Record<string, unknown>;
     expect(Object.getPrototypeOf(address)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(address, '__proto__')?.value).toBe('yes');
