@@ -207,6 +207,33 @@ describe('keys lease: scopes derived from the appraisal command it runs', () => 
     });
   }
 
+  it('auth status inside a lease does not warn that the lease expires (it is made to)', async () => {
+    const result = await run(
+      [
+        'keys',
+        'lease',
+        '--ttl',
+        '5m',
+        '--scope',
+        'properties:read',
+        '--',
+        process.execPath,
+        'bin/appraisal.js',
+        'auth',
+        'status',
+        '-o',
+        'json',
+      ],
+      {
+        env: leaseEnv(),
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const prefix = leasePrefix(result.stderr);
+    expect(result.stdout).toContain(prefix);
+    expect(result.stderr).not.toMatch(/expires in|rotate it/);
+  });
+
   it('CMD that is not an appraisal command needs --scope', async () => {
     const result = await run(['keys', 'lease', '--ttl', '5m', '--', 'make', 'report'], { env: leaseEnv() });
     expect(result.code).toBe(2);

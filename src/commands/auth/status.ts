@@ -27,7 +27,7 @@ export async function runStatus(ctx: Context): Promise<void> {
   warnKeyExpiry(
     ctx.io,
     ctx.now(),
-    { prefix: credential.prefix, expiresAt: record?.expiresAt, scopes: record?.scopes },
+    { prefix: credential.prefix, name: record?.name, expiresAt: record?.expiresAt, scopes: record?.scopes },
     stored ? { configDir: (await ctx.config()).dir, profileName: session.profileName } : undefined,
   );
   // Old keys kept alive by `keys rotate --grace`: they still work until `keys revoke --due`.

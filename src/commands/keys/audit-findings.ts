@@ -1,6 +1,6 @@
 // What `keys audit` finds wrong with each key, ranked by severity. Pure: the keys, the time and
 // the thresholds in, the findings out — the command does the requests and the printing.
-import { isLeaseName } from './lease/lease-name.js';
+import { isLeaseName } from '../../core/credentials/lease-name.js';
 import type { KeyRecord } from './records.js';
 import { spanInWords, wholeDays } from '../../core/duration.js';
 

@@ -4,7 +4,7 @@
 export { openAuditLog, type AuditLog } from './rotation/audit-log.js';
 export { scopesForOperations } from './lease/derived-scopes.js';
 export { leaseClient } from './lease/lease-client.js';
-export { leaseName } from './lease/lease-name.js';
+export { leaseName } from '../../core/credentials/lease-name.js';
 export { mintLease } from './lease/mint.js';
 export { revokeCommand, revokeLease } from './lease/revoke-lease.js';
 export { parseTtl } from './lease/ttl.js';

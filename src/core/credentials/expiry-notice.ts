@@ -16,6 +16,8 @@ export const EXPIRY_STATE_FILE = 'key-expiry.json';
 
 export interface KeyExpiryFacts {
   prefix: string;
+  /** The key's name, when the service said it: a lease's is not warned of (expiry.ts). */
+  name?: unknown;
   expiresAt: string | null | undefined;
   scopes?: readonly string[] | undefined;
 }

@@ -1,11 +1,14 @@
 // "Your key expires soon": one function, so `auth status` and the once-a-day check of every command
 // word it the same way.
 import { DAY_MS, spanInWords } from '../duration.js';
+import { isLeaseName } from './lease-name.js';
 
 export const EXPIRY_WARNING_DAYS = 14;
 
 export interface KeyExpiryFacts {
   prefix?: unknown;
+  /** The key's name, when known: a lease's (`lease: …`) is made to expire, and is not warned of. */
+  name?: unknown;
   expiresAt?: unknown;
   /** The key's scopes, when known: a key without an admin scope cannot rotate itself. */
   scopes?: unknown;
@@ -39,6 +42,8 @@ function fix(record: KeyExpiryFacts, profileName: string | undefined): string {
  * already expired; undefined when it does not expire soon, never expires, or the date is unreadable.
  */
 export function expiryWarning(record: KeyExpiryFacts, now: Date, options: ExpiryWarningOptions = {}): string | undefined {
+  // A job run under `keys lease` asked for a key that dies with it: "rotate it" would be wrong advice.
+  if (isLeaseName(record.name)) return undefined;
   const withinDays = options.withinDays ?? EXPIRY_WARNING_DAYS;
   if (typeof record.expiresAt !== 'string' || record.expiresAt === '') return undefined;
   const expires = new Date(record.expiresAt);

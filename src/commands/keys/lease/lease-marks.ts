@@ -1,4 +1,4 @@
-// How `keys list` and `keys audit` tell lease keys (named by `keys lease`, see lease-name.ts):
+// How `keys list` and `keys audit` tell lease keys (named by `keys lease`, see core/credentials/lease-name.ts):
 // list marks each record with `lease: true|false`; audit adds a finding to a lease that is neither
 // revoked nor expired while the process that held it is gone — nothing will revoke it now but its
 // TTL — and says who holds one it cannot check (another host).
@@ -6,7 +6,7 @@ import type { Context } from '../../../core/context.js';
 import { processAlive, thisHost } from '../../../core/process-facts.js';
 import { SEVERITIES, type AuditedKey, type Severity } from '../audit-findings.js';
 import { recordMappingClient } from '../view.js';
-import { isLeaseName, leaseHolder } from './lease-name.js';
+import { isLeaseName, leaseHolder } from '../../../core/credentials/lease-name.js';
 
 /** The context for `keys list`: every key record read carries `lease`. */
 export function leaseMarkingContext(ctx: Context): Context {

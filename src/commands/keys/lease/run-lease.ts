@@ -14,7 +14,7 @@ import { requireCredential } from '../../../core/session.js';
 import type { Session } from '../../../core/session.js';
 import { parseScopes } from '../scopes.js';
 import { scopesForOperations } from './derived-scopes.js';
-import { leaseName } from './lease-name.js';
+import { leaseName } from '../../../core/credentials/lease-name.js';
 import { leaseClient } from './lease-client.js';
 import { mintLease, type Lease } from './mint.js';
 import { revokeCommand, revokeLease } from './revoke-lease.js';

@@ -16,6 +16,13 @@ describe('expiryWarning', () => {
     expect(expiryWarning({ expiresAt: inDays(14) }, now)).toMatch(/expires in 14 days/);
   });
 
+  it('is silent for a lease, which is made to expire (keys lease names it), and warns for a key merely named like one', () => {
+    expect(
+      expiryWarning({ prefix: 'apk_AAAAaaaa', name: 'lease: ./nightly.sh, host ci-7, pid 4242', expiresAt: inDays(0.01) }, now),
+    ).toBeUndefined();
+    expect(expiryWarning({ prefix: 'apk_AAAAaaaa', name: 'release: nightly', expiresAt: inDays(0.01) }, now)).toMatch(/expires in/);
+  });
+
   it('is silent for keys that expire later, never, or with an unreadable date', () => {
     expect(expiryWarning({ expiresAt: inDays(15) }, now)).toBeUndefined();
     expect(expiryWarning({ expiresAt: null }, now)).toBeUndefined();

@@ -2,7 +2,7 @@
 // key lacks, the lease name read back, and the audit's lease findings.
 import { describe, expect, it } from 'vitest';
 import { scopesBeyond, scopesForOperations } from '../../../../../src/commands/keys/lease/derived-scopes.js';
-import { isLeaseName, leaseHolder, leaseName } from '../../../../../src/commands/keys/lease/lease-name.js';
+import { isLeaseName, leaseHolder, leaseName } from '../../../../../src/core/credentials/lease-name.js';
 import { withLeaseFindings } from '../../../../../src/commands/keys/lease/lease-marks.js';
 import { auditKeys, type AuditedKey } from '../../../../../src/commands/keys/audit-findings.js';
 import type { KeyRecord } from '../../../../../src/commands/keys/records.js';

@@ -1,6 +1,7 @@
-// What marks a key as a lease: its name, `lease: CMD …, host H, pid P`. `keys lease` writes it;
-// `keys list` marks such keys and `keys audit` finds those whose process is gone. The name is all
-// the service keeps, so it carries what an audit needs (which machine, which process).
+// What marks a key as a lease: its name, `lease: CMD …, host H, pid P`. `keys lease` (and `mcp
+// --lease`) write it; `keys list` marks such keys, `keys audit` finds those whose process is gone, and
+// the expiry warning leaves them alone (a lease is made to expire). The name is all the service
+// keeps, so it carries what an audit needs (which machine, which process).
 
 const PREFIX = 'lease: ';
 const NAME = /^lease: (.*), host (\S+), pid (\d+)$/s;
