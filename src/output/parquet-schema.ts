@@ -41,18 +41,21 @@ function typeOf(document: Record<string, unknown>, schema: unknown, only: PathTr
   const scalar = scalarType(inner);
   if (scalar !== undefined) return DUCKDB[scalar];
   if (depth >= MAX_DEPTH) return 'JSON';
-  if (isArray(inner)) {
-    if (only) return 'JSON'; // --fields reaching into an array keeps the array as text
-    return `${typeOf(document, (inner as { items?: unknown }).items, undefined, depth + 1)}[]`;
-  }
+  if (isArray(inner)) return `${typeOf(document, (inner as { items?: unknown }).items, undefined, depth + 1)}[]`;
   const fields = fieldsOf(document, inner, only, depth);
   return fields.length === 0 ? 'JSON' : `STRUCT(${fields.map((field) => `${quoteName(field.name)} ${field.type}`).join(', ')})`;
 }
 
+/** Whether --fields names a path below this field (`attachments.targetId`) rather than the field whole. */
+const reachesInto = (only: PathTrie | undefined, name: string) => only?.children.get(name)?.whole === false;
+
 function fieldsOf(document: Record<string, unknown>, schema: unknown, only: PathTrie | undefined, depth: number): ParquetColumn[] {
   const properties = propertiesOf(document, schema);
   const names = only ? [...only.children.keys()].filter((name) => Object.hasOwn(properties, name)) : Object.keys(properties);
-  return names.map((name) => {
+  // A path into an array's items: --fields' paths do not go through arrays (the records keep no
+  // such field, and say so in a warning), so neither does the file: no column that is always null.
+  const reachable = names.filter((name) => !(reachesInto(only, name) && isArray(nonNull(document, properties[name]).schema)));
+  return reachable.map((name) => {
     const below = only?.children.get(name);
     return { name, type: typeOf(document, properties[name], below && !below.whole ? below : undefined, depth + 1) };
   });

@@ -128,6 +128,14 @@ describe('list -o parquet --out FILE', () => {
       ['id', 'VARCHAR'],
       ['address', 'STRUCT(city VARCHAR)'],
     ]);
+
+    // A path into a list's items keeps nothing in a record (--fields does not go through arrays, and
+    // warns), so the file has no column for it either, rather than one that is always null.
+    const into = await cli(['assignments', 'list', '--fields', 'id,propertyIds.x', '--out', 'into.parquet']);
+    expect(into.code, into.stderr).toBe(0);
+    expect(into.stderr).toMatch(/--fields: no assignment has propertyIds\.x/);
+    const columns = await duckdb(`DESCRIBE SELECT * FROM '${join(scratch, 'into.parquet')}'`);
+    expect(columns.map((row) => row.column_name)).toEqual(['id']);
   });
 
   it.each([
