@@ -6,7 +6,7 @@
 // temp file (sweepDeadParts).
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { lstat, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DownloadResponse } from '../../../core/api-client.js';
@@ -15,7 +15,8 @@ import { contentMismatch, type Content, type ExpectedContent } from './content.j
 import { trackTempFile, untrackTempFile } from '../../../core/temp-files.js';
 import { createOwned, defaultFileMode } from '../../../core/owned-file.js';
 import { fileErrorWords } from '../../../core/file-error-words.js';
-import { ownProcess, processAlive } from '../../../core/process-facts.js';
+import { ownProcess } from '../../../core/process-facts.js';
+import { regExpLiteral, removeDeadTemps } from '../../../core/dead-temps.js';
 
 export type ByteBody = DownloadResponse['body'];
 
@@ -133,10 +134,6 @@ function hostTag(host: string): string {
   return createHash('sha256').update(host).digest('hex').slice(0, 8);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * The temp file of a download to `targetPath`: `.NAME.<random>.<pid>-<host tag>.part`, so that a
  * later download can tell whose it is and whether that process still runs.
@@ -146,39 +143,17 @@ export function partPathFor(targetPath: string, owner: { pid: number; host: stri
 }
 
 /**
- * Remove the temp files earlier downloads to this target left when they were killed outright. One
- * is recognised as ours and dead when all of these hold, else it is left alone:
- * - its name is exactly what partPathFor makes for this target (other files beside it are not looked at);
- * - it was made on this machine (its host tag is ours: a process on another machine sharing the
- *   directory cannot be asked whether it runs);
- * - its pid is not ours and no process with that pid runs here (a pid reused since then reads as
- *   alive: the file stays, the safe way round);
- * - it is a regular file (never a link) owned by the user this process writes as (`ownUid`, read
- *   from the temp file just made), so nobody else's file is removed.
- * Best effort: a sweep that fails never fails the download. Temp files named before the pid was in
- * the name (`.NAME.<random>.part`) cannot be judged and are left.
+ * Remove the temp files earlier downloads to this target left when they were killed outright
+ * (core/dead-temps.ts: a plain file of this user's whose process is gone). Only names partPathFor
+ * makes for this target are looked at, and only those made on this machine (its host tag: a process
+ * on another machine sharing the directory cannot be asked whether it runs). Temp files named
+ * before the pid was in the name (`.NAME.<random>.part`) cannot be judged and are left.
  */
-async function sweepDeadParts(targetPath: string, ownUid: number): Promise<void> {
-  const own = ownProcess();
-  const pattern = new RegExp(`^\\.${escapeRegExp(basename(targetPath))}\\.[0-9a-f]{12}\\.([1-9][0-9]*)-${hostTag(own.host)}\\.part$`);
-  const dir = dirname(targetPath);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
-    if (!Number.isSafeInteger(pid) || pid === own.pid || processAlive(pid)) continue;
-    const path = join(dir, name);
-    try {
-      const facts = await lstat(path);
-      if (facts.isFile() && facts.uid === ownUid) await unlink(path);
-    } catch {
-      // Gone already (another download swept it), or not ours to remove.
-    }
-  }
+function sweepDeadParts(targetPath: string): Promise<void> {
+  const names = new RegExp(
+    `^\\.${regExpLiteral(basename(targetPath))}\\.[0-9a-f]{12}\\.([1-9][0-9]*)-${hostTag(ownProcess().host)}\\.part$`,
+  );
+  return removeDeadTemps(dirname(targetPath), names);
 }
 
 /** Stream `body` to `target` atomically, verified against `options.expected` before the rename. */
@@ -195,10 +170,7 @@ export async function receiveToFile(body: ByteBody, target: FileTarget, options:
   }
   trackTempFile(temp);
   // Before the bytes arrive: a dead download's temp file may be as big as this one will be.
-  await handle
-    .stat()
-    .then((facts) => sweepDeadParts(target.path, facts.uid))
-    .catch(() => undefined);
+  await sweepDeadParts(target.path);
   let renamed = false;
   try {
     const writer = coalescingWriter(handle, (error) => localFailure(target.shown, error));
