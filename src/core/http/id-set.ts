@@ -74,11 +74,14 @@ export class IdSet {
   has(id: string): boolean {
     const words = this.words;
     if (!packUuid(id, words)) return this.others.has(id);
-    return this.find(words[0]!, words[1]!, words[2]!, words[3]!).found;
+    return this.find(words[0]!, words[1]!, words[2]!, words[3]!) >= 0;
   }
 
-  /** The id's slot, or the free slot where it would go. */
-  private find(a: number, b: number, c: number, d: number): { found: boolean; slot: number } {
+  /**
+   * The id's slot when it is there, else `-1 - slot` of the free slot where it would go (a number,
+   * not an object: add runs once per record of an export, and allocates nothing).
+   */
+  private find(a: number, b: number, c: number, d: number): number {
     const { length, used } = this;
     const [s0, s1, s2, s3] = this.seed as unknown as [number, number, number, number];
     const mixed =
@@ -89,15 +92,15 @@ export class IdSet {
     for (; (used[slot >>> 5]! >>> (slot & 31)) & 1; slot = slot + 1 === length ? 0 : slot + 1) {
       this.probes++;
       const at = slot * WORDS;
-      if (this.slots[at] === a && this.slots[at + 1] === b && this.slots[at + 2] === c && this.slots[at + 3] === d)
-        return { found: true, slot };
+      if (this.slots[at] === a && this.slots[at + 1] === b && this.slots[at + 2] === c && this.slots[at + 3] === d) return slot;
     }
-    return { found: false, slot };
+    return -1 - slot;
   }
 
   private insert(a: number, b: number, c: number, d: number): boolean {
-    const { found, slot } = this.find(a, b, c, d);
-    if (found) return false;
+    const found = this.find(a, b, c, d);
+    if (found >= 0) return false;
+    const slot = -1 - found;
     const { used } = this;
     const at = slot * WORDS;
     this.slots[at] = a;
