@@ -11,7 +11,15 @@ export interface NetworkFailure {
   retryable: boolean;
   /** Short cause for retry notices ("connection reset"). */
   reason: string;
+  /** What kind of TLS failure it was, for callers whose next step depends on it (absent: not TLS). */
+  tls?: TlsProblem;
 }
+
+/**
+ * The kinds of TLS failure, each with its own fix: trust the signer, use the certificate's name,
+ * renew the certificate (expired, not yet valid, revoked), or speak HTTPS at all (the handshake).
+ */
+export type TlsProblem = 'untrusted' | 'name' | 'validity' | 'handshake';
 
 export interface FailureSite {
   method: string;
@@ -34,8 +42,8 @@ export class BodyReadError extends Error {
   }
 }
 
-/** The reason of every TLS failure (certificate or handshake): what a caller tells a TLS failure by. */
-export const TLS_FAILURE = 'a TLS error';
+/** The short reason of every TLS failure (certificate or handshake); its kind is `tls`. */
+const TLS_FAILURE = 'a TLS error';
 
 const TLS_TRUST_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -119,14 +127,17 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
     retryable,
     reason,
   });
+  const tlsFail = (tls: TlsProblem, message: string, hint: string): NetworkFailure => ({
+    ...fail(message, false, TLS_FAILURE, hint),
+    tls,
+  });
 
   const trust = has(TLS_TRUST_CODES);
-  if (trust) return fail(`the TLS certificate of ${host} is not trusted (${trust})`, false, TLS_FAILURE, CA_HINT);
+  if (trust) return tlsFail('untrusted', `the TLS certificate of ${host} is not trusted (${trust})`, CA_HINT);
   if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) {
-    return fail(
+    return tlsFail(
+      'name',
       `the TLS certificate of ${host} does not match its host name (${messageOf(error)})`,
-      false,
-      TLS_FAILURE,
       `use the host name the certificate was issued for in --base-url; --ca-file (or APPRAISAL_CA_FILE) only adds trust, it cannot fix a name mismatch`,
     );
   }
@@ -134,20 +145,18 @@ export function networkFailure(error: unknown, site: FailureSite): NetworkFailur
   if (validity) {
     // Trusting a CA cannot fix a certificate outside its validity period (or revoked).
     const what = validity === 'CERT_HAS_EXPIRED' ? 'has expired' : validity === 'CERT_NOT_YET_VALID' ? 'is not valid yet' : 'was revoked';
-    return fail(
+    return tlsFail(
+      'validity',
       `the TLS certificate of ${host} ${what} (${validity})`,
-      false,
-      TLS_FAILURE,
       validity === 'CERT_REVOKED'
         ? 'the service must get a new certificate; --ca-file cannot help'
         : "the service's certificate must be renewed (--ca-file cannot help); also check this machine's clock",
     );
   }
   if (codes.includes('EPROTO') || codes.some((code) => code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
-    return fail(
+    return tlsFail(
+      'handshake',
       `the TLS handshake with ${host} failed (${messageOf(error)})`,
-      false,
-      TLS_FAILURE,
       `check that the service speaks HTTPS at this address (a plain-HTTP service on this machine needs an http:// base URL); ${CA_HINT}`,
     );
   }

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './agent.js';
-import { networkFailure, timeoutFailure, type FailureSite } from './network-errors.js';
+import { networkFailure, timeoutFailure, type FailureSite, type TlsProblem } from './network-errors.js';
 import { parseRetryAfter } from './retry.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
@@ -38,6 +38,8 @@ export type OutboundAnswer =
       message: string;
       /** Trying again could help (a TLS or DNS failure will not pass by itself). */
       retryable: boolean;
+      /** The kind of TLS failure, when it was one (each has its own fix). */
+      tls: TlsProblem | undefined;
     };
 
 export interface OutboundClient {
@@ -139,6 +141,7 @@ export function createOutboundClient(settings: OutboundSettings, deps: OutboundD
           // The hints speak of the service's flags; the message names what happened and where.
           message: failure.error.message,
           retryable: timedOut || failure.retryable,
+          tls: timedOut ? undefined : failure.tls,
         };
       } finally {
         clearTimeout(timer);

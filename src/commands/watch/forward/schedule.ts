@@ -3,7 +3,6 @@
 // jitter, honouring Retry-After, for a bounded time (--retry-for, from the first attempt, or earlier:
 // forwarder.ts); anything else is the receiver refusing this event, which no retry changes: dead
 // letter at once. A 410 or a TLS failure concerns every event, not this one: the watch stops.
-import { TLS_FAILURE } from '../../../core/http/network-errors.js';
 import type { OutboundAnswer } from '../../../core/http/outbound.js';
 import { shownFailure, shownLocation } from './target.js';
 
@@ -17,7 +16,7 @@ const MAX_MS = 5 * 60_000;
 export type Verdict = 'delivered' | 'retry' | 'dead-letter' | 'gone' | 'tls';
 
 export function verdictOf(answer: OutboundAnswer): Verdict {
-  if (answer.kind === 'failure') return answer.reason === TLS_FAILURE && !answer.retryable ? 'tls' : 'retry';
+  if (answer.kind === 'failure') return answer.tls === undefined ? 'retry' : 'tls';
   const { status } = answer;
   if (status >= 200 && status < 300) return 'delivered';
   if (status === 410) return 'gone';

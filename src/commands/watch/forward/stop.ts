@@ -6,22 +6,18 @@
 // failure, not the receiver's. Nothing is dead-lettered: the event and every one after it wait in
 // the outbox for the next run.
 import { UndeliveredEventsError } from '../../../core/errors.js';
+import type { TlsProblem } from '../../../core/http/network-errors.js';
 import type { OutboundAnswer } from '../../../core/http/outbound.js';
 import { shownFailure, shownTarget } from './target.js';
 
-/** The hint's next step for a TLS failure, from the shared client's words for it (core/http/network-errors.ts). */
-function tlsFix(reason: string): string {
-  if (/ is not trusted /.test(reason)) {
-    return "trust the CA that signed the receiver's certificate with --forward-ca-file PATH, or give the receiver a certificate this machine trusts";
-  }
-  if (/ does not match its host name /.test(reason)) {
-    return "use the host name the receiver's certificate was issued for in --forward-to, or fix the certificate (--forward-ca-file cannot fix a name mismatch)";
-  }
-  if (/ (has expired|is not valid yet|was revoked) /.test(reason)) {
-    return "the receiver's certificate must be renewed (--forward-ca-file cannot help); also check this machine's clock";
-  }
-  return 'check that the receiver speaks HTTPS at that address (a plain-HTTP receiver on this machine takes an http:// URL)';
-}
+/** The hint's next step for each kind of TLS failure (core/http/network-errors.ts tells them apart). */
+const TLS_FIX: Readonly<Record<TlsProblem, string>> = {
+  untrusted:
+    "trust the CA that signed the receiver's certificate with --forward-ca-file PATH, or give the receiver a certificate this machine trusts",
+  name: "use the host name the receiver's certificate was issued for in --forward-to, or fix the certificate (--forward-ca-file cannot fix a name mismatch)",
+  validity: "the receiver's certificate must be renewed (--forward-ca-file cannot help); also check this machine's clock",
+  handshake: 'check that the receiver speaks HTTPS at that address (a plain-HTTP receiver on this machine takes an http:// URL)',
+};
 
 /** The error that stops the watch for this answer (a 410, or a TLS failure: schedule.ts's verdicts). */
 export function stopFor(answer: OutboundAnswer, url: URL, entryId: string, outboxPath: string): UndeliveredEventsError {
@@ -34,6 +30,6 @@ export function stopFor(answer: OutboundAnswer, url: URL, entryId: string, outbo
   }
   const reason = shownFailure(answer.message, url);
   return new UndeliveredEventsError(`cannot reach the webhook receiver ${shownTarget(url)} securely: ${reason}; the watch stopped`, {
-    hint: `${tlsFix(reason)}; ${waiting} for the next run`,
+    hint: `${TLS_FIX[answer.tls ?? 'handshake']}; ${waiting} for the next run`,
   });
 }

@@ -69,11 +69,13 @@ describe('the retry schedule', () => {
     expect([408, 409, 425, 429, 500, 503].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('retry'));
     expect([301, 302, 400, 401, 404, 422].map((s) => verdictOf(answer(s)))).toEqual(Array(6).fill('dead-letter'));
     expect(verdictOf(answer(410))).toBe('gone');
-    expect(verdictOf({ kind: 'failure', reason: 'timed out', message: 'x', retryable: true })).toBe('retry');
+    expect(verdictOf({ kind: 'failure', reason: 'timed out', message: 'x', retryable: true, tls: undefined })).toBe('retry');
     // A TLS failure does not pass by waiting; other failures the shared client calls final (a DNS name
     // not found) are retried, as before.
-    expect(verdictOf({ kind: 'failure', reason: 'a TLS error', message: 'x', retryable: false })).toBe('tls');
-    expect(verdictOf({ kind: 'failure', reason: 'a DNS failure', message: 'x', retryable: false })).toBe('retry');
+    for (const tls of ['untrusted', 'name', 'validity', 'handshake'] as const) {
+      expect(verdictOf({ kind: 'failure', reason: 'a TLS error', message: 'x', retryable: false, tls })).toBe('tls');
+    }
+    expect(verdictOf({ kind: 'failure', reason: 'a DNS failure', message: 'x', retryable: false, tls: undefined })).toBe('retry');
   });
 
   it('grows with jitter, capped, scaled to a short --retry-for; Retry-After wins', () => {
@@ -337,6 +339,7 @@ describe('the forwarder', () => {
         reason: 'connection refused',
         message: 'POST /x: cannot connect to http://127.0.0.1:9: connection refused',
         retryable: true,
+        tls: undefined,
       },
     ];
     for (const [failure, words] of [

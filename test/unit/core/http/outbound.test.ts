@@ -83,4 +83,14 @@ describe('the outbound client', () => {
     aborted.abort(reason);
     await expect(client.post(url, '{}', {}, aborted.signal)).rejects.toBe(reason);
   });
+
+  it('HTTPS to a receiver that speaks plain HTTP: a TLS failure of the handshake kind, not retryable', async () => {
+    const https = new URL(url);
+    https.protocol = 'https:';
+    const answer = await client.post(https, '{}', {}, open());
+    expect(answer).toMatchObject({ kind: 'failure', reason: 'a TLS error', retryable: false, tls: 'handshake' });
+    // A failure that is not TLS has no kind: what the watch retries rather than stops for.
+    const refused = await client.post(new URL('http://127.0.0.1:9/'), '{}', {}, open());
+    expect(refused).toMatchObject({ kind: 'failure', tls: undefined });
+  });
 });
