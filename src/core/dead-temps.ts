@@ -7,11 +7,6 @@ import { join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { processAlive } from './process-facts.js';
 
-/** `text` matched as it is inside a regular expression. */
-export function regExpLiteral(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * A plain file of this user's: never a link, one name, owned by the user this process runs as (its
  * mode is the writer's choice: a temp takes the mode of the file it replaces).

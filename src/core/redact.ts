@@ -6,6 +6,7 @@
 //   2. keys in the documented format that the process does not know are cut to their prefix;
 //   3. the value of any Authorization / Proxy-Authorization / X-Api-Key header and any
 //      `Bearer …`/`Basic …` credential is replaced, whoever's it is.
+import escapeStringRegexp from 'escape-string-regexp';
 
 /** A documented key, also when the service echoes it URL-encoded (`apk%5F…`). */
 const KEY_PATTERN = /\b(apk(?:_|%5[Ff])[A-Za-z0-9]{8})(?:_|%5[Ff])[A-Za-z0-9]{8,}/g;
@@ -29,14 +30,10 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   'set-cookie',
 ]);
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** One character: itself, or its UTF-8 bytes percent-encoded in either case. */
 function charPattern(char: string): string {
   const encoded = [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
-  return `(?:${escapeRegExp(char)}|${encoded.replace(/[a-f]/g, (hex) => `[${hex}${hex.toUpperCase()}]`)})`;
+  return `(?:${escapeStringRegexp(char)}|${encoded.replace(/[a-f]/g, (hex) => `[${hex}${hex.toUpperCase()}]`)})`;
 }
 
 function secretPattern(secret: string): RegExp {
@@ -48,7 +45,7 @@ function secretPattern(secret: string): RegExp {
   const disguised = chars.map(charPattern).join(SPLIT);
   const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
   const base64url = Buffer.from(secret, 'utf8').toString('base64url');
-  return new RegExp(`${disguised}|${escapeRegExp(base64)}=*|${escapeRegExp(base64url)}`, 'g');
+  return new RegExp(`${disguised}|${escapeStringRegexp(base64)}=*|${escapeStringRegexp(base64url)}`, 'g');
 }
 
 /** The shown part of a credential value: the documented key prefix, or nothing. */

@@ -3,7 +3,8 @@
 // the end; the exit hook removes it on any ending but one no process survives (`kill -9`, a power
 // cut), after which it stays for good, empty or half. The next run of the same command removes them.
 import { basename, dirname } from 'node:path';
-import { regExpLiteral, removeDeadTemps as removeDead } from '../../core/dead-temps.js';
+import escapeStringRegexp from 'escape-string-regexp';
+import { removeDeadTemps as removeDead } from '../../core/dead-temps.js';
 
 /**
  * Remove the leftover temp files of `targets` (the results and failed paths): those whose name is
@@ -14,6 +15,6 @@ import { regExpLiteral, removeDeadTemps as removeDead } from '../../core/dead-te
 export async function removeDeadTemps(targets: ReadonlyArray<string | undefined>): Promise<void> {
   for (const target of targets) {
     if (target === undefined) continue;
-    await removeDead(dirname(target), new RegExp(`^\\.${regExpLiteral(basename(target))}\\.(\\d+)\\.[0-9a-f]{12}\\.tmp$`));
+    await removeDead(dirname(target), new RegExp(`^\\.${escapeStringRegexp(basename(target))}\\.(\\d+)\\.[0-9a-f]{12}\\.tmp$`));
   }
 }

@@ -2,6 +2,7 @@
 // `paths` object) into what the CLI binds to: operations with their path template, operationId,
 // parameters, request and response schemas and envelope form. Tolerant: anything it does not
 // understand is skipped, not fatal. Schemas stay as published (with their $refs); schema.ts reads them.
+import escapeStringRegexp from 'escape-string-regexp';
 import type { HttpMethod } from '../api-client.js';
 import { ContractError } from '../errors.js';
 import { envelopeForm, resolveRef, type EnvelopeForm } from './schema.js';
@@ -169,7 +170,7 @@ export function templatePattern(template: string): RegExp {
   if (!pattern) {
     const source = template
       .split(/(\{[^}/]*\})/)
-      .map((part) => (/^\{[^}/]*\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .map((part) => (/^\{[^}/]*\}$/.test(part) ? '([^/]+)' : escapeStringRegexp(part)))
       .join('');
     pattern = new RegExp(`^${source}$`);
     templateCache.set(template, pattern);

@@ -16,7 +16,8 @@ import { trackTempFile, untrackTempFile } from '../../../core/temp-files.js';
 import { createOwned, defaultFileMode } from '../../../core/owned-file.js';
 import { fileErrorWords } from '../../../core/file-error-words.js';
 import { ownProcess } from '../../../core/process-facts.js';
-import { regExpLiteral, removeDeadTemps } from '../../../core/dead-temps.js';
+import escapeStringRegexp from 'escape-string-regexp';
+import { removeDeadTemps } from '../../../core/dead-temps.js';
 
 export type ByteBody = DownloadResponse['body'];
 
@@ -151,7 +152,7 @@ export function partPathFor(targetPath: string, owner: { pid: number; host: stri
  */
 function sweepDeadParts(targetPath: string): Promise<void> {
   const names = new RegExp(
-    `^\\.${regExpLiteral(basename(targetPath))}\\.[0-9a-f]{12}\\.([1-9][0-9]*)-${hostTag(ownProcess().host)}\\.part$`,
+    `^\\.${escapeStringRegexp(basename(targetPath))}\\.[0-9a-f]{12}\\.([1-9][0-9]*)-${hostTag(ownProcess().host)}\\.part$`,
   );
   return removeDeadTemps(dirname(targetPath), names);
 }
