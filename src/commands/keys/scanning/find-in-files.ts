@@ -50,18 +50,26 @@ export function matchPrefix(text: string): string {
   return isUsualKeyPrefix(prefix) ? prefix : `${prefix}…`;
 }
 
-/** Matches in one text, with their line numbers (1-based). */
-export function matchesIn(text: string, pattern: KeyPattern, file: string, commit?: string, firstLine = 1): Match[] {
-  const found: Match[] = [];
+/** Each match in one text: where it starts (an index into the text), its line (1-based) and its text. */
+function* located(text: string, pattern: KeyPattern, firstLine: number): Generator<{ index: number; line: number; text: string }> {
   const regex = new RegExp(pattern.regex.source, pattern.regex.flags.includes('g') ? pattern.regex.flags : `${pattern.regex.flags}g`);
   let line = firstLine;
   let counted = 0;
   for (const match of text.matchAll(regex)) {
     for (let at = text.indexOf('\n', counted); at !== -1 && at < match.index; at = text.indexOf('\n', at + 1)) line++;
     counted = match.index;
-    found.push({ file, line, prefix: matchPrefix(match[0]), ...(commit ? { commit } : {}) });
+    yield { index: match.index, line, text: match[0] };
   }
-  return found;
+}
+
+/** Matches in one text, with their line numbers (1-based). */
+export function matchesIn(text: string, pattern: KeyPattern, file: string, commit?: string, firstLine = 1): Match[] {
+  return [...located(text, pattern, firstLine)].map((match) => ({
+    file,
+    line: match.line,
+    prefix: matchPrefix(match.text),
+    ...(commit ? { commit } : {}),
+  }));
 }
 
 /** Files bigger than this are read in pieces; a key split across two pieces is caught by the overlap. */
@@ -71,19 +79,28 @@ const OVERLAP = 512;
 async function scanFile(path: string, shown: string, pattern: KeyPattern): Promise<Match[]> {
   const found: Match[] = [];
   const marker = pattern.marker?.toString('latin1');
-  // The tail of the previous piece, and the line it starts on.
+  // The tail of the previous piece, the line it starts on and its offset in the file (latin1: one
+  // character a byte).
   let carry = '';
   let carryLine = 1;
+  let carryAt = 0;
+  // Where in the file the previous piece's matches start: one inside the overlap is found again. By
+  // offset, not by line and prefix, so that two keys with the same prefix on one line count twice.
+  let reported = new Set<number>();
   for await (const chunk of createReadStream(path, { highWaterMark: PIECE })) {
     const text = carry + (chunk as Buffer).toString('latin1');
+    const starts = new Set<number>();
     if (marker === undefined || text.includes(marker)) {
-      for (const match of matchesIn(text, pattern, shown, undefined, carryLine)) {
-        // A match inside the overlap was already reported with the previous piece.
-        if (!found.some((seen) => seen.line === match.line && seen.prefix === match.prefix)) found.push(match);
+      for (const match of located(text, pattern, carryLine)) {
+        const at = carryAt + match.index;
+        starts.add(at);
+        if (!reported.has(at)) found.push({ file: shown, line: match.line, prefix: matchPrefix(match.text) });
       }
     }
+    reported = starts;
     const keep = Math.min(OVERLAP, text.length);
     carryLine += countLines(text, text.length - keep);
+    carryAt += text.length - keep;
     carry = text.slice(text.length - keep);
   }
   return found;

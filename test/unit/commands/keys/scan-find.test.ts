@@ -35,6 +35,26 @@ describe('keys scan: finding keys in files', () => {
     ]);
   });
 
+  it('counts every match once: two with one shown prefix on one line are two; one in the overlap of two pieces is one', async () => {
+    const file = join(dir, 'overlap', 'two.env');
+    mkdirSync(join(dir, 'overlap'));
+    // Wholly inside the last 512 bytes of the first 8 MiB piece, which the second piece reads again.
+    const head = 'q'.repeat(8 * 1024 * 1024 - 200);
+    const second = `apk_AbCd1234_${'y'.repeat(32)}`;
+    writeFileSync(file, `${head}\n${KEY} ${KEY}\nSK=sk_live_0123456789abcdef sk_live_fedcba9876543210\n${second}\n`);
+    const found = await scanPaths([join(dir, 'overlap')], dir, keyPattern(undefined));
+    expect(found).toEqual([
+      { file: 'overlap/two.env', line: 2, prefix: 'apk_AbCd1234' },
+      { file: 'overlap/two.env', line: 2, prefix: 'apk_AbCd1234' },
+      { file: 'overlap/two.env', line: 4, prefix: 'apk_AbCd1234' },
+    ]);
+    const custom = await scanPaths([join(dir, 'overlap')], dir, keyPattern('sk_live_[0-9a-f]{16}'));
+    expect(custom).toEqual([
+      { file: 'overlap/two.env', line: 3, prefix: 'sk_l…' },
+      { file: 'overlap/two.env', line: 3, prefix: 'sk_l…' },
+    ]);
+  });
+
   it('--pattern replaces the format; a pattern that is not one, or matches nothing at all, is refused', () => {
     expect(matchesIn('token=sk_live_0123456789abcdef', keyPattern('sk_live_[0-9a-f]{16}'), 'f')).toEqual([
       { file: 'f', line: 1, prefix: 'sk_l…' },
