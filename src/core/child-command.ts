@@ -24,8 +24,8 @@ import { secretMask } from './secret-mask.js';
 export interface PassThroughOutput {
   stdout: Writable;
   stderr: Writable;
-  /** Replaced by `replacement` wherever it appears, also split across chunks; undefined: bytes untouched. */
-  mask?: { secret: string; replacement: string } | undefined;
+  /** Each secret replaced by its `replacement` wherever it appears, also split across chunks; none: bytes untouched. */
+  masks?: ReadonlyArray<{ secret: string; replacement: string }> | undefined;
 }
 
 export interface ChildCommand {
@@ -125,7 +125,7 @@ function connectOutput(
     };
   }
   const pass = (from: Readable, to: Writable): Promise<void> => {
-    const source = output.mask ? from.pipe(secretMask(output.mask.secret, output.mask.replacement)) : from;
+    const source = (output.masks ?? []).reduce<Readable>((stream, mask) => stream.pipe(secretMask(mask.secret, mask.replacement)), from);
     // Our stream stays open for whatever we write after the child.
     source.pipe(to, { end: false });
     return new Promise((resolve) => finished(source, () => resolve()));

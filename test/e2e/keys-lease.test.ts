@@ -328,6 +328,16 @@ describe('keys lease: the child process', () => {
     expect(raw.stdout).toMatch(new RegExp(`^before ${leasePrefix(raw.stderr)}_[A-Za-z0-9]{32} after\\nsecond line\\n$`));
   });
 
+  it('masks the key the lease was made with too, should CMD find it where this user keeps it', async () => {
+    const dir = tempDir('lease-parent-');
+    const kept = join(dir, 'kept.key');
+    writeFileSync(kept, mock.adminKey);
+    const script = `process.stdout.write('parent ' + require('fs').readFileSync(${JSON.stringify(kept)}, 'utf8') + ' end\\n');`;
+    const result = await run(['keys', 'lease', '--scope', 'api:read', '--ttl', '5m', '--', ...node(script)], { env: leaseEnv() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`parent ${mock.adminKey.slice(0, 12)}… end\n`);
+  });
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} to the CLI is passed to CMD; CMD's exit is the CLI's, and the key is revoked`, async () => {
       const dir = tempDir('lease-signal-');

@@ -16,7 +16,11 @@ export default defineVerb<LeaseOptions>({
       repeatable: true,
     },
     { flags: '--ttl <duration>', description: 'the key expires after this long even if never revoked, e.g. 10m, 1h (required; 1m to 24h)' },
-    { flags: '--no-mask', description: "pass CMD's output through untouched (binary output); by default the leased key is masked in it" },
+    {
+      flags: '--no-mask',
+      description:
+        "pass CMD's output through untouched (binary output); by default the leased key, and the key it was made with, are masked in it",
+    },
   ],
   takes: [...SERVICE_OPTIONS, ...CONFIRM_OPTIONS],
   calls: [

@@ -12,6 +12,7 @@ import { confirmDestructive, isProductionLike } from '../../../core/guards.js';
 import { ownProcess } from '../../../core/process-facts.js';
 import { requireCredential } from '../../../core/session.js';
 import type { Session } from '../../../core/session.js';
+import type { ResolvedCredential } from '../../../core/credentials/credential.js';
 import { parseScopes } from '../scopes.js';
 import { scopesForOperations } from './derived-scopes.js';
 import { leaseName } from '../../../core/credentials/lease-name.js';
@@ -71,7 +72,25 @@ function baseUrlFlag(ctx: Context): string | undefined {
   return flag !== undefined && flag !== ctx.env.APPRAISAL_BASE_URL ? flag : undefined;
 }
 
-async function runWithLease(ctx: Context, argv: readonly string[], lease: Lease, session: Session, mask: boolean): Promise<ChildOutcome> {
+/**
+ * What CMD's output has masked: the leased key, and the key the lease was made with (CMD could read
+ * it where this user keeps it: the keychain, a key file), each shown by its prefix.
+ */
+function leaseMasks(lease: Lease, parent: ResolvedCredential): Array<{ secret: string; replacement: string }> {
+  return [
+    { secret: lease.secret, replacement: `${lease.prefix}…` },
+    { secret: parent.secret, replacement: `${parent.prefix}…` },
+  ];
+}
+
+async function runWithLease(
+  ctx: Context,
+  argv: readonly string[],
+  lease: Lease,
+  session: Session,
+  parent: ResolvedCredential,
+  mask: boolean,
+): Promise<ChildOutcome> {
   return runChildCommand({
     command: argv,
     // A child in a process group of its own must not read the terminal itself: it gets our stdin through a pipe then.
@@ -81,7 +100,7 @@ async function runWithLease(ctx: Context, argv: readonly string[], lease: Lease,
     output: {
       stdout: ctx.io.stdout,
       stderr: ctx.io.stderr,
-      mask: mask ? { secret: lease.secret, replacement: `${lease.prefix}…` } : undefined,
+      masks: mask ? leaseMasks(lease, parent) : undefined,
     },
     signal: ctx.signal,
   });
@@ -99,7 +118,7 @@ export async function runLease(
   const ttlMs = parseTtl(options.ttl);
   const { scopes, derivedFrom } = leaseScopes(options, argv, verbs);
   const session = await ctx.session();
-  requireCredential(session);
+  const parent = requireCredential(session);
   const line = commandLine(ctx, argv);
   if (isProductionLike(session.environment)) {
     await confirmDestructive(ctx, `create a key with ${scopes.join(', ')} for ${formatDuration(ttlMs)} to run ${line}`);
@@ -117,7 +136,7 @@ export async function runLease(
     let outcome: ChildOutcome | undefined;
     let thrown: unknown;
     try {
-      outcome = await runWithLease(ctx, argv, lease, session, options.mask !== false);
+      outcome = await runWithLease(ctx, argv, lease, session, parent, options.mask !== false);
     } catch (error) {
       thrown = error;
     }
