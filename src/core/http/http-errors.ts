@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { describeSource, type CredentialInfo } from '../credentials/credential.js';
 import { isUsualKeyPrefix, namedKey } from '../redact.js';
 import { scopeFamilyOfPath } from '../resources.js';
+import { RETRYABLE_STATUSES } from './retry.js';
 import {
   AuthenticationError,
   HttpError,
@@ -246,6 +247,9 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
       hint = `${method} is not retried automatically: check whether the request took effect before repeating it`;
     } else if (failure.attempts > 1) {
       hint = `gave up after ${failure.attempts} attempts; the service is overloaded or failing, try again later`;
+    } else if (!RETRYABLE_STATUSES.has(status)) {
+      // A 500 means the service broke on this request, not "later": --retries would not repeat it.
+      hint = `the service failed on this request (${status} is never retried automatically); try again later`;
     } else {
       hint = 'the service is overloaded or failing; try again later (or allow retries with --retries N)';
     }

@@ -237,6 +237,15 @@ describe('transport: what is sent again', () => {
     }
   });
 
+  it('a 500 under --retries 3 does not suggest --retries (it would not be repeated); a 503 under --retries 0 does', async () => {
+    const { transport: t } = transport([{ status: 500 }], { retries: 3 });
+    const hint = ((await failure(t.json({ method: 'GET', path: '/a' }))) as ServiceUnavailableError).hint ?? '';
+    expect(hint).not.toContain('--retries');
+    expect(hint).toContain('500 is never retried automatically');
+    const { transport: none } = transport([{ status: 503 }], { retries: 0 });
+    expect(((await failure(none.json({ method: 'GET', path: '/a' }))) as ServiceUnavailableError).hint).toContain('--retries N');
+  });
+
   it('announces a long Retry-After even without --verbose, and not a short one', async () => {
     const { transport: t, stderr, abort } = transport([{ status: 429, headers: { 'retry-after': '60' } }, { body: {} }]);
     const waiting = failure(t.json({ method: 'GET', path: '/a' }));
