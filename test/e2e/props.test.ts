@@ -87,6 +87,14 @@ describe('props list: exports', () => {
     expect(parseOutput('json', page.stdout)).toEqual(truth.slice(10, 20));
   });
 
+  it('refuses a --param that a filter flag already sets, before any request (one of them would be lost)', async () => {
+    await admin.queueFaults([{ path: '/api/properties', fault: 'status=500', count: 5 }]);
+    const result = await cli(['props', 'list', '--type', 'land', '--param', 'propertyType=office', '-o', 'ndjson']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: --param propertyType: --type already sets it; give it once\n');
+    expect(result.stdout).toBe('');
+  });
+
   it('retries a 503 and a 429 on a read, then succeeds with every record', async () => {
     await admin.queueFaults([
       { path: '/api/properties', query: { page: '2' }, fault: 'status=503', count: 2 },

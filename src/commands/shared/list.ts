@@ -56,7 +56,8 @@ export function listVerb(spec: ResourceFamily, examples: readonly string[]): Ver
     examples,
     async run(ctx, _args, options) {
       const path = collectionPath(spec, options, 'list');
-      const query = { ...filterQuery(spec.filters, options), ...paramQuery(options.param as string[] | undefined) };
+      const filters = filterQuery(spec.filters, options);
+      const query = { ...filters, ...paramQuery(options.param as string[] | undefined, filters, flagOf) };
       await listCollection(ctx, path, query, spec.view, { ...(options as ListFlags), flagOf, validate: options.validate === true });
     },
   });

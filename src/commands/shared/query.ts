@@ -36,8 +36,16 @@ export function filterQuery(filters: readonly ListFilter[], options: Record<stri
   return query;
 }
 
-/** `--param name=value`, repeatable: any other query parameter the operation publishes. */
-export function paramQuery(raw: readonly string[] | undefined): Record<string, string | string[]> {
+/**
+ * `--param name=value`, repeatable: any other query parameter the operation publishes. One that a
+ * filter flag already set (`--type land --param propertyType=office`) is refused: sent once, one of
+ * them would silently lose.
+ */
+export function paramQuery(
+  raw: readonly string[] | undefined,
+  setByFlags: Query = {},
+  flagOf: (param: string) => string = (param) => param,
+): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const entry of raw ?? []) {
     const eq = entry.indexOf('=');
@@ -46,6 +54,7 @@ export function paramQuery(raw: readonly string[] | undefined): Record<string, s
     const value = entry.slice(eq + 1);
     if (/key|token|secret|password/i.test(name)) throw new UsageError(`--param ${name}: credentials never go in a URL`);
     if (name === 'page' || name === 'limit') throw new UsageError(`--param ${name}: paging is set with --page and --page-size`);
+    if (setByFlags[name] !== undefined) throw new UsageError(`--param ${name}: ${flagOf(name)} already sets it; give it once`);
     const previous = query[name];
     query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
