@@ -325,7 +325,8 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env): Globa
     allowPartial: raw.allowPartial === true,
     verbose: raw.verbose === true || truthy(env.APPRAISAL_DEBUG),
     quiet: raw.quiet === true,
-    color: raw.color !== false && env.NO_COLOR === undefined,
+    // no-color.org: set and not empty; `NO_COLOR=` (as `env NO_COLOR= cmd` clears it) keeps colour.
+    color: raw.color !== false && (env.NO_COLOR === undefined || env.NO_COLOR === ''),
     yes: raw.yes === true,
     noInput: raw.input === false || truthy(env.APPRAISAL_NO_INPUT),
     environment: declaredEnvironment(raw.environment, env.APPRAISAL_ENVIRONMENT),

@@ -70,6 +70,13 @@ describe('the output plan', () => {
     expect([given.format, given.formatExplicit]).toEqual(['json', true]);
   });
 
+  it('colour: --no-color or NO_COLOR set to anything but the empty string turns it off (no-color.org)', () => {
+    expect(readGlobalOptions({}, {}).color).toBe(true);
+    expect(readGlobalOptions({}, { NO_COLOR: '1' }).color).toBe(false);
+    expect(readGlobalOptions({}, { NO_COLOR: '' }).color).toBe(true);
+    expect(readGlobalOptions({ color: false }, { NO_COLOR: '' }).color).toBe(false);
+  });
+
   it('keeps an --out extension that names no format until a writer asks for the format', () => {
     const plan = OutputPlan.from(input({ out: 'body.bin' }));
     expect(plan.sink).toEqual({ kind: 'file', given: 'body.bin', path: '/home/ops/reports/body.bin' });
