@@ -3,6 +3,26 @@
 // nor left out (a cut id cannot be pasted into `get`), a number never cut (a cut number reads as
 // another number), text down to MIN_COLUMN characters.
 
+// A character's columns on a terminal, as wcwidth counts them: East Asian wide and fullwidth
+// characters and emoji take two, combining marks, the zero-width joiner and variation selectors none.
+// Counting characters instead drew a row of 東京 or 🏠 wider than its column and than the terminal.
+const WIDE =
+  /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200d\ufe00-\ufe0f]/u;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+export function charWidth(char: string): number {
+  return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+}
+
+/** How many terminal columns `text` takes (one line, already terminal-safe). */
+export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let width = 0;
+  for (const char of text) width += charWidth(char);
+  return width;
+}
+
 /** Narrowest a column is squeezed to before trailing columns are dropped instead. */
 const MIN_COLUMN = 16;
 

@@ -9,7 +9,7 @@
 import type { Context } from '../core/context.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { fitTable } from './table-fit.js';
+import { charWidth, displayWidth, fitTable } from './table-fit.js';
 import { cellText, fieldSelection, flattenRecord, getField, type FieldPath } from './fields.js';
 import type { View } from './view.js';
 
@@ -33,9 +33,17 @@ export function safeText(text: string, keepNewlines = false): string {
   return terminalSafe(flat.replaceAll('\t', ' '));
 }
 
+/** `text` in at most `max` terminal columns, ending in … when cut. */
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+  if (displayWidth(text) <= max) return text;
+  let kept = '';
+  let width = 0;
+  for (const char of text) {
+    width += charWidth(char);
+    if (width > max - 1) break;
+    kept += char;
+  }
+  return `${kept}…`;
 }
 
 /** An ISO 8601 date-time to the minute or finer, with its offset: what the service sends for times. */
@@ -117,7 +125,7 @@ export interface TableFit {
   blank?: Readonly<Record<string, string>> | undefined;
 }
 
-const textWidth = (text: string): number => Array.from(text).length;
+const textWidth = displayWidth;
 
 /**
  * One table for the whole list: the first CHUNK_ROWS rows decide the column widths (fitted to the
@@ -262,8 +270,8 @@ export async function keyValueTable(rows: ReadonlyArray<readonly [string, unknow
   const keys = rows.map(([key]) => truncate(safeText(key), 40));
   const values = rows.map(([, value]) => safeText(humanText(value), true));
   // Column widths include one space of padding on each side; three border characters per row.
-  const keyWidth = Math.max(...keys.map((k) => Array.from(k).length)) + 2;
-  const longest = Math.max(...values.flatMap((v) => v.split('\n').map((line) => Array.from(line).length))) + 2;
+  const keyWidth = Math.max(...keys.map((k) => displayWidth(k))) + 2;
+  const longest = Math.max(...values.flatMap((v) => v.split('\n').map((line) => displayWidth(line)))) + 2;
   const valueWidth = Math.max(12, Math.min(longest, width - keyWidth - 3));
   const table = new Table({ style: NO_STYLE, colWidths: [keyWidth, valueWidth], chars: COMPACT_CHARS });
   table.push(...keys.map((key, i) => [key, wrapText(values[i] ?? '', valueWidth - 2)]));

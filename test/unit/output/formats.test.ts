@@ -184,6 +184,22 @@ describe('table', () => {
     expect(out).toContain('│ a much long… │');
   });
 
+  it('lines up East Asian text, emoji and combining marks by the columns a terminal gives them', async () => {
+    // Independent of the source's table: CJK and emoji take two columns, a combining mark none.
+    const columns = (line: string) =>
+      [...line].reduce((sum, c) => sum + (/[\u3000-\u9fff\u{1f300}-\u{1faff}]/u.test(c) ? 2 : /\p{M}/u.test(c) ? 0 : 1), 0);
+    const wide = [
+      { id: 'p1', address: { city: '東京タワー🏠' }, value: 1 },
+      { id: 'p2', address: { city: 'Cafe\u0301' }, value: 2 },
+      { id: 'p3', address: { city: '大阪'.repeat(30) }, value: 3 },
+    ];
+    const { out } = await list({ output: 'table' }, wide);
+    const lines = out.trimEnd().split('\n');
+    expect(new Set(lines.map(columns))).toEqual(new Set([columns(lines[0]!)]));
+    // Cut to the 40-column cell limit by columns, not by characters: 19 characters of 大阪 and the ….
+    expect(out).toContain(`│ ${'大阪'.repeat(9)}大… │`);
+  });
+
   it('colours only on a terminal with colour on', async () => {
     const fake = fakeContext({ globals: { output: 'table', color: true }, stdoutIsTTY: true });
     await writeRecords(fake.ctx, from(records), view);
