@@ -2,25 +2,31 @@
 // even their narrowest do not fit, then the widest narrowed a character at a time. An id is never cut
 // nor left out (a cut id cannot be pasted into `get`), a number never cut (a cut number reads as
 // another number), text down to MIN_COLUMN characters.
+import stringWidth from 'string-width';
 
-// A character's columns on a terminal, as wcwidth counts them: East Asian wide and fullwidth
-// characters and emoji take two, combining marks, the zero-width joiner and variation selectors none.
-// Counting characters instead drew a row of 東京 or 🏠 wider than its column and than the terminal.
-const WIDE =
-  /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
-const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200d\ufe00-\ufe0f]/u;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-export function charWidth(char: string): number {
-  return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+/**
+ * How many terminal columns `text` takes (one line, already terminal-safe): East Asian wide
+ * characters and emoji two, combining marks none. Measured as cli-table3 measures the cells it pads
+ * (string-width, the version it uses), so that a cut cell and its border agree; counting characters
+ * drew a row of 東京 or 🏠 wider than its column and than the terminal.
+ */
+export function displayWidth(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
 
-/** How many terminal columns `text` takes (one line, already terminal-safe). */
-export function displayWidth(text: string): number {
-  if (PRINTABLE_ASCII.test(text)) return text.length;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `text` cut to at most `max` columns, whole characters (an emoji sequence, a letter and its marks) only. */
+export function cutToWidth(text: string, max: number): string {
+  let kept = '';
   let width = 0;
-  for (const char of text) width += charWidth(char);
-  return width;
+  for (const { segment } of graphemes.segment(text)) {
+    width += displayWidth(segment);
+    if (width > max) break;
+    kept += segment;
+  }
+  return kept;
 }
 
 /** Narrowest a column is squeezed to before trailing columns are dropped instead. */

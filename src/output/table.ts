@@ -9,7 +9,7 @@
 import type { Context } from '../core/context.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { charWidth, displayWidth, fitTable } from './table-fit.js';
+import { cutToWidth, displayWidth, fitTable } from './table-fit.js';
 import { cellText, fieldSelection, flattenRecord, getField, type FieldPath } from './fields.js';
 import type { View } from './view.js';
 
@@ -35,15 +35,7 @@ export function safeText(text: string, keepNewlines = false): string {
 
 /** `text` in at most `max` terminal columns, ending in … when cut. */
 export function truncate(text: string, max: number): string {
-  if (displayWidth(text) <= max) return text;
-  let kept = '';
-  let width = 0;
-  for (const char of text) {
-    width += charWidth(char);
-    if (width > max - 1) break;
-    kept += char;
-  }
-  return `${kept}…`;
+  return displayWidth(text) <= max ? text : `${cutToWidth(text, max - 1)}…`;
 }
 
 /** An ISO 8601 date-time to the minute or finer, with its offset: what the service sends for times. */

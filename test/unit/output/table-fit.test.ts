@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { droppedNotice, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { tableListEncoder } from '../../../src/output/table.js';
-import { fitTable } from '../../../src/output/table-fit.js';
+import { cutToWidth, displayWidth, fitTable } from '../../../src/output/table-fit.js';
 import { KEYS_VIEW } from '../../../src/commands/keys/view.js';
 import { STATUS_VIEW } from '../../../src/commands/auth/status.js';
 import { RESOURCES } from '../../../src/core/resources.js';
@@ -113,5 +113,20 @@ describe('tables at 80 columns', () => {
     // Text is still cut to its column; numbers are not.
     expect(lines).toContain('│ c  │ 29450 │ a n… │');
     expect(lines).toContain('│ d  │ 123456789012345678901234567890 │ z    │');
+  });
+});
+
+describe('a cell measured and cut by terminal columns', () => {
+  it('counts wide characters two and marks none, and cuts whole characters only', () => {
+    expect(displayWidth('plain')).toBe(5);
+    expect(displayWidth('東京🏠')).toBe(6);
+    expect(displayWidth('Cafe\u0301')).toBe(4);
+    // One family emoji is one character of two columns: never cut inside its sequence.
+    const family = '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}';
+    expect(displayWidth(family)).toBe(2);
+    expect(cutToWidth(`ab${family}cd`, 4)).toBe(`ab${family}`);
+    expect(cutToWidth(`ab${family}cd`, 3)).toBe('ab');
+    expect(cutToWidth('Cafe\u0301s', 4)).toBe('Cafe\u0301');
+    expect(cutToWidth('東京', 3)).toBe('東');
   });
 });
