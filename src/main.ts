@@ -32,6 +32,33 @@ function applyToTree(command: Command, deps: ProcessDeps): void {
   for (const sub of command.commands) applyToTree(sub, deps);
 }
 
+/**
+ * commander suggests a flag only among those a help lists, and a verb's help folds the shared options
+ * it takes into one line (`appraisal help options`): `auth status --profle x` got no "Did you mean
+ * --profile?" while `--max-item` got one. Asked again of commander with the command's hidden options
+ * listed: its own rule for what is similar, over every option the command takes.
+ */
+function withHiddenSuggestion(message: string, program: Command, argv: readonly string[]): string {
+  const flag = /^error: unknown option '(--[^']*)'$/.exec(message)?.[1];
+  if (flag === undefined) return message;
+  let command = program;
+  for (const word of commandWords(argv)) {
+    const sub = command.commands.find((one) => one.name() === word || one.aliases().includes(word));
+    if (!sub) break;
+    command = sub;
+  }
+  const probe = new Command().exitOverride().showSuggestionAfterError(true).helpOption(false);
+  probe.configureOutput({ writeErr: () => {}, outputError: () => {} });
+  for (const option of command.options) if (option.hidden && option.long) probe.option(option.long);
+  try {
+    probe.parse([flag], { from: 'user' });
+  } catch (error) {
+    const suggestion = error instanceof CommanderError ? /\(Did you mean [^)]*\)$/.exec(error.message)?.[0] : undefined;
+    if (suggestion) return `${message} ${suggestion}`;
+  }
+  return message;
+}
+
 /** `--version --verbose` (either order, short forms too) is `appraisal version`. */
 function isVerboseVersion(argv: readonly string[]): boolean {
   const words = new Set(argv);
@@ -127,8 +154,9 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
       if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       // A noun with subcommands but none given: commander shows help and "fails" with code 1.
       if (error.code === 'commander.help') return 0;
+      const message = error.code === 'commander.unknownOption' ? withHiddenSuggestion(error.message, program, argv) : error.message;
       return reportError(
-        new UsageError(error.message.replace(/^error:\s*/, ''), { hint: 'run the command with --help for usage' }),
+        new UsageError(message.replace(/^error:\s*/, ''), { hint: 'run the command with --help for usage' }),
         deps.stderr,
         handle?.context.io.redactor ?? new SecretRedactor(),
         false,

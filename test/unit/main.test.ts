@@ -37,6 +37,15 @@ describe('main() in process', () => {
     expect(result.stderr).toMatch(/^error: unknown option '--no-such-flag'/m);
   });
 
+  it('suggests a shared option its help folds into one line, as it does a listed one', async () => {
+    const folded = await run(['auth', 'status', '--profle', 'staging']);
+    expect(folded.code).toBe(2);
+    expect(folded.stderr).toMatch(/^error: unknown option '--profle' \(Did you mean --profile\?\)$/m);
+    expect((await run(['props', 'list', '--base-ur', 'x'])).stderr).toMatch(/\(Did you mean --base-url\?\)$/m);
+    // Not one the command does not take: `profiles list` takes no --profile.
+    expect((await run(['profiles', 'list', '--profle', 'x'])).stderr).toMatch(/^error: unknown option '--profle'$/m);
+  });
+
   it('runs a command against the mock, twice in a row with the same answer (nothing left over)', async () => {
     const env = isolatedEnv(mock.env);
     const first = await run(['props', 'list', '-o', 'json'], { env });
