@@ -27,6 +27,14 @@ export function keychainProblem(
 }
 
 /**
+ * Keychain trouble while removing a key (logout, `profiles remove`): storing a key elsewhere, which
+ * keychainProblem offers, does not help, and the profile keeps naming its entry so that no key is
+ * left behind that nothing names. The way forward is the keychain itself.
+ */
+const KEYCHAIN_REMOVE_HINT =
+  'start or unlock the OS keychain (on Linux a Secret Service, such as gnome-keyring, in a D-Bus session) and run it again; nothing was removed';
+
+/**
  * Writing the key failed. `entryUnchanged` says whether the slot certainly still holds what it held
  * before: true when the store refused the write (a locked or missing keychain, a file that could not
  * be written — file writes are atomic), false when it is unknown (the keychain timed out and may still
@@ -92,10 +100,13 @@ export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => Secret
     };
   }
   const account = keychainAccount(profileName, origin);
-  const call = async <T>(doing: string, work: (store: SecretStore) => Promise<T>): Promise<T> => {
+  const call = async <T>(doing: string, work: (store: SecretStore) => Promise<T>, removing = false): Promise<T> => {
     try {
       return await work(keychain());
     } catch (error) {
+      if (error instanceof KeychainUnavailableError && removing) {
+        throw new LocalEnvironmentError(`could not ${doing}: ${error.message}`, { hint: KEYCHAIN_REMOVE_HINT, cause: error });
+      }
       if (error instanceof KeychainUnavailableError) throw keychainProblem(error, doing, profileName);
       throw error;
     }
@@ -115,7 +126,7 @@ export function keySlot(config: Pick<ConfigStore, 'dir'>, keychain: () => Secret
         throw error;
       }
     },
-    remove: () => call(`remove the key of profile "${profileName}" from the OS keychain`, (store) => store.delete(account)),
+    remove: () => call(`remove the key of profile "${profileName}" from the OS keychain`, (store) => store.delete(account), true),
   };
 }
 

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 import type { ConfigStore } from '../../../../src/core/config.js';
 import { KeychainUnavailableError } from '../../../../src/core/credentials/keychain.js';
+import type { LocalEnvironmentError } from '../../../../src/core/errors.js';
 import { exitCodeFor } from '../../../../src/core/exit-codes.js';
 import { KeyWriteError, keySlot } from '../../../../src/core/credentials/key-slot.js';
 import { FakeKeychain, KEY_A, KEY_B, tempConfigDir } from './fakes.js';
@@ -85,6 +86,8 @@ describe('keySlot', () => {
     const error = (await inKeychain.remove().catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('could not remove the key of profile "ci" from the OS keychain: the OS keychain is locked');
     expect(exitCodeFor(error)).toBe(2);
+    // Not the way to store a key elsewhere (auth login --insecure-storage), which removes nothing.
+    expect((error as LocalEnvironmentError).hint).toMatch(/^start or unlock the OS keychain .* and run it again; nothing was removed$/);
     const inFile = keySlot(config(tempConfigDir()), () => keychain, { profileName: 'ci', origin: 'x', storage: 'insecure-file' });
     await inFile.write(KEY_B);
     expect(await inFile.remove()).toBe(true);
