@@ -29,7 +29,15 @@ export async function runRemove(ctx: Context, name: string): Promise<void> {
       `note: the key ${profile.keyPrefix} itself still works on the service until it is revoked (appraisal keys revoke ${profile.keyPrefix} --yes, with another admin key)`,
     );
   }
-  if (wasActive) ctx.io.notice('note: no profile is active now; pick one with `appraisal profiles use NAME`');
+  if (wasActive) {
+    // With none chosen, commands use the profile named `default`: when there is one, it is active now.
+    const next = config.getProfile(config.activeProfileName());
+    ctx.io.notice(
+      next
+        ? `note: the active profile is now ${next.name} (${next.environment}, ${next.baseUrl}); pick another with \`appraisal profiles use NAME\``
+        : 'note: no profile is active now; pick one with `appraisal profiles use NAME`',
+    );
+  }
 }
 
 export default defineVerb({

@@ -94,6 +94,20 @@ describe('profiles', () => {
     expect(stderr()).toContain('Removed profile prod and its stored key apk_AAAAaaaa…');
   });
 
+  it('remove of the active profile names the one commands use now: `default` when there is one', async () => {
+    const { env, dir } = await twoProfiles();
+    const config = await loadConfig(env);
+    await config.saveProfile({ name: 'default', baseUrl: 'https://api.example.com', environment: 'production' });
+    await config.setActiveProfile('local');
+    const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
+    await runRemove(ctx, 'local');
+    expect(existsSync(join(dir, 'credentials', 'local.key'))).toBe(false);
+    expect(stderr()).toContain('note: the active profile is now default (production, https://api.example.com)');
+    expect(stderr()).not.toContain('no profile is active');
+    await runRemove(ctx, 'default');
+    expect(stderr()).toContain('note: no profile is active now');
+  });
+
   it('remove deletes an insecure key file, without a banner outside production', async () => {
     const { env, dir } = await twoProfiles();
     const { ctx, stderr } = contextWithConfig({ env, globals: { yes: true } });
