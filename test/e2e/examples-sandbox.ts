@@ -29,9 +29,7 @@ export const PROFILES: Readonly<Record<string, string>> = {
 const DIRECTORIES = [
   'home/.secrets',
   'home/.zfunc',
-  'home/.local/share/bash-completion/completions',
   'home/.local/state/appraisal',
-  'home/.config/fish/completions',
   'home/exports/tickets',
   'var/log/app',
   'var/log/appraisal',

@@ -8,7 +8,7 @@
 // have (0 unless MEANT says otherwise, with why) and the failure shape of exit-shape.ts; what it
 // pipes into jq must be JSON. An example that cannot run against the mock is in NOT_RUN with the
 // reason; one that is neither fails, and so does a table entry that matches no example.
-import { appendFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startMock, type MockServer } from '../helpers/mock.js';
@@ -262,6 +262,11 @@ async function runExample(example: Example, sandbox: Sandbox): Promise<RunResult
     }
     if (pipeline.length === 1 && words[0] === 'cd' && words.length === 2) {
       cwd = localPath(sandbox, words[1]!);
+      continue;
+    }
+    if (pipeline.length === 1 && words[0] === 'mkdir' && words[1] === '-p' && words.length === 3) {
+      const target = localPath(sandbox, words[2]!);
+      mkdirSync(target.startsWith('/') ? target : join(cwd, target), { recursive: true });
       continue;
     }
     if (pipeline.length === 1 && words[0] === 'ln' && words[1] === '-sfn' && words.length === 4) {

@@ -213,7 +213,8 @@ ${p}() {
 export function bashScript(tree: CompletionNode, info: ScriptInfo): string {
   return `# bash completion for ${info.program} ${info.version}
 #   source <(${info.program} completion bash)        # this shell; add the line to ~/.bashrc to keep it
-#   ${info.program} completion bash > ~/.local/share/bash-completion/completions/${info.program}
+#   mkdir -p ~/.local/share/bash-completion/completions && ${info.program} completion bash > ~/.local/share/bash-completion/completions/${info.program}
+#   (loaded by the bash-completion package when a shell starts)
 
 ${bashFunctions(tree, `_${info.program}`)}
 complete -F _${info.program} ${info.program}

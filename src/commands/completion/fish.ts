@@ -62,7 +62,7 @@ export function fishScript(tree: CompletionNode, info: ScriptInfo): string {
 
   const lines: string[] = [
     `# fish completion for ${p} ${info.version}`,
-    `#   ${p} completion fish > ~/.config/fish/completions/${p}.fish`,
+    `#   mkdir -p ~/.config/fish/completions && ${p} completion fish > ~/.config/fish/completions/${p}.fish`,
     '',
     `function __${p}_child --description 'the sub-command a word names under a command path'`,
     '    switch "$argv[1]|$argv[2]"',

@@ -14,7 +14,11 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     name: 'bash',
     generate: bashScript,
     description: 'print the bash completion script',
-    usage: ['appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal', 'source <(appraisal completion bash)'],
+    // The directory does not exist in a new account: the line creates it, as it runs as written.
+    usage: [
+      'mkdir -p ~/.local/share/bash-completion/completions && appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal',
+      'source <(appraisal completion bash)',
+    ],
   },
   {
     name: 'zsh',
@@ -26,7 +30,10 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     name: 'fish',
     generate: (tree, info) => fishScript(tree, info),
     description: 'print the fish completion script',
-    usage: ['appraisal completion fish > ~/.config/fish/completions/appraisal.fish', 'appraisal completion fish | source'],
+    usage: [
+      'mkdir -p ~/.config/fish/completions && appraisal completion fish > ~/.config/fish/completions/appraisal.fish',
+      'appraisal completion fish | source',
+    ],
   },
 ];
 
