@@ -24,7 +24,10 @@ export async function runLogout(ctx: Context): Promise<void> {
         ? `Logged out of profile ${profileName}: removed ${key} from ${removed.where}`
         : `Logged out of profile ${profileName}: ${key} was already gone from ${removed.where}`,
     );
-    ctx.io.notice(`note: the key itself still works until it is revoked (appraisal keys revoke ${profile.keyPrefix ?? 'ID'})`);
+    // This profile has no key now: the revoke needs another admin key, and --yes when no one is there to confirm.
+    ctx.io.notice(
+      `note: the key itself still works on the service until it is revoked (appraisal keys revoke ${profile.keyPrefix ?? 'PREFIX'} --yes, with another admin key)`,
+    );
   }
   if (ctx.env.APPRAISAL_API_KEY || ctx.env.APPRAISAL_TOKEN) {
     ctx.io.notice(`note: ${ctx.env.APPRAISAL_API_KEY ? 'APPRAISAL_API_KEY' : 'APPRAISAL_TOKEN'} is still set here and is still used`);

@@ -243,6 +243,7 @@ describe('auth logout', () => {
     await runLogout(out.ctx);
     expect(keychain.entries.size).toBe(0);
     expect(out.stderr()).toContain('Logged out of profile default: removed key apk_AAAAaaaa… from the OS keychain');
+    expect(out.stderr()).toContain('(appraisal keys revoke apk_AAAAaaaa --yes, with another admin key)');
     expect((await out.ctx.config()).getProfile('default')).toMatchObject({
       baseUrl: 'https://api.example.com',
       environment: 'staging',
