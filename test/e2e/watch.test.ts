@@ -115,6 +115,21 @@ describe('appraisal watch', () => {
     expect(running.stderr()).not.toMatch(/\n\s+at /);
   });
 
+  it('on a terminal, the status line is erased before an event is printed (stdout and stderr share the screen)', async () => {
+    const state = join(dir(), 'props.state');
+    const running = start(['watch', 'props', '--interval', '1s', '--state-file', state], { env: watching.env(), tty: true });
+    // What stderr showed at the moment each stdout chunk arrived: the part after its last erase.
+    const shownWithEvent: string[] = [];
+    running.stdoutStream.on('data', () => shownWithEvent.push(running.stderr().split('\r\x1b[2K').at(-1)!));
+    await until('the status line', () => running.stderr().includes('watching properties ·'));
+    const created = await createProperty();
+    await until('the event', () => running.stdout().includes(created));
+    running.interrupt();
+    expect((await running.result).code).toBe(130);
+    expect(shownWithEvent.length).toBeGreaterThan(0);
+    expect(shownWithEvent.filter((text) => text.includes('watching properties ·'))).toEqual([]);
+  });
+
   it.each([
     [['contacts'], /watching contacts needs --client ID/],
     [['contacts', '--client', 'nope'], /--client must be a UUID/],

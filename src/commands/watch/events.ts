@@ -58,6 +58,9 @@ export interface SinkOptions {
   exec?: ((event: WatchEvent, line: string) => Promise<ChildOutcome>) | undefined;
   /** For the failure message: whether the state file keeps the place. */
   stateFile?: string | undefined;
+  /** Just before a line goes to stdout: on a terminal, stdout and stderr share the screen, and the
+   *  status line on stderr must be erased first or the event is printed after it, on its line. */
+  beforeWrite?: (() => void) | undefined;
 }
 
 export function eventSink(options: SinkOptions): EventSink {
@@ -76,6 +79,7 @@ export function eventSink(options: SinkOptions): EventSink {
         });
       }
     }
+    options.beforeWrite?.();
     await writeLine(options.stdout, line, options.signal);
   };
 }

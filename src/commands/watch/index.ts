@@ -93,6 +93,7 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
       stdout: ctx.io.stdout,
       signal: ctx.signal,
       stateFile: statePath,
+      beforeWrite: () => status.clear(),
       exec:
         command === undefined
           ? undefined
