@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../helpers/run.js';
 import { BIN, runCli } from '../helpers/spawn.js';
 import { ROOT } from '../helpers/env.js';
 import { waitFor } from '../helpers/wait.js';
@@ -180,5 +181,11 @@ describe('appraisal mock: ways to wait for it, and to stop it', () => {
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
     expect(free).toBe(true);
+  });
+
+  it('--write-env into a directory that is not there: one line naming that path and why, not the temp file beside it', async () => {
+    const path = join(work, 'no-such-dir', 'mock.env');
+    const result = await run(['mock', '--port', '0', '--http', '--write-env', path]);
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `error: cannot write --write-env ${path}: no such file or directory\n` });
   });
 });

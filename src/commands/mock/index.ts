@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { Context } from '../../core/context.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { defineNounCommand } from '../../core/verb.js';
 import { shellWord } from '../../core/shell-word.js';
 
@@ -147,6 +148,8 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     }
     throw error;
   }
+  // "stopped" only after "listening": a start that failed (--write-env) is its error line alone.
+  let announced = false;
   try {
     const lines = [`APPRAISAL_BASE_URL=${shellWord(server.baseUrl)}`];
     if (server.caFile) lines.push(`APPRAISAL_CA_FILE=${shellWord(server.caFile)}`);
@@ -157,13 +160,14 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     ctx.io.notice(
       `appraisal mock: ${server.baseUrl} (${options.records} records per family, seed ${options.seed}${options.latencyMs ? `, latency ${options.latencyMs} ms` : ''}${options.rateLimit ? `, ${options.rateLimit} requests/s per key` : ''}${options.clockOffsetSeconds ? `, clock ${options.clockOffsetSeconds} s off` : ''}); admin key ${server.adminKey.slice(0, 12)}…; Ctrl-C to stop`,
     );
+    announced = true;
     ctx.runUntilInterrupted();
     await untilAborted(ctx.signal);
   } finally {
     // A file left behind would point the next shell at a mock that is gone.
     if (envFile !== undefined) await rm(envFile, { force: true });
     await server.close();
-    ctx.io.notice('appraisal mock: stopped');
+    if (announced) ctx.io.notice('appraisal mock: stopped');
   }
 }
 
@@ -172,7 +176,8 @@ async function writeEnvFile(path: string, text: string): Promise<void> {
     // 0600: it holds the mock's admin key.
     await writeFileAtomic(path, text, { mode: 0o600 });
   } catch (error) {
-    throw new LocalEnvironmentError(`cannot write --write-env ${path}: ${(error as Error).message}`);
+    // In words, without Node's text: it names the temp file beside PATH, which the user never asked for.
+    throw new LocalEnvironmentError(`cannot write --write-env ${path}: ${fileErrorWords(error)}`);
   }
 }
 
