@@ -188,4 +188,13 @@ describe('appraisal mock: ways to wait for it, and to stop it', () => {
     const result = await run(['mock', '--port', '0', '--http', '--write-env', path]);
     expect(result).toMatchObject({ code: 2, stdout: '', stderr: `error: cannot write --write-env ${path}: no such file or directory\n` });
   });
+
+  it('--host that is no address of this machine: the hint is about the host, not the port', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine, and no resolver is asked.
+    const result = await run(['mock', '--port', '0', '--http', '--host', '192.0.2.1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: cannot listen on host 192\.0\.2\.1: .*\nhint: pass --host an address of this machine: 127\.0\.0\.1 \(the default\) or ::1\n$/,
+    );
+  });
 });

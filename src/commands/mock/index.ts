@@ -142,9 +142,12 @@ async function run(ctx: Context, flags: MockFlags): Promise<void> {
     server = await startMockServer(options);
   } catch (error) {
     if (error instanceof MockOptionError) {
-      throw /admin key|description/.test(error.message)
-        ? new UsageError(error.message)
-        : new LocalEnvironmentError(error.message, { hint: 'pick another port with --port N, or --port 0 for a free one' });
+      if (/admin key|description/.test(error.message)) throw new UsageError(error.message);
+      // A host this machine has no address for is not a port problem.
+      const hint = /^cannot listen on host/.test(error.message)
+        ? 'pass --host an address of this machine: 127.0.0.1 (the default) or ::1'
+        : 'pick another port with --port N, or --port 0 for a free one';
+      throw new LocalEnvironmentError(error.message, { hint });
     }
     throw error;
   }
