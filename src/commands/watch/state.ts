@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { holdRunLock } from '../../core/file-lock.js';
 import { readOwned, UnsafeFileError } from '../../core/owned-file.js';
 import type { FamilyName } from './families.js';
@@ -200,7 +201,8 @@ export async function writeStateFile(path: string, text: string): Promise<void> 
   try {
     await writeFileAtomic(path, text, { mode: 0o600 });
   } catch (error) {
-    throw new LocalEnvironmentError(`cannot write state file ${path}: ${(error as Error).message}`);
+    // In words: Node's text names the temp file beside PATH (`open '….props.state.1a2b.tmp'`).
+    throw new LocalEnvironmentError(`cannot write state file ${path}: ${fileErrorWords(error)}`);
   }
 }
 

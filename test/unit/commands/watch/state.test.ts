@@ -55,6 +55,8 @@ describe('state file', () => {
     const path = join(dir(), 'no', 'such', 'dir', 'x.state');
     await expect(writeStateFile(path, '{}')).rejects.toThrow(LocalEnvironmentError);
     await expect(writeStateFile(path, '{}')).rejects.toThrow(/cannot write state file .*x\.state/);
+    // The reason in words, without Node's text naming the temp file beside it.
+    await expect(writeStateFile(path, '{}')).rejects.toThrow(new RegExp(`^cannot write state file ${path}: no such file or directory$`));
   });
 
   it.each([
