@@ -14,6 +14,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { freePort, startReceiver, verify, type Receiver } from './watch-forward-receiver.js';
+import { changesTo } from './watch-support.js';
 
 const RECORDS = 5;
 let mock: MockServer;
@@ -205,6 +206,37 @@ describe('watch --forward-to', () => {
       expect((JSON.parse(line) as { error: string }).error).toBe(
         `cannot connect to http://127.0.0.1:${port}: connection refused (still failing when --retry-for ran out)`,
       );
+    }
+  });
+
+  it('on a terminal, the status line is erased before a delivered event is printed', async () => {
+    // A mock of its own: the property made here would change what the other tests count.
+    const own = await startMock({ records: 1, seed: 12 });
+    try {
+      const dir = tempDir('forward-');
+      const target = await receiver();
+      const args = ['--interval', '1s', '--forward-to', `${target.url}/hooks`];
+      const running = start(['watch', 'props', '--state-file', join(dir, 'props.state'), ...args], {
+        env: isolatedEnv(own.env),
+        cwd: dir,
+        tty: true,
+      });
+      // What stderr showed at the moment each stdout chunk arrived: the part after its last erase.
+      const shownWithEvent: string[] = [];
+      running.stdoutStream.on('data', () => shownWithEvent.push(running.stderr().split('\r\x1b[2K').at(-1)!));
+      await waitFor(() => running.stderr().includes('watching properties ·'), 'the status line');
+      const created = changesTo(() => own);
+      const id = await created.createProperty();
+      await waitFor(() => running.stdout().includes(id), 'the delivered event printed');
+      running.interrupt();
+      const result = await running.result;
+      outputs.push(result);
+      expect(result.code, result.stderr).toBe(130);
+      expect(target.delivered()).toHaveLength(1);
+      expect(shownWithEvent.length).toBeGreaterThan(0);
+      expect(shownWithEvent.filter((text) => text.includes('watching properties ·'))).toEqual([]);
+    } finally {
+      await own.stop();
     }
   });
 

@@ -40,7 +40,7 @@ export interface ForwardingOptions {
   stop(): void;
   /** Say the summary after every poll (else only when the run ends). */
   summariseEachPoll: boolean;
-  /** Clears the terminal's status line before a stderr line. */
+  /** Clears the terminal's status line before a line on stderr, or on stdout (a terminal shows both). */
   beforeMessage(): void;
 }
 
@@ -137,7 +137,11 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
         say(() => ctx.io.warnOnce('dead-letter', `events ${target} does not take are written to ${plan.deadLetterPath}`));
       },
     },
-    print: (lines) => writeLine(ctx.io.stdout, lines, options.signal),
+    print: (lines) => {
+      // On a terminal the status line (stderr) shares the screen: erased first, or the line follows it.
+      options.beforeMessage();
+      return writeLine(ctx.io.stdout, lines, options.signal);
+    },
     onFatal: () => options.stop(),
   });
   if (earlier > 0) say(() => ctx.io.notice(`${earlier} event(s) from an earlier run wait in ${plan.outboxPath}: delivering them first`));
