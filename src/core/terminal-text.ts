@@ -14,7 +14,9 @@
 // U+200D (zero-width joiner) between two emoji (👩‍💻, 👨‍👩‍👧), and the tag characters of the three
 // subdivision flags Unicode recommends (England, Scotland, Wales); a joiner anywhere else is removed
 // like the rest, so an unusual joined sequence shows as its emoji side by side.
-// Data written to a file or a pipe in json/ndjson is never touched (JSON escapes controls).
+// Data written to a file or a pipe in json/ndjson is never touched. JSON bound for a terminal
+// (jsonTerminalSafe) keeps its value: JSON.stringify escapes C0 controls but writes DEL, C1 controls
+// and the invisible characters as they are, so those are spelt as \uXXXX escapes instead.
 import type { SecretRedactor } from './redact.js';
 
 // C0 controls but \t and \n, DEL, C1 controls.
@@ -40,6 +42,19 @@ const neutralise = (found: string, kept: string | undefined): string => kept ?? 
 /** Text safe to show: CRLF becomes LF, every control or invisible character U+FFFD (see the header). */
 export function terminalSafe(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE, neutralise);
+}
+
+const escaped = (found: string, kept: string | undefined): string => kept ?? [...found].map((char) => escapeUnits(char)).join('');
+const escapeUnits = (char: string): string =>
+  Array.from({ length: char.length }, (_, at) => `\\u${char.charCodeAt(at).toString(16).padStart(4, '0')}`).join('');
+
+/**
+ * JSON text (a document, NDJSON lines) safe to show on a terminal, with the same value: each
+ * character terminalSafe would neutralise written as its \uXXXX escape (a surrogate pair for a tag
+ * character). Outside strings JSON has only ASCII, so every such character is inside a string.
+ */
+export function jsonTerminalSafe(text: string): string {
+  return text.replace(UNSAFE, escaped);
 }
 
 /** What every stderr line goes through: redacted first (a split secret is still whole), then made terminal-safe. */

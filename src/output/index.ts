@@ -17,7 +17,7 @@ export { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js
 export { csvCell, csvRow } from './csv.js';
 export { cellText, getField } from './fields.js';
 export { createProgress, formatCount, type Progress } from './progress.js';
-export { jsonDocument } from './json.js';
+export { jsonDocument, jsonShown } from './json.js';
 export { safeText } from './table.js';
 export { manifestPath, partPath, type FilePart, type SplitLimits } from './split.js';
 export { partialPaths } from './resumable.js';

@@ -4,15 +4,16 @@ import type { Context } from '../core/context.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
 import type { Projection } from '../core/field-paths.js';
 import type { View } from './view.js';
+import { jsonShown } from './json.js';
 
 export function ndjsonLine(record: Record<string, unknown>): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-export function ndjsonListEncoder(project: Projection): ListEncoder {
+export function ndjsonListEncoder(project: Projection, shown: (text: string) => string = (text) => text): ListEncoder {
   return {
     begin: () => '',
-    record: (record) => ndjsonLine(project(record)),
+    record: (record) => shown(ndjsonLine(project(record))),
     end: () => '',
   };
 }
@@ -21,10 +22,10 @@ export function ndjsonListEncoder(project: Projection): ListEncoder {
 export class NdjsonPart implements EncoderPart {
   encoders(ctx: Context): ListEncoders {
     const project = ctx.output.projection;
-    return { encoder: async () => ndjsonListEncoder(project), report: () => undefined };
+    return { encoder: async () => ndjsonListEncoder(project, jsonShown(ctx)), report: () => undefined };
   }
 
   async one(ctx: Context, _view: View, record: Record<string, unknown>): Promise<string> {
-    return ndjsonLine(ctx.output.projection(record));
+    return jsonShown(ctx)(ndjsonLine(ctx.output.projection(record)));
   }
 }

@@ -122,12 +122,21 @@ describe('appraisal watch', () => {
     const shownWithEvent: string[] = [];
     running.stdoutStream.on('data', () => shownWithEvent.push(running.stderr().split('\r\x1b[2K').at(-1)!));
     await until('the status line', () => running.stderr().includes('watching properties ·'));
-    const created = await createProperty();
+    // A name with a right-to-left override and a C1 control: on a terminal the event spells them as
+    // JSON escapes (the same value), never raw.
+    const made = await call('POST', '/api/properties', {
+      name: 'Pier\u202egnp.exe \u009b2J',
+      propertyType: 'office',
+      address: { line1: '1 Pier Rd', city: 'Boston', region: 'MA', postalCode: '02110', country: 'US' },
+    });
+    const created = (made.body?.data?.id ?? made.body?.id)!;
     await until('the event', () => running.stdout().includes(created));
     running.interrupt();
     expect((await running.result).code).toBe(130);
     expect(shownWithEvent.length).toBeGreaterThan(0);
     expect(shownWithEvent.filter((text) => text.includes('watching properties ·'))).toEqual([]);
+    expect(running.stdout()).toContain('Pier\\u202egnp.exe \\u009b2J');
+    expect(running.stdout()).not.toMatch(/[\u009b\u202e]/u);
   });
 
   it.each([

@@ -61,6 +61,8 @@ export interface SinkOptions {
   /** Just before a line goes to stdout: on a terminal, stdout and stderr share the screen, and the
    *  status line on stderr must be erased first or the event is printed after it, on its line. */
   beforeWrite?: (() => void) | undefined;
+  /** The line as stdout shows it (on a terminal, service text's controls as escapes: output/json.ts). */
+  shown?: ((line: string) => string) | undefined;
 }
 
 export function eventSink(options: SinkOptions): EventSink {
@@ -80,6 +82,6 @@ export function eventSink(options: SinkOptions): EventSink {
       }
     }
     options.beforeWrite?.();
-    await writeLine(options.stdout, line, options.signal);
+    await writeLine(options.stdout, options.shown ? options.shown(line) : line, options.signal);
   };
 }

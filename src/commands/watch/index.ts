@@ -20,6 +20,7 @@ import { defineNounCommand } from '../../core/verb.js';
 import { forwardPlan, FORWARD_DEFAULTS, type ForwardFlags } from './forward/plan.js';
 import { checkForwardFiles, startForwarding, type Forwarding } from './forward/start.js';
 import { shownTarget } from './forward/target.js';
+import { jsonShown } from '../../output/index.js';
 
 interface WatchFlags extends ForwardFlags {
   interval: string;
@@ -94,6 +95,7 @@ export async function watchRun(ctx: Context, [familyName]: string[], flags: Watc
       signal: ctx.signal,
       stateFile: statePath,
       beforeWrite: () => status.clear(),
+      shown: jsonShown(ctx),
       exec:
         command === undefined
           ? undefined

@@ -2,7 +2,7 @@
 // text become a visible U+FFFD each; ordinary text, emoji and the emoji sequences that need a joiner
 // or tag characters are kept.
 import { describe, expect, it } from 'vitest';
-import { terminalSafe } from '../../../src/core/terminal-text.js';
+import { jsonTerminalSafe, terminalSafe } from '../../../src/core/terminal-text.js';
 
 const tags = (text: string) => Array.from(text, (char) => String.fromCodePoint(0xe0000 + char.charCodeAt(0))).join('');
 const F = '\uFFFD';
@@ -40,5 +40,20 @@ describe('terminalSafe', () => {
 
   it('still shows controls visibly and turns CRLF into LF', () => {
     expect(terminalSafe('a\x1b]52;c;x\x07b\r\nc\rd')).toBe(`a${F}]52;c;x${F}b\nc${F}d`);
+  });
+});
+
+describe('jsonTerminalSafe', () => {
+  it('spells DEL, C1 controls and invisible characters as \\u escapes: the same value, nothing raw on screen', () => {
+    const value = { name: 'x\u202ey\u009b2Jz\u2028w\u007f', note: `a${tags('hi')}b`, plain: 'Café 東京' };
+    const text = jsonTerminalSafe(JSON.stringify(value));
+    expect(text).toBe('{"name":"x\\u202ey\\u009b2Jz\\u2028w\\u007f","note":"a\\udb40\\udc68\\udb40\\udc69b","plain":"Café 東京"}');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(text).not.toMatch(/[\u007f-\u009f\u2028\u202e]/u);
+  });
+
+  it('keeps the joined emoji sequences terminalSafe keeps', () => {
+    const text = JSON.stringify({ who: '👩‍💻', flag: `\u{1f3f4}${tags('gbsct')}\u{e007f}` });
+    expect(jsonTerminalSafe(text)).toBe(text);
   });
 });

@@ -68,6 +68,40 @@ describe('parquet', () => {
   });
 });
 
+describe('json and ndjson on a terminal', () => {
+  // A service's text with a C1 CSI (clears the screen on terminals that take 8-bit controls), a
+  // right-to-left override that disguises what follows, and a line separator: JSON.stringify leaves all three raw.
+  const hostile = { id: 'p1', address: { city: 'Bo\u009b2Jston\u202egnp.exe' }, value: 1, note: 'a\u2028b' };
+
+  it('spells them as \\u escapes on a terminal: the same value, nothing raw on screen', async () => {
+    for (const output of ['json', 'ndjson'] as const) {
+      const fake = fakeContext({ globals: { output }, stdoutIsTTY: true });
+      await writeRecords(fake.ctx, from([hostile]), view);
+      const out = fake.stdout();
+      expect(out).toContain('Bo\\u009b2Jston\\u202egnp.exe');
+      expect(out).not.toMatch(/[\u009b\u202e\u2028]/u);
+      const parsed: unknown =
+        output === 'json'
+          ? JSON.parse(out)
+          : out
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line) as unknown);
+      expect(parsed).toEqual([hostile]);
+      const single = fakeContext({ globals: { output }, stdoutIsTTY: true });
+      await writeRecord(single.ctx, hostile, view);
+      expect(single.stdout()).not.toMatch(/[\u009b\u202e\u2028]/u);
+      expect(JSON.parse(single.stdout())).toEqual(hostile);
+    }
+  });
+
+  it('writes them as they are to a file or a pipe (data is never touched)', async () => {
+    const { out } = await list({ output: 'ndjson' }, [hostile]);
+    expect(out).toBe(`${JSON.stringify(hostile)}\n`);
+    expect(out).toContain('\u202e');
+  });
+});
+
 describe('ndjson', () => {
   it('prints one compact record per line', async () => {
     const { out } = await list({ output: 'ndjson' });

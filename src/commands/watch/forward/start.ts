@@ -17,6 +17,7 @@ import { checkDeadLetters, redeliverDeadLetters, type Redelivery } from './redel
 import { loadSecrets } from './secrets.js';
 import { webhookId } from './signature.js';
 import { shownTarget } from './target.js';
+import { jsonShown } from '../../../output/index.js';
 
 export interface Forwarding {
   /** The poller's sink: the event goes to the outbox (its line is printed once delivered). */
@@ -140,7 +141,7 @@ export async function startForwarding(ctx: Context, plan: ForwardPlan, options: 
     print: (lines) => {
       // On a terminal the status line (stderr) shares the screen: erased first, or the line follows it.
       options.beforeMessage();
-      return writeLine(ctx.io.stdout, lines, options.signal);
+      return writeLine(ctx.io.stdout, jsonShown(ctx)(lines), options.signal);
     },
     onFatal: () => options.stop(),
   });
