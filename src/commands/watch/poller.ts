@@ -266,6 +266,9 @@ export async function runWatch(state: WatchState, options: WatchOptions, deps: W
       const wasBaseline = state.polls === 0;
       const result = await pollOnce(state, options, deps, tally);
       polls++;
+      // The warnings said it failed; a line says when it works again, or the log ends on "trying again".
+      if (failures > 0)
+        deps.log.notice(`polling ${options.family.label} works again (after ${failures} failed attempt${failures === 1 ? '' : 's'})`);
       failures = 0;
       lastPollAt = startedAt;
       deps.afterPoll?.();

@@ -341,6 +341,7 @@ describe('runWatch', () => {
     expect(summary(h.events)).toEqual(['updated a', 'created e']);
     expect(h.warnings).toHaveLength(3);
     expect(h.warnings[0]).toBe('polling properties failed (503); trying again in 5.3s');
+    expect(h.notices.at(-1)).toBe('polling properties works again (after 3 failed attempts)');
     // Retry-After 5 s (+ jitter); then exponential (equal jitter: 1.5 s, 3 s).
     expect(h.clock.sleeps.slice(1)).toEqual([5_250, 1_500, 3_000]);
   });
