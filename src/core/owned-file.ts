@@ -38,6 +38,8 @@ function hintFor(path: string, problem: string): string {
   if (problem.includes('read by other users')) return `run \`chmod 600 ${shellWord(file)}\` if it is yours, else remove it`;
   if (problem.includes('written by other users')) return `run \`chmod go-w ${shellWord(file)}\` if it is yours, else remove it`;
   if (problem.includes('owned by another user')) return `remove ${file}, or give it to this user (\`chown\`), then run the command again`;
+  // Most often a slip of the user's (a directory where a file's name belongs), not a planted one.
+  if (problem.startsWith('is a directory')) return 'give the path of a file, not of a directory';
   return `this CLI did not make it so: remove ${file} (or find out who put it there), then run the command again`;
 }
 

@@ -136,4 +136,16 @@ describe('owned-file', () => {
       expect(writable.hint).toContain(`chmod go-w ${name === 'plain.state' ? path : "'"}`);
     }
   });
+
+  it('a directory where a file belongs: the hint asks for a file, not for removing the directory', async () => {
+    const dir = tempDir('appraisal-owned-');
+    mkdirSync(join(dir, 'state'));
+    const error = await readOwned(join(dir, 'state')).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UnsafeFileError);
+    expect((error as UnsafeFileError).message).toBe(`${join(dir, 'state')} is a directory, not a regular file; refusing to use it`);
+    expect((error as UnsafeFileError).hint).toBe('give the path of a file, not of a directory');
+  });
 });
