@@ -160,6 +160,21 @@ describe('props get/create/update/delete', () => {
     expect(gone.stderr).toMatch(/^error: GET \/api\/properties\/.*404 Not Found/);
   });
 
+  it('update sends one nested field as a merge patch, without the fields its object requires on create', async () => {
+    const id = truth[1]!;
+    const updated = await cli(['props', 'update', id, '-o', 'json', '-f', 'address.city=Cambridge']);
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    const address = (JSON.parse(updated.stdout) as { address: Record<string, string> }).address;
+    expect(address.city).toBe('Cambridge');
+    expect(address.line1).toBeTruthy();
+    // A nested value of the wrong type is still refused before any request.
+    const wrong = await cli(['props', 'update', id, '-F', 'address.city=5']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^error: .*\$\.address\.city must be string/);
+    expect(wrong.stderr).not.toMatch(/is required/);
+  });
+
   it('refuses a malformed id before any request (exit 2)', async () => {
     await admin.clearRequests();
     const result = await cli(['props', 'get', 'not-a-uuid']);
