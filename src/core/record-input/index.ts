@@ -3,6 +3,7 @@
 // Every problem is a one-line UsageError (exit 2) before any request is made.
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { inexactIntegerIn } from '../http/exact-numbers.js';
 import { quoteInput } from '../ids.js';
 import { parseAssignment, setPath, typedValue } from './field-assignments.js';
 import { parseJsonInput } from './json-errors.js';
@@ -19,6 +20,29 @@ export interface RecordInputOptions {
   fields?: string[] | undefined;
   /** -F key=value: the value read as JSON (12, true, null, [..], {..}), else kept as a string. */
   typedFields?: string[] | undefined;
+}
+
+/** Whether a number in the tree is not finite: JSON.parse reads 1e400 as Infinity, which is sent as null. */
+function hasInfinity(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'number' && !Number.isFinite(value)) return true;
+    if (typeof value === 'object' && value !== null) for (const child of Object.values(value)) stack.push(child);
+  }
+  return false;
+}
+
+/**
+ * A number JSON.parse would change is refused, as -F refuses it: an integer past 2^53 would be sent
+ * rounded, and 1e400 as null (which a merge patch reads as "remove the field").
+ */
+function refuseInexactNumbers(text: string, parsed: unknown, source: string): void {
+  const integer = inexactIntegerIn(text);
+  if (integer !== undefined) {
+    throw new UsageError(`${source}: ${integer} is too large for an exact JSON number`, { hint: `send it as a string: "${integer}"` });
+  }
+  if (hasInfinity(parsed)) throw new UsageError(`${source}: a number is too large for JSON (it would be sent as null)`);
 }
 
 async function readData(ctx: Context, data: string): Promise<JsonObject> {
@@ -38,6 +62,7 @@ async function readData(ctx: Context, data: string): Promise<JsonObject> {
   const parsed = parseJsonInput(text, source);
   if (!isObject(parsed)) throw new UsageError(`${source} must be a JSON object, got ${kindOf(parsed)}`);
   refuseForbiddenKeys(parsed, source);
+  refuseInexactNumbers(text, parsed, source);
   return parsed;
 }
 

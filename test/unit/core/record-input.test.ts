@@ -95,6 +95,21 @@ describe('--data', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
+  it('refuses numbers JSON.parse would change, as -F does (rounded past 2^53, 1e400 sent as null)', async () => {
+    const rounded = await failure({ data: '{"fee": {"amount": 12345678901234567890}}' });
+    expect(rounded.message).toBe('--data: 12345678901234567890 is too large for an exact JSON number');
+    expect(rounded.hint).toBe('send it as a string: "12345678901234567890"');
+    expect((await failure({ data: '{"landArea": [1, 1e400]}' })).message).toBe(
+      '--data: a number is too large for JSON (it would be sent as null)',
+    );
+    // Long digit runs in strings, and numbers a double holds exactly, are kept.
+    expect(await read({ data: '{"parcel": "12345678901234567890", "n": 9007199254740992, "x": 1e300}' })).toEqual({
+      parcel: '12345678901234567890',
+      n: 9007199254740992,
+      x: 1e300,
+    });
+  });
+
   it('asks for a record when nothing is given', async () => {
     const error = await failure({});
     expect(error.message).toBe('no record given');
