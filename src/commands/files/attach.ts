@@ -1,9 +1,9 @@
 // `files attach ID --property ID | --assignment ID`: one attachment per call.
-import type { ApiRecord } from '../../core/api-client.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireUuid } from '../../core/ids.js';
 import { writeRecord } from '../../output/index.js';
+import { requireRecord } from '../shared/crud.js';
 import { fillPath } from '../../core/description/operations.js';
 import { FILE_ATTACHMENTS } from './paths.js';
 import { RESOURCES } from '../../core/resources.js';
@@ -25,7 +25,9 @@ export async function runAttach(ctx: Context, id: string | undefined, flags: Att
       ? { targetType: 'property', targetId: requireUuid(flags.property, '--property') }
       : { targetType: 'assignment', targetId: requireUuid(flags.assignment, '--assignment') };
   const api = await ctx.api();
-  const record = await api.send<ApiRecord>('POST', fillPath(FILE_ATTACHMENTS, { id: fileId }), body);
+  const path = fillPath(FILE_ATTACHMENTS, { id: fileId });
+  // The file's record, as get and create check theirs: `{}` printed with exit 0 would look like success.
+  const record = requireRecord(await api.send('POST', path, body), `POST ${path}`);
   await writeRecord(ctx, record, RESOURCES.files.view);
 }
 

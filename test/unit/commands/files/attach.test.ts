@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ContractError } from '../../../../src/core/errors.js';
 import { runAttach } from '../../../../src/commands/files/attach.js';
 import { apiContext } from '../fake-api.js';
 
@@ -14,6 +15,14 @@ describe('files attach', () => {
     await runAttach(fake.ctx, FILE_ID, flags);
     expect(fake.calls).toEqual([{ method: 'POST', path: `/api/files/${FILE_ID}/attachments`, body: { targetType, targetId: TARGET } }]);
     expect(JSON.parse(fake.stdout())).toMatchObject({ id: FILE_ID });
+  });
+
+  it('fails with exit 9 when the answer is not a record with an id (it printed `{}` and exited 0)', async () => {
+    const fake = apiContext({ send: () => ({ attachments: [{ targetType: 'property', targetId: TARGET }] }) });
+    const error = await runAttach(fake.ctx, FILE_ID, { property: TARGET }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as Error).message).toBe(`POST /api/files/${FILE_ID}/attachments: the answer is not a record with a string id`);
+    expect(fake.stdout()).toBe('');
   });
 
   it.each([[{}], [{ property: TARGET, assignment: TARGET }]])('needs exactly one target (%o)', async (flags) => {
