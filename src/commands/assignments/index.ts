@@ -24,7 +24,7 @@ const verbs: readonly Verb[] = [
   ),
   propertyLinkVerb(LINK, [
     'appraisal assignments link ASSIGNMENT_ID PROPERTY_ID',
-    'appraisal assignments link ASSIGNMENT_ID PROPERTY_ID -o json --fields id,propertyIds',
+    'appraisal assignments get ASSIGNMENT_ID -o json --fields id,propertyIds   # link prints nothing on stdout (204)',
   ]),
   propertyLinkVerb(UNLINK, [
     'appraisal assignments unlink ASSIGNMENT_ID PROPERTY_ID',
