@@ -175,6 +175,18 @@ describe('props get/create/update/delete', () => {
     expect(wrong.stderr).not.toMatch(/is required/);
   });
 
+  it('a delete whose answer was lost, sent again, says the first attempt may have deleted it (exit 6)', async () => {
+    const id = truth[2]!;
+    await admin.queueFaults([{ path: `/api/properties/${id}`, method: 'DELETE', fault: 'lost-answer' }]);
+    const result = await cli(['props', 'delete', id, '--yes']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^error: DELETE \/api\/properties\/.*404 Not Found/);
+    expect(result.stderr).toMatch(
+      /^hint: the DELETE was sent 2 times: an earlier attempt, whose answer did not arrive, may have deleted it$/m,
+    );
+    truth.splice(2, 1);
+  });
+
   it('refuses a malformed id before any request (exit 2)', async () => {
     await admin.clearRequests();
     const result = await cli(['props', 'get', 'not-a-uuid']);

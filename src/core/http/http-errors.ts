@@ -230,7 +230,14 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
     });
   }
   const message = `${method} ${path}: ${statusLine(status)}${service.message ? ` — ${service.message}` : ''}${idText}`;
-  if (status === 404) return new NotFoundError(message, info);
+  if (status === 404) {
+    // A DELETE is sent again when an attempt fails; the one whose answer was lost may have deleted it.
+    if (method !== 'DELETE' || failure.attempts === 1) return new NotFoundError(message, info);
+    return new NotFoundError(message, {
+      ...info,
+      hint: `the DELETE was sent ${failure.attempts} times: an earlier attempt, whose answer did not arrive, may have deleted it`,
+    });
+  }
   if (status === 429 || status >= 500) {
     let hint: string;
     if (status === 429) {
