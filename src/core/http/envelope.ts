@@ -132,7 +132,7 @@ function describeJson(value: unknown): string {
   if (value === undefined) return 'an empty body';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // complaints a broken service gets (one per field, in field order, at most three).
 import { describe, expect, it } from 'vitest';
 import { ContractError } from '../../../../src/core/errors.js';
-import { parseCollectionPage, parseRecord } from '../../../../src/core/http/envelope.js';
+import { parseCollectionPage, parseRecord, unwrapPublished } from '../../../../src/core/http/envelope.js';
 
 const where = 'page 2 of /api/things';
 const pagination = { page: 2, limit: 25, total: 60, pages: 3 };
@@ -72,5 +72,15 @@ describe('one record', () => {
     expect(complaint(() => parseRecord({ id: 1 }, 'POST /api/files'))).toBe(
       'POST /api/files: the answer is not a record with a string id (id: Invalid input)',
     );
+  });
+});
+
+describe('an answer the description publishes as {success, data}', () => {
+  it('names what came instead, in plain English', () => {
+    const site = { status: 200, method: 'POST', path: '/api/files/x/attachments' };
+    expect(complaint(() => unwrapPublished({ success: true }, 'data', site))).toBe(
+      'POST /api/files/x/attachments: the description publishes a {success, data} answer, the service sent an object',
+    );
+    expect(complaint(() => unwrapPublished('ok', 'data', site))).toMatch(/the service sent a string$/);
   });
 });
