@@ -140,7 +140,7 @@ describe('owned-file', () => {
   it('a directory where a file belongs: the hint asks for a file, not for removing the directory', async () => {
     const dir = tempDir('appraisal-owned-');
     mkdirSync(join(dir, 'state'));
-    const error = await readOwned(join(dir, 'state')).then(
+    const error = await readOwned(join(dir, 'state'), 1024).then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
