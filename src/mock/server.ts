@@ -51,8 +51,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE')
-        reject(new MockOptionError(`port ${port} on ${host} is already in use`));
+      if (error.code === 'EADDRINUSE') reject(new MockOptionError(`port ${port} on ${host} is already in use`));
       else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
         reject(new MockOptionError(`cannot listen on host ${host}: ${error.message}`));
       else reject(error);
