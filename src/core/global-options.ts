@@ -299,15 +299,10 @@ export function readGlobalOptions(raw: Record<string, unknown>, env: Env): Globa
   const fields =
     fieldsRaw === undefined
       ? undefined
-      : // Each once: `--fields id,id` gave a CSV two `id` columns (export's --fields already kept one).
-        [
-          ...new Set(
-            fieldsRaw
-              .split(',')
-              .map((f) => f.trim())
-              .filter(Boolean),
-          ),
-        ];
+      : fieldsRaw
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean);
   if (fields !== undefined && fields.length === 0) throw new UsageError('--fields needs at least one field name');
   return {
     profile: (raw.profile as string | undefined) ?? setting(env, 'APPRAISAL_PROFILE'),

@@ -105,7 +105,9 @@ export class OutputPlan {
     const fields = input.globals.fields;
     let selection: FieldSelection | undefined | UsageError;
     try {
-      selection = fields === undefined || fields.length === 0 ? undefined : fieldSelection(fields);
+      // Each name once: `--fields id,id` gave two `id` columns. (Export's --fields, which names
+      // families, reads the same words its own way and keeps each field once per family.)
+      selection = fields === undefined || fields.length === 0 ? undefined : fieldSelection([...new Set(fields)]);
     } catch (error) {
       selection = error as UsageError;
     }

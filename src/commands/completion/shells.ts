@@ -16,8 +16,8 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     description: 'print the bash completion script',
     // The directory does not exist in a new account: the line creates it, as it runs as written.
     usage: [
-      'mkdir -p ~/.local/share/bash-completion/completions && appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal',
       'source <(appraisal completion bash)',
+      'mkdir -p ~/.local/share/bash-completion/completions && appraisal completion bash > ~/.local/share/bash-completion/completions/appraisal',
     ],
   },
   {
@@ -31,8 +31,8 @@ const SHELLS: ReadonlyArray<{ name: string; generate: Generator; description: st
     generate: (tree, info) => fishScript(tree, info),
     description: 'print the fish completion script',
     usage: [
-      'mkdir -p ~/.config/fish/completions && appraisal completion fish > ~/.config/fish/completions/appraisal.fish',
       'appraisal completion fish | source',
+      'mkdir -p ~/.config/fish/completions && appraisal completion fish > ~/.config/fish/completions/appraisal.fish',
     ],
   },
 ];

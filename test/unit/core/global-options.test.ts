@@ -13,7 +13,6 @@ import {
   GLOBAL_VALUE_OPTIONS,
   OUTPUT_OPTIONS,
   PAGING_OPTIONS,
-  readGlobalOptions,
   takesOptions,
 } from '../../../src/core/global-options.js';
 
@@ -76,9 +75,5 @@ describe('global options', () => {
     expect(root.opts().fields).toBe('id,name,address.city');
     await root.parseAsync(['list', '--fields', 'id'], { from: 'user' });
     expect(root.opts().fields).toBe('id');
-  });
-
-  it('--fields keeps each name once, in the order first given', () => {
-    expect(readGlobalOptions({ fields: 'id, name,id,address.city,name' }, {}).fields).toEqual(['id', 'name', 'address.city']);
   });
 });

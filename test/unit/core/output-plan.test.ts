@@ -105,6 +105,12 @@ describe('the output plan', () => {
     expect(() => OutputPlan.from(input({ fields: ['a..b'] })).fields).toThrow('--fields: "a..b" is not a field path');
   });
 
+  it('--fields keeps each name once, in the order first given (a repeated one gave two columns)', () => {
+    expect(OutputPlan.from(input({ fields: ['id', 'name', 'id', 'address.city', 'name'] })).fields).toMatchObject({
+      names: ['id', 'name', 'address.city'],
+    });
+  });
+
   it('checks the --out path once, however many writers ask', async () => {
     const dir = tempDir('appraisal-plan-');
     const plan = OutputPlan.from(input({ out: 'x.csv' }, { cwd: dir }));
