@@ -23,6 +23,29 @@ describe('item 3: bounded memory for any answer', () => {
     expect(bad.stderr).toContain('error: APPRAISAL_MAX_RESPONSE_SIZE must be a size of at least 1 KiB such as 64MiB or 512KiB, got "lots"');
   });
 
+  it('an answer announced larger than the limit is refused unread, and nothing is left to throw later', async () => {
+    // A whole answer, its content-length over the limit: it arrives in full before it is refused.
+    const body = JSON.stringify({
+      items: [{ id: 'x', notes: 'n'.repeat(8 * 1024) }],
+      pagination: { page: 1, limit: 1, total: 1, pages: 1 },
+    });
+    limits.server.on('GET', '/api/properties', json(200, body, { 'content-length': String(Buffer.byteLength(body)) }));
+    // The body refused by its content-length was destroyed with no reader: undici's abort error
+    // then had no listener and surfaced as an uncaught exception of the process.
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const refused = await run(['props', 'list', '-o', 'json', '--retries', '0'], { env: env({ APPRAISAL_MAX_RESPONSE_SIZE: '1KiB' }) });
+      expectCleanFailure(refused, 9);
+      expect(refused.stderr).toContain('the answer is announced as 8.1 KiB, larger than the 1 KiB limit for one JSON answer');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it('--max-response-size lowers the cap over the environment, and the refusal names the size; a bad value is exit 2', async () => {
     limits.server.on('GET', '/api/properties', endlessJson('{"items":[', '{"id":"x"},'));
     // The variable allows 4 MiB; the flag wins and stops the endless body at 512 KiB.

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './agent.js';
 import { networkFailure, timeoutFailure, type FailureSite, type TlsProblem } from './network-errors.js';
+import { discardBody } from './response-body.js';
 import { parseRetryAfter } from './retry.js';
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
@@ -131,7 +132,7 @@ export function createOutboundClient(settings: OutboundSettings, deps: OutboundD
         await response.body.dump({ limit: DRAIN_LIMIT }).catch(() => undefined);
         return answer;
       } catch (error) {
-        if (response && !response.body.destroyed) response.body.destroy();
+        if (response) discardBody(response.body);
         if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
         const site: FailureSite = { method: 'POST', path: url.pathname, origin: url.origin, timeoutMs: settings.timeoutMs };
         const failure = timedOut ? timeoutFailure(site) : networkFailure(error, site);

@@ -18,6 +18,18 @@ export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Res
   return flat;
 }
 
+/**
+ * Stop reading an answer's body and let its connection go. undici's body, destroyed before it ended,
+ * emits an abort 'error': with no reader listening (a body refused by its announced size, one left
+ * when an attempt failed) that was an uncaught exception. The listener takes it; the caller has
+ * already said why it stopped.
+ */
+export function discardBody(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export function contentLengthOf(headers: ResponseHeaders): number | undefined {
   const raw = headers['content-length'];
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
@@ -65,7 +77,7 @@ export async function readJsonBytes(
   request: { method: string; target: string },
 ): Promise<Buffer> {
   const tooLarge = (what: string): ContractError => {
-    if (!body.destroyed) body.destroy();
+    discardBody(body);
     return new ContractError(
       `${request.method} ${request.target}: the answer is ${what}, larger than the ${formatBytes(maxBytes)} limit for one JSON answer; stopped reading`,
       { hint: 'ask for smaller pages (--page-size), or raise the limit with --max-response-size 256MiB (or APPRAISAL_MAX_RESPONSE_SIZE)' },

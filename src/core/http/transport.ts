@@ -16,6 +16,7 @@ import type { FailureSite } from './network-errors.js';
 import {
   contentLengthOf,
   DeferredJson,
+  discardBody,
   flattenHeaders,
   parseJsonBody,
   readJsonBytes,
@@ -271,7 +272,7 @@ export class Transport {
         retryAfterMs: parseRetryAfter(headers['retry-after']),
       };
     } catch (error) {
-      if (response && !response.body.destroyed) response.body.destroy();
+      if (response) discardBody(response.body);
       return { kind: 'failure', ...scope.classify(error, site) };
     } finally {
       scope.release();
