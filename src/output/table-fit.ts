@@ -2,32 +2,6 @@
 // even their narrowest do not fit, then the widest narrowed a character at a time. An id is never cut
 // nor left out (a cut id cannot be pasted into `get`), a number never cut (a cut number reads as
 // another number), text down to MIN_COLUMN characters.
-import stringWidth from 'string-width';
-
-/**
- * How many terminal columns `text` takes (one line, already terminal-safe): East Asian wide
- * characters and emoji two, combining marks none. Measured as cli-table3 measures the cells it pads
- * (string-width, the version it uses), so that a cut cell and its border agree; counting characters
- * drew a row of 東京 or 🏠 wider than its column and than the terminal.
- */
-export function displayWidth(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** `text` cut to at most `max` columns, whole characters (an emoji sequence, a letter and its marks) only. */
-export function cutToWidth(text: string, max: number): string {
-  let kept = '';
-  let width = 0;
-  for (const { segment } of graphemes.segment(text)) {
-    width += displayWidth(segment);
-    if (width > max) break;
-    kept += segment;
-  }
-  return kept;
-}
 
 /** Narrowest a column is squeezed to before trailing columns are dropped instead. */
 const MIN_COLUMN = 16;

@@ -9,7 +9,7 @@
 import type { Context } from '../core/context.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { EncoderPart, ListEncoder, ListEncoders } from './encoder.js';
-import { cutToWidth, displayWidth, fitTable } from './table-fit.js';
+import { fitTable } from './table-fit.js';
 import { cellText, fieldSelection, flattenRecord, getField, type FieldPath } from './fields.js';
 import type { View } from './view.js';
 
@@ -27,15 +27,14 @@ async function loadTable(): Promise<TableConstructor> {
   return (await import('cli-table3')).default;
 }
 
+/** The text-width functions, loaded with the table for the same reason (text-width.ts). */
+type Widths = typeof import('./text-width.js');
+const loadWidths = (): Promise<Widths> => import('./text-width.js');
+
 /** Terminal-safe cell text (core/terminal-text.ts); line breaks become ↵ unless `keepNewlines`. */
 export function safeText(text: string, keepNewlines = false): string {
   const flat = keepNewlines ? text.replace(/\r\n?/g, '\n') : text.replace(/\r\n|\r|\n/g, '↵');
   return terminalSafe(flat.replaceAll('\t', ' '));
-}
-
-/** `text` in at most `max` terminal columns, ending in … when cut. */
-export function truncate(text: string, max: number): string {
-  return displayWidth(text) <= max ? text : `${cutToWidth(text, max - 1)}…`;
 }
 
 /** An ISO 8601 date-time to the minute or finer, with its offset: what the service sends for times. */
@@ -63,8 +62,8 @@ function humanText(value: unknown): string {
   return cellText(value);
 }
 
-export function tableCell(value: unknown, max = MAX_CELL_WIDTH): string {
-  return truncate(safeText(typeof value === 'string' ? tableTime(value) : humanText(value)), max);
+export function tableCell(value: unknown, widths: Pick<Widths, 'truncate'>, max = MAX_CELL_WIDTH): string {
+  return widths.truncate(safeText(typeof value === 'string' ? tableTime(value) : humanText(value)), max);
 }
 
 // cli-table3's own colours go through @colors/colors, which decides by itself whether the process
@@ -117,8 +116,6 @@ export interface TableFit {
   blank?: Readonly<Record<string, string>> | undefined;
 }
 
-const textWidth = displayWidth;
-
 /**
  * One table for the whole list: the first CHUNK_ROWS rows decide the column widths (fitted to the
  * terminal), the header is printed once, and every later row uses the same widths, so memory stays
@@ -132,6 +129,8 @@ export async function tableListEncoder(
   fit: TableFit = { width: undefined, onDropped: () => undefined },
   chunkRows = CHUNK_ROWS,
 ): Promise<ListEncoder> {
+  const measure = await loadWidths();
+  const { truncate, displayWidth: textWidth } = measure;
   const head = headers.map((h) => truncate(safeText(h), MAX_CELL_WIDTH));
   /** A row's cells, and which of them are numbers (never cut). */
   type Row = { cells: string[]; numbers: Set<number> };
@@ -173,7 +172,7 @@ export async function tableListEncoder(
       const numbers = new Set<number>();
       const cells = paths.map((path, i) => {
         const value = getField(record, path);
-        if (typeof value !== 'number' && typeof value !== 'bigint') return tableCell(value ?? fit.blank?.[headers[i]!]);
+        if (typeof value !== 'number' && typeof value !== 'bigint') return tableCell(value ?? fit.blank?.[headers[i]!], measure);
         numbers.add(i);
         return cellText(value);
       });
@@ -257,7 +256,7 @@ export interface KeyValueOptions extends TableStyle {
 /** One record as a two-column table of dotted keys and values, wrapped to the terminal width. */
 export async function keyValueTable(rows: ReadonlyArray<readonly [string, unknown]>, options: KeyValueOptions): Promise<string> {
   if (rows.length === 0) return '';
-  const Table = await loadTable();
+  const [Table, { truncate, displayWidth }] = await Promise.all([loadTable(), loadWidths()]);
   const width = Math.max(40, options.width ?? 120);
   const keys = rows.map(([key]) => truncate(safeText(key), 40));
   const values = rows.map(([, value]) => safeText(humanText(value), true));

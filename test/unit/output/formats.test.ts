@@ -4,6 +4,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import { writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { csvCell, csvRow } from '../../../src/output/csv.js';
 import { safeText, tableCell, wrapText } from '../../../src/output/table.js';
+import { truncate } from '../../../src/output/text-width.js';
 import { fakeContext } from '../../helpers/fake-context.js';
 
 const view: View = { label: 'properties', columns: ['id', 'address.city', 'value'] };
@@ -271,7 +272,7 @@ describe('table', () => {
     expect(safeText('a\u001b[2Jb')).toBe('a\uFFFD[2Jb');
     expect(safeText('one\ntwo\r\nthree')).toBe('one↵two↵three');
     expect(safeText('a\u202eb')).toBe('a\uFFFDb');
-    expect(tableCell('é'.repeat(50)).length).toBe(40);
+    expect(tableCell('é'.repeat(50), { truncate }).length).toBe(40);
     expect(wrapText('aaaa bb ccccccccc', 4)).toBe('aaaa\nbb\ncccc\ncccc\nc');
   });
 });

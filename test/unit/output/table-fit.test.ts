@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { droppedNotice, writeRecord, writeRecords, type View } from '../../../src/output/index.js';
 import { tableListEncoder } from '../../../src/output/table.js';
-import { cutToWidth, displayWidth, fitTable } from '../../../src/output/table-fit.js';
+import { fitTable } from '../../../src/output/table-fit.js';
+import { cutToWidth, displayWidth } from '../../../src/output/text-width.js';
 import { KEYS_VIEW } from '../../../src/commands/keys/view.js';
 import { STATUS_VIEW } from '../../../src/commands/auth/status.js';
 import { RESOURCES } from '../../../src/core/resources.js';
