@@ -65,6 +65,18 @@ function isVerboseVersion(argv: readonly string[]): boolean {
   return argv.length === 2 && (words.has('--version') || words.has('-V')) && (words.has('--verbose') || words.has('-v'));
 }
 
+/**
+ * `appraisal auth help login` is `appraisal help auth login`: one help, and one way for it to fail.
+ * commander's own help command under a noun showed the noun's help and exit 0 for a verb that is
+ * not there (`auth help logn`), where `help auth logn` says so with exit 2.
+ */
+function helpFirst(argv: readonly string[]): readonly string[] {
+  const [noun, second] = commandWords(argv);
+  if (second !== 'help' || noun === undefined || findNoun(noun) === undefined) return argv;
+  const at = argv.indexOf('help', argv.indexOf(noun) + 1);
+  return ['help', ...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
 /** Every dep but stdin, whose getter is not read (a nested command gets no stdin). */
 function withoutStdin(deps: ProcessDeps): Omit<ProcessDeps, 'stdin'> {
   const descriptors = Object.getOwnPropertyDescriptors(deps) as Partial<Record<keyof ProcessDeps, PropertyDescriptor>>;
@@ -95,7 +107,7 @@ export async function main(processDeps: ProcessDeps): Promise<number> {
   deps.runCommand = (argv, streams) => main(nestedDeps(processDeps, argv, streams));
   // Commands that read every declaration (spec check, completion, MCP, lease scopes) get them from the context.
   deps.declarations = loadAllNouns;
-  const argv = isVerboseVersion(deps.argv) ? ['version'] : deps.argv;
+  const argv = isVerboseVersion(deps.argv) ? ['version'] : helpFirst(deps.argv);
   let handle: ContextHandle | undefined;
   const factory: Factory = {
     context(command: Command, operations, outputFlags): Context {

@@ -46,6 +46,17 @@ describe('main() in process', () => {
     expect((await run(['profiles', 'list', '--profle', 'x'])).stderr).toMatch(/^error: unknown option '--profle'$/m);
   });
 
+  it('`NOUN help VERB` is `help NOUN VERB`: the same help, and a verb that is not there is exit 2', async () => {
+    const under = await run(['auth', 'help', 'login']);
+    expect(under.code, under.stderr).toBe(0);
+    expect(under).toEqual(await run(['help', 'auth', 'login']));
+    expect(under.stdout).toContain('Usage: appraisal auth login');
+    const typo = await run(['auth', 'help', 'logn']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^error: no help topic or command "auth logn"$/m);
+    expect((await run(['auth', 'help'])).code).toBe(0);
+  });
+
   it('runs a command against the mock, twice in a row with the same answer (nothing left over)', async () => {
     const env = isolatedEnv(mock.env);
     const first = await run(['props', 'list', '-o', 'json'], { env });
