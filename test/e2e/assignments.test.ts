@@ -1,8 +1,11 @@
 // Lists and create/get/update in every format: formats.test.ts.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/env.js';
 import { run } from '../helpers/run.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Assignment {
   id: string;
@@ -103,6 +106,17 @@ describe('assignments', () => {
     const unlink = await cli('assignments', 'unlink', assignmentId, propertyId, '-o', 'table');
     expect(unlink).toMatchObject({ code: 0, stdout: '', stderr: `Unlinked property ${propertyId} from assignment ${assignmentId}\n` });
     expect(await linked(assignmentId)).toEqual([]);
+  });
+
+  it('link --out FILE when the service answers 204: no file, and a line saying why', async () => {
+    const assignmentId = (JSON.parse((await createAssignment()).stdout) as { id: string }).id;
+    const out = join(tempDir('link-out-'), 'linked.json');
+    const link = await cli('assignments', 'link', assignmentId, propertyIds[0]!, '--out', out);
+    expect(link.code, link.stderr).toBe(0);
+    expect(existsSync(out)).toBe(false);
+    expect(link.stderr).toContain(
+      `nothing written to ${out}: the service sent no record back (see it with \`appraisal assignments get ${assignmentId}\`)`,
+    );
   });
 
   it('linking an unknown property is a 404 (exit 6)', async () => {

@@ -57,6 +57,12 @@ export function propertyLinkVerb(mode: LinkMode, examples: readonly string[]): V
       ctx.io.notice(mode.done(property, assignment));
       // The service may answer with the assignment as it now is, or with nothing (204).
       if (isRecord(answer)) await writeRecord(ctx, answer, RESOURCES.assignments.view);
+      // A script that gave --out looks for the file: say why there is none.
+      else if (ctx.globals.out !== undefined && ctx.globals.out !== '-') {
+        ctx.io.notice(
+          `nothing written to ${ctx.globals.out}: the service sent no record back (see it with \`appraisal assignments get ${assignment}\`)`,
+        );
+      }
     },
   });
 }
