@@ -250,8 +250,11 @@ export function httpErrorFor(failure: FailedExchange): HttpError {
           : ''
         : ` (${method} is not retried automatically)`;
       hint = `the service is rate-limiting this key${tried}: run it again ${wait}, or lower --concurrency`;
-    } else if (!failure.retryable) {
+    } else if (!failure.retryable && method !== 'GET' && method !== 'HEAD') {
       hint = `${method} is not retried automatically: check whether the request took effect before repeating it`;
+    } else if (!failure.retryable) {
+      // A read sent once (the service description's): nothing to check, and --retries would not repeat it.
+      hint = 'the service is overloaded or failing; try again later';
     } else if (failure.attempts > 1) {
       hint = `gave up after ${failure.attempts} attempts; the service is overloaded or failing, try again later`;
     } else if (!RETRYABLE_STATUSES.has(status)) {

@@ -113,6 +113,8 @@ const ERROR_BODY_LIMIT = 64 * 1024;
  * wrong advice, since the service may have carried it out before the answer was lost.
  */
 function notRetried(outcome: Extract<Outcome<unknown>, { kind: 'failure' }>, method: string): AppError {
+  // A GET sent once (the service description's) changed nothing: its own hint stands.
+  if (method === 'GET' || method === 'HEAD') return outcome.error;
   if (!outcome.retryable || !(outcome.error instanceof NetworkError)) return outcome.error;
   return new NetworkError(outcome.error.message, {
     hint: `${method} is not retried automatically, and the service may have carried it out before the answer was lost: check whether it took effect before repeating it`,

@@ -208,6 +208,15 @@ describe('transport: what is sent again', () => {
     expect((error as NetworkError).hint).toContain('POST is not retried automatically, and the service may have carried it out');
   });
 
+  it('a GET sent once (retry: false, the description) never says it may have taken effect', async () => {
+    const broke = await failure(transport([{ fail: 'ECONNRESET' }]).transport.json({ method: 'GET', path: '/a', retry: false }));
+    expect(broke).toBeInstanceOf(NetworkError);
+    expect((broke as NetworkError).hint ?? '').not.toMatch(/may have carried it out|took effect/);
+    const failing = await failure(transport([{ status: 503 }]).transport.json({ method: 'GET', path: '/a', retry: false }));
+    expect(failing).toBeInstanceOf(ServiceUnavailableError);
+    expect((failing as ServiceUnavailableError).hint).toBe('the service is overloaded or failing; try again later');
+  });
+
   it('a GET whose connection broke is sent again', async () => {
     const { transport: t, sent } = transport([{ fail: 'ECONNRESET' }, { body: { ok: 1 } }]);
     expect((await t.json({ method: 'GET', path: '/a' })).body).toEqual({ ok: 1 });
