@@ -110,9 +110,15 @@ export function recordSchemaOf(document: Json, responseSchema: unknown, form: En
 /** Keys that document a schema without changing what it accepts: not a change between descriptions. */
 const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', '$comment']);
 
+/** Keywords whose value maps names to schemas: a field called `title` is a field, not prose. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+
+/** Keywords whose value is a set: listed in another order, they accept the same documents. */
+const UNORDERED = new Set(['required', 'enum', 'type']);
+
 /**
  * The schema with every local $ref inlined (a reference back into itself stays a $ref) and prose
- * dropped, keys sorted: two descriptions that accept the same documents give the same text.
+ * dropped, keys and sets sorted: two descriptions that accept the same documents give the same text.
  */
 export function canonicalSchema(document: Json, schema: unknown, seen: readonly string[] = []): unknown {
   if (Array.isArray(schema)) return schema.map((item) => canonicalSchema(document, item, seen));
@@ -124,7 +130,14 @@ export function canonicalSchema(document: Json, schema: unknown, seen: readonly 
   const out: Json = {};
   for (const key of Object.keys(schema).sort()) {
     if (PROSE.has(key) || key.startsWith('x-')) continue;
-    out[key] = canonicalSchema(document, schema[key], seen);
+    const value = schema[key];
+    if (NAMED_SCHEMAS.has(key) && isObject(value)) {
+      const named: Json = {};
+      for (const name of Object.keys(value).sort()) named[name] = canonicalSchema(document, value[name], seen);
+      out[key] = named;
+    } else if (UNORDERED.has(key) && Array.isArray(value)) {
+      out[key] = value.map((item) => JSON.stringify(item)).sort();
+    } else out[key] = canonicalSchema(document, value, seen);
   }
   return out;
 }
