@@ -1,6 +1,7 @@
 // `spec check` against a description given with --spec (in process, no service): what it reports is
 // a real difference from our model, never one of spelling (a set listed in another order), and a
-// field whose name is a prose keyword (Contact's `title`) is compared like any other.
+// field whose name is a prose keyword (Contact's `title`) or a query parameter's schema is compared
+// like any other.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +45,17 @@ describe('spec check', () => {
     const rows = JSON.parse(result.stdout) as { command: string; status: string; changes: string }[];
     expect(rows.find((row) => row.command === 'contacts get')).toMatchObject({ status: 'changed', changes: 'response schema changed' });
     expect(result.code).toBe(0);
+  });
+
+  it('reports a query parameter whose schema changed (a filter that lost values)', async () => {
+    const file = description((document) => {
+      document.components.parameters.propertyType.schema.enum = ['office', 'retail'];
+    });
+    const result = await check(file);
+    const rows = JSON.parse(result.stdout) as { command: string; status: string; changes: string }[];
+    expect(rows.find((row) => row.command === 'props list')).toMatchObject({
+      status: 'changed',
+      changes: 'query parameters changed: propertyType',
+    });
   });
 });
