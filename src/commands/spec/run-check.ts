@@ -57,9 +57,11 @@ export async function runCheck(ctx: Context, verbs: readonly DeclaredVerb[], all
     yield* all ? rows : differences;
   }
   await writeRecords(ctx, shown(), VIEW);
-  const count = (status: CheckStatus) => rows.filter((row) => row.status === status).length;
+  // Counted by operation: one many commands use (GET /api/properties) is one operation, not one per command.
+  const operations = new Map(rows.map((row) => [row.operation, row.status]));
+  const count = (status: CheckStatus) => [...operations.values()].filter((found) => found === status).length;
   ctx.io.notice(
-    `${rows.length} operations used by this CLI, against ${loaded.source}: ${count('as modelled')} as modelled, ${count('moved')} under another path, ${count('changed')} changed, ${count('missing')} missing`,
+    `${operations.size} operations used by ${new Set(rows.map((row) => row.command)).size} of this CLI's commands, against ${loaded.source}: ${count('as modelled')} as modelled, ${count('moved')} under another path, ${count('changed')} changed, ${count('missing')} missing`,
   );
   const missing = rows.filter((row) => row.status === 'missing');
   if (missing.length > 0) {

@@ -32,7 +32,7 @@ describe('spec check', () => {
       }
     });
     const result = await check(file);
-    expect(result.stderr).toContain(': 78 as modelled, 0 under another path, 0 changed, 0 missing');
+    expect(result.stderr).toContain(': 36 as modelled, 0 under another path, 0 changed, 0 missing');
     expect(JSON.parse(result.stdout)).toEqual([]);
     expect(result.code).toBe(0);
   });
@@ -57,5 +57,16 @@ describe('spec check', () => {
       status: 'changed',
       changes: 'query parameters changed: propertyType',
     });
+  });
+
+  it('counts operations, not their uses: listFiles removed is one missing operation, used by three commands', async () => {
+    const file = description((document) => {
+      delete document.paths['/api/files'].get;
+    });
+    const result = await check(file);
+    expect(result.stderr).toContain("36 operations used by 46 of this CLI's commands");
+    expect(result.stderr).toContain(': 35 as modelled, 0 under another path, 0 changed, 1 missing');
+    expect(result.stderr).toContain('error: 3 commands cannot run against this service: files list, export, sync');
+    expect(result.code).toBe(12);
   });
 });
