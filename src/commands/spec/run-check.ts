@@ -24,7 +24,10 @@ export type CheckRow = {
 };
 
 export async function runCheck(ctx: Context, verbs: readonly DeclaredVerb[], all: boolean): Promise<void> {
-  const loaded = await loadDescription(ctx);
+  // What it checks is the service's description: one it cannot read fails the check (a service that
+  // cannot be reached, exit 3; the last good copy with a warning if there is one). Falling back to
+  // the bundled model, as other commands do, compared the model with itself: "all as modelled".
+  const loaded = await loadDescription(ctx, { failures: 'throw' });
   const model = await bundledDescription();
   const rows: CheckRow[] = [];
   // Every declared verb (commands/registry.ts): the same list help and completion read.

@@ -69,4 +69,14 @@ describe('spec check', () => {
     expect(result.stderr).toContain('error: 3 commands cannot run against this service: files list, export, sync');
     expect(result.code).toBe(12);
   });
+
+  it('a service that cannot be reached (nothing cached) fails the check, exit 3: never the model checked against itself', async () => {
+    const result = await run(['spec', 'check', '-o', 'json'], {
+      env: isolatedEnv({ APPRAISAL_BASE_URL: 'http://127.0.0.1:1', APPRAISAL_API_KEY: 'apk_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }),
+    });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toContain('as modelled');
+    expect(result.stderr).toMatch(/^error: .*127\.0\.0\.1:1/m);
+  });
 });
