@@ -123,6 +123,29 @@ describe('sync into DuckDB', () => {
     expect(existsSync(missing)).toBe(false);
   });
 
+  it('keeps the fields the description does not publish, at any depth, as JSON in _unpublished', async () => {
+    const file = join(scratch, 'unpublished.duckdb');
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Extra Hall',
+      propertyType: 'office',
+      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
+      wingCount: 3,
+      tags: { heritage: null },
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const result = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const [row] = await duck(file, `SELECT address__postal_code, _unpublished FROM properties WHERE id = '${id}'`);
+    expect(row!.address__postal_code).toBe('0123');
+    expect(JSON.parse(row!._unpublished as string)).toEqual({ address: { postal_code: 'other' }, wingCount: 3, tags: { heritage: null } });
+    // A record holding only published fields has none.
+    const plain = await duck(file, `SELECT count(*)::INT AS n FROM properties WHERE _unpublished IS NULL`);
+    expect(plain).toEqual([{ n: (await admin.ids('/api/properties')).length - 1 }]);
+    // The other tests count the seeded records.
+    expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
+  });
+
   it('continues incrementally from the database alone, with an empty config directory', async () => {
     const file = join(scratch, 'fresh.duckdb');
     expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);

@@ -68,6 +68,24 @@ describe('sync into PostgreSQL', () => {
     expect(db.psql(`SELECT family, records FROM _appraisal_sync WHERE family = 'properties'`)).toBe(`properties|${RECORDS}`);
   });
 
+  it('keeps the fields the description does not publish as jsonb in _unpublished', async () => {
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Extra Hall',
+      propertyType: 'office',
+      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
+      wingCount: 3,
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const result = await cli(['sync', 'props', '--to', db.url(), '--schema', 'extra']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(db.psql(`SELECT address__postal_code, _unpublished FROM extra.properties WHERE id = '${id}'`)).toBe(
+      '0123|{"address": {"postal_code": "other"}, "wingCount": 3}',
+    );
+    // The other tests count the seeded records.
+    expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
+  });
+
   it('takes the password from PGPASSWORD or ~/.pgpass, and one organization per --schema', async () => {
     const viaEnv = await cli(['sync', 'props', '--to', db.urlWithoutPassword(), '--schema', 'acme'], { PGPASSWORD: db.password });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);

@@ -2,12 +2,13 @@
 // value as text, cast by the column's type in the SQL, so an integer beyond 2^53 or a timestamp's
 // microseconds arrive exactly as the service sent them), the family row upserted on `id` (columns
 // the description no longer has keep their values), the child rows of each written record replaced
-// as a whole. Which records are new, changed or unchanged is read from the table first: unchanged
+// as a whole. What no column holds (a field the description does not publish, at any depth) goes to
+// `_unpublished` as JSON, so a record is never written with less than the service sent. Which records are new, changed or unchanged is read from the table first: unchanged
 // (same updated_at, not marked gone) records are not written again.
 import type { ApiRecord } from '../../core/api-client.js';
 import { valueAt, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
 import { qualified, quote, type Database, type Param } from './database.js';
-import { DELETED_AT, SYNCED_AT } from './tables.js';
+import { DELETED_AT, SYNCED_AT, UNPUBLISHED } from './tables.js';
 
 /** A value as the text the database casts to the column's type. */
 export function cell(type: ColumnType, value: unknown): Param {
@@ -17,6 +18,25 @@ export function cell(type: ColumnType, value: unknown): Param {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }
+
+/** The fields of `value` that none of `paths` holds, nested as sent; undefined when there are none. */
+function restOf(value: unknown, paths: ReadonlyArray<readonly string[]>): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const rest: Record<string, unknown> = {};
+  for (const [field, inner] of Object.entries(value)) {
+    const below = paths.filter((path) => path[0] === field).map((path) => path.slice(1));
+    if (below.length === 0) rest[field] = inner;
+    else if (!below.some((path) => path.length === 0)) {
+      // A flattened object: its columns hold only the fields published in it.
+      const nested = restOf(inner, below);
+      if (nested !== undefined) rest[field] = nested;
+    }
+  }
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** The `_unpublished` cell of a record or an array's object element. */
+const unpublishedCell = (value: unknown, paths: ReadonlyArray<readonly string[]>): Param => cell('json', restOf(value, paths));
 
 /**
  * A subquery of the ids given as one JSON parameter `param` (an array of one-element arrays, the
@@ -85,11 +105,18 @@ export async function writeRecords(
   const table = qualified(schema, shape.name);
   const columns = [
     ...shape.columns,
+    { name: UNPUBLISHED, type: 'json' as const, path: [] },
     { name: SYNCED_AT, type: 'timestamptz' as const, path: [] },
     { name: DELETED_AT, type: 'timestamptz' as const, path: [] },
   ];
+  const held = [...shape.columns, ...shape.children].map((column) => column.path);
   const rowsOf = (some: readonly ApiRecord[]) =>
-    some.map((record) => [...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))), syncedAt, null]);
+    some.map((record) => [
+      ...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))),
+      unpublishedCell(record, held),
+      syncedAt,
+      null,
+    ]);
   // New records cannot conflict; changed ones are upserted on id.
   if (fresh.length > 0) await db.append(schema, shape.name, columns, rowsOf(fresh));
   if (changed.length > 0) {
@@ -107,8 +134,11 @@ export async function writeRecords(
     const childColumns: Array<{ name: string; type: ColumnType }> = [
       { name: 'parent_id', type: 'text' },
       { name: 'position', type: 'bigint' },
-      ...(element.kind === 'scalar' ? [{ name: 'value', type: element.type }] : element.columns),
+      ...(element.kind === 'scalar'
+        ? [{ name: 'value', type: element.type }]
+        : [...element.columns, { name: UNPUBLISHED, type: 'json' as const }]),
     ];
+    const elementHeld = element.kind === 'object' ? element.columns.map((column) => column.path) : [];
     const childRows: Param[][] = [];
     for (const record of records) {
       const items = valueAt(record, child.path);
@@ -117,7 +147,7 @@ export async function writeRecords(
         const values =
           element.kind === 'scalar'
             ? [cell(element.type, item)]
-            : element.columns.map((column) => cell(column.type, valueAt(item, column.path)));
+            : [...element.columns.map((column) => cell(column.type, valueAt(item, column.path))), unpublishedCell(item, elementHeld)];
         childRows.push([record.id, String(position), ...values]);
       });
     }

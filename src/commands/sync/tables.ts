@@ -1,6 +1,8 @@
 // The tables one family is kept in, and how an existing database is brought to them. The family's
-// table holds the published fields (core/table-shape), primary key `id`, and the two bookkeeping
-// columns; each array field is a child table keyed by (parent_id, position). Evolution only ever
+// table holds the published fields (core/table-shape), primary key `id`, the fields the description
+// does not publish (one JSON column, so nothing the service sends is lost) and the two bookkeeping
+// columns; each array field is a child table keyed by (parent_id, position), an object element's
+// unpublished fields in a JSON column of its own. Evolution only ever
 // adds: a field the description gains is a new nullable column (old rows null); a column the
 // description no longer has stays. A column whose type differs from what the description now says,
 // or a table someone else made that cannot hold the family (no primary key on id), refuses the
@@ -20,6 +22,8 @@ export interface TableSpec {
 
 export const SYNCED_AT = '_synced_at';
 export const DELETED_AT = '_deleted_at';
+/** A row's fields the description does not publish, as JSON: null when there are none. */
+export const UNPUBLISHED = '_unpublished';
 export const STATE_TABLE = '_appraisal_sync';
 
 /** The family's table and its child tables, as sync wants them. */
@@ -28,6 +32,7 @@ export function familyTables(shape: TableShape): { main: TableSpec; children: Ta
     name: shape.name,
     columns: [
       ...shape.columns.map(({ name, type }) => ({ name, type })),
+      { name: UNPUBLISHED, type: 'json' },
       { name: SYNCED_AT, type: 'timestamptz' },
       { name: DELETED_AT, type: 'timestamptz' },
     ],
@@ -40,7 +45,7 @@ export function familyTables(shape: TableShape): { main: TableSpec; children: Ta
       { name: 'position', type: 'bigint' },
       ...(child.element.kind === 'scalar'
         ? [{ name: 'value', type: child.element.type }]
-        : child.element.columns.map(({ name, type }) => ({ name, type }))),
+        : [...child.element.columns.map(({ name, type }) => ({ name, type })), { name: UNPUBLISHED, type: 'json' as const }]),
     ],
     key: ['parent_id', 'position'],
   }));

@@ -133,6 +133,7 @@ describe('cells and batches', () => {
       name: 'files',
       columns: [
         { name: 'id', type: 'text' },
+        { name: '_unpublished', type: 'json' },
         { name: '_synced_at', type: 'timestamptz' },
         { name: '_deleted_at', type: 'timestamptz' },
       ],
