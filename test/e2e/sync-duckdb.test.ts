@@ -446,6 +446,32 @@ describe('schema evolution (the description the run binds, given with --spec)', 
     return path;
   }
 
+  it("reads RFC 3339's lower-case t and z, and cuts a date-time past the microsecond", async () => {
+    const spec = description('inspected-date-time', (properties) => {
+      properties.inspectedAt = { type: ['string', 'null'], format: 'date-time' };
+    });
+    const made: string[] = [];
+    for (const inspectedAt of ['2026-06-01t10:00:00.5z', '2026-12-31T23:59:59.9999999Z']) {
+      const created = await admin.call('POST', '/api/properties', {
+        name: 'Date House',
+        propertyType: 'office',
+        address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA' },
+        inspectedAt,
+      });
+      expect(created.status).toBe(201);
+      made.push((created.body as { id: string }).id);
+    }
+    const file = join(scratch, 'date-times.duckdb');
+    const result = await cli(['sync', 'props', '--spec', spec, '--to', `duckdb:${file}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const times = await duck(
+      file,
+      `SELECT strftime(inspected_at AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S.%f') AS t FROM properties WHERE id IN ('${made.join("', '")}') ORDER BY t`,
+    );
+    expect(times).toEqual([{ t: '2026-06-01 10:00:00.500000' }, { t: '2026-12-31 23:59:59.999999' }]);
+    for (const id of made) expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
+  });
+
   it('adds a new field as a nullable column, keeps a dropped one, refuses a changed type with nothing written', async () => {
     const file = join(scratch, 'evolve.duckdb');
     const to = ['--to', `duckdb:${file}`];

@@ -86,6 +86,28 @@ describe('sync into PostgreSQL', () => {
     expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
   });
 
+  it('cuts a date-time past the microsecond as DuckDB does, never rounding it into the next second (or year)', async () => {
+    // A field published as a date-time; the mock keeps a field it does not know, so it serves the one chosen here.
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      components: { schemas: { Property: { properties: Record<string, unknown> } } };
+    };
+    document.components.schemas.Property.properties.inspectedAt = { type: ['string', 'null'], format: 'date-time' };
+    const spec = join(scratch, 'inspected-date-time.json');
+    writeFileSync(spec, JSON.stringify(document));
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Nanosecond House',
+      propertyType: 'office',
+      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA' },
+      inspectedAt: '2026-12-31T23:59:59.9999999Z',
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const result = await cli(['sync', 'props', '--spec', spec, '--to', db.url(), '--schema', 'nanos']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(db.psql(`SELECT inspected_at AT TIME ZONE 'UTC' FROM nanos.properties WHERE id = '${id}'`)).toBe('2026-12-31 23:59:59.999999');
+    expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
+  });
+
   it('takes the password from PGPASSWORD or ~/.pgpass, and one organization per --schema', async () => {
     const viaEnv = await cli(['sync', 'props', '--to', db.urlWithoutPassword(), '--schema', 'acme'], { PGPASSWORD: db.password });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);

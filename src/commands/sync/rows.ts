@@ -10,11 +10,22 @@ import { valueAt, type ColumnType, type TableShape } from '../../core/table-shap
 import { qualified, quote, type Database, type Param } from './database.js';
 import { DELETED_AT, SYNCED_AT, UNPUBLISHED } from './tables.js';
 
+/**
+ * A date-time as both databases read it alike: digits past the microsecond, which neither holds, cut
+ * as DuckDB cuts them (PostgreSQL rounds: 23:59:59.9999999Z on 31 December became the next year), and
+ * RFC 3339's lower-case `t` and `z`, which DuckDB refuses, as capitals.
+ */
+const dateTimeText = (text: string): string =>
+  text
+    .replace(/(\.\d{6})\d+/, '$1')
+    .replace(/^(\d{4}-\d{2}-\d{2})t/, '$1T')
+    .replace(/z$/, 'Z');
+
 /** A value as the text the database casts to the column's type. */
 export function cell(type: ColumnType, value: unknown): Param {
   if (value === null || value === undefined) return null;
   if (type === 'json') return JSON.stringify(value);
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return type === 'timestamptz' ? dateTimeText(value) : value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }
@@ -68,7 +79,7 @@ export async function classify(
   if (!tableExists || records.length === 0) return { fresh: [...records], changed: [], unchanged: 0 };
   const updated = shape.columns.find((column) => column.name === 'updated_at' && column.type === 'timestamptz');
   // One JSON parameter for the batch (a parameter per value is slow in DuckDB).
-  const pairs = records.map((record) => [record.id, updated ? cell('text', valueAt(record, updated.path)) : null]);
+  const pairs = records.map((record) => [record.id, updated ? cell('timestamptz', valueAt(record, updated.path)) : null]);
   const same = updated
     ? `(t.updated_at IS NOT DISTINCT FROM CAST(v.u AS ${db.dialect.typeName('timestamptz')}) AND t.${quote(DELETED_AT)} IS NULL)`
     : 'false';
