@@ -3,8 +3,9 @@
 // → DATE, integer → BIGINT, number → DOUBLE, boolean → BOOLEAN); unlike a database table, nested
 // objects stay whole as STRUCTs and arrays as LISTs. A field with no usable schema is JSON text; a
 // list with no schema at all is one JSON column, `record`. --fields keeps only the paths it names.
+// The paths the columns hold (heldPaths, as typeOf walks the schema) tell a record's unpublished rest.
 import type { FieldPath } from '../core/output-plan.js';
-import { isArray, nonNull, propertiesOf, scalarType, type ColumnType } from '../core/table-shape/shape.js';
+import { isArray, ITEMS, nonNull, propertiesOf, scalarType, type ColumnType } from '../core/table-shape/shape.js';
 import { pathTrie, type PathTrie } from './fields.js';
 
 /** The published record schema of a list, with the document its `$ref`s point into. */
@@ -73,4 +74,22 @@ export function parquetColumns(
   const record = nonNull(published.document, published.schema).schema;
   const columns = fieldsOf(published.document, record, fields ? pathTrie(fields) : undefined, 0);
   return columns.length === 0 ? undefined : columns;
+}
+
+/** Where the columns hold a value (typeOf's walk): a STRUCT's fields, a LIST's elements' under ITEMS. */
+function pathsOf(document: Record<string, unknown>, schema: unknown, depth: number): string[][] {
+  const inner = nonNull(document, schema).schema;
+  if (scalarType(inner) !== undefined || depth >= MAX_DEPTH) return [[]];
+  if (isArray(inner)) return pathsOf(document, (inner as { items?: unknown }).items, depth + 1).map((path) => [ITEMS, ...path]);
+  const properties = propertiesOf(document, inner);
+  const names = Object.keys(properties);
+  if (names.length === 0) return [[]];
+  return names.flatMap((name) => pathsOf(document, properties[name], depth + 1).map((path) => [name, ...path]));
+}
+
+/** The record paths every published column holds (for unpublishedOf), all fields' (no --fields). */
+export function heldPaths(published: PublishedSchema): string[][] {
+  const record = nonNull(published.document, published.schema).schema;
+  const properties = propertiesOf(published.document, record);
+  return Object.keys(properties).flatMap((name) => pathsOf(published.document, properties[name], 1).map((path) => [name, ...path]));
 }

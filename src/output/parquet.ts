@@ -2,7 +2,9 @@
 // record schema (parquet-schema.ts), written by DuckDB, loaded only here and only then (start-up is
 // measured; its native addon is resolved from node_modules, never bundled; only its built-in json and parquet code is used,
 // no extension is installed or downloaded). Records stream as NDJSON into a private temp file beside
-// FILE (the ndjson encoder: integers stay exact); at the end DuckDB reads it with the typed columns
+// FILE (the ndjson encoder: integers stay exact), a record's fields the description does not publish
+// beside them as `_unpublished` (a JSON column, there when some record has any: no column holds
+// them, and they are what the service sent); at the end DuckDB reads it with the typed columns
 // and writes the Parquet temp file, which is given its final mode and renamed over FILE. A Parquet
 // file is written whole: a failure leaves nothing at FILE and removes both temp files; an export
 // that is resumed writes the file again.
@@ -15,8 +17,12 @@ import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { writeFailure } from './buffered-writer.js';
 import { ndjsonLine } from './ndjson.js';
-import { parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
+import { unpublishedOf } from '../core/table-shape/shape.js';
+import { heldPaths, parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
 import type { RecordSink } from './sink.js';
+
+/** The column of a record's fields the description does not publish (as sync's tables have). */
+const UNPUBLISHED = '_unpublished';
 
 /** A SQL string literal. */
 const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
@@ -68,6 +74,9 @@ export async function openParquetSink(ctx: Context, published: PublishedSchema |
   const out = plan.outPath!;
   const columns = parquetColumns(published, plan.fields?.paths);
   const project = plan.projection;
+  // Every field is asked for (no --fields): what the typed columns cannot hold goes to `_unpublished`.
+  const held = columns && published && !plan.fields ? heldPaths(published) : undefined;
+  let unpublished = false;
   // Both temp files are private (0600, or the replaced file's narrower mode) until the rename.
   const rows: TempFile = await createTempBeside(`${target.path}.ndjson`, out, { mode: target.mode });
   let parquet: TempFile | undefined;
@@ -79,7 +88,9 @@ export async function openParquetSink(ctx: Context, published: PublishedSchema |
     describe: () => out,
     begin: async () => true,
     async record(record) {
-      await rows.writer.write(ndjsonLine(project(record)));
+      const rest = held && unpublishedOf(record, held);
+      unpublished ||= rest !== undefined;
+      await rows.writer.write(ndjsonLine(rest === undefined ? project(record) : { ...project(record), [UNPUBLISHED]: rest }));
       return true;
     },
     end: async () => undefined,
@@ -89,7 +100,8 @@ export async function openParquetSink(ctx: Context, published: PublishedSchema |
         parquet = await createTempBeside(target.path, out, { mode: target.mode });
         await parquet.writer.complete();
         try {
-          await runDuckDb(copyStatement(rows.path, parquet.path, columns));
+          const typed = columns && unpublished ? [...columns, { name: UNPUBLISHED, type: 'JSON' }] : columns;
+          await runDuckDb(copyStatement(rows.path, parquet.path, typed));
         } catch (error) {
           const message = (error as Error).message;
           // DuckDB's own words name the field and the value that does not fit its published type.

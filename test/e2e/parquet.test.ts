@@ -97,6 +97,32 @@ describe('list -o parquet --out FILE', () => {
     expect(await duckdb(`SELECT yearBuilt::VARCHAR AS y FROM '${path}'`)).toEqual([{ y: String(BIG) }]);
   });
 
+  it('keeps the fields the description does not publish, at any depth, in a JSON column _unpublished', async () => {
+    const created = await admin.call('POST', '/api/properties', {
+      name: 'Extra Hall',
+      propertyType: 'office',
+      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
+      wingCount: 3,
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    await ok(['props', 'list', '--out', 'extra.parquet']);
+    const path = join(scratch, 'extra.parquet');
+    const rows = await hyparquet(path);
+    expect(rows.find((row) => row.id === id)).toMatchObject({
+      address: { postalCode: '0123' },
+      _unpublished: { address: { postal_code: 'other' }, wingCount: 3 },
+    });
+    expect(rows.filter((row) => row._unpublished === null)).toHaveLength(rows.length - 1);
+    expect(await duckdb(`SELECT _unpublished::VARCHAR AS u FROM '${path}' WHERE id = '${id}'`)).toEqual([
+      { u: '{"address":{"postal_code":"other"},"wingCount":3}' },
+    ]);
+    // --fields keeps only what it names; a file of records with none has no such column.
+    await ok(['props', 'list', '--out', 'extra-fields.parquet', '--fields', 'id,name']);
+    expect(Object.keys((await hyparquet(join(scratch, 'extra-fields.parquet')))[0]!)).toEqual(['id', 'name']);
+    expect((await admin.call('DELETE', `/api/properties/${id}`)).status).toBeLessThan(300);
+  });
+
   it('assignments: the list of property ids is a LIST column, the fee a struct, the due date a DATE', async () => {
     await ok(['assignments', 'list', '-o', 'parquet', '--out', 'assignments.parquet']);
     const path = join(scratch, 'assignments.parquet');

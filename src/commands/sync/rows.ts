@@ -3,10 +3,11 @@
 // microseconds arrive exactly as the service sent them), the family row upserted on `id` (columns
 // the description no longer has keep their values), the child rows of each written record replaced
 // as a whole. What no column holds (a field the description does not publish, at any depth) goes to
-// `_unpublished` as JSON, so a record is never written with less than the service sent. Which records are new, changed or unchanged is read from the table first: unchanged
-// (same updated_at, not marked gone) records are not written again.
+// `_unpublished` as JSON, so a record is never written with less than the service sent. Which
+// records are new, changed or unchanged is read from the table first: unchanged (same updated_at,
+// not marked gone) records are not written again.
 import type { ApiRecord } from '../../core/api-client.js';
-import { valueAt, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
+import { unpublishedOf, valueAt, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
 import { qualified, quote, type Database, type Param } from './database.js';
 import { DELETED_AT, SYNCED_AT, UNPUBLISHED } from './tables.js';
 
@@ -30,24 +31,8 @@ export function cell(type: ColumnType, value: unknown): Param {
   return JSON.stringify(value);
 }
 
-/** The fields of `value` that none of `paths` holds, nested as sent; undefined when there are none. */
-function restOf(value: unknown, paths: ReadonlyArray<readonly string[]>): Record<string, unknown> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const rest: Record<string, unknown> = {};
-  for (const [field, inner] of Object.entries(value)) {
-    const below = paths.filter((path) => path[0] === field).map((path) => path.slice(1));
-    if (below.length === 0) rest[field] = inner;
-    else if (!below.some((path) => path.length === 0)) {
-      // A flattened object: its columns hold only the fields published in it.
-      const nested = restOf(inner, below);
-      if (nested !== undefined) rest[field] = nested;
-    }
-  }
-  return Object.keys(rest).length > 0 ? rest : undefined;
-}
-
 /** The `_unpublished` cell of a record or an array's object element. */
-const unpublishedCell = (value: unknown, paths: ReadonlyArray<readonly string[]>): Param => cell('json', restOf(value, paths));
+const unpublishedCell = (value: unknown, paths: ReadonlyArray<readonly string[]>): Param => cell('json', unpublishedOf(value, paths));
 
 /**
  * A subquery of the ids given as one JSON parameter `param` (an array of one-element arrays, the

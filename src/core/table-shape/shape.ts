@@ -4,7 +4,8 @@
 // convention), arrays become child tables `<table>__<field>` (a scalar element as `value`, an object
 // element as its own flattened columns), and anything with no usable schema is one JSON column.
 // Types come from the schema alone (never guessed from values): string → text, date-time →
-// timestamptz, date → date, integer → bigint, number → double, boolean → boolean.
+// timestamptz, date → date, integer → bigint, number → double, boolean → boolean. What no column
+// holds (a field the description does not publish) is the record's unpublished rest (unpublishedOf).
 import { resolveRef } from '../description/schema.js';
 import { snakeCase } from './snake-case.js';
 
@@ -159,4 +160,33 @@ export function valueAt(record: unknown, path: readonly string[]): unknown {
     value = value[step];
   }
   return value;
+}
+
+/** In a path given to unpublishedOf: each element of a list (`['attachments', ITEMS, 'targetId']`). */
+export const ITEMS = '[]';
+
+/**
+ * The parts of `value` that none of `paths` holds, nested as sent (a list's elements as a list of
+ * theirs, `{}` for one with none), or undefined when there are none: a record's fields the description
+ * does not publish, kept beside its columns so that nothing the service sent is lost.
+ */
+export function unpublishedOf(value: unknown, paths: ReadonlyArray<readonly string[]>): unknown {
+  // Held whole (a column, a JSON column, a child table), or null: nothing more to keep.
+  if (paths.some((path) => path.length === 0) || value === null || value === undefined) return undefined;
+  const below = (step: string) => paths.filter((path) => path[0] === step).map((path) => path.slice(1));
+  if (Array.isArray(value)) {
+    const items = below(ITEMS);
+    if (items.length === 0) return value;
+    const rests = value.map((item) => unpublishedOf(item, items));
+    return rests.some((rest) => rest !== undefined) ? rests.map((rest) => rest ?? {}) : undefined;
+  }
+  // A value where an object was published: kept whole, as no column holds it.
+  if (!isObject(value)) return value;
+  const rest: Json = {};
+  for (const [field, inner] of Object.entries(value)) {
+    const held = below(field);
+    const fieldRest = held.length === 0 ? inner : unpublishedOf(inner, held);
+    if (fieldRest !== undefined) rest[field] = fieldRest;
+  }
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }
