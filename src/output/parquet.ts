@@ -17,7 +17,7 @@ import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { writeFailure } from './buffered-writer.js';
 import { ndjsonLine } from './ndjson.js';
-import { unpublishedOf } from '../core/table-shape/shape.js';
+import { heldFields, unpublishedOf } from '../core/table-shape/shape.js';
 import { heldPaths, parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
 import type { RecordSink } from './sink.js';
 
@@ -75,7 +75,7 @@ export async function openParquetSink(ctx: Context, published: PublishedSchema |
   const columns = parquetColumns(published, plan.fields?.paths);
   const project = plan.projection;
   // Every field is asked for (no --fields): what the typed columns cannot hold goes to `_unpublished`.
-  const held = columns && published && !plan.fields ? heldPaths(published) : undefined;
+  const held = columns && published && !plan.fields ? heldFields(heldPaths(published)) : undefined;
   let unpublished = false;
   // Both temp files are private (0600, or the replaced file's narrower mode) until the rename.
   const rows: TempFile = await createTempBeside(`${target.path}.ndjson`, out, { mode: target.mode });

@@ -7,7 +7,7 @@
 // records are new, changed or unchanged is read from the table first: unchanged (same updated_at,
 // not marked gone) records are not written again.
 import type { ApiRecord } from '../../core/api-client.js';
-import { unpublishedOf, valueAt, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
+import { heldFields, unpublishedOf, valueAt, type ColumnType, type HeldFields, type TableShape } from '../../core/table-shape/shape.js';
 import { qualified, quote, type Database, type Param } from './database.js';
 import { DELETED_AT, SYNCED_AT, UNPUBLISHED } from './tables.js';
 
@@ -32,7 +32,7 @@ export function cell(type: ColumnType, value: unknown): Param {
 }
 
 /** The `_unpublished` cell of a record or an array's object element. */
-const unpublishedCell = (value: unknown, paths: ReadonlyArray<readonly string[]>): Param => cell('json', unpublishedOf(value, paths));
+const unpublishedCell = (value: unknown, held: HeldFields): Param => cell('json', unpublishedOf(value, held));
 
 /**
  * A subquery of the ids given as one JSON parameter `param` (an array of one-element arrays, the
@@ -105,7 +105,7 @@ export async function writeRecords(
     { name: SYNCED_AT, type: 'timestamptz' as const, path: [] },
     { name: DELETED_AT, type: 'timestamptz' as const, path: [] },
   ];
-  const held = [...shape.columns, ...shape.children].map((column) => column.path);
+  const held = heldFields([...shape.columns, ...shape.children].map((column) => column.path));
   const rowsOf = (some: readonly ApiRecord[]) =>
     some.map((record) => [
       ...shape.columns.map((column) => cell(column.type, valueAt(record, column.path))),
@@ -134,7 +134,7 @@ export async function writeRecords(
         ? [{ name: 'value', type: element.type }]
         : [...element.columns, { name: UNPUBLISHED, type: 'json' as const }]),
     ];
-    const elementHeld = element.kind === 'object' ? element.columns.map((column) => column.path) : [];
+    const elementHeld = heldFields(element.kind === 'object' ? element.columns.map((column) => column.path) : []);
     const childRows: Param[][] = [];
     for (const record of records) {
       const items = valueAt(record, child.path);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snakeCase } from '../../../../src/core/table-shape/snake-case.js';
-import { columnName, tableShape, valueAt } from '../../../../src/core/table-shape/shape.js';
+import { columnName, heldFields, ITEMS, tableShape, unpublishedOf, valueAt } from '../../../../src/core/table-shape/shape.js';
 import { ROOT } from '../../../helpers/env.js';
 
 const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as Record<string, unknown>;
@@ -120,5 +120,26 @@ describe('valueAt', () => {
     expect(valueAt(record, ['fee', 'amount'])).toBeUndefined();
     expect(valueAt(record, ['list', '0'])).toBeUndefined();
     expect(valueAt(record, ['nothing'])).toBeUndefined();
+  });
+});
+
+describe('unpublishedOf: what no column holds', () => {
+  const held = heldFields([['id'], ['address', 'city'], ['tags'], ['attachments', ITEMS, 'targetId']]);
+
+  it('keeps every field no path holds, nested as sent; nothing when every field is held', () => {
+    expect(unpublishedOf({ id: 'p1', address: { city: 'Leeds' }, tags: ['a'] }, held)).toBeUndefined();
+    expect(
+      unpublishedOf(
+        { id: 'p1', extra: 1, address: { city: 'Leeds', floor: 3 }, attachments: [{ targetId: 'a' }, { targetId: 'b', note: 'x' }] },
+        held,
+      ),
+    ).toEqual({ extra: 1, address: { floor: 3 }, attachments: [{}, { note: 'x' }] });
+  });
+
+  it('keeps a value where an object was published, and a field named __proto__ as a field', () => {
+    expect(unpublishedOf({ id: 'p1', address: 'unknown' }, held)).toEqual({ address: 'unknown' });
+    const rest = unpublishedOf(JSON.parse('{"id":"p1","__proto__":{"polluted":true}}'), held) as Record<string, unknown>;
+    expect(JSON.stringify(rest)).toBe('{"__proto__":{"polluted":true}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
