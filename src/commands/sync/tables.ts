@@ -7,7 +7,7 @@
 // description no longer has stays. A column whose type differs from what the description now says,
 // or a table someone else made that cannot hold the family (no primary key on id), refuses the
 // family before anything is written to it: one error naming the column, both types and what to do.
-import { UsageError } from '../../core/errors.js';
+import { ContractError, UsageError } from '../../core/errors.js';
 import type { ColumnType, TableShape } from '../../core/table-shape/shape.js';
 import { qualified, quote, type ColumnSpec, type Database, type ExistingTable } from './database.js';
 
@@ -26,8 +26,42 @@ export const DELETED_AT = '_deleted_at';
 export const UNPUBLISHED = '_unpublished';
 export const STATE_TABLE = '_appraisal_sync';
 
+/**
+ * Two fields of the published schema whose snake_case names are one column (`parcelNumber` and
+ * `parcel_number`, or a field `_syncedAt` and the bookkeeping column): refused by name, before the
+ * database would refuse the table with its own words. Not renamed: a field added later could take a
+ * renamed column's name, and two fields' values would mix.
+ */
+function refuseSharedNames(
+  where: string,
+  what: 'column' | 'table',
+  names: ReadonlyArray<{ name: string; path?: readonly string[] }>,
+): void {
+  const seen = new Map<string, string>();
+  for (const { name, path } of names) {
+    const field = path && path.length > 0 ? path.join('.') : `sync's own ${name}`;
+    const first = seen.get(name);
+    if (first !== undefined) {
+      const shared = what === 'column' ? `column, ${where}.${name}` : `table, ${name}`;
+      throw new ContractError(`the published schema gives ${first} and ${field} the same ${shared}: nothing was written for ${where}`, {
+        hint: "sync cannot keep both: `appraisal export` keeps every field as sent; tell the service's owners",
+      });
+    }
+    seen.set(name, field);
+  }
+}
+
 /** The family's table and its child tables, as sync wants them. */
 export function familyTables(shape: TableShape): { main: TableSpec; children: TableSpec[] } {
+  refuseSharedNames(shape.name, 'column', [...shape.columns, ...[UNPUBLISHED, SYNCED_AT, DELETED_AT].map((name) => ({ name }))]);
+  refuseSharedNames(shape.name, 'table', shape.children);
+  for (const child of shape.children) {
+    if (child.element.kind !== 'object') continue;
+    refuseSharedNames(child.name, 'column', [
+      ...child.element.columns,
+      ...['parent_id', 'position', UNPUBLISHED].map((name) => ({ name })),
+    ]);
+  }
   const main: TableSpec = {
     name: shape.name,
     columns: [

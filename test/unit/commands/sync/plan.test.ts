@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../../src/core/errors.js';
+import { ContractError, UsageError } from '../../../../src/core/errors.js';
 import { batchRows, BATCH_ROWS } from '../../../../src/commands/sync/family-sync.js';
 import type { Context } from '../../../../src/core/context.js';
 import { parseFamilies, planSync } from '../../../../src/commands/sync/plan.js';
@@ -150,5 +150,43 @@ describe('cells and batches', () => {
         key: ['parent_id', 'position'],
       },
     ]);
+  });
+
+  it('two published fields with one snake_case name are refused by name (exit 9), not by the database', () => {
+    const id = { name: 'id', path: ['id'], type: 'text' as const, required: true };
+    const twice = () =>
+      familyTables({
+        name: 'properties',
+        columns: [
+          id,
+          { name: 'parcel_number', path: ['parcelNumber'], type: 'text', required: false },
+          { name: 'parcel_number', path: ['parcel_number'], type: 'text', required: false },
+        ],
+        children: [],
+      });
+    expect(twice).toThrow(ContractError);
+    expect(twice).toThrow(
+      'the published schema gives parcelNumber and parcel_number the same column, properties.parcel_number: nothing was written for properties',
+    );
+    const bookkeeping = () =>
+      familyTables({
+        name: 'files',
+        columns: [id, { name: '_synced_at', path: ['_syncedAt'], type: 'text', required: false }],
+        children: [],
+      });
+    expect(bookkeeping).toThrow("the published schema gives _syncedAt and sync's own _synced_at the same column, files._synced_at");
+    const element = () =>
+      familyTables({
+        name: 'files',
+        columns: [id],
+        children: [
+          {
+            name: 'files__attachments',
+            path: ['attachments'],
+            element: { kind: 'object', columns: [{ name: 'position', path: ['position'], type: 'bigint', required: false }] },
+          },
+        ],
+      });
+    expect(element).toThrow("the published schema gives position and sync's own position the same column, files__attachments.position");
   });
 });
