@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../src/commands/sync/database.js';
+import { ContractError } from '../../src/core/errors.js';
 import { openPostgres } from '../../src/commands/sync/postgres.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT } from '../helpers/env.js';
@@ -345,5 +346,28 @@ describe('the PostgreSQL writer', () => {
       }),
     ).rejects.toThrow('the batch failed');
     expect(db.psql(`SELECT count(*) FROM writer.t WHERE id = 'e'`)).toBe('0');
+  });
+
+  it('a NUL character (which PostgreSQL cannot store) is refused by record and column, exit 9, nothing of the batch written', async () => {
+    const batch = writer.transaction(() =>
+      writer.append('writer', 't', COLUMNS, [
+        ['f', 'fine', null, null, null, null, null, null],
+        ['g', 'a\u0000b', null, null, null, null, null, null],
+      ]),
+    );
+    await expect(batch).rejects.toThrow(ContractError);
+    await expect(batch).rejects.toThrow(
+      'writer.t.s of record g holds a NUL character (U+0000), which PostgreSQL cannot store: nothing of this batch was written',
+    );
+    expect(db.psql(`SELECT count(*) FROM writer.t WHERE id IN ('f', 'g')`)).toBe('0');
+    // In a JSON cell, as its escape (jsonb refuses it too); an escaped backslash before `u0000` is text.
+    const json = writer.transaction(() =>
+      writer.append('writer', 't', COLUMNS, [['h', null, null, null, null, null, null, JSON.stringify({ note: 'a\u0000' })]]),
+    );
+    await expect(json).rejects.toThrow('writer.t.doc of record h holds a NUL character (U+0000)');
+    await writer.transaction(() =>
+      writer.append('writer', 't', COLUMNS, [['i', null, null, null, null, null, null, JSON.stringify({ note: 'a\\u0000' })]]),
+    );
+    expect(db.psql(`SELECT doc->>'note' FROM writer.t WHERE id = 'i'`)).toBe('a\\u0000');
   });
 });

@@ -5,7 +5,7 @@
 // sync's lock goes with its connection).
 import { defaultExport } from '../../core/default-export.js';
 import { formatDuration } from '../../core/duration.js';
-import { LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
+import { ContractError, LocalEnvironmentError, NetworkError, UsageError } from '../../core/errors.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, qualified, quote, settled, type ColumnSpec, type Database, type Dialect, type Param } from './database.js';
 import { connect, connectError, connectionConfig, UNREACHABLE, type ConnectionConfig } from './postgres-connection.js';
@@ -64,6 +64,29 @@ function columnArrays(width: number, rows: readonly Param[][]): Param[][] {
 }
 
 /** `meanwhile`: work of the caller's run while the connection is made (as openDuckDB's). */
+const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
+/**
+ * PostgreSQL's text (and jsonb) cannot hold U+0000, which JSON can carry and DuckDB keeps: refused by
+ * record and column before the batch is sent (exit 9, nothing of it written), where PostgreSQL's
+ * "invalid byte sequence for encoding UTF8: 0x00" named neither.
+ */
+function refuseNul(table: string, columns: ReadonlyArray<ColumnSpec>, rows: ReadonlyArray<readonly Param[]>): void {
+  const key = columns.findIndex((column) => column.name === 'id' || column.name === 'parent_id');
+  // In a JSON cell, as its escape (jsonb refuses \u0000 too): one not itself escaped (`\\u0000` is text).
+  const holdsNul = (cell: Param, index: number) =>
+    typeof cell === 'string' && (cell.includes('\u0000') || (columns[index]?.type === 'json' && JSON_NUL.test(cell)));
+  for (const row of rows) {
+    const at = row.findIndex(holdsNul);
+    if (at < 0) continue;
+    const record = key >= 0 ? ` of record ${String(row[key])}` : '';
+    throw new ContractError(
+      `${table.replaceAll('"', '')}.${columns[at]!.name}${record} holds a NUL character (U+0000), which PostgreSQL cannot store: nothing of this batch was written`,
+      { hint: 'sync it into DuckDB (--to duckdb:PATH), which keeps it, or have the service stop sending it' },
+    );
+  }
+}
+
 export async function openPostgres(url: string, env: Env, meanwhile?: () => Promise<void>): Promise<Database> {
   const shown = `postgres at ${postgresHost(url, env)}`;
   let config: ConnectionConfig;
@@ -110,6 +133,7 @@ export async function openPostgres(url: string, env: Env, meanwhile?: () => Prom
       await client.query(sql, params ? ([...params] as Param[]) : undefined).catch((error: unknown) => failed(error, sql));
     },
     async insert(table, columns, rows, conflict) {
+      refuseNul(table, columns, rows);
       const sql = insertSql(table, columns, conflict);
       await client.query(sql, columnArrays(columns.length, rows)).catch((error: unknown) => failed(error, sql));
     },
