@@ -3,7 +3,7 @@
 // ours (csv-parse, hyparquet), numbers exact or refused, and everything that is not a read of the
 // database's tables refused in one line (exit 2) with the file unchanged, no file written elsewhere.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
@@ -12,6 +12,7 @@ import { isolatedEnv } from '../helpers/env.js';
 import { exitProblems } from '../helpers/exit-shape.js';
 import { startMock, type MockServer } from '../helpers/mock.js';
 import { run, start } from '../helpers/run.js';
+import { runCli } from '../helpers/spawn.js';
 import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -234,6 +235,30 @@ describe('appraisal sql', () => {
     expect(JSON.parse(limit.stdout)).toEqual([{ m: '953.6 MiB' }]);
     await expectRefused(['sql', "SET memory_limit = '20GB'"], 'the configuration has been locked');
   });
+
+  it('a statement that outgrows memory spills nowhere: a PATH.tmp planted beside the file is not written through', async () => {
+    // DuckDB spilled to PATH.tmp/duckdb_temp_storage_*.tmp (O_CREAT, links followed, mode 0644): into
+    // another user's directory there, readable by them, or through their links to files elsewhere;
+    // here, with no other file reachable, a link there aborted the whole process (SIGABRT). A process,
+    // so that an abort is a result rather than the test runner's worker gone.
+    const victim = join(scratch, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const planted = `${file}.tmp`;
+    mkdirSync(planted);
+    const names = ['DEFAULT', 'S32K', 'S64K', 'S96K', 'S128K', 'S160K', 'S192K', 'S224K'].map(
+      (size) => `duckdb_temp_storage_${size}-0.tmp`,
+    );
+    for (const name of names) symlinkSync(victim, join(planted, name));
+    // About 1.5 GB of distinct strings: more than the 1 GB a statement may hold.
+    const big = "SELECT count(*) AS n FROM (SELECT DISTINCT i::VARCHAR || repeat('p', 40) AS s FROM range(12000000) t(i))";
+    const result = await runCli(['sql', big], { env, cwd: scratch });
+    expect(result.signal, result.stderr).toBeNull();
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('Out of Memory');
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readdirSync(planted).sort()).toEqual([...names].sort());
+    rmSync(planted, { recursive: true });
+  }, 60_000);
 
   it('a file of another kind is no database of its own, whatever its path says', async () => {
     const files = { 'export.duckdb': 'id,name\r\n1,a\r\n', 'legacy.duckdb': 'SQLite format 3\0' + 'x'.repeat(84), 'touched.duckdb': '' };

@@ -320,14 +320,16 @@ describe('sync into DuckDB', () => {
     const directory = await cli(['sync', 'props', '--to', 'duckdb:sqlite-exports/x.duckdb']);
     expect(directory.code).toBe(2);
     expect(directory.stderr).toMatch(/^error: cannot open sqlite-exports\/x\.duckdb for writing: .*Is a directory/m);
-    // The database sync writes is opened with extension installing and loading off.
+    // The database sync writes is opened with extension installing and loading off, and no temp
+    // directory (DuckDB would spill into whatever is at offline.duckdb.tmp: sql.test.ts).
     const db = await openDuckDB(join(scratch, 'offline.duckdb'), 'offline.duckdb', { readOnly: false });
     try {
       expect(
         await db.query(
-          "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load",
+          "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load, " +
+            "current_setting('temp_directory') AS spill",
         ),
-      ).toEqual([{ install: false, load: false }]);
+      ).toEqual([{ install: false, load: false, spill: '' }]);
     } finally {
       await db.close();
     }
