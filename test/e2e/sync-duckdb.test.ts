@@ -507,6 +507,32 @@ describe('schema evolution (the description the run binds, given with --spec)', 
     expect(await duck(file, `SELECT max(_synced_at)::VARCHAR AS at, count(*)::INT AS n FROM properties`)).toEqual(before);
   });
 
+  it('fields or array fields whose names meet in snake_case are exit 9 naming the column or table, nothing made', async () => {
+    const cases: Array<[string, (properties: Record<string, Record<string, unknown>>) => void, RegExp]> = [
+      [
+        'columns-meet',
+        (properties) => void (properties.YearBuilt = { type: 'string' }),
+        /makes two columns year_built of table properties/,
+      ],
+      [
+        'tables-meet',
+        (properties) => {
+          properties.tagList = { type: 'array', items: { type: 'string' } };
+          properties.TagList = { type: 'array', items: { type: 'integer' } };
+        },
+        /makes two tables properties__tag_list/,
+      ],
+    ];
+    for (const [name, edit, message] of cases) {
+      const file = join(scratch, `${name}.duckdb`);
+      const result = await cli(['sync', 'props', '--to', `duckdb:${file}`, '--spec', description(name, edit)]);
+      expect(result.code, result.stderr).toBe(9);
+      expect(exitProblems(result)).toEqual([]);
+      expect(result.stderr).toMatch(message);
+      expect(await duck(file, `SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE 'properties%'`)).toEqual([{ n: 0 }]);
+    }
+  });
+
   it('a table someone else made with incompatible columns is refused, never dropped', async () => {
     const file = join(scratch, 'theirs.duckdb');
     await duckWrite(file, `CREATE TABLE properties (id INTEGER, note VARCHAR); INSERT INTO properties VALUES (1, 'theirs')`);

@@ -172,6 +172,24 @@ describe('sync into PostgreSQL', () => {
     expect(port.stderr).not.toMatch(/localhost|5432/);
     expect(port.stderr).not.toContain(db.password);
   });
+
+  it('a published field whose column name PostgreSQL would cut (over 63 bytes) is exit 9 before any table is made', async () => {
+    // PostgreSQL cut the name with a notice: the first run made the table, and every later run, not
+    // finding the name it asked for in the catalog, tried to add the column again ("already exists").
+    const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+      components: { schemas: { Property: { properties: Record<string, unknown> } } };
+    };
+    document.components.schemas.Property.properties[`note${'X'.repeat(70)}`] = { type: 'string' };
+    const spec = join(scratch, 'long-name.json');
+    writeFileSync(spec, JSON.stringify(document));
+    for (let run = 0; run < 2; run++) {
+      const result = await cli(['sync', 'props', '--to', db.url(), '--schema', 'long_names', '--spec', spec]);
+      expect(result.code, result.stderr).toBe(9);
+      expect(exitProblems(result)).toEqual([]);
+      expect(result.stderr).toMatch(/^error: the published schema makes the name note_x+… \(table properties\), longer than the 63 bytes/m);
+    }
+    expect(db.psql(`SELECT count(*) FROM pg_tables WHERE schemaname = 'long_names' AND tablename = 'properties'`)).toBe('0');
+  });
 });
 
 describe('roles that may not create everywhere', () => {

@@ -36,6 +36,11 @@ export interface Dialect {
   jsonElements(param: string): string;
   /** SQL giving a timestamptz expression as milliseconds since the epoch (a bigint). */
   epochMs(expression: string): string;
+  /**
+   * The longest name the database keeps whole, in bytes (PostgreSQL: 63, longer ones it cuts with a
+   * notice); undefined where there is no such bound (DuckDB).
+   */
+  maxNameBytes: number | undefined;
 }
 
 /** A table already in the database: its columns (name → data type, in the table's order) and primary key. */

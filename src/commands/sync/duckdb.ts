@@ -35,6 +35,7 @@ export const DUCKDB_DIALECT: Dialect = {
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toUpperCase()),
   jsonElements: (param) => `(SELECT unnest(CAST(${param} AS JSON[])) AS r) AS elements`,
   epochMs: (expression) => `epoch_ms(${expression})`,
+  maxNameBytes: undefined,
 };
 
 /**

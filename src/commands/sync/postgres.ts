@@ -37,6 +37,7 @@ export const POSTGRES_DIALECT: Dialect = {
   typeOf: (dataType) => FROM_DATA_TYPE.get(dataType.toLowerCase()),
   jsonElements: (param) => `jsonb_array_elements(CAST(${param} AS jsonb)) AS r`,
   epochMs: (expression) => `CAST(floor(extract(epoch from ${expression}) * 1000) AS bigint)`,
+  maxNameBytes: 63,
 };
 
 /** The advisory lock's first key: "apsy", so it does not meet another program's locks keyed by one number. */
