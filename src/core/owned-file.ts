@@ -311,6 +311,30 @@ export async function refuseOthersLink(path: string, display: string): Promise<v
     );
 }
 
+/**
+ * DuckDB's log beside a database (`PATH.wal`), which DuckDB replays into the database when it opens
+ * it (a read-only open too, in memory), then removes. One another user left there (a file of theirs,
+ * made in a directory both can write, or a hard link to a file of ours) had its statements run in
+ * the user's database: tables dropped, rows forged, and the log gone after. Refused unless it is the
+ * current user's, with one link; a link of their own is theirs (refuseOthersLink). Not its mode: a
+ * log DuckDB wrote under umask 002 is group-writable and still the user's.
+ */
+export async function refuseOthersLog(path: string, display: string): Promise<void> {
+  let info: Stats;
+  try {
+    info = await lstat(path);
+  } catch {
+    return;
+  }
+  const uid = currentUid();
+  if (info.isSymbolicLink() || uid === undefined) return refuseOthersLink(path, display);
+  const hint = `DuckDB replays a .wal into the database: remove ${shellWord(path)} unless you know it is yours (a sync of yours that was killed leaves one), then run the command again`;
+  if (info.uid !== uid)
+    throw new UnsafeFileError(display, `is owned by another user (uid ${info.uid}): DuckDB would replay it into the database`, hint);
+  if (info.isFile() && info.nlink !== 1)
+    throw new UnsafeFileError(display, `has ${info.nlink} hard links (another name points at the same file)`, hint);
+}
+
 /** What is wrong with a directory the CLI keeps private (0700, ours, not a link); undefined when nothing. */
 export function privateDirProblem(info: Stats): string | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link';

@@ -4,7 +4,7 @@
 // --dry-run writing nothing, -o json, bad targets, a record that breaks the schema (exit 9, nothing
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, lchownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lchownSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDuckDB } from '../../src/commands/sync/duckdb.js';
 import { duckdbCatalogName } from '../../src/commands/sync/target.js';
@@ -364,6 +364,48 @@ describe('sync into DuckDB', () => {
       // A link of one's own is one's own choice (the full-disk test below links the .wal to /dev/full).
       const done = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
       expect(done.code, done.stderr).toBe(0);
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'a .wal another user left beside the file is never replayed: sync, a dry run and sql refuse it (needs root to chown)',
+    async () => {
+      const file = join(scratch, 'replayed.duckdb');
+      expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+      // The other user's log, made as they would: from a copy of the file (it is readable, 0644),
+      // a statement run and no checkpoint, so the statement stays in the copy's .wal.
+      const copy = join(scratch, 'their-copy.duckdb');
+      writeFileSync(copy, readFileSync(file));
+      const instance = await DuckDBInstance.create(copy, { checkpoint_threshold: '1TB' });
+      const connection = await instance.connect();
+      await connection.run('PRAGMA disable_checkpoint_on_shutdown');
+      await connection.run("DROP TABLE clients; CREATE TABLE clients AS SELECT 'forged' AS id");
+      connection.closeSync();
+      instance.closeSync();
+      writeFileSync(`${file}.wal`, readFileSync(`${copy}.wal`));
+      chownSync(`${file}.wal`, 4242, 4242);
+      for (const args of [
+        ['sync', 'clients'],
+        ['sync', 'clients', '--dry-run'],
+        ['sql', 'SELECT id FROM clients'],
+      ]) {
+        const refused = await cli([...args, '--to', `duckdb:${file}`]);
+        expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
+        expect(exitProblems(refused)).toEqual([]);
+        expect(refused.stderr).toMatch(/^error: .*replayed\.duckdb\.wal is owned by another user \(uid 4242\): DuckDB would replay it/m);
+        expect(refused.stdout).not.toContain('forged');
+      }
+      // A hard link at the .wal to a file of the user's: DuckDB would replay it, then cut it.
+      rmSync(`${file}.wal`);
+      const victim = join(scratch, 'victim-linked.txt');
+      writeFileSync(victim, 'precious\n');
+      linkSync(victim, `${file}.wal`);
+      const linked = await cli(['sync', 'clients', '--to', `duckdb:${file}`]);
+      expect(linked.code).toBe(2);
+      expect(linked.stderr).toMatch(/replayed\.duckdb\.wal has 2 hard links/);
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      rmSync(`${file}.wal`);
+      expect(await duck(file, `SELECT count(*)::INT AS n FROM clients WHERE id <> 'forged'`)).toEqual([{ n: RECORDS }]);
     },
   );
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { refuseOthersLink } from '../../core/owned-file.js';
+import { refuseOthersLink, refuseOthersLog } from '../../core/owned-file.js';
 import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
@@ -126,10 +126,9 @@ export async function openDuckDB(
   const duckdb = await loadDuckDB(shown);
   // DuckDB opens the file and writes its log beside it (PATH.wal) through whatever is there: a link
   // another user planted in a directory both can write would have it write into the linked file.
-  if (!options.readOnly) {
-    await refuseOthersLink(path, shown);
-    await refuseOthersLink(`${path}.wal`, `${shown}.wal`);
-  }
+  // And it replays a log it finds, a dry run's read-only open too: another user's would be run here.
+  if (!options.readOnly) await refuseOthersLink(path, shown);
+  await refuseOthersLog(`${path}.wal`, `${shown}.wal`);
   const missing = !existsSync(path);
   const creating =
     options.readOnly && missing
