@@ -10,6 +10,7 @@ import { minRateSetting } from '../../core/min-rate.js';
 import { openAuditLog } from '../keys/public.js';
 import { catalogue, type ServerValues, type Tool } from './catalogue.js';
 import { inlineSchema } from './inline-schema.js';
+import { sanitiseJson, sanitiseText } from './sanitise.js';
 import type { KeptKey } from './lease-keeper.js';
 import { shellWord } from '../../core/shell-word.js';
 
@@ -60,13 +61,17 @@ async function publishSchemas(ctx: Context, tools: readonly Tool[]): Promise<voi
       const published = operation && findByTemplate(contract, operation.method, operation.path);
       if (!published) continue;
       if (tool.inputSchema.properties.data !== undefined && published.requestSchema) {
-        const schema = inlineSchema(published.requestSchema, contract.document) as Record<string, unknown>;
+        // The description is service text as records are (its descriptions, titles, enum values): the
+        // assistant reads the tool list, so it goes through the same sanitising step as results.
+        const schema = sanitiseJson(inlineSchema(published.requestSchema, contract.document)) as Record<string, unknown>;
         tool.inputSchema.properties.data = { ...schema, description: 'the record, as the service publishes it' };
       }
       for (const option of tool.options) {
         const parameter = published.parameters.find((candidate) => candidate.in === 'query' && candidate.name === option.param);
         const schema = parameter && (inlineSchema(parameter.schema, contract.document) as { enum?: unknown });
-        const values = Array.isArray(schema?.enum) ? schema.enum.filter((value): value is string => typeof value === 'string') : [];
+        const values = Array.isArray(schema?.enum)
+          ? schema.enum.filter((value): value is string => typeof value === 'string').map(sanitiseText)
+          : [];
         if (values.length === 0 || option.repeatable) continue;
         const described = tool.inputSchema.properties[option.property];
         tool.inputSchema.properties[option.property] = { type: 'string', enum: values, description: described?.description };
