@@ -9,7 +9,7 @@
 // Over 300 lines because creating, re-opening, checking and reading bounded are one policy; split, a
 // caller could pick a step and skip the checks that make it safe.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
 import { LocalEnvironmentError } from './errors.js';
 import { shellWord } from './shell-word.js';
 
@@ -333,6 +333,23 @@ export async function refuseOthersLog(path: string, display: string): Promise<vo
     throw new UnsafeFileError(display, `is owned by another user (uid ${info.uid}): DuckDB would replay it into the database`, hint);
   if (info.isFile() && info.nlink !== 1)
     throw new UnsafeFileError(display, `has ${info.nlink} hard links (another name points at the same file)`, hint);
+}
+
+/**
+ * A FIFO or socket at `path` (or where a link there points), for a file another program opens
+ * itself (DuckDB's database and its `.wal`): DuckDB's open of a FIFO waits for a writer forever, and
+ * no signal ends it. One planted at the default `appraisal.duckdb` of a shared directory hung every
+ * sync run there. UnsafeFileError naming it; nothing otherwise.
+ */
+export async function refuseSpecialFile(path: string, display: string): Promise<void> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch {
+    return;
+  }
+  // A device opens at once (the full-disk test links the .wal to /dev/full): only these block.
+  if (info.isFIFO() || info.isSocket()) throw new UnsafeFileError(display, `is ${kindOf(info)}, not a regular file`);
 }
 
 /** What is wrong with a directory the CLI keeps private (0700, ours, not a link); undefined when nothing. */

@@ -4,6 +4,7 @@
 // --dry-run writing nothing, -o json, bad targets, a record that breaks the schema (exit 9, nothing
 // of its batch), a service fault mid-run (committed batches kept, the next run completes).
 import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, lchownSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDuckDB } from '../../src/commands/sync/duckdb.js';
@@ -366,6 +367,24 @@ describe('sync into DuckDB', () => {
       expect(done.code, done.stderr).toBe(0);
     },
   );
+
+  it('a FIFO at the file or its .wal is refused before DuckDB waits on it forever (sync and sql, exit 2)', async () => {
+    const file = join(scratch, 'fifo.duckdb');
+    for (const fifo of [file, `${file}.wal`]) {
+      if (fifo !== file) expect((await cli(['sync', 'clients', '--to', `duckdb:${file}`])).code).toBe(0);
+      execFileSync('mkfifo', [fifo]);
+      for (const args of [
+        ['sync', 'clients'],
+        ['sql', 'SELECT 1 AS n'],
+      ]) {
+        const refused = await cli([...args, '--to', `duckdb:${file}`]);
+        expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
+        expect(exitProblems(refused)).toEqual([]);
+        expect(refused.stderr).toContain('is a FIFO (named pipe), not a regular file');
+      }
+      rmSync(fifo);
+    }
+  });
 
   it.skipIf(process.getuid?.() !== 0)(
     'a .wal another user left beside the file is never replayed: sync, a dry run and sql refuse it (needs root to chown)',

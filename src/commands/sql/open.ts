@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { refuseOthersLog } from '../../core/owned-file.js';
+import { refuseOthersLog, refuseSpecialFile } from '../../core/owned-file.js';
 import { shellWord } from '../../core/shell-word.js';
 import { loadDuckDB, openFailure, type DuckDBModule } from '../sync/public.js';
 
@@ -54,6 +54,8 @@ export async function openForQuery(path: string, shown: string, schema: string |
   // DuckDB replays the log beside the file (PATH.wal) into what a read-only open shows: another
   // user's there would forge every answer.
   await refuseOthersLog(`${path}.wal`, `${shown}.wal`);
+  await refuseSpecialFile(path, shown);
+  await refuseSpecialFile(`${path}.wal`, `${shown}.wal`);
   const duckdb = await loadDuckDB(shown, 'or query the database with the DuckDB shell');
   let instance: DuckDBInstance;
   try {

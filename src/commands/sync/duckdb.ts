@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { DUCKDB_OFFLINE } from '../../core/duckdb-offline.js';
 import { LocalEnvironmentError, UsageError } from '../../core/errors.js';
-import { refuseOthersLink, refuseOthersLog } from '../../core/owned-file.js';
+import { refuseOthersLink, refuseOthersLog, refuseSpecialFile } from '../../core/owned-file.js';
 import { commandLineOf } from '../../core/process-facts.js';
 import type { ColumnType } from '../../core/table-shape/shape.js';
 import { diskFullHint, quote, settled, type Database, type Dialect, type ExistingTable, type Param } from './database.js';
@@ -129,6 +129,8 @@ export async function openDuckDB(
   // And it replays a log it finds, a dry run's read-only open too: another user's would be run here.
   if (!options.readOnly) await refuseOthersLink(path, shown);
   await refuseOthersLog(`${path}.wal`, `${shown}.wal`);
+  await refuseSpecialFile(path, shown);
+  await refuseSpecialFile(`${path}.wal`, `${shown}.wal`);
   const missing = !existsSync(path);
   const creating =
     options.readOnly && missing
