@@ -127,13 +127,10 @@ export async function openDuckDB(
   // DuckDB opens the file and writes its log beside it (PATH.wal) through whatever is there: a link
   // another user planted in a directory both can write would have it write into the linked file.
   // And it replays a log it finds, a dry run's read-only open too: another user's would be run here.
-  // The four looks at once: they are on an incremental run's path to its first write.
-  await Promise.all([
-    options.readOnly ? undefined : refuseOthersLink(path, shown),
-    refuseOthersLog(`${path}.wal`, `${shown}.wal`),
-    refuseSpecialFile(path, shown),
-    refuseSpecialFile(`${path}.wal`, `${shown}.wal`),
-  ]);
+  if (!options.readOnly) await refuseOthersLink(path, shown);
+  await refuseOthersLog(`${path}.wal`, `${shown}.wal`);
+  await refuseSpecialFile(path, shown);
+  await refuseSpecialFile(`${path}.wal`, `${shown}.wal`);
   const missing = !existsSync(path);
   const creating =
     options.readOnly && missing
