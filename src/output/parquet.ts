@@ -17,12 +17,9 @@ import { ContractError, LocalEnvironmentError } from '../core/errors.js';
 import { createTempBeside, finalMode, type TempFile } from './atomic-out-file.js';
 import { writeFailure } from './buffered-writer.js';
 import { ndjsonLine } from './ndjson.js';
-import { heldFields, unpublishedOf } from '../core/table-shape/shape.js';
+import { heldFields, UNPUBLISHED, unpublishedOf } from '../core/table-shape/shape.js';
 import { heldPaths, parquetColumns, quoteName, type ParquetColumn, type PublishedSchema } from './parquet-schema.js';
 import type { RecordSink } from './sink.js';
-
-/** The column of a record's fields the description does not publish (as sync's tables have). */
-const UNPUBLISHED = '_unpublished';
 
 /** A SQL string literal. */
 const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;

@@ -7,9 +7,17 @@
 // records are new, changed or unchanged is read from the table first: unchanged (same updated_at,
 // not marked gone) records are not written again.
 import type { ApiRecord } from '../../core/api-client.js';
-import { heldFields, unpublishedOf, valueAt, type ColumnType, type HeldFields, type TableShape } from '../../core/table-shape/shape.js';
+import {
+  heldFields,
+  UNPUBLISHED,
+  unpublishedOf,
+  valueAt,
+  type ColumnType,
+  type HeldFields,
+  type TableShape,
+} from '../../core/table-shape/shape.js';
 import { qualified, quote, type Database, type Param } from './database.js';
-import { DELETED_AT, SYNCED_AT, UNPUBLISHED } from './tables.js';
+import { DELETED_AT, SYNCED_AT } from './tables.js';
 
 /**
  * A date-time as both databases read it alike: digits past the microsecond, which neither holds, cut

@@ -8,7 +8,7 @@
 // or a table someone else made that cannot hold the family (no primary key on id), refuses the
 // family before anything is written to it: one error naming the column, both types and what to do.
 import { ContractError, UsageError } from '../../core/errors.js';
-import type { ColumnType, TableShape } from '../../core/table-shape/shape.js';
+import { UNPUBLISHED, type ColumnType, type TableShape } from '../../core/table-shape/shape.js';
 import { qualified, quote, type ColumnSpec, type Database, type ExistingTable } from './database.js';
 
 export type { ColumnSpec };
@@ -22,8 +22,6 @@ export interface TableSpec {
 
 export const SYNCED_AT = '_synced_at';
 export const DELETED_AT = '_deleted_at';
-/** A row's fields the description does not publish, as JSON: null when there are none. */
-export const UNPUBLISHED = '_unpublished';
 export const STATE_TABLE = '_appraisal_sync';
 
 /**

@@ -162,6 +162,9 @@ export function valueAt(record: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+/** The column of a record's fields the description does not publish (unpublishedOf), as JSON: a sync table's and a Parquet file's. */
+export const UNPUBLISHED = '_unpublished';
+
 /** In a path given to heldFields: each element of a list (`['attachments', ITEMS, 'targetId']`). */
 export const ITEMS = '[]';
 
