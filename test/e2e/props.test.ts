@@ -175,6 +175,17 @@ describe('props get/create/update/delete', () => {
     expect(wrong.stderr).not.toMatch(/is required/);
   });
 
+  it('-f for a field published as a number: the hint says -F, which sends it typed', async () => {
+    const id = truth[1]!;
+    const text = await cli(['props', 'update', id, '-f', 'yearBuilt=1990']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^error: .*\$\.yearBuilt must be integer/m);
+    expect(text.stderr).toContain('hint: -f sends text: give yearBuilt as a number, a boolean or null with -F yearBuilt=VALUE');
+    const typed = await cli(['props', 'update', id, '-o', 'json', '-F', 'yearBuilt=1990']);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect((JSON.parse(typed.stdout) as { yearBuilt: number }).yearBuilt).toBe(1990);
+  });
+
   it('a delete whose answer was lost, sent again, says the first attempt may have deleted it (exit 6)', async () => {
     const id = truth[2]!;
     await admin.queueFaults([{ path: `/api/properties/${id}`, method: 'DELETE', fault: 'lost-answer' }]);

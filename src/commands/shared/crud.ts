@@ -97,7 +97,7 @@ export function createVerb(spec: ResourceFamily, examples: readonly string[]): V
       const path = collectionPath(spec, options, 'create');
       const body = await readBody(ctx, options, 'create');
       const api = await ctx.api();
-      if (options.validate !== false) await checkRequestBody(ctx, 'POST', path, body);
+      if (options.validate !== false) await checkRequestBody(ctx, 'POST', path, body, options.field);
       const record = requireRecord(await api.send('POST', path, body), `POST ${path}`);
       await writeRecord(ctx, record, spec.view);
     },
@@ -120,7 +120,7 @@ export function updateVerb(spec: ResourceFamily, examples: readonly string[]): V
       const body = await readBody(ctx, options, 'update');
       const api = await ctx.api();
       const path = recordPath(spec, checked);
-      if (options.validate !== false) await checkRequestBody(ctx, 'PATCH', path, body);
+      if (options.validate !== false) await checkRequestBody(ctx, 'PATCH', path, body, options.field);
       const record = requireRecord(await api.send('PATCH', path, body), `PATCH ${path}`);
       await writeRecord(ctx, record, spec.view);
     },

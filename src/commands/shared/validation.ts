@@ -35,8 +35,30 @@ async function joiner(): Promise<(violations: readonly Violation[]) => string> {
   return (violations) => formatViolations(violations, SHOWN);
 }
 
-/** Refuse a body the published request schema rejects, before any request (exit 2). */
-export async function checkRequestBody(ctx: Context, method: HttpMethod, path: string, body: unknown): Promise<void> {
+/**
+ * A field `-f` set as text whose published type is another (`-f yearBuilt=1990`, an integer): the
+ * violation says "must be integer", and the way to send one is `-F`, which reads its value as JSON.
+ */
+function textWhereTypedHint(violations: readonly Violation[], textFields: readonly string[]): string | undefined {
+  const names = new Set(textFields.map((raw) => raw.slice(0, Math.max(0, raw.indexOf('=')))));
+  const field = violations
+    .filter((violation) => /must be (integer|number|boolean|null|array|object)/.test(violation.message))
+    .map((violation) => violation.path.replace(/^\$\.?/, ''))
+    .find((name) => names.has(name));
+  return field === undefined ? undefined : `-f sends text: give ${field} as a number, a boolean or null with -F ${field}=VALUE`;
+}
+
+/**
+ * Refuse a body the published request schema rejects, before any request (exit 2). `textFields`:
+ * the `-f name=value` given, for the hint when one of them needed `-F`.
+ */
+export async function checkRequestBody(
+  ctx: Context,
+  method: HttpMethod,
+  path: string,
+  body: unknown,
+  textFields: readonly string[] = [],
+): Promise<void> {
   const bound = await checkedOperation(await ctx.api(), method, path);
   if (!bound || bound.operation.requestSchema === undefined) return;
   const violations = (await bound.validator()).request(bound.operation, body);
@@ -45,7 +67,9 @@ export async function checkRequestBody(ctx: Context, method: HttpMethod, path: s
   throw new UsageError(
     `the request body does not match the published schema of ${operationName(bound.operation)}: ${joinViolations(violations)}`,
     {
-      hint: 'fix those fields; if the service description is wrong, send it anyway with --no-validate',
+      hint:
+        textWhereTypedHint(violations, textFields) ??
+        'fix those fields; if the service description is wrong, send it anyway with --no-validate',
     },
   );
 }
