@@ -9,7 +9,9 @@ import { openTerminal, requires, type Terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/temp.js';
 
 const work = tempDir('completion-shells-');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// A shell killed with its terminal may still be writing its history or compdump here as the
+// directory goes: Node's own retries take that (ENOTEMPTY), where one attempt failed the file.
+afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 /** The shell's environment: `appraisal` on PATH with a private config holding two profiles. */
 function shellEnv(): Record<string, string> {
