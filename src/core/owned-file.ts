@@ -290,6 +290,15 @@ export async function readOwned(
   }
 }
 
+/** What `look` (lstat, or stat through links) says of `path`; undefined when there is nothing to look at. */
+async function statIfThere(path: string, look: typeof lstat): Promise<Stats | undefined> {
+  try {
+    return await look(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A symbolic link another user made at `path`, for a file another program opens there itself
  * (DuckDB's database and its `.wal` beside it, which the CLI cannot open with O_NOFOLLOW for it):
@@ -297,14 +306,9 @@ export async function readOwned(
  * theirs to make. UnsafeFileError naming it; nothing when there is none.
  */
 export async function refuseOthersLink(path: string, display: string): Promise<void> {
-  let info: Stats;
-  try {
-    info = await lstat(path);
-  } catch {
-    return;
-  }
+  const info = await statIfThere(path, lstat);
   const uid = currentUid();
-  if (info.isSymbolicLink() && uid !== undefined && info.uid !== uid)
+  if (info?.isSymbolicLink() && uid !== undefined && info.uid !== uid)
     throw new UnsafeFileError(
       display,
       `is a symbolic link another user made (uid ${info.uid}): writing through it would write into the file it points at`,
@@ -320,12 +324,8 @@ export async function refuseOthersLink(path: string, display: string): Promise<v
  * log DuckDB wrote under umask 002 is group-writable and still the user's.
  */
 export async function refuseOthersLog(path: string, display: string): Promise<void> {
-  let info: Stats;
-  try {
-    info = await lstat(path);
-  } catch {
-    return;
-  }
+  const info = await statIfThere(path, lstat);
+  if (info === undefined) return;
   const uid = currentUid();
   if (info.isSymbolicLink() || uid === undefined) return refuseOthersLink(path, display);
   const hint = `DuckDB replays a .wal into the database: remove ${shellWord(path)} unless you know it is yours (a sync of yours that was killed leaves one), then run the command again`;
@@ -342,14 +342,10 @@ export async function refuseOthersLog(path: string, display: string): Promise<vo
  * sync run there. UnsafeFileError naming it; nothing otherwise.
  */
 export async function refuseSpecialFile(path: string, display: string): Promise<void> {
-  let info: Stats;
-  try {
-    info = await stat(path);
-  } catch {
-    return;
-  }
+  const info = await statIfThere(path, stat);
   // A device opens at once (the full-disk test links the .wal to /dev/full): only these block.
-  if (info.isFIFO() || info.isSocket()) throw new UnsafeFileError(display, `is ${kindOf(info)}, not a regular file`);
+  if (info !== undefined && (info.isFIFO() || info.isSocket()))
+    throw new UnsafeFileError(display, `is ${kindOf(info)}, not a regular file`);
 }
 
 /** What is wrong with a directory the CLI keeps private (0700, ours, not a link); undefined when nothing. */
