@@ -204,6 +204,8 @@ export function createContext(deps: ProcessDeps, globals: GlobalOptions, command
         }
       })()),
   };
+  // Written as -o says, but a name that says another format is most often a slip: said once, at the start.
+  if (context.output.mismatch !== undefined) io.warn(context.output.mismatch);
 
   return {
     context,

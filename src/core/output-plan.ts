@@ -70,6 +70,15 @@ interface PlanParts {
   terminal: boolean;
   /** The one check of the --out path (run at most once). */
   target: (() => Promise<OutTarget>) | undefined;
+  /** -o against the --out file's extension, when they disagree (formatAgainstName). */
+  mismatch: string | undefined;
+}
+
+/** What `-o` writes into an --out file whose extension names another format (`-o parquet --out x.csv`), said by the context. */
+function formatAgainstName(given: OutputFormat | undefined, out: string | undefined): string | undefined {
+  if (given === undefined || out === undefined) return undefined;
+  const named = BY_EXTENSION[extname(out).toLowerCase()];
+  return named === undefined || named === given ? undefined : `-o ${given} writes ${given} into ${out}, whose name says ${named}`;
 }
 
 /** -o, else the --out extension, else the terminal default (the one place the default is decided). */
@@ -135,6 +144,7 @@ export class OutputPlan {
       width,
       terminal: input.stdoutIsTTY && out === undefined,
       target: out === undefined ? undefined : once(() => checkOutPath(input.cwd, out)),
+      mismatch: formatAgainstName(input.globals.output, out),
     });
   }
 
@@ -212,6 +222,11 @@ export class OutputPlan {
     return this.#parts.width;
   }
 
+  /** `-o` and the --out file's extension name two formats: what to warn of (the file is written as -o says). */
+  get mismatch(): string | undefined {
+    return this.#parts.mismatch;
+  }
+
   /** Output goes to a person's terminal (not a file, not a pipe): cell text is made terminal-safe. */
   get terminal(): boolean {
     return this.#parts.terminal;
@@ -278,6 +293,7 @@ export class OutputPlan {
       width: undefined,
       terminal: false,
       target: once(() => checkOutPath(cwd, path)),
+      mismatch: undefined,
     });
   }
 }

@@ -84,6 +84,15 @@ describe('list -o parquet --out FILE', () => {
     expect(statSync(path).mode & 0o777).toBe(0o644 & ~process.umask());
   });
 
+  it('-o parquet into a file named .csv: written as -o says, with one warning that the name says csv', async () => {
+    const result = await cli(['props', 'list', '-o', 'parquet', '--out', 'named.csv']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      'warning: -o parquet writes parquet into named.csv, whose name says csv',
+    ]);
+    expect(await hyparquet(join(scratch, 'named.csv'))).toHaveLength(6);
+  });
+
   it('an integer beyond 2^53 stays exact in the file (a service sending 2^53 + 2 as yearBuilt)', async () => {
     const page = `{"items":[{"id":"p1","name":"Big Tower","yearBuilt":${BIG},"address":{"city":"Hull"}}],"pagination":{"page":1,"limit":1,"total":1,"pages":1}}`;
     hostile.on('GET', '/api/properties', text(200, page, { 'content-type': 'application/json' }));

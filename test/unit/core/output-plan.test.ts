@@ -105,6 +105,21 @@ describe('the output plan', () => {
     expect(() => OutputPlan.from(input({ fields: ['a..b'] })).fields).toThrow('--fields: "a..b" is not a field path');
   });
 
+  it('-o against an --out name that says another format: written as -o says, with what to warn of', () => {
+    expect(OutputPlan.from(input({ output: 'parquet', out: 'data.csv' })).mismatch).toBe(
+      '-o parquet writes parquet into data.csv, whose name says csv',
+    );
+    expect(OutputPlan.from(input({ output: 'parquet', out: 'data.csv' })).format).toBe('parquet');
+    for (const globals of [
+      { output: 'ndjson', out: 'x.jsonl' },
+      { output: 'csv', out: 'x.txt' },
+      { out: 'x.csv' },
+      { output: 'json' },
+    ] as const) {
+      expect(OutputPlan.from(input(globals)).mismatch, JSON.stringify(globals)).toBeUndefined();
+    }
+  });
+
   it('--fields keeps each name once, in the order first given (a repeated one gave two columns)', () => {
     expect(OutputPlan.from(input({ fields: ['id', 'name', 'id', 'address.city', 'name'] })).fields).toMatchObject({
       names: ['id', 'name', 'address.city'],
