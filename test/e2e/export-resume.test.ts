@@ -163,7 +163,7 @@ describe('resumable exports', () => {
     for (const [extra, extraEnv, reason] of refusals) {
       const refused = await cli([...args, '--resume', ...extra], extraEnv);
       expect(refused.code, refused.stderr).toBe(2);
-      expect(refused.stderr).toMatch(/^error: --resume: the partial export beside .* is another export \(/);
+      expect(refused.stderr).toMatch(/^error: --resume: the partial export beside .* is another export \(/m);
       expect(refused.stderr).toMatch(reason);
       expect(refused.stderr).toContain('--restart');
     }
