@@ -16,6 +16,7 @@ import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 import { json, text } from '../hostile/answers.js';
 import { startHostile, type HostileServer } from '../hostile/server.js';
+import { createWithUnpublished } from '../helpers/unpublished-fields.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -107,14 +108,7 @@ describe('list -o parquet --out FILE', () => {
   });
 
   it('keeps the fields the description does not publish, at any depth, in a JSON column _unpublished', async () => {
-    const created = await admin.call('POST', '/api/properties', {
-      name: 'Extra Hall',
-      propertyType: 'office',
-      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
-      wingCount: 3,
-    });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createWithUnpublished(admin);
     await ok(['props', 'list', '--out', 'extra.parquet']);
     const path = join(scratch, 'extra.parquet');
     const rows = await hyparquet(path);

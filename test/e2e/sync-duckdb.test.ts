@@ -17,6 +17,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { run, start } from '../helpers/run.js';
 import { holdDuckDBFile } from '../helpers/duckdb-holder.js';
 import { tempDir } from '../helpers/temp.js';
+import { createWithUnpublished } from '../helpers/unpublished-fields.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -126,15 +127,7 @@ describe('sync into DuckDB', () => {
 
   it('keeps the fields the description does not publish, at any depth, as JSON in _unpublished', async () => {
     const file = join(scratch, 'unpublished.duckdb');
-    const created = await admin.call('POST', '/api/properties', {
-      name: 'Extra Hall',
-      propertyType: 'office',
-      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
-      wingCount: 3,
-      tags: { heritage: null },
-    });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createWithUnpublished(admin, { tags: { heritage: null } });
     const result = await cli(['sync', 'props', '--to', `duckdb:${file}`]);
     expect(result.code, result.stderr).toBe(0);
     const [row] = await duck(file, `SELECT address__postal_code, _unpublished FROM properties WHERE id = '${id}'`);

@@ -19,6 +19,7 @@ import { startMock, type MockServer } from '../helpers/mock.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
+import { createWithUnpublished } from '../helpers/unpublished-fields.js';
 
 let mock: MockServer;
 let admin: MockAdmin;
@@ -70,14 +71,7 @@ describe('sync into PostgreSQL', () => {
   });
 
   it('keeps the fields the description does not publish as jsonb in _unpublished', async () => {
-    const created = await admin.call('POST', '/api/properties', {
-      name: 'Extra Hall',
-      propertyType: 'office',
-      address: { line1: '1 Main', city: 'Hull', region: 'YT', postalCode: '0123', country: 'CA', postal_code: 'other' },
-      wingCount: 3,
-    });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createWithUnpublished(admin);
     const result = await cli(['sync', 'props', '--to', db.url(), '--schema', 'extra']);
     expect(result.code, result.stderr).toBe(0);
     expect(db.psql(`SELECT address__postal_code, _unpublished FROM extra.properties WHERE id = '${id}'`)).toBe(
